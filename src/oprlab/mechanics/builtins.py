@@ -1,0 +1,1 @@
+"""Imports every built-in mechanic so that each registers itself."""

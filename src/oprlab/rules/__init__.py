@@ -1,0 +1,1 @@
+"""Rule systems: one package per system (gff, riverside, wwpd, dq)."""
