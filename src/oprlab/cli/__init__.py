@@ -23,7 +23,7 @@ app = typer.Typer(
 )
 
 #: Command modules; each has ``register(app)``.
-COMMAND_MODULES = ("oprlab.cli.mechanics",)
+COMMAND_MODULES = ("oprlab.cli.mechanics", "oprlab.cli.check", "oprlab.cli.army")
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 

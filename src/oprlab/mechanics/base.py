@@ -30,6 +30,8 @@ State = Hashable
 class Test(StrEnum):
     """What a check tests, in the rulebooks' words; mechanics may treat kinds differently."""
 
+    __test__ = False  # not a pytest test class, despite its name
+
     HIT = "hit"  # an attack's quality test (OPR), to-hit (WWPD)
     DEFENSE = "defense"  # a Defense roll (OPR)
     QUALITY = "quality"  # any other quality test

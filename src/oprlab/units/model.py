@@ -142,6 +142,14 @@ class Unit:
     def rating(self, name: str) -> int | None:
         return _rating(self.rules, name)
 
+    def all_have(self, name: str) -> bool:
+        """Whether every model has rule ``name`` (``3x Stealth`` in a unit of 5 does not)."""
+        key = name.casefold()
+        return any(
+            r.name.casefold() == key and (r.count is None or r.count >= self.size)
+            for r in _walk(self.rules)
+        )
+
     @property
     def model(self) -> ModelProfile:
         """The profile the unit's models share."""

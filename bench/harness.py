@@ -1,0 +1,40 @@
+"""A tiny benchmark harness: time a callable until enough time has passed, report the rate."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Result:
+    """One benchmark's measurement."""
+
+    name: str
+    work: int  # units of work done in total
+    unit: str  # what one unit of work is
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        return self.work / self.seconds if self.seconds else float("inf")
+
+    @property
+    def per_call_us(self) -> float:
+        return 1e6 * self.seconds / self.work if self.work else 0.0
+
+
+def measure(
+    name: str, fn: Callable[[], object], *, unit: str, work_per_call: int = 1, budget: float = 0.5
+) -> Result:
+    """Call ``fn`` repeatedly for about ``budget`` seconds (at least 3 calls) after a warm-up."""
+    fn()
+    calls = 0
+    start = time.perf_counter()
+    elapsed = 0.0
+    while calls < 3 or elapsed < budget:
+        fn()
+        calls += 1
+        elapsed = time.perf_counter() - start
+    return Result(name, calls * work_per_call, unit, elapsed)

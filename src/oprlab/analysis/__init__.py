@@ -1,0 +1,1 @@
+"""Analysis: odds, Monte Carlo, sweeps, statistics, reports. May import every core layer."""

@@ -1,0 +1,309 @@
+"""The odds of one unit's attack on another: exact where it can be, sampled on request.
+
+One entry point, :func:`attack_odds`, for every OPR rule system and mechanic: a random mechanic
+(the d6) is composed exactly; a deterministic one (the clock) is played out once, since its
+outcome is certain given the clocks; ``samples=N`` runs the same rules N times instead and
+reports intervals. Rule systems plug in through :data:`SYSTEMS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from oprlab import __version__
+from oprlab.analysis.stats import Interval, mean_interval, wilson
+from oprlab.errors import OptionError, UnknownNameError
+from oprlab.mechanics import Mechanic, get_mechanic
+from oprlab.rng import make_rng
+from oprlab.units.model import Unit, Weapon
+
+
+@dataclass(frozen=True)
+class Situation:
+    """The options of an odds query that describe the attack (system-neutral)."""
+
+    melee: bool = False
+    charging: bool = False
+    distance: float | None = None
+    cover: bool = False
+    moved: bool = False
+    fatigued: bool = False
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What one attack did, or the distribution of it: the common currency of systems."""
+
+    hits: npt.NDArray[np.float64]
+    wounds: npt.NDArray[np.float64]
+    casualties: npt.NDArray[np.float64]
+    p_destroyed: float
+    p_shaken: float | None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One attack's result as counts (for sampling and for certain mechanics)."""
+
+    hits: int
+    wounds: int
+    casualties: int
+    destroyed: bool
+    shaken: bool | None
+
+
+class AttackSystem(Protocol):
+    """What a rule system provides for odds: an exact summary and a one-attack resolver."""
+
+    name: str
+
+    def exact(
+        self, attacker: Unit, weapons: Sequence[Weapon], defender: Unit, s: Situation, m: Mechanic
+    ) -> Summary: ...
+
+    def resolve(
+        self,
+        attacker: Unit,
+        weapons: Sequence[Weapon],
+        defender: Unit,
+        s: Situation,
+        m: Mechanic,
+        state: Any,
+        rng: np.random.Generator | None,
+    ) -> Outcome: ...
+
+
+#: Rule systems by name; each system module registers itself on import.
+SYSTEMS: dict[str, Callable[[], AttackSystem]] = {}
+
+
+def get_system(name: str) -> AttackSystem:
+    _load_systems()
+    try:
+        return SYSTEMS[name]()
+    except KeyError:
+        raise UnknownNameError(
+            "unknown rule system for odds", value=name, expected=" or ".join(sorted(SYSTEMS))
+        ) from None
+
+
+def _load_systems() -> None:
+    from oprlab.analysis import odds_systems  # noqa: F401  (registers gff, riverside)
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """A count's distribution: ``pmf[k]`` = P(count = k)."""
+
+    pmf: tuple[float, ...]
+
+    @property
+    def mean(self) -> float:
+        return float(sum(k * p for k, p in enumerate(self.pmf)))
+
+    def at_least(self, k: int) -> float:
+        return float(sum(self.pmf[k:]))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mean": self.mean, "pmf": list(self.pmf)}
+
+
+def _dist(pmf: npt.NDArray[np.float64]) -> Distribution:
+    trimmed = np.trim_zeros(np.where(pmf < 1e-15, 0.0, pmf), "b")
+    return Distribution(tuple(float(x) for x in (trimmed if trimmed.size else np.ones(1))))
+
+
+@dataclass(frozen=True)
+class OddsResult:
+    """The answer to one odds query, with what is needed to reproduce it."""
+
+    system: str
+    mechanic: str
+    melee: bool
+    weapons: tuple[str, ...]
+    hits: Distribution
+    wounds: Distribution
+    casualties: Distribution
+    p_destroyed: float
+    p_shaken: float | None
+    samples: int | None = None
+    seed: int | None = None
+    intervals: dict[str, Interval] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "system": self.system,
+            "mechanic": self.mechanic,
+            "attack": "melee" if self.melee else "shooting",
+            "weapons": list(self.weapons),
+            "hits": self.hits.to_json(),
+            "wounds": self.wounds.to_json(),
+            "casualties": self.casualties.to_json(),
+            "p_destroyed": self.p_destroyed,
+            "p_shaken": self.p_shaken,
+            "method": "monte carlo" if self.samples else "exact",
+            "samples": self.samples,
+            "seed": self.seed,
+            "oprlab": __version__,
+        }
+        if self.intervals:
+            out["intervals"] = {
+                k: {"estimate": v.estimate, "low": v.low, "high": v.high, "n": v.n}
+                for k, v in self.intervals.items()
+            }
+        return out
+
+
+def select_weapons(attacker: Unit, s: Situation) -> tuple[Weapon, ...]:
+    """The weapons that take part: melee ones in melee, ranged ones in range when shooting."""
+    if s.melee:
+        chosen = tuple(w for w in attacker.weapons if w.melee)
+        if not chosen:
+            raise OptionError(
+                f"{attacker.name!r} has no melee weapon",
+                value=[w.label for w in attacker.weapons],
+                expected="a unit with a melee weapon, or drop --melee",
+            )
+        return chosen
+    ranged = tuple(w for w in attacker.weapons if not w.melee)
+    if not ranged:
+        raise OptionError(
+            f"{attacker.name!r} has no ranged weapon",
+            value=[w.label for w in attacker.weapons],
+            expected="a unit with a ranged weapon, or --melee",
+        )
+    if s.distance is None:
+        return ranged
+    in_range = tuple(w for w in ranged if w.range is not None and w.range >= s.distance)
+    if not in_range:
+        longest = max(w.range or 0 for w in ranged)
+        raise OptionError(
+            f"no weapon of {attacker.name!r} reaches that far",
+            value=f'{s.distance:g}"',
+            expected=f'a range of at most {longest}"',
+        )
+    return in_range
+
+
+def check_situation(s: Situation) -> None:
+    """Refuse options that contradict each other."""
+    if s.melee and s.cover:
+        raise OptionError(
+            "cover applies to shooting only", value="--cover", expected="drop --cover or --melee"
+        )
+    if s.charging and not s.melee:
+        raise OptionError("charging is a melee attack", value="--charging", expected="add --melee")
+    if s.distance is not None and s.distance < 0:
+        raise OptionError("distance out of range", value=s.distance, expected="0 or more inches")
+
+
+def attack_odds(
+    attacker: Unit,
+    defender: Unit,
+    *,
+    system: str = "gff",
+    mechanic: str = "d6",
+    mechanic_options: dict[str, Any] | None = None,
+    situation: Situation | None = None,
+    samples: int | None = None,
+    seed: int | None = None,
+) -> OddsResult:
+    """The distribution of one unit's attack (all its weapons of the kind) on one target."""
+    s = situation or Situation()
+    check_situation(s)
+    attack = get_system(system)
+    mech = get_mechanic(mechanic, **(mechanic_options or {}))
+    weapons = select_weapons(attacker, s)
+    names = tuple(w.name for w in weapons)
+    if samples is not None:
+        if samples < 1:
+            raise OptionError("samples out of range", value=samples, expected="1 or more")
+        return _sampled(attack, attacker, weapons, defender, s, mech, mechanic, samples, seed)
+    if mech.deterministic:
+        out = attack.resolve(attacker, weapons, defender, s, mech, mech.initial_state(), None)
+        summary = _point(out, defender.size)
+    else:
+        summary = attack.exact(attacker, weapons, defender, s, mech)
+    return OddsResult(
+        system=system,
+        mechanic=mechanic,
+        melee=s.melee,
+        weapons=names,
+        hits=_dist(summary.hits),
+        wounds=_dist(summary.wounds),
+        casualties=_dist(summary.casualties),
+        p_destroyed=summary.p_destroyed,
+        p_shaken=summary.p_shaken,
+    )
+
+
+def _point(out: Outcome, models: int) -> Summary:
+    def one(k: int, size: int) -> npt.NDArray[np.float64]:
+        a = np.zeros(max(k, size) + 1)
+        a[k] = 1.0
+        return a
+
+    return Summary(
+        one(out.hits, 0),
+        one(out.wounds, 0),
+        one(out.casualties, models),
+        float(out.destroyed),
+        None if out.shaken is None else float(out.shaken),
+    )
+
+
+def _sampled(
+    attack: AttackSystem,
+    attacker: Unit,
+    weapons: Sequence[Weapon],
+    defender: Unit,
+    s: Situation,
+    mech: Mechanic,
+    mechanic: str,
+    samples: int,
+    seed: int | None,
+) -> OddsResult:
+    seeded = make_rng(seed)
+    counts: dict[str, list[int]] = {"hits": [], "wounds": [], "casualties": []}
+    destroyed = shaken = 0
+    has_shaken = True
+    for _ in range(samples):
+        out = attack.resolve(attacker, weapons, defender, s, mech, mech.initial_state(), seeded.rng)
+        counts["hits"].append(out.hits)
+        counts["wounds"].append(out.wounds)
+        counts["casualties"].append(out.casualties)
+        destroyed += out.destroyed
+        if out.shaken is None:
+            has_shaken = False
+        else:
+            shaken += out.shaken
+    dists: dict[str, Distribution] = {}
+    intervals: dict[str, Interval] = {}
+    for key, values in counts.items():
+        arr = np.asarray(values, dtype=np.int64)
+        dists[key] = _dist(np.bincount(arr).astype(np.float64) / samples)
+        intervals[f"{key}_mean"] = mean_interval(
+            float(arr.sum()), float((arr * arr).sum()), samples
+        )
+    intervals["p_destroyed"] = wilson(destroyed, samples)
+    if has_shaken:
+        intervals["p_shaken"] = wilson(shaken, samples)
+    return OddsResult(
+        system=attack.name,
+        mechanic=mechanic,
+        melee=s.melee,
+        weapons=tuple(w.name for w in weapons),
+        hits=dists["hits"],
+        wounds=dists["wounds"],
+        casualties=dists["casualties"],
+        p_destroyed=destroyed / samples,
+        p_shaken=shaken / samples if has_shaken else None,
+        samples=samples,
+        seed=seeded.seed,
+        intervals=intervals,
+    )

@@ -1,0 +1,108 @@
+"""What one attack brings to the GFF pipeline, read once from the unit and weapon.
+
+Special rules are looked up by name here, so the pipeline's hooks read plain fields
+(``profile.rending``) rather than searching rule lists on every die.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from oprlab.units.model import Unit, Weapon
+
+
+@dataclass(frozen=True, slots=True)
+class AttackProfile:
+    """One weapon of an attacking unit, with every rule that touches its attack dice.
+
+    Unit rules that act through weapons (Furious, Relentless) are folded in here.
+    """
+
+    name: str
+    dice: int  # attack dice: count x attacks
+    quality: int
+    melee: bool
+    range: int | None = None
+    ap: int = 0
+    blast: int = 1
+    deadly: int = 1
+    bane: bool = False
+    furious: bool = False
+    indirect: bool = False
+    relentless: bool = False
+    reliable: bool = False
+    rending: bool = False
+    surge: bool = False
+    thrust: bool = False
+    unstoppable: bool = False
+
+    @property
+    def ignores_regeneration(self) -> bool:
+        """Bane, Rending and Unstoppable each ignore Regeneration (seed 003)."""
+        return self.bane or self.rending or self.unstoppable
+
+
+@dataclass(frozen=True, slots=True)
+class DefenderProfile:
+    """The defending unit as one attack sees it: its stats and current condition.
+
+    Attributes:
+        models: models still in play.
+        markers: wound markers already on the last model.
+        near: Blast: enemy models in the target unit and within 3" of it (default: all).
+    """
+
+    defense: int
+    models: int
+    tough: int = 1
+    markers: int = 0
+    shaken: bool = False
+    regeneration: bool = False
+    stealth: bool = False
+    near: int | None = None
+
+    @property
+    def blast_models(self) -> int:
+        return self.models if self.near is None else self.near
+
+
+def attack_profile(unit: Unit, weapon: Weapon) -> AttackProfile:
+    """Read one weapon of ``unit`` into a profile (seed 003 "Special Rules Reference")."""
+
+    def either(name: str) -> bool:
+        return weapon.has(name) or unit.has(name)
+
+    return AttackProfile(
+        name=weapon.name,
+        dice=weapon.count * weapon.attacks,
+        quality=unit.quality,
+        melee=weapon.melee,
+        range=weapon.range,
+        ap=weapon.rating("AP") or 0,
+        blast=weapon.rating("Blast") or 1,
+        deadly=weapon.rating("Deadly") or 1,
+        bane=weapon.has("Bane"),
+        furious=either("Furious"),
+        indirect=weapon.has("Indirect"),
+        relentless=either("Relentless"),
+        reliable=weapon.has("Reliable"),
+        rending=weapon.has("Rending"),
+        surge=weapon.has("Surge"),
+        thrust=weapon.has("Thrust"),
+        unstoppable=weapon.has("Unstoppable"),
+    )
+
+
+def defender_profile(
+    unit: Unit, *, models: int | None = None, markers: int = 0, shaken: bool = False
+) -> DefenderProfile:
+    """Read a unit into a defender profile; "all models have this rule" rules need the unit's."""
+    return DefenderProfile(
+        defense=unit.defense,
+        models=unit.size if models is None else models,
+        tough=unit.tough,
+        markers=markers,
+        shaken=shaken,
+        regeneration=unit.all_have("Regeneration"),
+        stealth=unit.all_have("Stealth"),
+    )

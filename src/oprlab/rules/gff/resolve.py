@@ -1,0 +1,138 @@
+"""Resolve a GFF attack check by check, in the rulebook's order, with any mechanic.
+
+All attack dice are rolled first, then one Defense roll per hit, then Regeneration for each
+wound, then the wound effect. The order matters for the clock (a global clock is shared by
+attacker and defender), and this is the order a player rolls in. The same driver samples with
+the d6 and plays out the clock's certain result, so full games and odds share it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from oprlab.mechanics import Check, Mechanic, Outcome, State
+from oprlab.rules.gff.attack import (
+    Hit,
+    Situation,
+    bane_reroll,
+    defense_check,
+    hit_check,
+    hits_from,
+    regenerates,
+    regeneration_check,
+    wounds_from_block,
+)
+from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
+from oprlab.rules.gff.wounds import Damage, rolls_wound_effect, take_wounds, wound_effect_check
+
+
+@dataclass(frozen=True, slots=True)
+class AttackResult:
+    """What one unit's attack did to its target.
+
+    Attributes:
+        hits: hits after extra hits and Blast.
+        wounds: wounds inflicted after Defense, Deadly and Regeneration.
+        casualties: models removed (including a Knocked Out last model).
+        destroyed: the target has no models left.
+        shaken: the target rolled a Shaken wound effect (and is still in play).
+        markers: wound markers on the last model afterwards.
+    """
+
+    hits: int
+    wounds: int
+    casualties: int
+    destroyed: bool
+    shaken: bool
+    markers: int
+
+
+class Roller:
+    """Rolls checks with one mechanic, threading its state; the only place dice are drawn."""
+
+    def __init__(self, mechanic: Mechanic, state: State, rng: np.random.Generator | None):
+        self.mechanic = mechanic
+        self.state = state
+        self.rng = rng
+
+    def roll(self, check: Check) -> Outcome:
+        if self.mechanic.deterministic:
+            ((outcome, _),) = self.mechanic.outcomes(check, self.state).items()
+        else:
+            if self.rng is None:
+                raise ValueError(f"{self.mechanic.name} needs a random generator")
+            outcome = self.mechanic.sample(check, self.state, self.rng)
+        if outcome.state is not None:
+            self.state = outcome.state
+        return outcome
+
+
+def resolve_attack(
+    weapons: Sequence[AttackProfile],
+    defender: DefenderProfile,
+    situation: Situation,
+    roller: Roller,
+    *,
+    fear: int = 0,
+) -> AttackResult:
+    """Roll one unit's attack (all its weapons at one target) and apply it (seed 003).
+
+    Deadly weapons are resolved first ("Hits from Deadly must be resolved first").
+    """
+    ordered = sorted(weapons, key=lambda p: p.deadly == 1)  # stable: Deadly first
+    rolled: list[tuple[AttackProfile, list[Hit]]] = []
+    for p in ordered:
+        check = hit_check(p, situation, defender)
+        hits: list[Hit] = []
+        for _ in range(p.dice):
+            hits.extend(hits_from(p, situation, defender, roller.roll(check)))
+        rolled.append((p, hits))
+    deadly: list[int] = []
+    ordinary = 0
+    total_hits = sum(len(h) for _, h in rolled)
+    for p, hits in rolled:
+        for hit in hits:
+            block = roller.roll(defense_check(p, situation, defender, hit))
+            if bane_reroll(p, block):
+                block = roller.roll(defense_check(p, situation, defender, hit))
+            size = wounds_from_block(p, block)
+            if size and regenerates(p, defender):
+                size = sum(
+                    not roller.roll(regeneration_check(situation)).success for _ in range(size)
+                )
+            if p.deadly > 1:
+                deadly.append(size)
+            else:
+                ordinary += size
+    damage = take_wounds(defender, deadly, ordinary)
+    return finish(defender, damage, sum(deadly) + ordinary, total_hits, situation, roller, fear)
+
+
+def finish(
+    defender: DefenderProfile,
+    damage: Damage,
+    wounds: int,
+    hits: int,
+    situation: Situation,
+    roller: Roller,
+    fear: int = 0,
+) -> AttackResult:
+    """Roll the wound effect if one is due and report the attack's result."""
+    knocked_out = shaken = False
+    fear_now = fear if situation.melee else 0
+    if rolls_wound_effect(defender, damage, fear_now):
+        effect = roller.roll(wound_effect_check(defender, damage, situation.defender, fear_now))
+        knocked_out, shaken = not effect.success, effect.success
+    casualties = damage.killed + int(knocked_out)
+    left = defender.models - casualties
+    return AttackResult(
+        hits=hits,
+        wounds=wounds,
+        casualties=casualties,
+        destroyed=left <= 0,
+        shaken=shaken and left > 0,
+        markers=0 if knocked_out else defender.markers + damage.markers,
+    )
