@@ -23,7 +23,12 @@ app = typer.Typer(
 )
 
 #: Command modules; each has ``register(app)``.
-COMMAND_MODULES = ("oprlab.cli.mechanics", "oprlab.cli.check", "oprlab.cli.army")
+COMMAND_MODULES = (
+    "oprlab.cli.mechanics",
+    "oprlab.cli.check",
+    "oprlab.cli.army",
+    "oprlab.cli.demo",
+)
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 

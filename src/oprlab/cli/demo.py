@@ -1,0 +1,81 @@
+"""``oprlab demo``: a short tour on the bundled sample armies (what ``make demo`` runs)."""
+
+from __future__ import annotations
+
+import typer
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+
+from oprlab.analysis.odds import Situation, attack_odds
+from oprlab.cli.army import army_table
+from oprlab.mechanics import Check, Owner, Test, get_mechanic
+from oprlab.samples import sample_path
+from oprlab.units.load import load_army
+
+ARMY_A = "gff/shooty-300.txt"
+ARMY_B = "gff/horde-300.txt"
+
+
+def register(app: typer.Typer) -> None:
+    app.command("demo")(demo)
+
+
+def demo() -> None:
+    """Show two sample armies, the odds of one check and of one attack, d6 against the clock."""
+    console = Console()
+    console.print(
+        Panel.fit(
+            "oprlab plays One Page Rules style games in software and measures what rules do.\n"
+            "This tour reads two bundled Army Forge lists and compares the OPR d6 with the\n"
+            "diceless clock of Diceless OPR on the same attack.",
+            title="oprlab demo",
+        )
+    )
+    a = load_army(sample_path(ARMY_A))
+    b = load_army(sample_path(ARMY_B))
+    console.print(army_table(a))
+    console.print(army_table(b))
+
+    d6 = get_mechanic("d6")
+    clock = get_mechanic("clock")
+    table = Table(title="One quality test: Q4+ with modifiers, d6 vs clock")
+    for col in ("modifier", "d6 P(success)", "clock: positions that succeed"):
+        table.add_column(col, justify="right")
+    owner = Owner("A", "U")
+    for mod in (-2, -1, 0, 1):
+        check = Check(Test.HIT, 4, modifier=mod, owner=owner)
+        wins = 0
+        for start in range(1, 7):
+            state = clock.initial_state([owner]).with_clock(clock.clock_key(owner), start)  # type: ignore[attr-defined]
+            ((outcome, _),) = clock.outcomes(check, state).items()
+            wins += outcome.success
+        table.add_row(f"{mod:+d}", f"{float(d6.p_success(check)):.3f}", f"{wins}/6")
+    console.print(table)
+
+    shooter = max(a.units, key=lambda u: sum(w.count * w.attacks for w in u.weapons if not w.melee))
+    target = max(b.units, key=lambda u: u.size)
+    s = Situation(distance=12.0)
+    exact = attack_odds(shooter, target, mechanic="d6", situation=s)
+    sampled = attack_odds(shooter, target, mechanic="d6", situation=s, samples=4000, seed=7)
+    certain = attack_odds(shooter, target, mechanic="clock", situation=s)
+    odds = Table(title=f'{shooter.name} shoots {target.name} at 12"')
+    for col in ("method", "mean hits", "mean wounds", "mean casualties", "P(destroyed)"):
+        odds.add_column(col, justify="right")
+    for label, r in (("d6 exact", exact), ("d6 Monte Carlo", sampled), ("clock from 1", certain)):
+        odds.add_row(
+            label,
+            f"{r.hits.mean:.2f}",
+            f"{r.wounds.mean:.2f}",
+            f"{r.casualties.mean:.2f}",
+            f"{r.p_destroyed:.3f}",
+        )
+    console.print(odds)
+    iv = sampled.intervals["p_destroyed"]
+    console.print(
+        f"Monte Carlo: n={iv.n:,}, seed {sampled.seed}; P(destroyed) 95% interval "
+        f"[{iv.low:.3f}, {iv.high:.3f}] (exact {exact.p_destroyed:.3f})."
+    )
+    console.print(
+        "Next: .venv/bin/oprlab --help, oprlab army show FILE, oprlab check d6 --target 4"
+    )
