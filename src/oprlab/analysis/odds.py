@@ -17,8 +17,8 @@ import numpy.typing as npt
 
 from oprlab import __version__
 from oprlab.analysis.stats import Interval, mean_interval, wilson
-from oprlab.errors import OptionError, UnknownNameError
-from oprlab.mechanics import Mechanic, get_mechanic
+from oprlab.errors import OptionError, UnknownNameError, UserError
+from oprlab.mechanics import Mechanic, Owner, get_mechanic
 from oprlab.rng import make_rng
 from oprlab.units.model import Unit, Weapon
 
@@ -77,6 +77,9 @@ class AttackSystem(Protocol):
         rng: np.random.Generator | None,
     ) -> Outcome: ...
 
+
+#: The owners of the attacker's and the defender's checks (clocks, pools) in odds queries.
+OWNERS = (Owner(army="attacker", unit="attacker"), Owner(army="defender", unit="defender"))
 
 #: Rule systems by name; each system module registers itself on import.
 SYSTEMS: dict[str, Callable[[], AttackSystem]] = {}
@@ -225,7 +228,15 @@ def attack_odds(
             raise OptionError("samples out of range", value=samples, expected="1 or more")
         return _sampled(attack, attacker, weapons, defender, s, mech, mechanic, samples, seed)
     if mech.deterministic:
-        out = attack.resolve(attacker, weapons, defender, s, mech, mech.initial_state(), None)
+        try:
+            start = mech.initial_state(OWNERS)
+        except UserError as exc:
+            raise OptionError(
+                f"{mechanic} draws its starting state at random",
+                value=mechanic,
+                expected="--samples N, or compare-mechanics for every start",
+            ) from exc
+        out = attack.resolve(attacker, weapons, defender, s, mech, start, None)
         summary = _point(out, defender.size)
     else:
         summary = attack.exact(attacker, weapons, defender, s, mech)
@@ -273,7 +284,8 @@ def _sampled(
     destroyed = shaken = 0
     has_shaken = True
     for _ in range(samples):
-        out = attack.resolve(attacker, weapons, defender, s, mech, mech.initial_state(), seeded.rng)
+        start = mech.initial_state(OWNERS, seeded.rng)
+        out = attack.resolve(attacker, weapons, defender, s, mech, start, seeded.rng)
         counts["hits"].append(out.hits)
         counts["wounds"].append(out.wounds)
         counts["casualties"].append(out.casualties)

@@ -11,9 +11,26 @@ from oprlab.analysis.odds import SYSTEMS, Outcome, Situation, Summary
 from oprlab.mechanics import Mechanic
 from oprlab.rules.gff import attack as gff_attack
 from oprlab.rules.gff.fast import attack_odds_fast
-from oprlab.rules.gff.profile import attack_profile, defender_profile
+from oprlab.rules.gff.profile import (
+    AttackProfile,
+    attack_profile,
+    counter_models,
+    defender_profile,
+    impact_dice,
+)
 from oprlab.rules.gff.resolve import Roller, resolve_attack
 from oprlab.units.model import Unit, Weapon
+
+
+def _gff_profiles(
+    attacker: Unit, weapons: Sequence[Weapon], defender: Unit, s: gff_attack.Situation
+) -> list[AttackProfile]:
+    """The weapons' profiles, plus the Impact dice of a charge (less the defender's Counter)."""
+    profiles = [attack_profile(attacker, w) for w in weapons]
+    impact = gff_attack.impact_attack(
+        attacker.quality, impact_dice(attacker), s, counter_models(defender)
+    )
+    return profiles + ([impact] if impact is not None else [])
 
 
 def _gff_situation(s: Situation) -> gff_attack.Situation:
@@ -35,11 +52,10 @@ class GffAttack:
     def exact(
         self, attacker: Unit, weapons: Sequence[Weapon], defender: Unit, s: Situation, m: Mechanic
     ) -> Summary:
-        profiles = [attack_profile(attacker, w) for w in weapons]
+        gs = _gff_situation(s)
+        profiles = _gff_profiles(attacker, weapons, defender, gs)
         fear = attacker.rating("Fear") or 0
-        odds = attack_odds_fast(
-            profiles, defender_profile(defender), _gff_situation(s), m, fear=fear
-        )
+        odds = attack_odds_fast(profiles, defender_profile(defender), gs, m, fear=fear)
         return Summary(odds.hits, odds.wounds, odds.casualties, odds.p_destroyed, odds.p_shaken)
 
     def resolve(
@@ -52,12 +68,13 @@ class GffAttack:
         state: Any,
         rng: np.random.Generator | None,
     ) -> Outcome:
-        profiles = [attack_profile(attacker, w) for w in weapons]
+        gs = _gff_situation(s)
+        profiles = _gff_profiles(attacker, weapons, defender, gs)
         fear = attacker.rating("Fear") or 0
         r = resolve_attack(
             profiles,
             defender_profile(defender),
-            _gff_situation(s),
+            gs,
             Roller(m, state, rng),
             fear=fear,
         )
@@ -65,3 +82,6 @@ class GffAttack:
 
 
 SYSTEMS["gff"] = GffAttack
+
+# Riverside registers itself on import (seed 002).
+from oprlab.analysis import odds_riverside  # noqa: E402, F401

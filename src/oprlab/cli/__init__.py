@@ -28,6 +28,9 @@ COMMAND_MODULES = (
     "oprlab.cli.check",
     "oprlab.cli.army",
     "oprlab.cli.demo",
+    "oprlab.cli.odds",
+    "oprlab.cli.compare",
+    "oprlab.cli.battle",
 )
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)

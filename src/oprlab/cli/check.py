@@ -62,7 +62,7 @@ def check(
             target=target,
             replacements=tuple(replacement),
             modifier=modifier,
-            owner=Owner(army="A", unit="U"),
+            owner=Owner(army="A", unit="U", pool="weapon"),
             critical_from=check_range("--critical-from", critical_from, 2, 6),
             unmodified_six_only=fatigued,
             armoured_vehicle=armoured_vehicle,

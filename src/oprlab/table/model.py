@@ -30,6 +30,12 @@ class TerrainType(StrEnum):
     IMPASSABLE = "impassable"
     BLOCKING = "blocking"  # line-of-sight blocking
     ELEVATED = "elevated"
+    #: Cover Terrain only for models *behind* it, not on it (Riverside Hills, Barricade).
+    COVER_BEHIND = "cover_behind"
+    #: Difficult Terrain for Large models only (Riverside Barricade).
+    DIFFICULT_LARGE = "difficult_large"
+    #: Models may not end their movement on it (Riverside "Terrain Movement": Barricades).
+    UNSTABLE = "unstable"
 
 
 @dataclass(frozen=True)
@@ -42,6 +48,8 @@ class TerrainPiece:
         types: its terrain types.
         height: its height in inches (elevated terrain, climbing, Large models seeing over).
         preset: the Riverside grouping it was made from, if any ("forest", "ruins" …).
+        cover_gap: its cover counts only for models farther than this from it (inches); the
+            Riverside Barricade covers units behind it "when over 1\" from" it.
     """
 
     name: str
@@ -49,6 +57,7 @@ class TerrainPiece:
     types: frozenset[TerrainType]
     height: float = 0.0
     preset: str | None = None
+    cover_gap: float = 0.0
 
     def has(self, kind: TerrainType) -> bool:
         return kind in self.types

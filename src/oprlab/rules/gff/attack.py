@@ -11,7 +11,7 @@ May import ``oprlab.mechanics`` and ``oprlab.units``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from oprlab.mechanics import Check, Outcome, Owner, Test
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
@@ -39,6 +39,8 @@ class Situation:
         distance: inches between the units (shooting: Relentless, Stealth, range).
         moved: the attacker moved before shooting (Indirect).
         cover: the target has cover from this shooting (+1 to Defense rolls).
+        cover_from_blockers: that cover comes only from sight blockers, not from standing in
+            cover terrain; Indirect ignores exactly this kind of cover.
         fatigued: the attacker is Fatigued (or Shaken striking back): melee hits only on 6s.
         attacker: whose clock or pool the attacker's checks use.
         defender: whose clock or pool the defender's checks use.
@@ -49,6 +51,7 @@ class Situation:
     distance: float = 12.0
     moved: bool = False
     cover: bool = False
+    cover_from_blockers: bool = False
     fatigued: bool = False
     attacker: Owner = ATTACKER
     defender: Owner = DEFENDER
@@ -94,7 +97,7 @@ def hit_check(p: AttackProfile, s: Situation, d: DefenderProfile) -> Check:
         p.quality,
         replacements=(2,) if p.reliable else (),
         modifier=sum(hit_modifiers(p, s, d)),
-        owner=s.attacker,
+        owner=replace(s.attacker, pool=p.name),  # tokens: a pool per weapon (seed 000)
         unmodified_six_only=s.fatigued and s.melee,
         pool_size=p.dice,
     )
@@ -129,17 +132,25 @@ def hits_from(p: AttackProfile, s: Situation, d: DefenderProfile, hit: Outcome) 
 # --- Defense ------------------------------------------------------------------------------
 
 
-def ignores_cover(p: AttackProfile) -> bool:
-    """Blast ignores cover; Indirect ignores cover from sight obstructions (our cover flag)."""
-    return p.blast > 1 or p.indirect
+def ignores_cover(p: AttackProfile, s: Situation | None = None) -> bool:
+    """Blast "Ignores cover"; Indirect "ignores cover from sight obstructions" only.
+
+    Cover from standing inside cover terrain still counts against Indirect; without a
+    situation the cover is taken to be terrain cover.
+    """
+    if p.blast > 1:
+        return True
+    return p.indirect and s is not None and s.cover_from_blockers
 
 
 def defense_check(p: AttackProfile, s: Situation, d: DefenderProfile, hit: Hit) -> Check:
     """One Defense roll against one hit: AP(X) gives -X; cover gives +1 against shooting."""
     modifier = -hit.ap
-    if s.cover and not s.melee and not ignores_cover(p):
+    if s.cover and not s.melee and not ignores_cover(p, s):
         modifier += 1
-    return Check(Test.DEFENSE, d.defense, modifier=modifier, owner=s.defender)
+    return Check(
+        Test.DEFENSE, d.defense, modifier=modifier, owner=replace(s.defender, pool="defense")
+    )
 
 
 def bane_reroll(p: AttackProfile, block: Outcome) -> bool:
@@ -176,3 +187,24 @@ def impact_check(s: Situation) -> Check:
 def impact_profile(quality: int, dice: int) -> AttackProfile:
     """Impact hits as a weapon: no AP, no special rules."""
     return AttackProfile(name="Impact", dice=dice, quality=quality, melee=True, reliable=True)
+
+
+def impact_attack(
+    quality: int, impact: int, s: Situation, counter: int = 0
+) -> AttackProfile | None:
+    """The Impact dice a unit rolls in this attack, as a weapon, or ``None`` when it rolls none.
+
+    Impact(X): "Roll X dice when attacking after charging, unless fatigued"; Counter: "the
+    charging unit gets -1 total Impact rolls per model with Counter".
+
+    Args:
+        quality: the attacker's Quality (unused by the 2+ roll, kept for the check's record).
+        impact: the unit's total Impact dice (:func:`~oprlab.rules.gff.profile.impact_dice`).
+        s: the attack's situation: Impact needs a melee attack after charging, not fatigued.
+        counter: models of the charged unit with a Counter weapon
+            (:func:`~oprlab.rules.gff.profile.counter_models`).
+    """
+    if not (s.melee and s.charging) or s.fatigued:
+        return None
+    dice = impact - counter
+    return impact_profile(quality, dice) if dice > 0 else None

@@ -9,7 +9,7 @@ Results equal the Fraction path to float precision (tested), in well under a mil
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from oprlab.mechanics import Mechanic
 from oprlab.prob import Dist
-from oprlab.rules.gff.attack import Situation
+from oprlab.rules.gff.attack import LONG_RANGE, Situation
 from oprlab.rules.gff.exact import DieResult, die_result, take_wounds_from
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
 from oprlab.rules.gff.wounds import Damage, rolls_wound_effect, wound_effect_check
@@ -54,8 +54,28 @@ def _pmf(d: Dist[int]) -> Array:
     return out
 
 
-@lru_cache(maxsize=4096)
+def _canonical(
+    p: AttackProfile, s: Situation, d: DefenderProfile
+) -> tuple[Situation, DefenderProfile]:
+    """Drop what one die's chain cannot depend on, so the cache hits across a game.
+
+    A die's chain reads the distance only against the 9" thresholds, the target's size only
+    for Blast, and never the target's markers or Shaken (those act after the dice are summed).
+    """
+    far = s.distance > LONG_RANGE
+    s2 = replace(s, distance=LONG_RANGE + 1.0 if far else 0.0)
+    models = min(d.blast_models, p.blast) if p.blast > 1 else 1
+    d2 = replace(d, models=models, markers=0, shaken=False, near=None)
+    return s2, d2
+
+
 def _die(p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str) -> _Die:
+    s2, d2 = _canonical(p, s, d)
+    return _die_cached(p, s2, d2, mech_key)
+
+
+@lru_cache(maxsize=4096)
+def _die_cached(p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str) -> _Die:
     dist: Dist[DieResult] = die_result(p, s, d, _MECHANICS[mech_key])
     packets = dist.map(lambda r: r[2])
     return _Die(

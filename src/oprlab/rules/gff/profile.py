@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from oprlab.units.model import Unit, Weapon
+from oprlab.units.model import Rule, Unit, Weapon
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,3 +106,38 @@ def defender_profile(
         regeneration=unit.all_have("Regeneration"),
         stealth=unit.all_have("Stealth"),
     )
+
+
+def _walk(rules: tuple[Rule, ...]) -> list[Rule]:
+    out: list[Rule] = []
+    for r in rules:
+        out.append(r)
+        out.extend(_walk(r.rules))
+    return out
+
+
+def _models_with(rule: Rule, size: int) -> int:
+    """How many models carry ``rule``: its ``{n}x`` count, else every model of the unit."""
+    return min(size, rule.count) if rule.count is not None else size
+
+
+def impact_dice(unit: Unit) -> int:
+    """The unit's Impact dice: Impact(X) is per model, so X for every model that has it."""
+    return sum(
+        (r.rating or 0) * _models_with(r, unit.size)
+        for r in _walk(unit.rules)
+        if r.name.casefold() == "impact"
+    )
+
+
+def counter_models(unit: Unit) -> int:
+    """Models of ``unit`` with Counter (on a weapon, or as a unit rule), at most its size.
+
+    Counter: "the charging unit gets -1 total Impact rolls per model with Counter".
+    """
+    armed = sum(w.count for w in unit.weapons if w.has("Counter"))
+    ruled = max(
+        (_models_with(r, unit.size) for r in _walk(unit.rules) if r.name.casefold() == "counter"),
+        default=0,
+    )
+    return min(unit.size, max(armed, ruled))

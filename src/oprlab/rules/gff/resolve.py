@@ -90,23 +90,24 @@ def resolve_attack(
         for _ in range(p.dice):
             hits.extend(hits_from(p, situation, defender, roller.roll(check)))
         rolled.append((p, hits))
-    deadly: list[int] = []
-    ordinary = 0
     total_hits = sum(len(h) for _, h in rolled)
+    # Every Defense roll (Bane's re-roll at once), then Regeneration for each wound.
+    unsaved: list[tuple[AttackProfile, int]] = []
     for p, hits in rolled:
         for hit in hits:
             block = roller.roll(defense_check(p, situation, defender, hit))
             if bane_reroll(p, block):
                 block = roller.roll(defense_check(p, situation, defender, hit))
-            size = wounds_from_block(p, block)
-            if size and regenerates(p, defender):
-                size = sum(
-                    not roller.roll(regeneration_check(situation)).success for _ in range(size)
-                )
-            if p.deadly > 1:
-                deadly.append(size)
-            else:
-                ordinary += size
+            unsaved.append((p, wounds_from_block(p, block)))
+    deadly: list[int] = []
+    ordinary = 0
+    for p, size in unsaved:
+        if size and regenerates(p, defender):
+            size = sum(not roller.roll(regeneration_check(situation)).success for _ in range(size))
+        if p.deadly > 1:
+            deadly.append(size)
+        else:
+            ordinary += size
     damage = take_wounds(defender, deadly, ordinary)
     return finish(defender, damage, sum(deadly) + ordinary, total_hits, situation, roller, fear)
 

@@ -1,0 +1,167 @@
+"""``oprlab battle ARMY_A ARMY_B``: play one game with an account, or a series with odds."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+from oprlab.analysis.series import SeriesSpec, play_series
+from oprlab.errors import OptionError
+from oprlab.game.play import GameResult, play_game
+from oprlab.game.state import GameState
+from oprlab.mechanics import get_mechanic
+from oprlab.players import get_commander
+from oprlab.rng import make_rng
+from oprlab.units.load import load_army
+from oprlab.units.model import Army
+
+SYSTEMS_READY = ("gff",)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("battle")(battle)
+
+
+def _army(ref: str) -> Army:
+    from oprlab.samples import sample_names, sample_path
+
+    path = Path(ref)
+    if not path.exists() and ref in {n.rsplit(".", 1)[0] for n in sample_names()} | set(
+        sample_names()
+    ):
+        path = sample_path(ref if "." in ref else ref + ".txt")
+    return load_army(path)
+
+
+def battle(
+    army_a: str = typer.Argument(..., help="Army file (Army Forge text or JSON) or sample name."),
+    army_b: str = typer.Argument(..., help="The opposing army."),
+    system: str = typer.Option("gff", help="Rule system (gff)."),
+    mechanic: str = typer.Option("d6", help="d6, clock or a clock variant."),
+    seed: int | None = typer.Option(None, help="Seed: the same seed plays the same game."),
+    commander_a: str = typer.Option("rules", help="Commander of army A: rules or random."),
+    commander_b: str = typer.Option("rules", help="Commander of army B: rules or random."),
+    games: int = typer.Option(1, help="Play a series of N games."),
+    jobs: int = typer.Option(0, help="Worker processes for a series (0: all cores)."),
+    log: Path | None = typer.Option(None, help="Write the event log of one game as JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Play a whole game between two armies, or a series of games."""
+    if system not in SYSTEMS_READY:
+        raise OptionError(
+            "full games are not yet available for this system",
+            value=system,
+            expected=" or ".join(SYSTEMS_READY),
+        )
+    if games < 1:
+        raise OptionError("games out of range", value=games, expected="1 or more")
+    if games > 1 and log is not None:
+        raise OptionError("--log writes one game", value="--log", expected="--games 1")
+    get_mechanic(mechanic)  # fail early on an unknown mechanic
+    a, b = _army(army_a), _army(army_b)
+    seeded = make_rng(seed)
+    console = Console()
+    if games == 1:
+        commanders = [
+            get_commander(commander_a, seeded.seed),
+            get_commander(commander_b, seeded.seed + 1),
+        ]
+        result, state = play_game(a, b, commanders, seed=seeded.seed, mechanic=mechanic)
+        if log is not None:
+            log.write_text(
+                json.dumps({"result": result.to_json(), "events": state.log.events}, indent=1),
+                encoding="utf-8",
+            )
+        if as_json:
+            typer.echo(json.dumps(result.to_json(), indent=2))
+        else:
+            _account(console, state, result)
+        return
+    spec = SeriesSpec(a, b, (commander_a, commander_b), mechanic, None, seeded.seed)
+    n_jobs = jobs or (os.cpu_count() or 1)
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=as_json,
+    ) as progress:
+        task = progress.add_task("games", total=games)
+        series = play_series(spec, games, n_jobs=n_jobs, on_game=lambda _: progress.advance(task))
+    summary = series.summary()
+    if as_json:
+        typer.echo(json.dumps(summary, indent=2))
+        return
+    _series_table(console, summary)
+
+
+def _account(console: Console, state: GameState, result: GameResult) -> None:
+    names = {uid: f"{uid} {u.unit.name}" for uid, u in state.units.items()}
+    armies = state.armies
+    console.print(
+        f"[bold]{armies[0].name}[/] (A) vs [bold]{armies[1].name}[/] (B), "
+        f"seed {state.seed}, mechanic {state.mechanic.name}"
+    )
+    for e in state.log.events:
+        k = e["kind"]
+        if k == "round":
+            console.rule(f"Round {e['round']}: {'AB'[e['first']]} goes first")
+        elif k == "activate":
+            target = f" -> {names[e['target']]}" if e.get("target") else ""
+            console.print(f"  {names[e['unit']]}: {e['action']}{target}")
+        elif k == "shoot":
+            console.print(
+                f'    shoots {names[e["target"]]} at {e["distance"]:.1f}": '
+                f"{e['hits']} hits, {e['wounds']} wounds, {e['casualties']} down"
+            )
+        elif k == "melee":
+            console.print(
+                f"    melee with {names[e['target']]}: dealt {e['wounds_dealt']} "
+                f"wounds, took {e['wounds_taken']}"
+            )
+        elif k in ("destroyed", "routed"):
+            console.print(f"    [red]{names[e['unit']]} {k}[/]")
+        elif k == "shaken":
+            console.print(f"    {names[e['unit']]} is Shaken ({e['cause']})")
+        elif k == "control":
+            who = "neutral" if e["controller"] is None else "AB"[e["controller"]]
+            console.print(f"  objective {e['objective'] + 1} -> {who}")
+    win = "draw" if result.winner is None else f"army {'AB'[result.winner]} wins"
+    console.rule(
+        f"{win}: objectives {result.objectives[0]}-{result.objectives[1]}, "
+        f"units left {result.units_left[0]}-{result.units_left[1]}"
+    )
+
+
+def _series_table(console: Console, s: dict[str, Any]) -> None:
+    table = Table(
+        title=f"{s['armies'][0]} (A) vs {s['armies'][1]} (B): {s['games']} games, "
+        f"{s['mechanic']}, seed {s['seed']}"
+    )
+    table.add_column("measure")
+    table.add_column("estimate", justify="right")
+    table.add_column("95% interval", justify="right")
+    for key, label in (
+        ("win_a", "A wins"),
+        ("win_b", "B wins"),
+        ("draw", "draws"),
+        ("objectives_a", "objectives held by A"),
+        ("objectives_b", "objectives held by B"),
+        ("models_lost_a", "models lost by A"),
+        ("models_lost_b", "models lost by B"),
+        ("decisions", "decisions per game"),
+    ):
+        if key in s:
+            v = s[key]
+            table.add_row(label, f"{v['estimate']:.3f}", f"[{v['low']:.3f}, {v['high']:.3f}]")
+    console.print(table)
+    if s.get("interrupted"):
+        console.print(f"interrupted: {s['games']} finished games kept")

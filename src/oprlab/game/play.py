@@ -1,0 +1,111 @@
+"""Play a whole game between two commanders, and series of games.
+
+A commander that returns an action outside the legal list is refused with a clear error that
+names the commander and the action, so a bad player never corrupts a game silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from oprlab import __version__
+from oprlab.errors import OprlabError
+from oprlab.game import gff
+from oprlab.game.state import GameState
+from oprlab.mechanics import Mechanic
+from oprlab.players.base import Commander
+from oprlab.table.model import Table
+from oprlab.units.model import Army
+
+#: A generous bound on decisions per game; a game that needs more is a bug, not a long game.
+MAX_DECISIONS = 10_000
+
+
+class IllegalActionError(OprlabError):
+    """A commander chose an action that is not legal."""
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The outcome of one game and how to reproduce it."""
+
+    seed: int
+    system: str
+    mechanic: str
+    winner: int | None
+    objectives: tuple[int, int]
+    units_left: tuple[int, int]
+    models_lost: tuple[int, int]
+    rounds: int
+    decisions: int
+    commanders: tuple[str, str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "system": self.system,
+            "mechanic": self.mechanic,
+            "winner": self.winner,
+            "objectives": list(self.objectives),
+            "units_left": list(self.units_left),
+            "models_lost": list(self.models_lost),
+            "rounds": self.rounds,
+            "decisions": self.decisions,
+            "commanders": list(self.commanders),
+            "oprlab": __version__,
+        }
+
+
+def play_game(
+    army_a: Army,
+    army_b: Army,
+    commanders: Sequence[Commander],
+    *,
+    seed: int,
+    mechanic: str | Mechanic = "d6",
+    table: Table | None = None,
+    log: bool = True,
+) -> tuple[GameResult, GameState]:
+    """Play one game to its end; returns the result and the final state (with its log)."""
+    state = gff.new_game(army_a, army_b, seed=seed, mechanic=mechanic, table=table, log=log)
+    decisions = 0
+    while not state.done:
+        actions = gff.legal_actions(state)
+        if not actions:
+            raise OprlabError(f"no legal action in phase {state.phase!r} (round {state.round})")
+        commander = commanders[state.active]
+        action = commander.choose(state, actions)
+        if action not in actions and not gff.is_legal(state, action):
+            raise IllegalActionError(
+                f"commander {commander.name!r} (side {state.active + 1}) chose an illegal "
+                f"action: {action}"
+            )
+        gff.apply(state, action)
+        decisions += 1
+        if decisions > MAX_DECISIONS:
+            raise OprlabError(f"game {seed} did not end after {MAX_DECISIONS} decisions")
+    return result_of(state, commanders, decisions), state
+
+
+def result_of(state: GameState, commanders: Sequence[Commander], decisions: int) -> GameResult:
+    lost = tuple(
+        sum(
+            u.unit.size - max(0, u.models) if not u.routed else u.unit.size
+            for u in state.side_units(s)
+        )
+        for s in (0, 1)
+    )
+    return GameResult(
+        seed=state.seed,
+        system=state.system,
+        mechanic=str(state.extra.get("mechanic_name", state.mechanic.name)),
+        winner=state.winner,
+        objectives=gff.score(state),
+        units_left=(gff.units_left(state, 0), gff.units_left(state, 1)),
+        models_lost=(lost[0], lost[1]),
+        rounds=state.round,
+        decisions=decisions,
+        commanders=(commanders[0].name, commanders[1].name),
+    )

@@ -1,0 +1,114 @@
+"""The mutable game state: units on the table, the round, objectives, clocks and the log.
+
+Like python-chess's ``Board`` the state is one mutable object with a cheap :meth:`clone` for
+search; it pickles (the generator included), so a game can be saved and resumed exactly.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from oprlab.game.events import EventLog
+from oprlab.mechanics import Mechanic, Owner, State
+from oprlab.table.model import Placement, Point, Table
+from oprlab.units.model import Army, Unit
+
+
+@dataclass
+class UnitState:
+    """One unit during a game.
+
+    Attributes:
+        uid: unique in the game (side prefix + the list's uid).
+        side: 0 or 1.
+        unit: the unit's profile as the list gives it.
+        placement: where its models stand (``None`` until deployed).
+        models: models still in play.
+        markers: wound markers on the last model.
+        shaken, fatigued, activated: conditions.
+        reserve: ``"ambush"`` or ``"scout"`` while set aside, else ``None``.
+        arrived: the round an Ambush unit arrived (it cannot seize or contest that round).
+        routed: removed by a failed morale test.
+    """
+
+    uid: str
+    side: int
+    unit: Unit
+    placement: Placement | None = None
+    models: int = 0
+    markers: int = 0
+    shaken: bool = False
+    fatigued: bool = False
+    activated: bool = False
+    reserve: str | None = None
+    arrived: int = 0
+    routed: bool = False
+
+    @property
+    def alive(self) -> bool:
+        return self.models > 0 and not self.routed
+
+    @property
+    def on_table(self) -> bool:
+        return self.alive and self.placement is not None and self.reserve is None
+
+    @property
+    def owner(self) -> Owner:
+        return Owner(army=f"side{self.side}", unit=self.uid)
+
+
+@dataclass
+class Objective:
+    """An objective marker and who controls it (``None``: neutral)."""
+
+    position: Point
+    controller: int | None = None
+
+
+@dataclass
+class GameState:
+    """Everything a game is at one moment."""
+
+    system: str
+    table: Table
+    armies: tuple[Army, Army]
+    units: dict[str, UnitState]
+    mechanic: Mechanic
+    mech_state: State
+    rng: np.random.Generator
+    seed: int
+    rounds: int = 4
+    round: int = 0
+    phase: str = "setup"
+    active: int = 0
+    first: int = 0
+    finished_first: int | None = None
+    objectives: list[Objective] = field(default_factory=list)
+    log: EventLog = field(default_factory=EventLog)
+    winner: int | None = None
+    done: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def clone(self) -> GameState:
+        """An independent copy (units, placements, generator, log) for search."""
+        return copy.deepcopy(self)
+
+    def side_units(self, side: int) -> list[UnitState]:
+        return [u for u in self.units.values() if u.side == side]
+
+    def enemies(self, side: int) -> list[UnitState]:
+        return [u for u in self.units.values() if u.side != side and u.on_table]
+
+    def friends(self, side: int) -> list[UnitState]:
+        return [u for u in self.units.values() if u.side == side and u.on_table]
+
+    def placements_except(self, uid: str) -> list[Placement]:
+        return [
+            u.placement
+            for u in self.units.values()
+            if u.uid != uid and u.on_table and u.placement is not None
+        ]

@@ -1,0 +1,26 @@
+"""A commander that picks uniformly among the legal actions (the baseline to beat)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from oprlab.game.actions import Action
+from oprlab.game.state import GameState
+from oprlab.players.base import COMMANDERS
+
+
+class RandomCommander:
+    """Uniform over legal actions, from its own seeded generator (so games replay)."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
+        return actions[int(self.rng.integers(len(actions)))]
+
+
+COMMANDERS["random"] = RandomCommander

@@ -1,0 +1,767 @@
+"""The GFF melee exchange (seed 003 "Melee", "Wound Effects", "Groups & Wounds"), sampled and exact.
+
+A charge is a short, fixed sequence of attacks, each an ordinary GFF attack
+(:func:`~oprlab.rules.gff.resolve.resolve_attack`) whose weapons, target and situation follow from
+the state the earlier attacks left:
+
+1. Impact: X dice per charging model with Impact(X), unless fatigued, minus one die per defending
+   model with a Counter weapon; each 2+ is a hit at AP 0.
+2. Counter: the defender's Counter weapons strike first when charged (if it strikes back).
+3. Strike: the charger's melee weapons (charging: Furious, Thrust).
+4. Strike back: the defender's other melee weapons, if it chooses to and still has models.
+
+Then the charger is Fatigued, and so is the defender if it struck. Dead models do not strike:
+each weapon's count is scaled to the models left (:func:`carried`). A Shaken unit strikes as if
+fatigued. See docs/rules/gff.md "Melee exchange" for the readings chosen.
+
+The sequence is written once as a small state machine (:func:`_blow` says which attack comes
+next from a :class:`_Fight` state, :func:`_after` applies its :class:`Effect`), and both drivers
+run it: :func:`resolve_exchange` rolls each attack with a :class:`Roller` (d6 or clock), and
+:func:`exchange_outcomes` composes the exact joint distribution of every stage with the d6, so
+exact odds and simulation cannot drift apart.
+
+:class:`ExchangeResult` and :class:`Side` are system-neutral, so another system's exchange
+(Riverside, seed 002 "Melee Attacks") can report with the same type.
+
+May import ``oprlab.mechanics``, ``oprlab.prob``, ``oprlab.units`` and ``oprlab.rules.gff``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from fractions import Fraction
+from functools import lru_cache
+from typing import Literal
+
+from oprlab.errors import OprlabError, OptionError
+from oprlab.mechanics import Mechanic, Owner
+from oprlab.prob import Dist, add, repeat_sum
+from oprlab.rules.gff.attack import ATTACKER, DEFENDER, Situation, impact_attack
+from oprlab.rules.gff.exact import die_result, take_wounds_from
+from oprlab.rules.gff.profile import (
+    AttackProfile,
+    DefenderProfile,
+    attack_profile,
+    defender_profile,
+)
+from oprlab.rules.gff.resolve import AttackResult, Roller, resolve_attack
+from oprlab.rules.gff.wounds import Damage, rolls_wound_effect, wound_effect_check
+from oprlab.units.model import Rule, Unit, Weapon
+
+__all__ = [
+    "OWNERS",
+    "AfterCombat",
+    "Effect",
+    "ExactTooLarge",
+    "ExchangeResult",
+    "ImpactTiming",
+    "Side",
+    "SideResult",
+    "Step",
+    "Strike",
+    "UnitState",
+    "attack_effects",
+    "carried",
+    "counter_models_left",
+    "exchange_outcomes",
+    "impact_dice_left",
+    "probability_of",
+    "resolve_exchange",
+]
+
+#: After Combat: "If one unit is destroyed, the other may move by up to 3"".
+CONSOLIDATE_INCHES = 3
+#: After Combat: "Otherwise, chargers must move back and separate by 1"".
+SEPARATE_INCHES = 1
+#: The clock owners of the charger's and the defender's checks (pass to ``initial_state``).
+OWNERS = (ATTACKER, DEFENDER)
+
+#: When Impact is rolled: "first", before Counter (the default), or "with_strikes": as part of
+#: the charger's attack, after Counter (see docs/rules/gff.md "Melee exchange").
+ImpactTiming = Literal["first", "with_strikes"]
+IMPACT_TIMINGS: tuple[ImpactTiming, ...] = ("first", "with_strikes")
+
+
+class Side(StrEnum):
+    """The two units of a melee: the charger and the charged unit."""
+
+    ATTACKER = "attacker"
+    DEFENDER = "defender"
+
+
+class Step(StrEnum):
+    """The attacks of a charge, in the order they are resolved."""
+
+    IMPACT = "impact"
+    COUNTER = "counter"
+    STRIKE = "strike"
+    STRIKE_BACK = "strike back"
+
+
+class AfterCombat(StrEnum):
+    """Seed 003 "After Combat": who moves, and how far."""
+
+    ATTACKER_MOVES = "attacker may move up to 3 inches"
+    DEFENDER_MOVES = "defender may move up to 3 inches"
+    CHARGER_SEPARATES = "charger moves back 1 inch"
+    NONE = "no unit left to move"
+
+
+@dataclass(frozen=True, slots=True)
+class UnitState:
+    """A unit's condition going into a melee.
+
+    Attributes:
+        models: models still in play.
+        markers: wound markers on the last model (only when one model is left).
+        shaken: the unit is Shaken.
+        fatigued: the unit already charged or struck back this round.
+    """
+
+    models: int
+    markers: int = 0
+    shaken: bool = False
+    fatigued: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """What one attack did to its target, without the hits (the exact path's joint state).
+
+    Attributes:
+        wounds: wounds dealt (after Defense, Deadly and Regeneration).
+        casualties: models removed.
+        markers: wound markers on the target's last model afterwards.
+        shaken: the target rolled a Shaken wound effect.
+    """
+
+    wounds: int
+    casualties: int
+    markers: int
+    shaken: bool
+
+    @classmethod
+    def of(cls, r: AttackResult) -> Effect:
+        return cls(r.wounds, r.casualties, r.markers, r.shaken)
+
+
+@dataclass(frozen=True, slots=True)
+class Strike:
+    """One attack made during the exchange, for the record."""
+
+    step: Step
+    striker: Side
+    dice: int
+    result: AttackResult
+
+
+@dataclass(frozen=True, slots=True)
+class SideResult:
+    """One unit after the exchange.
+
+    Attributes:
+        wounds_dealt: wounds this unit dealt to the other.
+        casualties: models this unit lost in this exchange.
+        models: models left.
+        markers: wound markers on its last model.
+        shaken: Shaken afterwards.
+        fatigued: Fatigued afterwards.
+    """
+
+    wounds_dealt: int
+    casualties: int
+    models: int
+    markers: int
+    shaken: bool
+    fatigued: bool
+
+    @property
+    def destroyed(self) -> bool:
+        return self.models <= 0
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeResult:
+    """The outcome of one charge and its strike back (system-neutral).
+
+    Attributes:
+        attacker: the charging unit afterwards.
+        defender: the charged unit afterwards.
+        struck_back: the defender struck (with Counter weapons or striking back).
+        after_combat: which unit moves after combat, and how far.
+        strikes: each attack made, in order (empty in exact distributions).
+        system: the rule system that resolved it.
+    """
+
+    attacker: SideResult
+    defender: SideResult
+    struck_back: bool
+    after_combat: AfterCombat
+    strikes: tuple[Strike, ...] = field(default=(), compare=False)
+    system: str = "gff"
+
+    @property
+    def winner(self) -> Side | None:
+        """Who won the exchange (``None``: a draw); docs/rules/gff.md "Melee exchange".
+
+        The other unit destroyed wins; otherwise more wounds dealt wins; equal wounds draw.
+        """
+        a, d = self.attacker, self.defender
+        if d.destroyed != a.destroyed:
+            return Side.ATTACKER if d.destroyed else Side.DEFENDER
+        if a.wounds_dealt != d.wounds_dealt:
+            return Side.ATTACKER if a.wounds_dealt > d.wounds_dealt else Side.DEFENDER
+        return None
+
+
+class ExactTooLarge(OprlabError):
+    """The exact exchange would hold more joint states than allowed: sample it instead."""
+
+
+# --- who strikes with what ----------------------------------------------------------------
+
+
+def carried(count: int, models: int, size: int) -> int:
+    """How many of a weapon (or a per-model rule) ``models`` of ``size`` models still carry.
+
+    Casualties are spread evenly over the unit's weapons: ``count * models / size`` rounded half
+    up. Exact for weapons every model carries (``5x CCW`` with 3 of 5 left: 3); an upgrade one
+    model carries stays until fewer than half the models are left (docs/rules/gff.md).
+    """
+    if size <= 0 or models <= 0:
+        return 0
+    if models >= size:
+        return count
+    return (2 * count * models + size) // (2 * size)
+
+
+def _walk(rules: tuple[Rule, ...]) -> list[Rule]:
+    out: list[Rule] = []
+    for r in rules:
+        out.append(r)
+        out.extend(_walk(r.rules))
+    return out
+
+
+def _models_with(unit: Unit, name: str, models: int) -> list[int]:
+    """For each unit rule ``name``: models left that have it (``3x Impact(1)``: 3 of them)."""
+    key = name.casefold()
+    return [
+        min(models, carried(r.count if r.count is not None else unit.size, models, unit.size))
+        for r in _walk(unit.rules)
+        if r.name.casefold() == key
+    ]
+
+
+def _is_counter(unit: Unit, weapon: Weapon) -> bool:
+    """Counter is a weapon rule; written on the unit, it covers all its melee weapons."""
+    return weapon.has("Counter") or unit.has("Counter")
+
+
+def counter_models_left(unit: Unit, models: int) -> int:
+    """Models of ``unit`` with Counter when ``models`` are left (seed 003 Counter).
+
+    :func:`~oprlab.rules.gff.profile.counter_models` for a unit that lost models: Counter
+    weapon counts are scaled by :func:`carried` and added, a unit rule counts its models, and the
+    larger is capped at the models left.
+    """
+    armed = sum(carried(w.count, models, unit.size) for w in unit.weapons if w.has("Counter"))
+    ruled = max(_models_with(unit, "Counter", models), default=0)
+    return min(models, max(armed, ruled))
+
+
+def impact_dice_left(unit: Unit, models: int) -> int:
+    """Impact(X) dice of ``unit`` when ``models`` are left: X per model that has it.
+
+    :func:`~oprlab.rules.gff.profile.impact_dice` for a unit that lost models.
+    """
+    key = "impact"
+    ratings = [r.rating or 0 for r in _walk(unit.rules) if r.name.casefold() == key]
+    return sum(x * n for x, n in zip(ratings, _models_with(unit, "Impact", models), strict=True))
+
+
+@dataclass(frozen=True, slots=True)
+class _Arm:
+    """One melee weapon line of a unit, read once: its count, attacks and profile."""
+
+    count: int
+    attacks: int
+    profile: AttackProfile
+    counter: bool
+
+
+def _arms(unit: Unit) -> tuple[_Arm, ...]:
+    return tuple(
+        _Arm(w.count, w.attacks, attack_profile(unit, w), _is_counter(unit, w))
+        for w in unit.weapons
+        if w.melee
+    )
+
+
+def _melee_profiles(
+    arms: tuple[_Arm, ...], size: int, models: int, counter: bool | None
+) -> tuple[AttackProfile, ...]:
+    """The weapons (Counter ones, the others, or all for ``None``) scaled to the models left."""
+    out: list[AttackProfile] = []
+    for arm in arms:
+        if counter is not None and arm.counter != counter:
+            continue
+        dice = carried(arm.count, models, size) * arm.attacks
+        if dice > 0:
+            out.append(arm.profile if dice == arm.profile.dice else replace(arm.profile, dice=dice))
+    return tuple(out)
+
+
+# --- the exchange as a state machine ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Fight:
+    """The joint state between attacks: both units and the wounds each has dealt."""
+
+    attacker: UnitState
+    defender: UnitState
+    dealt_by_attacker: int = 0
+    dealt_by_defender: int = 0
+    struck_back: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class _Blow:
+    """One attack ready to resolve: who strikes, with what, at whom, in which situation."""
+
+    step: Step
+    striker: Side
+    weapons: tuple[AttackProfile, ...]
+    target: DefenderProfile
+    situation: Situation
+    fear: int
+
+    @property
+    def dice(self) -> int:
+        return sum(p.dice for p in self.weapons)
+
+
+@dataclass(frozen=True)
+class _Melee:
+    """The fixed parts of one exchange: the units, the options and the clock owners."""
+
+    attacker: Unit
+    defender: Unit
+    strike_back: bool
+    impact_timing: ImpactTiming
+    attacker_owner: Owner
+    defender_owner: Owner
+    attacker_arms: tuple[_Arm, ...]
+    defender_arms: tuple[_Arm, ...]
+    #: Impact dice of the charger and Counter models of the defender, by models left.
+    impact_by_models: tuple[int, ...]
+    counter_by_models: tuple[int, ...]
+    attacker_fear: int
+    defender_fear: int
+    #: Each unit as a target at full strength (read once; models and markers vary).
+    attacker_target: DefenderProfile
+    defender_target: DefenderProfile
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        if self.impact_timing == "first":
+            return (Step.IMPACT, Step.COUNTER, Step.STRIKE, Step.STRIKE_BACK)
+        return (Step.COUNTER, Step.STRIKE, Step.STRIKE_BACK)
+
+    def situation(self, striker: Side, state: UnitState) -> Situation:
+        """Melee, charging for the charger; a Shaken unit strikes as if fatigued."""
+        charger = striker is Side.ATTACKER
+        own, other = (
+            (self.attacker_owner, self.defender_owner)
+            if charger
+            else (self.defender_owner, self.attacker_owner)
+        )
+        return Situation(
+            melee=True,
+            charging=charger,
+            fatigued=state.fatigued or state.shaken,
+            attacker=own,
+            defender=other,
+        )
+
+
+def _target(base: DefenderProfile, s: UnitState) -> DefenderProfile:
+    return replace(base, models=s.models, markers=s.markers, shaken=s.shaken)
+
+
+def _impact(m: _Melee, f: _Fight) -> AttackProfile | None:
+    """The charger's Impact dice as a weapon, or ``None`` (fatigued, or no dice left).
+
+    A Shaken unit fights as fatigued, so it rolls no Impact either.
+    """
+    return impact_attack(
+        m.attacker.quality,
+        m.impact_by_models[f.attacker.models],
+        m.situation(Side.ATTACKER, f.attacker),
+        m.counter_by_models[f.defender.models],
+    )
+
+
+def _blow(m: _Melee, step: Step, f: _Fight) -> _Blow | None:
+    """The attack ``step`` makes from state ``f``, or ``None`` when it does not happen."""
+    if f.attacker.models <= 0 or f.defender.models <= 0:
+        return None
+    weapons: tuple[AttackProfile, ...]
+    if step is Step.IMPACT or step is Step.STRIKE:
+        striker, state, target, target_state = (
+            Side.ATTACKER,
+            f.attacker,
+            m.defender_target,
+            f.defender,
+        )
+        fear = m.attacker_fear
+        if step is Step.IMPACT:
+            impact = _impact(m, f)
+            weapons = () if impact is None else (impact,)
+        else:
+            weapons = _melee_profiles(m.attacker_arms, m.attacker.size, state.models, None)
+            impact = _impact(m, f) if m.impact_timing == "with_strikes" else None
+            weapons += () if impact is None else (impact,)
+    else:
+        if not m.strike_back:
+            return None
+        striker, state, target, target_state = (
+            Side.DEFENDER,
+            f.defender,
+            m.attacker_target,
+            f.attacker,
+        )
+        fear = m.defender_fear
+        counter = step is Step.COUNTER
+        weapons = _melee_profiles(m.defender_arms, m.defender.size, state.models, counter)
+    if not weapons:
+        return None
+    return _Blow(
+        step=step,
+        striker=striker,
+        weapons=weapons,
+        target=_target(target, target_state),
+        situation=m.situation(striker, state),
+        fear=fear,
+    )
+
+
+def _after(f: _Fight, blow: _Blow, e: Effect) -> _Fight:
+    """The state after ``blow`` had effect ``e`` on its target."""
+    t = blow.target
+    left = t.models - e.casualties
+    hit = UnitState(
+        models=max(0, left),
+        markers=e.markers if left > 0 else 0,
+        shaken=(t.shaken or e.shaken) and left > 0,
+        fatigued=(f.attacker if blow.striker is Side.DEFENDER else f.defender).fatigued,
+    )
+    if blow.striker is Side.ATTACKER:
+        return replace(f, defender=hit, dealt_by_attacker=f.dealt_by_attacker + e.wounds)
+    return replace(
+        f, attacker=hit, dealt_by_defender=f.dealt_by_defender + e.wounds, struck_back=True
+    )
+
+
+def _result(start: _Fight, f: _Fight, strikes: tuple[Strike, ...] = ()) -> ExchangeResult:
+    """Fatigue and the after-combat move once every attack is made (seed 003)."""
+    a, d = f.attacker, f.defender
+    if d.models <= 0 and a.models > 0:
+        move = AfterCombat.ATTACKER_MOVES
+    elif a.models <= 0 and d.models > 0:
+        move = AfterCombat.DEFENDER_MOVES
+    elif a.models > 0:
+        move = AfterCombat.CHARGER_SEPARATES
+    else:
+        move = AfterCombat.NONE
+    return ExchangeResult(
+        attacker=SideResult(
+            wounds_dealt=f.dealt_by_attacker,
+            casualties=start.attacker.models - a.models,
+            models=a.models,
+            markers=a.markers,
+            shaken=a.shaken,
+            fatigued=a.models > 0,  # "After charging ... units only hit on unmodified 6s"
+        ),
+        defender=SideResult(
+            wounds_dealt=f.dealt_by_defender,
+            casualties=start.defender.models - d.models,
+            models=d.models,
+            markers=d.markers,
+            shaken=d.shaken,
+            fatigued=d.models > 0 and (d.fatigued or f.struck_back),
+        ),
+        struck_back=f.struck_back,
+        after_combat=move,
+        strikes=strikes,
+    )
+
+
+def _check_state(unit: Unit, s: UnitState | None, role: Side) -> UnitState:
+    """A fresh unit by default; refuse states a unit cannot be in when a charge starts."""
+    where = f"{role}_state"
+    if s is None:
+        return UnitState(models=unit.size)
+    if not 1 <= s.models <= unit.size:
+        raise OptionError(
+            f"models out of range for {unit.name!r}",
+            value=s.models,
+            expected=f"1 to {unit.size} (a unit with no models cannot fight)",
+            where=where,
+        )
+    if s.markers < 0 or (s.markers and s.models > 1):
+        raise OptionError(
+            "wound markers sit on the last model only (seed 003 Groups & Wounds)",
+            value=s.markers,
+            expected="0, or any count when one model is left",
+            where=where,
+        )
+    if role is Side.ATTACKER and s.shaken:
+        raise OptionError(
+            "a Shaken unit must stay idle and cannot charge (seed 003 Wound Effects)",
+            value=s,
+            expected="shaken=False for the charger",
+            where=where,
+        )
+    return s
+
+
+@lru_cache(maxsize=256)
+def _melee(
+    attacker: Unit,
+    defender: Unit,
+    strike_back: bool,
+    impact_timing: str,
+    owners: tuple[Owner, Owner],
+) -> _Melee:
+    if impact_timing not in IMPACT_TIMINGS:
+        raise OptionError(
+            "unknown Impact timing",
+            value=impact_timing,
+            expected=" or ".join(IMPACT_TIMINGS),
+            where="impact_timing",
+        )
+    timing: ImpactTiming = "first" if impact_timing == "first" else "with_strikes"
+    return _Melee(
+        attacker,
+        defender,
+        strike_back,
+        timing,
+        owners[0],
+        owners[1],
+        attacker_arms=_arms(attacker),
+        defender_arms=_arms(defender),
+        impact_by_models=tuple(impact_dice_left(attacker, n) for n in range(attacker.size + 1)),
+        counter_by_models=tuple(counter_models_left(defender, n) for n in range(defender.size + 1)),
+        attacker_fear=attacker.rating("Fear") or 0,
+        defender_fear=defender.rating("Fear") or 0,
+        attacker_target=defender_profile(attacker),
+        defender_target=defender_profile(defender),
+    )
+
+
+# --- sampled (or the clock's certain) exchange --------------------------------------------
+
+
+def resolve_exchange(
+    attacker: Unit,
+    defender: Unit,
+    roller: Roller,
+    *,
+    strike_back: bool = True,
+    attacker_state: UnitState | None = None,
+    defender_state: UnitState | None = None,
+    impact_timing: str = "first",
+    owners: tuple[Owner, Owner] = OWNERS,
+) -> ExchangeResult:
+    """Roll one charge of ``attacker`` into ``defender`` and the strike back (seed 003 Melee).
+
+    Args:
+        attacker: the charging unit.
+        defender: the charged unit.
+        roller: rolls every check in order (d6 with a generator, or the clock's state).
+        strike_back: the defender chooses to strike back (its Counter weapons included).
+        attacker_state: the charger's condition (default: every model, unhurt, not fatigued).
+        defender_state: the defender's condition (default the same).
+        impact_timing: ``"first"`` or ``"with_strikes"`` (docs/rules/gff.md).
+        owners: whose clocks the charger's and the defender's checks use.
+    """
+    m = _melee(attacker, defender, strike_back, impact_timing, owners)
+    start = f = _Fight(
+        _check_state(attacker, attacker_state, Side.ATTACKER),
+        _check_state(defender, defender_state, Side.DEFENDER),
+    )
+    strikes: list[Strike] = []
+    for step in m.steps:
+        blow = _blow(m, step, f)
+        if blow is None:
+            continue
+        r = resolve_attack(blow.weapons, blow.target, blow.situation, roller, fear=blow.fear)
+        strikes.append(Strike(step, blow.striker, blow.dice, r))
+        f = _after(f, blow, Effect.of(r))
+    return _result(start, f, tuple(strikes))
+
+
+# --- exact exchange (a random, stateless mechanic: the d6) --------------------------------
+
+
+def attack_effects(
+    weapons: tuple[AttackProfile, ...],
+    d: DefenderProfile,
+    s: Situation,
+    mech: Mechanic,
+    *,
+    fear: int = 0,
+) -> Dist[Effect]:
+    """The exact joint distribution of one attack's wounds, casualties, markers and Shaken.
+
+    :func:`~oprlab.rules.gff.exact.attack_odds` gives marginals; an exchange needs the joint
+    state of the target after each attack, so this composes the same per-die chains
+    (:func:`~oprlab.rules.gff.exact.die_result`) into it, with the same wound rules.
+    """
+    spare = max(0, d.models - 1)
+    ordinary: Dist[int] = Dist.point(0)
+    # Deadly packets first: state (models killed, markers on the last model, Deadly wounds).
+    deadly: Dist[tuple[int, int, int]] = Dist.point((0, 0, 0))
+    for p in sorted(weapons, key=lambda w: w.deadly == 1):
+        if p.dice <= 0:
+            continue
+        if p.deadly > 1:
+            packets = _packets(p, s, _die_key(p, d), mech)
+            for _ in range(p.dice):
+                deadly = deadly.bind(_packet_step(packets, spare))
+        else:
+            ordinary = add(ordinary, _ordinary_sum(p, s, _die_key(p, d), mech))
+    fear_now = fear if s.melee else 0
+
+    def final(state: tuple[tuple[int, int, int], int]) -> Dist[Effect]:
+        (killed, markers, deadly_wounds), w = state
+        extra = min(w, spare - killed)
+        damage = Damage(killed + extra, markers + w - extra)
+        wounds = deadly_wounds + w
+        kept = d.markers + damage.markers
+        if not rolls_wound_effect(d, damage, fear_now):
+            return Dist.point(Effect(wounds, damage.killed, kept, False))
+        effect = mech.outcomes(wound_effect_check(d, damage, s.defender, fear_now))
+        return effect.map(
+            lambda o: Effect(
+                wounds, damage.killed + int(not o.success), kept if o.success else 0, o.success
+            )
+        )
+
+    return deadly.bind(lambda k: ordinary.map(lambda w: (k, w))).bind(final)
+
+
+def _die_key(p: AttackProfile, d: DefenderProfile) -> DefenderProfile:
+    """The target as one die's chain sees it: models count only for Blast, markers never."""
+    return replace(d, models=d.models if p.blast > 1 else 1, markers=0, shaken=False)
+
+
+@lru_cache(maxsize=4096)
+def _ordinary_sum(p: AttackProfile, s: Situation, d: DefenderProfile, mech: Mechanic) -> Dist[int]:
+    """Ordinary wounds of all ``p.dice`` dice of a weapon (cached: stages repeat them)."""
+    return repeat_sum(die_result(p, s, d, mech).map(lambda r: r[1]), p.dice)
+
+
+@lru_cache(maxsize=4096)
+def _packets(
+    p: AttackProfile, s: Situation, d: DefenderProfile, mech: Mechanic
+) -> Dist[tuple[int, ...]]:
+    """The Deadly wound packets of one die of a Deadly weapon."""
+    return die_result(p, s, d, mech).map(lambda r: r[2])
+
+
+def _packet_step(
+    packets: Dist[tuple[int, ...]], spare: int
+) -> Callable[[tuple[int, int, int]], Dist[tuple[int, int, int]]]:
+    def step(state: tuple[int, int, int]) -> Dist[tuple[int, int, int]]:
+        killed, markers, total = state
+        return packets.map(
+            lambda pk: (*take_wounds_from((killed, markers), pk, spare), total + sum(pk))
+        )
+
+    return step
+
+
+#: Joint states allowed at any stage of the exact exchange before it gives up.
+MAX_STATES = 25_000
+#: Models of the charger times models of the defender beyond which exact gives up at once (the
+#: stages then differ by models left on both sides; 20 x 20 takes about a second).
+MAX_MODEL_PAIRS = 400
+
+
+def exchange_outcomes(
+    attacker: Unit,
+    defender: Unit,
+    mech: Mechanic,
+    *,
+    strike_back: bool = True,
+    attacker_state: UnitState | None = None,
+    defender_state: UnitState | None = None,
+    impact_timing: str = "first",
+    max_states: int = MAX_STATES,
+    max_model_pairs: int = MAX_MODEL_PAIRS,
+) -> Dist[ExchangeResult]:
+    """The exact distribution of the exchange's outcome with a random mechanic (the d6).
+
+    Each stage is composed over the joint state both units are in after the earlier stages
+    (models left, markers, Shaken, wounds dealt), with the same state machine
+    :func:`resolve_exchange` rolls. Raises :class:`ExactTooLarge` beyond ``max_states`` joint
+    states, or when the units' models multiply to more than ``max_model_pairs``.
+    """
+    if mech.deterministic:
+        raise OptionError(
+            "exact composition needs a random mechanic; a deterministic one is played out",
+            value=mech.name,
+            expected="d6 (use resolve_exchange for the clock)",
+        )
+    m = _melee(attacker, defender, strike_back, impact_timing, OWNERS)
+    start = _Fight(
+        _check_state(attacker, attacker_state, Side.ATTACKER),
+        _check_state(defender, defender_state, Side.DEFENDER),
+    )
+    pairs = start.attacker.models * start.defender.models
+    if pairs > max_model_pairs:
+        raise ExactTooLarge(
+            f"{start.attacker.models} x {start.defender.models} models is more than the "
+            f"{max_model_pairs} pairs the exact exchange handles quickly"
+        )
+    memo: dict[_Blow, Dist[Effect]] = {}
+
+    def effects(blow: _Blow) -> Dist[Effect]:
+        if blow not in memo:
+            memo[blow] = attack_effects(
+                blow.weapons, blow.target, blow.situation, mech, fear=blow.fear
+            )
+        return memo[blow]
+
+    def stage(step: Step) -> Callable[[_Fight], Dist[_Fight]]:
+        def go(f: _Fight) -> Dist[_Fight]:
+            blow = _blow(m, step, f)
+            if blow is None:
+                return Dist.point(f)
+            return effects(blow).map(lambda e: _after(f, blow, e))
+
+        return go
+
+    def branches(step: Step, f: _Fight) -> int:
+        blow = _blow(m, step, f)
+        return 1 if blow is None else len(effects(blow))
+
+    fights: Dist[_Fight] = Dist.point(start)
+    for step in m.steps:
+        # Count the branches before composing them: the composition is the costly part.
+        if sum(branches(step, f) for f in fights.support) > max_states:
+            raise ExactTooLarge(
+                f"the exact exchange would pass {max_states} joint states at the {step} step"
+            )
+        fights = fights.bind(stage(step))
+    return fights.map(lambda f: _result(start, f))
+
+
+def probability_of(d: Dist[ExchangeResult], side: Side | None) -> Fraction:
+    """P(``side`` wins the exchange); ``None`` gives P(draw)."""
+    return d.probability(lambda r: r.winner is side)
