@@ -271,6 +271,7 @@ def test_counter_can_destroy_the_charger() -> None:
     r = resolve_exchange(lone, sentry, scripted(4, 2, 6))  # hit, failed block, wound roll 6+1
     assert steps(r) == [(Step.COUNTER, Side.DEFENDER)]
     assert r.attacker.destroyed and r.after_combat is AfterCombat.DEFENDER_MOVES
+    assert r.after_combat.mover is Side.DEFENDER and r.after_combat.inches == 3
     assert r.winner is Side.DEFENDER
 
 
@@ -299,6 +300,7 @@ def test_strike_back_is_optional() -> None:
     assert steps(r) == [(Step.STRIKE, Side.ATTACKER)]
     assert not r.struck_back and not r.defender.fatigued and r.attacker.fatigued
     assert r.winner is None and r.after_combat is AfterCombat.CHARGER_SEPARATES
+    assert r.after_combat.mover is Side.ATTACKER and r.after_combat.inches == 1
 
 
 def test_fatigue_after_charging_and_striking_back() -> None:
@@ -395,6 +397,7 @@ def test_fear_counts_extra_wounds_for_wound_effects_in_melee() -> None:
     brute = unit("Brute", 1, d=4, rules=[Rule("Tough", 3)])
     r = resolve_exchange(horror, brute, scripted(4, 3, 5))  # 1 wound; roll 5 + 1 + 2 = 8
     assert r.defender.destroyed and r.after_combat is AfterCombat.ATTACKER_MOVES
+    assert r.after_combat.mover is Side.ATTACKER and r.after_combat.inches == 3
     assert r.winner is Side.ATTACKER
     plain = replace(horror, rules=())
     roller = scripted(4, 3)  # 1 wound < Tough(3): no roll

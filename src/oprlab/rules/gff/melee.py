@@ -108,6 +108,20 @@ class AfterCombat(StrEnum):
     CHARGER_SEPARATES = "charger moves back 1 inch"
     NONE = "no unit left to move"
 
+    @property
+    def mover(self) -> Side | None:
+        """The unit that moves (the charger when it separates)."""
+        if self is AfterCombat.DEFENDER_MOVES:
+            return Side.DEFENDER
+        return None if self is AfterCombat.NONE else Side.ATTACKER
+
+    @property
+    def inches(self) -> int:
+        """How far: up to 3" after destroying the other unit, else back 1" (0: nobody)."""
+        if self is AfterCombat.CHARGER_SEPARATES:
+            return SEPARATE_INCHES
+        return 0 if self is AfterCombat.NONE else CONSOLIDATE_INCHES
+
 
 @dataclass(frozen=True, slots=True)
 class UnitState:
