@@ -15,7 +15,11 @@ from rich.table import Table
 from bench.harness import Result
 from oprlab import __version__
 
-SUITES = ("bench.bench_mechanics",)
+SUITES = (
+    "bench.bench_mechanics",
+    "bench.bench_attacks",
+    "bench.bench_games",
+)
 DOC = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
 
 
