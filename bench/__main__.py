@@ -18,6 +18,7 @@ from oprlab import __version__
 SUITES = (
     "bench.bench_mechanics",
     "bench.bench_attacks",
+    "bench.bench_table",
     "bench.bench_games",
 )
 DOC = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"

@@ -31,6 +31,7 @@ COMMAND_MODULES = (
     "oprlab.cli.odds",
     "oprlab.cli.compare",
     "oprlab.cli.battle",
+    "oprlab.cli.table",
 )
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)
