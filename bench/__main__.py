@@ -19,6 +19,7 @@ SUITES = (
     "bench.bench_mechanics",
     "bench.bench_attacks",
     "bench.bench_table",
+    "bench.bench_movement",
     "bench.bench_games",
 )
 DOC = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"

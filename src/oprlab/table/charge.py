@@ -1,0 +1,584 @@
+"""Melee on the table: charge moves, the defender's pile-in, who strikes, and after combat.
+
+Seed 002 "Charge Action" / "Melee Attacks" and seed 003 "MELEE": the charging models move up to
+their allowance into base contact with the target, the closest first, or as close as possible;
+at least one must be able to reach contact for the charge to be legal. Then the target's models
+not in contact move up to 3" into contact or as close as possible. Models within 2" of an enemy
+strike (GFF: and within 4" vertically). After combat the survivor of a destroyed unit may move
+3"; otherwise the charger moves back to be 1" apart, if it can.
+
+May import ``oprlab.errors``, ``oprlab.table.model``, ``oprlab.table.measure``,
+``oprlab.table.formation`` and ``oprlab.table.movement``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from oprlab.errors import OptionError
+from oprlab.table.formation import (
+    TOL,
+    BoolArray,
+    Neighbours,
+    gaps,
+    is_coherent,
+    settle,
+    standable,
+)
+from oprlab.table.measure import elevation
+from oprlab.table.model import FloatArray, Placement, Point, Table, TerrainType
+from oprlab.table.movement import (
+    Mover,
+    MoveResult,
+    MoveRules,
+    Path,
+    build_result,
+    move_unit,
+    path_touches,
+    walk,
+)
+
+#: Models this close (base to base) count as in base contact.
+CONTACT_TOL = 0.05
+#: Where a charging model stops: just short of touching, against round-off.
+CONTACT_GAP = 0.005
+#: Seeds 002 "Melee Attacks" Movement, 003 "Charging": the defenders move up to 3".
+PILE_IN = 3.0
+#: Seed 002 "Determine Attacks", 003 "Striking": models within 2" strike.
+STRIKE_RANGE = 2.0
+#: Seed 003 "Striking": and within 4" vertically.
+STRIKE_VERTICAL = 4.0
+#: Seed 003 "After Combat": the survivor of a destroyed unit may move up to 3".
+CONSOLIDATE = 3.0
+#: Seed 003 "After Combat": otherwise the charger moves back to be 1" apart.
+SEPARATION = 1.0
+#: Angles around each enemy model at which a contact spot is tried.
+_ANGLES = 24
+
+
+@dataclass(frozen=True, eq=False)
+class ChargeResult:
+    """A charge (or pile-in) move and which of the moving models ended in base contact."""
+
+    move: MoveResult
+    in_contact: BoolArray
+
+    @property
+    def placement(self) -> Placement:
+        return self.move.placement
+
+
+def in_contact(unit: Placement, enemy: Placement, tol: float = CONTACT_TOL) -> BoolArray:
+    """Which of ``unit``'s alive models touch (within ``tol``) an alive model of ``enemy``."""
+    out = np.zeros(len(unit.radii), dtype=np.bool_)
+    a, e = unit.alive, enemy.alive
+    if not a.any() or not e.any():
+        return out
+    g = gaps(unit.centres[a], unit.radii[a], enemy.centres[e], enemy.radii[e])
+    out[a] = (g <= tol).any(axis=1)
+    return out
+
+
+def strikers(
+    attacker: Placement,
+    defender: Placement,
+    within: float = STRIKE_RANGE,
+    *,
+    table: Table | None = None,
+    vertical: float | None = None,
+) -> BoolArray:
+    """Which alive ``attacker`` models are within ``within`` inches of an alive ``defender``
+    model (seeds 002, 003). With a ``table`` and a ``vertical`` limit (GFF: 4"), the heights
+    the models stand at must also be within that many inches."""
+    if not (math.isfinite(within) and within >= 0):
+        raise OptionError("strike range out of range", value=within, expected="inches >= 0")
+    out = np.zeros(len(attacker.radii), dtype=np.bool_)
+    a, d = attacker.alive, defender.alive
+    if not a.any() or not d.any():
+        return out
+    near = gaps(attacker.centres[a], attacker.radii[a], defender.centres[d], defender.radii[d])
+    ok = near <= within + TOL
+    if table is not None and vertical is not None:
+        za = elevation(table, attacker.centres[a])
+        zd = elevation(table, defender.centres[d])
+        ok &= np.abs(za[:, None] - zd[None, :]) <= vertical + TOL
+    out[a] = ok.any(axis=1)
+    return out
+
+
+def _contact_spots(mover_r: float, enemy: Placement) -> FloatArray:
+    """Spots where a base of ``mover_r`` just touches an alive enemy model."""
+    c, r = enemy.centres[enemy.alive], enemy.radii[enemy.alive]
+    ang = np.linspace(0, 2 * math.pi, _ANGLES, endpoint=False)
+    ring = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+    dist = (mover_r + r + CONTACT_GAP)[:, None, None]
+    spots: FloatArray = (c[:, None, :] + dist * ring[None, :, :]).reshape(-1, 2)
+    return spots
+
+
+def _free_spots(
+    m: Mover,
+    spots: FloatArray,
+    radius: float,
+    neighbours: Neighbours,
+    placed_c: FloatArray,
+    placed_r: FloatArray,
+) -> FloatArray:
+    ok = standable(m.table, spots, radius, flying=m.rules.flying)
+    if len(neighbours.radii) and ok.any():
+        g = gaps(spots, np.full(len(spots), radius), neighbours.centres, neighbours.radii)
+        ok &= (g >= neighbours.need[None, :] - 1e-9).all(axis=1)
+    if len(placed_r) and ok.any():
+        g = gaps(spots, np.full(len(spots), radius), placed_c, placed_r)
+        ok &= (g >= TOL).all(axis=1)
+    out: FloatArray = spots[ok]
+    return out
+
+
+def _reach_contact(
+    m: Mover,
+    start: FloatArray,
+    radius: float,
+    spots: FloatArray,
+    allow: float,
+    tries: int = 6,
+) -> tuple[FloatArray, Path] | None:
+    """The nearest contact spot this model can walk to within ``allow`` (paths tried for the
+    ``tries`` spots nearest in a straight line)."""
+    if len(spots) == 0:
+        return None
+    straight = np.hypot(*(spots - start).T)
+    order = np.argsort(straight, kind="stable")
+    order = order[straight[order] <= allow + 1e-9]
+    nav = m.nav(radius)
+    if len(order) and nav is not None:  # the nearest spot in plain sight is the best one
+        near = spots[order]
+        blocks = m.blocks(radius)
+        starts = np.repeat(start[None, :], len(near), axis=0)
+        seen = nav.free(near, blocks) & nav.clear(starts, near, blocks)
+        if nav.free(start[None, :], blocks)[0] and seen.any():
+            j = int(np.argmax(seen))
+            a, b = start, near[j]
+            climb = float(nav.climb(a[None, :], b[None, :])[0])
+            length = float(np.hypot(*(b - a)))
+            if length + climb <= allow + 1e-9:
+                return b, Path(
+                    ((float(a[0]), float(a[1])), (float(b[0]), float(b[1]))), length, climb
+                )
+    best: tuple[FloatArray, Path] | None = None
+    for k in order[:tries]:
+        if straight[k] > allow + 1e-9:
+            break
+        if best is not None and straight[k] >= best[1].cost:
+            break
+        p = m.path(radius, start, spots[k])
+        if p.reached and p.cost <= allow + 1e-9 and (best is None or p.cost < best[1].cost):
+            best = (spots[k], p)
+    return best
+
+
+def _mover(
+    table: Table,
+    unit: Placement,
+    target: Placement,
+    others: Sequence[Placement],
+    rules: MoveRules,
+    avoid: bool = False,
+) -> Mover:
+    others = [o for o in others if o is not unit and o is not target]
+    idx = np.flatnonzero(unit.alive)
+    return Mover(
+        table,
+        unit,
+        [*others, target],
+        rules,
+        (target,),
+        avoid,
+        idx,
+        is_coherent(unit, rules.system),
+    )
+
+
+def can_charge(
+    table: Table,
+    attacker: Placement,
+    target: Placement,
+    allowance: float,
+    others: Sequence[Placement] = (),
+    *,
+    rules: MoveRules | None = None,
+) -> bool:
+    """Whether at least one charging model can reach base contact with the target within its
+    allowance (seed 002 "Charge Action", seed 003 "May only charge if ...")."""
+    rules = rules or MoveRules()
+    _check_allowance(allowance)
+    if not attacker.alive.any() or not target.alive.any():
+        return False
+    for avoid, allow in _charge_modes(rules, allowance):
+        m = _mover(table, attacker, target, others, rules, avoid)
+        neighbours = Neighbours.of(m.others, exempt=m.exempt, gap=rules.spacing, skip=attacker)
+        starts = attacker.centres[m.idx]
+        radii = attacker.radii[m.idx]
+        near = gaps(starts, radii, target.centres[target.alive], target.radii[target.alive])
+        for k in np.argsort(near.min(axis=1), kind="stable"):
+            if near[k].min() > allow + 1e-9:
+                break
+            r = float(radii[k])
+            spots = _free_spots(
+                m, _contact_spots(r, target), r, neighbours, np.zeros((0, 2)), np.zeros(0)
+            )
+            got = _reach_contact(m, starts[k], r, spots, allow)
+            if got is not None and _within_cap(m, [got[1]], [r], allowance):
+                return True
+    return False
+
+
+def _charge_modes(rules: MoveRules, allowance: float) -> list[tuple[bool, float]]:
+    """Ways to charge: straight through at full allowance (if that touches no difficult terrain
+    or the allowance is within the cap), capped, or around the hazards."""
+    if rules.flying or rules.strider or allowance <= rules.difficult_cap:
+        return [(False, allowance)]
+    return [(False, allowance), (False, rules.difficult_cap), (True, allowance)]
+
+
+def _within_cap(m: Mover, paths: Sequence[Path], radii: Sequence[float], allow: float) -> bool:
+    if m.rules.flying or m.rules.strider:
+        return True
+    if max((p.cost for p in paths), default=0.0) <= m.rules.difficult_cap + 1e-9:
+        return True
+    return not path_touches(
+        m.table,
+        [p.points for p in paths],
+        np.array(radii),
+        TerrainType.DIFFICULT,
+        large=m.unit.large,
+    ).any()
+
+
+def _check_allowance(allowance: float) -> None:
+    if not (math.isfinite(allowance) and allowance >= 0):
+        raise OptionError("allowance out of range", value=allowance, expected="inches >= 0")
+
+
+def _close_in(
+    m: Mover,
+    target: Placement,
+    allowance: float,
+    stay: BoolArray | None = None,
+) -> tuple[FloatArray, list[Path], BoolArray]:
+    """Move each alive model (closest to the enemy first) into base contact, or as close as it
+    can while keeping within 1" of models already placed. ``stay`` models do not move."""
+    table, unit, rules = m.table, m.unit, m.rules
+    neighbours = Neighbours.of(m.others, exempt=m.exempt, gap=rules.spacing, skip=unit)
+    starts = unit.centres[m.idx]
+    radii = unit.radii[m.idx]
+    n = len(m.idx)
+    ends = starts.copy()
+    paths: list[Path] = [Path(((float(p[0]), float(p[1])),), 0.0, 0.0) for p in starts]
+    contact = np.zeros(n, dtype=np.bool_)
+    tc, tr = target.centres[target.alive], target.radii[target.alive]
+    near = gaps(starts, radii, tc, tr).min(axis=1)
+    order = [int(k) for k in np.argsort(near, kind="stable")]
+    fixed = np.zeros(n, dtype=np.bool_) if stay is None else stay[m.idx].copy()
+    placed_c = starts[fixed]
+    placed_r = radii[fixed]
+    contact[fixed] = near[fixed] <= CONTACT_TOL
+    movers = [k for k in order if not fixed[k]]
+    later: list[int] = []
+    for k in movers:
+        r = float(radii[k])
+        spots = _free_spots(m, _contact_spots(r, target), r, neighbours, placed_c, placed_r)
+        got = _reach_contact(m, starts[k], r, spots, allowance)
+        if got is None:
+            later.append(k)
+            continue
+        ends[k], paths[k], contact[k] = got[0], got[1], True
+        placed_c = np.vstack([placed_c, got[0][None, :]])
+        placed_r = np.append(placed_r, r)
+    for k in later:
+        r = float(radii[k])
+        spots = _contact_spots(r, target)
+        nearest = spots[int(np.argmin(np.hypot(*(spots - starts[k]).T)))]
+        toward = m.path(r, starts[k], nearest)
+        walked, _ = walk(m.nav(r), toward.points, allowance)
+        wish = np.array(walked[-1])
+        spot: FloatArray | None = None
+        path: Path | None = None
+        for cohesive, want in ((True, wish), (False, wish), (False, starts[k])):
+            got_c = settle(
+                table,
+                want[None, :],
+                np.array([r]),
+                neighbours,
+                flying=rules.flying,
+                cohesion=cohesive,
+                fixed=placed_c,
+                fixed_radii=placed_r,
+                reach=(starts[k : k + 1], allowance),
+            )
+            if got_c is None:
+                continue
+            p = m.path(r, starts[k], got_c[0])
+            if p.reached and p.cost <= allowance + 1e-9:
+                spot, path = got_c[0], p
+                break
+        if spot is None or path is None:
+            spot, path = starts[k], paths[k]
+        ends[k], paths[k] = spot, path
+        placed_c = np.vstack([placed_c, spot[None, :]])
+        placed_r = np.append(placed_r, r)
+    return ends, paths, contact
+
+
+def _best_close_in(
+    table: Table,
+    unit: Placement,
+    target: Placement,
+    others: Sequence[Placement],
+    allowance: float,
+    rules: MoveRules,
+    stay: BoolArray | None = None,
+) -> tuple[FloatArray, list[Path], BoolArray, float]:
+    """The charge (or pile-in) that puts the most models in contact, among: going straight at
+    full speed; the same with the models whose way crosses difficult terrain standing still
+    (so the rest are not held to 6"); everyone capped at 6"; or going round the hazards."""
+    idx = np.flatnonzero(unit.alive)
+    best: tuple[FloatArray, list[Path], BoolArray, float] | None = None
+    modes: list[tuple[bool, float, BoolArray | None]] = [
+        (avoid, allow, stay) for avoid, allow in _charge_modes(rules, allowance)
+    ]
+    tried = 0
+    while tried < len(modes):
+        avoid, allow, frozen = modes[tried]
+        tried += 1
+        m = _mover(table, unit, target, others, rules, avoid)
+        ends, paths, contact = _close_in(m, target, allow, frozen)
+        touching = np.zeros(len(idx), dtype=np.bool_)
+        if not (rules.flying or rules.strider):
+            touching = path_touches(
+                table,
+                [p.points for p in paths],
+                unit.radii[idx],
+                TerrainType.DIFFICULT,
+                large=unit.large,
+            )
+        costs = np.array([p.cost for p in paths])
+        if touching.any() and costs.max(initial=0.0) > rules.difficult_cap + 1e-9:
+            if not avoid and allow == allowance and len(modes) < 2 * len(idx) + 4:
+                # let the models that would cross it stand still instead, and try again
+                still = np.zeros(len(unit.radii), dtype=np.bool_)
+                if frozen is not None:
+                    still |= frozen
+                still[idx[touching]] = True
+                modes.insert(tried, (False, allow, still))
+            continue
+        if best is None or int(contact.sum()) > int(best[2].sum()):
+            best = (ends, paths, contact, allow)
+        if contact.all() or (tried == 1 and not touching.any()):
+            break  # at full speed touching no difficult terrain: nothing can do better
+    if best is None:  # nothing legal at full speed: stand still
+        starts = unit.centres[idx]
+        still_paths = [Path(((float(p[0]), float(p[1])),), 0.0, 0.0) for p in starts]
+        return starts.copy(), still_paths, np.zeros(len(idx), dtype=np.bool_), allowance
+    return best
+
+
+def charge_move(
+    table: Table,
+    attacker: Placement,
+    target: Placement,
+    others: Sequence[Placement],
+    allowance: float,
+    *,
+    rules: MoveRules | None = None,
+) -> ChargeResult:
+    """Move the charging unit into base contact with ``target`` (closest models first), the
+    rest as close as possible in cohesion; each model within the allowance along its path.
+
+    Raises:
+        OptionError: no charging model can reach base contact (the charge is not legal).
+    """
+    rules = rules or MoveRules()
+    _check_allowance(allowance)
+    if not can_charge(table, attacker, target, allowance, others, rules=rules):
+        raise OptionError(
+            "no charging model can reach base contact with the target",
+            value=allowance,
+            expected="a target at least one model can reach within the charge move",
+        )
+    ends, paths, contact, allow = _best_close_in(table, attacker, target, others, allowance, rules)
+    return _finish(table, attacker, ends, paths, contact, rules, allow)
+
+
+def pile_in(
+    table: Table,
+    defender: Placement,
+    attacker: Placement,
+    others: Sequence[Placement] = (),
+    *,
+    distance: float = PILE_IN,
+    rules: MoveRules | None = None,
+) -> ChargeResult:
+    """The charged unit's models not in base contact move up to 3" into contact, or as close
+    as possible (seed 002 "Melee Attacks" Movement, seed 003 "Charging")."""
+    rules = rules or MoveRules()
+    _check_allowance(distance)
+    stay = in_contact(defender, attacker)
+    ends, paths, contact, allow = _best_close_in(
+        table, defender, attacker, others, distance, rules, stay=stay
+    )
+    return _finish(table, defender, ends, paths, contact, rules, allow)
+
+
+def _finish(
+    table: Table,
+    unit: Placement,
+    ends: FloatArray,
+    paths: list[Path],
+    contact: BoolArray,
+    rules: MoveRules,
+    allow: float,
+) -> ChargeResult:
+    idx = np.flatnonzero(unit.alive)
+    move = build_result(
+        table,
+        unit,
+        ends,
+        [p.points for p in paths],
+        np.array([p.cost for p in paths]),
+        rules,
+        allow,
+    )
+    mask = np.zeros(len(unit.radii), dtype=np.bool_)
+    mask[idx] = contact
+    return ChargeResult(move, mask)
+
+
+def consolidate(
+    table: Table,
+    unit: Placement,
+    others: Sequence[Placement],
+    goal: Point,
+    *,
+    distance: float = CONSOLIDATE,
+    rules: MoveRules | None = None,
+) -> MoveResult:
+    """Seed 003 "After Combat": if one unit is destroyed, the other may move up to 3"."""
+    return move_unit(table, unit, others, goal, distance, rules=rules)
+
+
+@dataclass(frozen=True, eq=False)
+class Separation:
+    """The charger's move back after combat, and whether it got 1" apart."""
+
+    move: MoveResult
+    separated: bool
+
+
+def separate(
+    table: Table,
+    charger: Placement,
+    defender: Placement,
+    others: Sequence[Placement] = (),
+    *,
+    gap: float = SEPARATION,
+    rules: MoveRules | None = None,
+) -> Separation:
+    """Seed 003 "After Combat": the charger moves back to be ``gap`` inches from the defender,
+    if possible. The unit steps straight back as a block (trying directions fanning out from
+    straight away from the defender, shortest step first); failing that its models each take
+    the nearest legal spot in cohesion; failing that it stays."""
+    rules = rules or MoveRules()
+    if not (math.isfinite(gap) and gap >= 0):
+        raise OptionError("separation gap out of range", value=gap, expected="inches >= 0")
+    idx = np.flatnonzero(charger.alive)
+    starts = charger.centres[idx]
+    radii = charger.radii[idx]
+    dc, dr = defender.centres[defender.alive], defender.radii[defender.alive]
+    still = [((float(p[0]), float(p[1])),) for p in starts]
+    if len(idx) == 0 or len(dr) == 0 or gaps(starts, radii, dc, dr).min() >= gap - TOL:
+        move = build_result(table, charger, starts, still, np.zeros(len(idx)), rules, 0.0)
+        return Separation(move, True)
+    rest = [o for o in others if o is not charger and o is not defender]
+    neighbours = Neighbours.of(rest, gap=rules.spacing)
+    apart = Neighbours(
+        np.concatenate([neighbours.centres, dc]),
+        np.concatenate([neighbours.radii, dr]),
+        np.concatenate([neighbours.need, np.full(len(dr), gap)]),
+    )
+    m = Mover(table, charger, [*rest, defender], rules, (), False, idx, True)
+    away = starts.mean(axis=0) - dc.mean(axis=0)
+    base = math.atan2(away[1], away[0]) if float(np.hypot(*away)) > 1e-9 else -math.pi / 2
+    options: list[tuple[float, FloatArray]] = []
+    for deg in (0, 15, -15, 30, -30, 45, -45, 60, -60, 90, -90, 120, -120, 150, -150, 180):
+        u = np.array([math.cos(base + math.radians(deg)), math.sin(base + math.radians(deg))])
+        t = _step_back(starts, radii, dc, dr, u, gap + 2 * TOL)
+        if t is not None:
+            options.append((t, u))
+    options.sort(key=lambda tu: tu[0])
+    for t, u in options:
+        ends = starts + t * u
+        if not _legal_block(m, ends, radii, apart):
+            continue
+        paths = [
+            ((float(a[0]), float(a[1])), (float(b[0]), float(b[1])))
+            for a, b in zip(starts, ends, strict=True)
+        ]
+        move = build_result(table, charger, ends, paths, np.full(len(idx), t), rules, t)
+        return Separation(move, True)
+    got = settle(table, starts, radii, apart, flying=rules.flying)
+    if got is not None and is_coherent(Placement(got, radii), rules.system):
+        paths_l = [m.path(float(radii[k]), starts[k], got[k]) for k in range(len(idx))]
+        if all(p.reached for p in paths_l):
+            costs = np.array([p.cost for p in paths_l])
+            move = build_result(
+                table, charger, got, [p.points for p in paths_l], costs, rules, float(costs.max())
+            )
+            return Separation(move, True)
+    move = build_result(table, charger, starts, still, np.zeros(len(idx)), rules, 0.0)
+    return Separation(move, False)
+
+
+def _step_back(
+    starts: FloatArray,
+    radii: FloatArray,
+    dc: FloatArray,
+    dr: FloatArray,
+    u: FloatArray,
+    gap: float,
+) -> float | None:
+    """The shortest step ``t >= 0`` along ``u`` after which every model is ``gap`` from every
+    defender model (each pair rules out an open interval of ``t``)."""
+    w = starts[:, None, :] - dc[None, :, :]
+    reach = radii[:, None] + dr[None, :] + gap
+    wu = w @ u
+    disc = wu**2 - (w**2).sum(axis=-1) + reach**2
+    inside = disc > 0
+    lo = (-wu - np.sqrt(np.where(inside, disc, 0)))[inside]
+    hi = (-wu + np.sqrt(np.where(inside, disc, 0)))[inside]
+    for t in sorted([0.0, *[float(h) for h in hi if h > 0]]):
+        if not ((lo < t - 1e-12) & (t < hi - 1e-12)).any():
+            return t
+    return None
+
+
+def _legal_block(m: Mover, ends: FloatArray, radii: FloatArray, apart: Neighbours) -> bool:
+    for r in sorted(set(np.round(radii, 6).tolist())):
+        group = np.round(radii, 6) == r
+        if not standable(m.table, ends[group], float(r), flying=m.rules.flying).all():
+            return False
+    if len(apart.radii):
+        g = gaps(ends, radii, apart.centres, apart.radii)
+        if (g < apart.need[None, :] - TOL).any():
+            return False
+    starts = m.unit.centres[m.idx]
+    for r in sorted(set(np.round(radii, 6).tolist())):
+        group = np.round(radii, 6) == r
+        nav = m.nav(float(r))
+        if nav is not None and not nav.clear(starts[group], ends[group]).all():
+            return False
+    return True
