@@ -8,10 +8,19 @@ narrow lets the table's implementation improve without touching the game procedu
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
+from oprlab.errors import OptionError
+from oprlab.table import charge
+from oprlab.table.cover import has_cover
+from oprlab.table.formation import legal_end
 from oprlab.table.model import Placement, Point, Table, base_radius, is_large
+from oprlab.table.movement import MoveRules, move_unit
+from oprlab.table.sight import SightCache, visible
 from oprlab.units.model import Unit
 
 #: GFF cohesion: within 1" of another member; formations leave this gap between bases.
@@ -89,66 +98,145 @@ def move_toward(
     *,
     may_touch: Placement | None = None,
     stop_at: float = 0.0,
+    unit: Unit | None = None,
+    system: str = "gff",
 ) -> Placement:
-    """Move a unit as a group toward ``goal`` by up to ``allowance``, as far as it legally can.
+    """Where a unit ends moving toward ``goal``: :func:`move_unit_toward`'s placement."""
+    if stop_at > 0:
+        cx, cy = centroid(p)
+        d = math.hypot(goal[0] - cx, goal[1] - cy)
+        if d <= stop_at:
+            return p.copy()
+        f = (d - stop_at) / d
+        goal = (cx + (goal[0] - cx) * f, cy + (goal[1] - cy) * f)
+    return move_unit_toward(
+        table, p, others, goal, allowance, may_touch=may_touch, unit=unit, system=system
+    ).placement
 
-    The formation moves as one (every model the same vector), stays on the table and keeps 1"
-    from other units (``may_touch``: the unit it charges). ``stop_at``: stop that far short.
+
+def move_unit_toward(
+    table: Table,
+    p: Placement,
+    others: list[Placement],
+    goal: Point,
+    allowance: float,
+    *,
+    may_touch: Placement | None = None,
+    unit: Unit | None = None,
+    system: str = "gff",
+) -> MoveOutcome:
+    """Move a unit toward ``goal`` by up to ``allowance`` along a path round terrain.
+
+    The unit keeps its formation, 1" from other units (``may_touch``: the unit it charges),
+    coherent and off impassable terrain (:func:`oprlab.table.movement.move_unit`); difficult
+    terrain caps the move at 6" unless it has Strider, and Flying ignores terrain.
     """
-    cx, cy = centroid(p)
-    vx, vy = goal[0] - cx, goal[1] - cy
-    dist = math.hypot(vx, vy)
-    want = min(allowance, max(0.0, dist - stop_at))
-    if want <= 1e-9:
-        return p.copy()
-    ux, uy = vx / dist, vy / dist
-    lo, hi = 0.0, want
-    if _legal(table, translated(p, ux * hi, uy * hi), others, may_touch):
-        return translated(p, ux * hi, uy * hi)
-    for _ in range(20):  # bisection: the furthest legal point along the way
-        mid = (lo + hi) / 2
-        if _legal(table, translated(p, ux * mid, uy * mid), others, may_touch):
-            lo = mid
-        else:
-            hi = mid
-    return translated(p, ux * lo, uy * lo)
+    rules = MoveRules.of(unit, system) if unit is not None else MoveRules(system=system)
+    result = move_unit(table, p, others, goal, allowance, rules=rules, charging_target=may_touch)
+    return MoveOutcome(result.placement, float(result.advanced), result.dangerous)
 
 
-def _legal(
-    table: Table, p: Placement, others: list[Placement], may_touch: Placement | None
-) -> bool:
-    if not inside_table(table, p):
-        return False
-    for o in others:
-        if o is may_touch:
-            if gap(p, o) < -1e-9:
-                return False
-            continue
-        if gap(p, o) < SPACING - 1e-9:
-            return False
-    return True
+@dataclass(frozen=True)
+class MoveOutcome:
+    """Where a unit ended, how far it got, and which models crossed dangerous terrain."""
+
+    placement: Placement
+    advanced: float
+    dangerous: npt.NDArray[np.bool_]
 
 
 def charge_move(
-    table: Table, p: Placement, target: Placement, others: list[Placement], allowance: float
+    table: Table,
+    p: Placement,
+    target: Placement,
+    others: list[Placement],
+    allowance: float,
+    *,
+    unit: Unit | None = None,
+    system: str = "gff",
 ) -> Placement | None:
-    """Move a charger into base contact with ``target``; ``None`` if it cannot reach."""
-    need = gap(p, target)
-    if need > allowance + 1e-9:
-        return None
-    ca, cb = alive_centres(p), alive_centres(target)
-    d = np.linalg.norm(ca[:, None, :] - cb[None, :, :], axis=2)
-    i, j = np.unravel_index(np.argmin(d), d.shape)
-    v = cb[j] - ca[i]
-    n = float(np.linalg.norm(v))
-    if n < 1e-9:
-        return p.copy()
-    moved = translated(p, v[0] / n * need, v[1] / n * need)
+    """Move a charger into base contact with ``target``; ``None`` if no model can reach."""
+    rules = MoveRules.of(unit, system) if unit is not None else MoveRules(system=system)
     rest = [o for o in others if o is not target]
-    if not _legal(table, moved, rest, target):
-        moved = move_toward(table, p, rest, tuple(cb[j]), need, may_touch=target)
-    return moved
+    try:
+        return charge.charge_move(table, p, target, rest, allowance, rules=rules).placement
+    except OptionError:
+        return None
+
+
+def pile_in(
+    table: Table,
+    defender: Placement,
+    attacker: Placement,
+    others: list[Placement],
+    *,
+    unit: Unit | None = None,
+) -> Placement:
+    """The charged unit's models move up to 3" into base contact (seed 003 Charging)."""
+    rules = MoveRules.of(unit) if unit is not None else None
+    rest = [o for o in others if o is not attacker and o is not defender]
+    return charge.pile_in(table, defender, attacker, rest, rules=rules).placement
+
+
+def separate(
+    table: Table,
+    charger: Placement,
+    defender: Placement,
+    others: list[Placement],
+    *,
+    unit: Unit | None = None,
+) -> Placement:
+    """After combat the charger moves back to be 1" from the defender (if possible)."""
+    rules = MoveRules.of(unit) if unit is not None else None
+    rest = [o for o in others if o is not charger and o is not defender]
+    return charge.separate(table, charger, defender, rest, rules=rules).move.placement
+
+
+def fits(table: Table, p: Placement, others: Sequence[Placement]) -> bool:
+    """A unit may stand here: on the table, clear of impassable terrain, 1" from others."""
+    return not legal_end(table, p, others)
 
 
 def within(p: Placement, point: Point, distance: float) -> bool:
     return point_gap(p, point) <= distance
+
+
+# --- line of sight and cover (oprlab.table.sight / cover) ---------------------------------
+
+
+def sees(
+    table: Table,
+    shooter: Placement,
+    target: Placement,
+    others: Sequence[Placement] = (),
+    *,
+    system: str = "gff",
+    cache: SightCache | None = None,
+) -> npt.NDArray[np.bool_]:
+    """Which shooting models see at least one model of ``target`` (seed 003/002 rules)."""
+    seen = visible(table, shooter, target, others, system, cache=cache)
+    return np.asarray(seen.any(axis=1), dtype=np.bool_)
+
+
+def in_cover(
+    table: Table,
+    shooter: Placement,
+    target: Placement,
+    others: Sequence[Placement] = (),
+    *,
+    system: str = "gff",
+    blast: bool = False,
+    indirect: bool = False,
+    cache: SightCache | None = None,
+) -> bool:
+    """Whether the target has cover from this shooting, judged for the unit as a whole.
+
+    Cover is decided per shooting model by the table; a unit's attack is resolved at once, so
+    the target counts as in cover when it has cover from most of the models that can see it.
+    """
+    seen = sees(table, shooter, target, others, system=system, cache=cache)
+    covered = has_cover(
+        table, shooter, target, others, system, blast=blast, indirect=indirect, cache=cache
+    )
+    shooting = covered[seen] if seen.any() else covered
+    return bool(shooting.size and shooting.sum() * 2 > shooting.size)
