@@ -190,7 +190,7 @@ def test_bad_inputs() -> None:
         exchange_odds(DUELLIST, DUELLIST, fallback_samples=0)
     with pytest.raises(UnknownNameError, match="no melee exchange") as e:
         exchange_odds(DUELLIST, DUELLIST, system="chess")
-    assert e.value.value == "chess" and e.value.expected == "gff"
+    assert e.value.value == "chess" and e.value.expected == "gff or riverside"
     with pytest.raises(UnknownNameError):
         exchange_odds(DUELLIST, DUELLIST, mechanic="d7")
     gunner = unit("Gunner", weapons=[Weapon("Rifle", 1, range=24)])

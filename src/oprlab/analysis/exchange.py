@@ -9,14 +9,16 @@ certain given the clocks, so it is played out once.
 
 "Win" follows docs/rules/gff.md "Melee exchange": the other unit destroyed, or more wounds dealt;
 equal wounds are a draw. Rule systems plug in through :data:`EXCHANGE_SYSTEMS` with the same
-:class:`~oprlab.rules.gff.melee.ExchangeResult` (a Riverside exchange can be added there).
+:class:`~oprlab.rules.gff.melee.ExchangeResult`: ``"gff"`` and ``"riverside"``
+(:mod:`oprlab.rules.riverside.melee`: charge, Return Strikes, the melee Morale Test; a Routed
+unit counts as destroyed, and :attr:`ExchangeOdds.figures` adds P(loser Shaken) and the Routs).
 
 May import every core layer and ``oprlab.analysis`` (stats, odds).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol
@@ -40,6 +42,8 @@ from oprlab.rules.gff.melee import (
     resolve_exchange,
 )
 from oprlab.rules.gff.resolve import Roller
+from oprlab.rules.riverside import melee as riverside_melee
+from oprlab.rules.riverside.attack import READINGS, Readings
 from oprlab.units.model import Unit
 
 __all__ = [
@@ -49,6 +53,7 @@ __all__ = [
     "ExchangeOptions",
     "ExchangeSystem",
     "GffExchange",
+    "RiversideExchange",
     "exchange_odds",
 ]
 
@@ -75,12 +80,15 @@ class ExchangeOptions:
         attacker_state: the charger's condition (``None``: fresh).
         defender_state: the defender's condition (``None``: fresh).
         impact_timing: GFF: ``"first"`` or ``"with_strikes"`` (docs/rules/gff.md).
+        system_options: options only one rule system has (Riverside: ``impact``, ``tie``,
+            ``readings``; docs/rules/riverside.md "Melee exchange").
     """
 
     strike_back: bool = True
     attacker_state: UnitState | None = None
     defender_state: UnitState | None = None
     impact_timing: str = "first"
+    system_options: Mapping[str, Any] = field(default_factory=dict)
 
 
 class ExchangeSystem(Protocol):
@@ -89,6 +97,8 @@ class ExchangeSystem(Protocol):
     name: str
     #: The clock owners of the charger's and the defender's checks.
     owners: tuple[Owner, ...]
+    #: Figures only this system reports: name -> the event whose probability it is.
+    figures: Mapping[str, Callable[[ExchangeResult], bool]]
 
     def exact(
         self, attacker: Unit, defender: Unit, mech: Mechanic, o: ExchangeOptions
@@ -110,10 +120,12 @@ class GffExchange:
 
     name = "gff"
     owners: tuple[Owner, ...] = OWNERS
+    figures: Mapping[str, Callable[[ExchangeResult], bool]] = {}
 
     def exact(
         self, attacker: Unit, defender: Unit, mech: Mechanic, o: ExchangeOptions
     ) -> Dist[ExchangeResult]:
+        _no_system_options(self.name, o)
         return exchange_outcomes(
             attacker,
             defender,
@@ -133,6 +145,7 @@ class GffExchange:
         rng: np.random.Generator | None,
         o: ExchangeOptions,
     ) -> ExchangeResult:
+        _no_system_options(self.name, o)
         return resolve_exchange(
             attacker,
             defender,
@@ -144,8 +157,108 @@ class GffExchange:
         )
 
 
+def _no_system_options(name: str, o: ExchangeOptions) -> None:
+    if o.system_options:
+        raise OptionError(
+            f"the {name} exchange takes no system options",
+            value=dict(o.system_options),
+            expected="none (GFF's one choice is impact_timing)",
+            where="system_options",
+        )
+
+
+#: The options :class:`RiversideExchange` reads from ``system_options``.
+RIVERSIDE_OPTIONS = ("impact", "tie", "readings")
+
+
+class RiversideExchange:
+    """The Riverside exchange (seed 002 "Melee Attacks") for the odds layer.
+
+    ``system_options``: ``impact`` (``"with_attack"`` or ``"none"``), ``tie`` (``"none"`` or
+    ``"both"``) and ``readings`` (:class:`~oprlab.rules.riverside.attack.Readings`). A Routed
+    unit is off the table, so ``p_*_destroyed`` count Routs; :attr:`figures` splits them out.
+    """
+
+    name = "riverside"
+    owners: tuple[Owner, ...] = riverside_melee.OWNERS
+    figures: Mapping[str, Callable[[ExchangeResult], bool]] = {
+        "p_loser_shaken": riverside_melee.loser_shaken,
+        "p_defender_routed": lambda r: riverside_melee.routed(r, Side.DEFENDER),
+        "p_attacker_routed": lambda r: riverside_melee.routed(r, Side.ATTACKER),
+    }
+
+    def _options(self, o: ExchangeOptions) -> tuple[str, str, Readings]:
+        unknown = sorted(set(o.system_options) - set(RIVERSIDE_OPTIONS))
+        if unknown:
+            raise OptionError(
+                "unknown Riverside exchange option",
+                value=unknown,
+                expected=", ".join(RIVERSIDE_OPTIONS),
+                where="system_options",
+            )
+        if o.impact_timing != "first":
+            raise OptionError(
+                "impact_timing is a GFF option: Riverside rolls Impact inside the charge",
+                value=o.impact_timing,
+                expected="system_options={'impact': 'with_attack' or 'none'}",
+                where="impact_timing",
+            )
+        readings = o.system_options.get("readings", READINGS)
+        if not isinstance(readings, Readings):
+            raise OptionError(
+                "readings must be a Riverside Readings",
+                value=readings,
+                expected="oprlab.rules.riverside.attack.Readings(...)",
+                where="system_options.readings",
+            )
+        impact = o.system_options.get("impact", "with_attack")
+        tie = o.system_options.get("tie", "none")
+        return str(impact), str(tie), readings
+
+    def exact(
+        self, attacker: Unit, defender: Unit, mech: Mechanic, o: ExchangeOptions
+    ) -> Dist[ExchangeResult]:
+        impact, tie, readings = self._options(o)
+        return riverside_melee.exchange_outcomes(
+            attacker,
+            defender,
+            mech,
+            strike_back=o.strike_back,
+            attacker_state=o.attacker_state,
+            defender_state=o.defender_state,
+            impact=impact,
+            tie=tie,
+            readings=readings,
+        )
+
+    def resolve(
+        self,
+        attacker: Unit,
+        defender: Unit,
+        mech: Mechanic,
+        state: State,
+        rng: np.random.Generator | None,
+        o: ExchangeOptions,
+    ) -> ExchangeResult:
+        impact, tie, readings = self._options(o)
+        return riverside_melee.resolve_exchange(
+            attacker,
+            defender,
+            Roller(mech, state, rng),
+            strike_back=o.strike_back,
+            attacker_state=o.attacker_state,
+            defender_state=o.defender_state,
+            impact=impact,
+            tie=tie,
+            readings=readings,
+        )
+
+
 #: Exchange systems by name.
-EXCHANGE_SYSTEMS: dict[str, Callable[[], ExchangeSystem]] = {"gff": GffExchange}
+EXCHANGE_SYSTEMS: dict[str, Callable[[], ExchangeSystem]] = {
+    "gff": GffExchange,
+    "riverside": RiversideExchange,
+}
 
 
 @dataclass(frozen=True)
@@ -158,8 +271,8 @@ class ExchangeOdds:
         p_attacker_wins: P(the charger wins the exchange).
         p_draw: P(neither wins: no unit destroyed and equal wounds dealt).
         p_defender_wins: P(the charged unit wins).
-        p_defender_destroyed: P(the charged unit is destroyed).
-        p_attacker_destroyed: P(the charger is destroyed).
+        p_defender_destroyed: P(the charged unit is destroyed; Riverside: or Routed).
+        p_attacker_destroyed: P(the charger is destroyed; Riverside: or Routed).
         attacker_wounds: expected wounds the charger deals.
         defender_wounds: expected wounds the defender deals.
         attacker_casualties: models the charger loses.
@@ -167,6 +280,9 @@ class ExchangeOdds:
         note: why the method is what it is, when it is not what was asked for.
         exact: the exact Fractions behind the figures (exact method only).
         intervals: 95% intervals of every sampled figure (Monte Carlo only).
+        figures: the figures only this rule system reports (Riverside: ``p_loser_shaken``,
+            ``p_defender_routed``, ``p_attacker_routed``); exact Fractions and intervals of
+            them sit in :attr:`exact` and :attr:`intervals` under the same names.
     """
 
     system: str
@@ -187,6 +303,12 @@ class ExchangeOdds:
     note: str = ""
     exact: dict[str, Fraction] = field(default_factory=dict)
     intervals: dict[str, Interval] = field(default_factory=dict)
+    figures: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def p_loser_shaken(self) -> float | None:
+        """Riverside: P(the unit that lost and tested is Shaken after it); ``None`` elsewhere."""
+        return self.figures.get("p_loser_shaken")
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -208,6 +330,8 @@ class ExchangeOdds:
             "note": self.note,
             "oprlab": __version__,
         }
+        if self.figures:
+            out["figures"] = dict(self.figures)
         if self.exact:
             out["exact"] = {k: str(v) for k, v in self.exact.items()}
         if self.intervals:
@@ -253,6 +377,7 @@ def exchange_odds(
     defender_state: UnitState | None = None,
     impact_timing: str = "first",
     fallback_samples: int = DEFAULT_SAMPLES,
+    system_options: Mapping[str, Any] | None = None,
 ) -> ExchangeOdds:
     """The odds of ``attacker`` charging ``defender``: who wins, who is destroyed, wounds.
 
@@ -263,13 +388,15 @@ def exchange_odds(
         samples: run this many sampled exchanges instead of the exact composition.
         seed: the seed of the sampled exchanges (and of a clock's random start).
         exact: ``False`` samples ``fallback_samples`` exchanges when ``samples`` is not given.
-        system: the rule system (``"gff"``).
+        system: the rule system (``"gff"`` or ``"riverside"``).
         mechanic_options: options of the mechanic (the clock's ``start``, ``scope`` …).
         strike_back: the defender chooses to strike back.
         attacker_state: the charger's condition (default fresh).
         defender_state: the defender's condition (default fresh).
         impact_timing: ``"first"`` or ``"with_strikes"`` (docs/rules/gff.md).
         fallback_samples: exchanges sampled when exact is too large (or ``exact=False``).
+        system_options: options of the rule system's exchange (Riverside: ``impact``, ``tie``,
+            ``readings``; see :class:`RiversideExchange`).
     """
     for name, n in (("samples", samples), ("fallback_samples", fallback_samples)):
         if n is not None and n < 1:
@@ -277,25 +404,29 @@ def exchange_odds(
     ex = get_exchange_system(system)
     mech = get_mechanic(mechanic, **(mechanic_options or {}))
     _check_attacker(attacker)
-    o = ExchangeOptions(strike_back, attacker_state, defender_state, impact_timing)
+    o = ExchangeOptions(
+        strike_back, attacker_state, defender_state, impact_timing, dict(system_options or {})
+    )
     base = {"system": ex.name, "mechanic": mechanic, "strike_back": strike_back}
     if samples is None and mech.deterministic:
         seeded = make_rng(seed)
         state = mech.initial_state(ex.owners, seeded.rng)
         result = ex.resolve(attacker, defender, mech, state, None, o)
-        return _from_dist(Dist.point(result), attacker, defender, base, "certain", seeded.seed)
+        point = Dist.point(result)
+        return _from_dist(ex, point, attacker, defender, base, "certain", seeded.seed)
     if samples is None and exact:
         try:
             dist = ex.exact(attacker, defender, mech, o)
         except ExactTooLarge as e:
             note = f"exact is too large ({e}): Monte Carlo with {fallback_samples} exchanges"
             return _sampled(ex, attacker, defender, mech, o, fallback_samples, seed, base, note)
-        return _from_dist(dist, attacker, defender, base, "exact", None)
+        return _from_dist(ex, dist, attacker, defender, base, "exact", None)
     n = fallback_samples if samples is None else samples
     return _sampled(ex, attacker, defender, mech, o, n, seed, base, "")
 
 
 def _from_dist(
+    ex: ExchangeSystem,
     dist: Dist[ExchangeResult],
     attacker: Unit,
     defender: Unit,
@@ -312,6 +443,7 @@ def _from_dist(
         "attacker_wounds": sum((p * r.attacker.wounds_dealt for r, p in dist.items()), Fraction(0)),
         "defender_wounds": sum((p * r.defender.wounds_dealt for r, p in dist.items()), Fraction(0)),
     }
+    extra = {name: dist.probability(event) for name, event in ex.figures.items()}
 
     def casualties(side: Callable[[ExchangeResult], int], size: int) -> Distribution:
         pmf = [Fraction(0)] * (size + 1)
@@ -326,7 +458,8 @@ def _from_dist(
         attacker_casualties=casualties(lambda r: r.attacker.casualties, attacker.size),
         defender_casualties=casualties(lambda r: r.defender.casualties, defender.size),
         seed=seed,
-        exact=exact if method == "exact" else {},
+        exact={**exact, **extra} if method == "exact" else {},
+        figures={k: float(v) for k, v in extra.items()},
     )
 
 
@@ -357,6 +490,7 @@ def _sampled(
     wins = {Side.ATTACKER: 0, None: 0, Side.DEFENDER: 0}
     destroyed = {Side.ATTACKER: 0, Side.DEFENDER: 0}
     wounds = {Side.ATTACKER: np.zeros(n), Side.DEFENDER: np.zeros(n)}
+    extra = dict.fromkeys(ex.figures, 0)
     lost = {
         Side.ATTACKER: np.zeros(attacker.size + 1, dtype=np.int64),
         Side.DEFENDER: np.zeros(defender.size + 1, dtype=np.int64),
@@ -364,6 +498,8 @@ def _sampled(
     for i in range(n):
         r = ex.resolve(attacker, defender, mech, mech.initial_state(ex.owners, rng), rng, o)
         wins[r.winner] += 1
+        for name, event in ex.figures.items():
+            extra[name] += event(r)
         for side, res in ((Side.ATTACKER, r.attacker), (Side.DEFENDER, r.defender)):
             destroyed[side] += res.destroyed
             wounds[side][i] = res.wounds_dealt
@@ -378,6 +514,8 @@ def _sampled(
     for side in (Side.ATTACKER, Side.DEFENDER):
         w = wounds[side]
         intervals[f"{side}_wounds"] = mean_interval(float(w.sum()), float((w * w).sum()), n)
+    for name, count in extra.items():
+        intervals[name] = wilson(count, n)
     return ExchangeOdds(
         **base,
         method="monte carlo",
@@ -388,4 +526,5 @@ def _sampled(
         seed=seeded.seed,
         note=note,
         intervals=intervals,
+        figures={name: intervals[name].estimate for name in extra},
     )
