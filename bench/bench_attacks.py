@@ -21,14 +21,16 @@ NOTES = """
 The query: 20 attack dice at Quality 4+ with Rending and Deadly(3), shooting a single model with
 Defense 4+, Tough(3) and Regeneration (which Rending ignores); it gives the distributions of hits,
 wounds and casualties and the chances of Destroyed and Shaken. Fast path: float odds by numpy
-convolution; the per-die chain is cached, so the cold call (cache cleared first) and the warm
-call are shown apart. icepool: the same query written independently as icepool dice (one die's
-outcome as a Die, 20 of them summed, then the wound effect); its hits and wounds pmfs and the
-Destroyed and Shaken odds must equal ours within 1e-9 or the benchmark fails, and the name shows
-how many times faster the fast path is. Exact: the same odds as Fractions. Monte Carlo: attack
-sequences per second on one core, vectorised with numpy (d6 faces drawn as arrays and looked up
-in tables made from the rules hooks) for 5 to 40 dice, and the sequential driver that rolls one
-check at a time (the one that also plays the clock).
+convolution; each weapon's dice and each target's wound-effect table are cached, so the cold call
+(every cache of the fast path cleared first) and the warm call are shown apart; so is a query where
+Deadly meets a five-model target (the 20 dice plus 10 rifles at five Tough(3) models: the Deadly
+dice move the wound-track position die by die). icepool: the same query written independently as
+icepool dice (one die's outcome as a Die, 20 of them summed, then the wound effect); its hits and
+wounds pmfs and the Destroyed and Shaken odds must equal ours within 1e-9 or the benchmark fails,
+and the name shows how many times faster the fast path is. Exact: the same odds as Fractions. Monte
+Carlo: attack sequences per second on one core, vectorised with numpy (d6 faces drawn as arrays and
+looked up in tables made from the rules hooks) for 5 to 40 dice, and the sequential driver that
+rolls one check at a time (the one that also plays the clock).
 """
 
 QUALITY = 4
@@ -46,6 +48,8 @@ def _weapon(dice: int) -> AttackProfile:
 
 
 DEFENDER = DefenderProfile(defense=DEFENSE, models=1, tough=TOUGH, regeneration=True)
+SQUAD = DefenderProfile(defense=DEFENSE, models=5, tough=TOUGH, regeneration=True)
+RIFLES = AttackProfile("Rifles", dice=10, quality=QUALITY, melee=False, ap=1)
 SITUATION = Situation()
 
 
@@ -102,7 +106,7 @@ def run(budget: float) -> list[Result]:
     weapons = [_weapon(20)]
 
     def cold() -> object:
-        fast._die.cache_clear()
+        fast.clear_caches()
         return fast.attack_odds_fast(weapons, DEFENDER, SITUATION, d6)
 
     def warm() -> object:
@@ -124,6 +128,19 @@ def run(budget: float) -> list[Result]:
             ice_r.unit,
             ice_r.seconds,
         ),
+    ]
+    mixed = [_weapon(20), RIFLES]
+
+    def squad_cold() -> object:
+        fast.clear_caches()
+        return fast.attack_odds_fast(mixed, SQUAD, SITUATION, d6)
+
+    def squad_warm() -> object:
+        return fast.attack_odds_fast(mixed, SQUAD, SITUATION, d6)
+
+    out += [
+        measure("exact odds, fast path, cold, 5 models", squad_cold, unit="queries", budget=budget),
+        measure("exact odds, fast path, warm, 5 models", squad_warm, unit="queries", budget=budget),
     ]
     out.append(
         measure(

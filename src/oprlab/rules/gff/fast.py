@@ -1,28 +1,54 @@
 """The float fast path of :mod:`~oprlab.rules.gff.exact`: the same odds, with numpy.
 
-Each die's exact chain (:func:`~oprlab.rules.gff.exact.die_result`) is computed once per weapon,
-situation and target and cached; the dice are then summed by numpy convolution and the
-casualties found by a small dynamic programme over (models killed, markers on the last model).
-Results equal the Fraction path to float precision (tested), in well under a millisecond.
+One die's whole chain is composed once per weapon, situation and target, in floats but from the
+same hooks and in the same order as :func:`~oprlab.rules.gff.exact.die_result`, and cached under a
+canonical key (so it is reused across a game). The dice are then summed by numpy convolution.
+
+Casualties run along the *wound track*: position ``t`` means ``min(t, spare)`` models killed and
+the rest as markers on the last model, where ``spare`` is the models before the last one. An
+ordinary wound moves one step along it, and so does a Deadly packet until only the last model
+is left, after which a packet of size X moves X steps. So with a single model, or no Deadly
+weapon, the final position is just the total of the wounds; otherwise the Deadly dice move a
+probability vector one die at a time (a matrix per die). The end of each position (casualties,
+Destroyed, Shaken) is a row of a table made once per target from the wound-effect hooks, so the
+close is one vector-matrix product. A weapon's summed dice, the Deadly track and the tables are
+cached as well, so a repeated query costs a few lookups and one product. Results equal the
+Fraction path to float precision (tested against it).
+
+May import numpy, ``oprlab.mechanics``, ``oprlab.prob`` and ``oprlab.rules.gff``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from oprlab.mechanics import Mechanic
-from oprlab.prob import Dist
-from oprlab.rules.gff.attack import LONG_RANGE, Situation
-from oprlab.rules.gff.exact import DieResult, die_result, take_wounds_from
+from oprlab.mechanics import Check, Mechanic, Outcome, Owner
+from oprlab.rules.gff.attack import (
+    LONG_RANGE,
+    Hit,
+    Situation,
+    bane_reroll,
+    defense_check,
+    hit_check,
+    hits_from,
+    regenerates,
+    regeneration_check,
+    wounds_from_block,
+)
+from oprlab.rules.gff.exact import _require_stateless
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
 from oprlab.rules.gff.wounds import Damage, rolls_wound_effect, wound_effect_check
 
 Array = npt.NDArray[np.float64]
+K = TypeVar("K", bound=Hashable)
+#: The closing table is made for track lengths rounded up to this, so nearby queries share it.
+_ROWS = 16
 
 
 @dataclass(frozen=True)
@@ -36,22 +62,120 @@ class AttackOddsArrays:
     p_shaken: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Die:
+    """One die's chain as floats.
+
+    Attributes:
+        hits: pmf of its hits.
+        wounds: pmf of its wounds, ordinary and Deadly alike (a Deadly die has no ordinary ones).
+        packets: a Deadly die's packets: the positive sizes in order (zeros are skipped by the
+            Deadly rule, so they are dropped and equal sequences merged), with probabilities.
+    """
+
     hits: Array
     wounds: Array
-    ordinary: Array
     packets: tuple[tuple[tuple[int, ...], float], ...]
+
+
+@dataclass(frozen=True, eq=False)
+class _Weapon:
+    """A weapon's dice summed: the die and the pmfs of hits and wounds over all its dice."""
+
+    die: _Die
+    hits: Array
+    wounds: Array
 
 
 _MECHANICS: dict[str, Mechanic] = {}
 
 
-def _pmf(d: Dist[int]) -> Array:
-    out = np.zeros(max(d.support) + 1)
-    for k, p in d.items():
-        out[k] += float(p)
+def _bump(table: dict[K, float], key: K, p: float) -> None:
+    table[key] = table.get(key, 0.0) + p
+
+
+def _array(table: dict[int, float]) -> Array:
+    out = np.zeros(max(table) + 1)
+    for k, p in table.items():
+        out[k] += p
+    out.flags.writeable = False
     return out
+
+
+def _outcomes(mech: Mechanic, check: Check) -> list[tuple[Outcome, float]]:
+    return [(o, p.numerator / p.denominator) for o, p in mech.outcomes(check).items()]
+
+
+def _stays(mech: Mechanic, check: Check) -> list[tuple[int, float]]:
+    """One Regeneration roll as the wounds it leaves: 0 when the wound is ignored, else 1."""
+    return [(int(not o.success), q) for o, q in _outcomes(mech, check)]
+
+
+def _repeat(pmf: list[tuple[int, float]], n: int) -> list[tuple[int, float]]:
+    """The sum of ``n`` independent copies of a small pmf."""
+    out: dict[int, float] = {0: 1.0}
+    for _ in range(n):
+        nxt: dict[int, float] = {}
+        for k, a in out.items():
+            for x, q in pmf:
+                _bump(nxt, k + x, a * q)
+        out = nxt
+    return list(out.items())
+
+
+def _wounds_per_hit(
+    p: AttackProfile, s: Situation, d: DefenderProfile, hit: Hit, mech: Mechanic
+) -> list[tuple[int, float]]:
+    """:func:`~oprlab.rules.gff.exact.wounds_per_hit` in floats: Defense roll (Bane re-rolls a
+    6 once), Deadly, then a Regeneration roll per wound."""
+    blocks = _outcomes(mech, defense_check(p, s, d, hit))
+    regen = regenerates(p, d)
+    stays = _stays(mech, regeneration_check(s)) if regen else []
+    out: dict[int, float] = {}
+
+    def after_block(block: Outcome, q: float) -> None:
+        size = wounds_from_block(p, block)
+        if not size or not regen:
+            _bump(out, size, q)
+            return
+        for k, a in _repeat(stays, size):
+            _bump(out, k, q * a)
+
+    for block, q in blocks:
+        if bane_reroll(p, block):
+            for again, r in blocks:
+                after_block(again, q * r)
+        else:
+            after_block(block, q)
+    return list(out.items())
+
+
+def _die_chain(p: AttackProfile, s: Situation, d: DefenderProfile, mech: Mechanic) -> _Die:
+    """:func:`~oprlab.rules.gff.exact.die_result` in floats, summarised for the fast path."""
+    deadly = p.deadly > 1
+    per_hit: dict[Hit, list[tuple[int, float]]] = {}
+    hits: dict[int, float] = {}
+    wounds: dict[int, float] = {}
+    packets: dict[tuple[int, ...], float] = {}
+    for outcome, q in _outcomes(mech, hit_check(p, s, d)):
+        made = hits_from(p, s, d, outcome)
+        _bump(hits, len(made), q)
+        seqs: dict[tuple[int, ...], float] = {(): q}
+        for hit in made:
+            if hit not in per_hit:
+                per_hit[hit] = _wounds_per_hit(p, s, d, hit, mech)
+            nxt: dict[tuple[int, ...], float] = {}
+            for seq, a in seqs.items():
+                for x, r in per_hit[hit]:
+                    # Deadly packets keep their order; ordinary wounds are just a count.
+                    k = ((*seq, x) if x else seq) if deadly else (sum(seq) + x,)
+                    nxt[k] = nxt.get(k, 0.0) + a * r
+            seqs = nxt
+        for seq, a in seqs.items():
+            _bump(wounds, sum(seq), a)
+            if deadly:
+                _bump(packets, seq, a)
+    return _Die(_array(hits), _array(wounds), tuple(packets.items()))
 
 
 def _canonical(
@@ -69,44 +193,154 @@ def _canonical(
     return s2, d2
 
 
+@lru_cache(maxsize=4096)
+def _die_cached(p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str) -> _Die:
+    return _die_chain(p, s, d, _MECHANICS[mech_key])
+
+
 def _die(p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str) -> _Die:
     s2, d2 = _canonical(p, s, d)
     return _die_cached(p, s2, d2, mech_key)
 
 
-@lru_cache(maxsize=4096)
-def _die_cached(p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str) -> _Die:
-    dist: Dist[DieResult] = die_result(p, s, d, _MECHANICS[mech_key])
-    packets = dist.map(lambda r: r[2])
-    return _Die(
-        hits=_pmf(dist.map(lambda r: r[0])),
-        wounds=_pmf(dist.map(lambda r: r[1] + sum(r[2]))),
-        ordinary=_pmf(dist.map(lambda r: r[1])),
-        packets=tuple((pk, float(pr)) for pk, pr in packets.items()),
-    )
-
-
 def power(pmf: Array, n: int) -> Array:
     """The pmf of the sum of ``n`` independent copies (repeated squaring)."""
-    result = np.ones(1)
+    result: Array | None = None
     base = pmf
     while n:
         if n & 1:
-            result = np.convolve(result, base)
+            result = base if result is None else np.convolve(result, base)
         n >>= 1
         if n:
             base = np.convolve(base, base)
-    return result
+    return np.ones(1) if result is None else result
 
 
-def _add(a: Array, b: Array) -> Array:
-    return np.convolve(a, b)
+def _frozen(a: Array) -> Array:
+    a.flags.writeable = False
+    return a
 
 
 @lru_cache(maxsize=4096)
-def _p_knocked_out(d: DefenderProfile, damage: Damage, s: Situation, fear: int, key: str) -> float:
-    effect = _MECHANICS[key].outcomes(wound_effect_check(d, damage, s.defender, fear))
-    return float(effect.probability(lambda o: not o.success))
+def _powered(die: _Die, dice: int) -> _Weapon:
+    return _Weapon(die, _frozen(power(die.hits, dice)), _frozen(power(die.wounds, dice)))
+
+
+@lru_cache(maxsize=4096)
+def _weapon(p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str) -> _Weapon:
+    """A weapon's dice at a target, keyed by the query itself (cheaper than the canonical key)."""
+    return _powered(_die(p, s, d, mech_key), p.dice)
+
+
+@lru_cache(maxsize=4096)
+def _head(die: _Die, spare: int) -> Array:
+    """Where one Deadly die moves each position before the last model (``t < spare``).
+
+    Row ``t`` is the distribution of the new position: each positive packet kills a model while
+    one is to spare, then moves the size along (the Deadly rule, as ``take_wounds_from``).
+    """
+    out = np.zeros((spare, spare + die.wounds.size))
+    for t in range(spare):
+        for seq, q in die.packets:
+            to = t
+            for size in seq:
+                to = to + 1 if to < spare else to + size
+            out[t, to] += q
+    return _frozen(out)
+
+
+@lru_cache(maxsize=1024)
+def _transition(die: _Die, spare: int, size: int) -> Array:
+    """One Deadly die as a matrix on track positions ``0..size-1``: the head rows from
+    :func:`_head`, then a plain shift by the die's wounds (the last model takes them all).
+
+    Moves past ``size`` are dropped: the caller sizes the track so none has any probability.
+    """
+    out = np.zeros((size, size))
+    head = _head(die, spare)
+    out[:spare, : head.shape[1]] = head
+    flat = out.reshape(-1)  # a view: diagonal ``k`` from row ``spare`` is a strided slice
+    for k in range(min(die.wounds.size, size - spare)):
+        start = spare * (size + 1) + k
+        flat[start : start + (size - spare - k) * (size + 1) : size + 1] = die.wounds[k]
+    return _frozen(out)
+
+
+@lru_cache(maxsize=1024)
+def _track(deadly: tuple[tuple[_Die, int], ...], spare: int) -> Array:
+    """The distribution of the wound-track position after the Deadly dice, in order."""
+    size = spare + 1 + sum((die.wounds.size - 1) * dice for die, dice in deadly)
+    v = np.zeros(size)
+    v[0] = 1.0
+    for die, dice in deadly:
+        step = _transition(die, spare, size)
+        for _ in range(dice):
+            v = v @ step
+    return _frozen(v)
+
+
+@lru_cache(maxsize=8192)
+def _p_knocked_out(check: Check, mech_key: str) -> tuple[float, bool]:
+    """P(Knocked Out) of one wound-effect roll, and whether it is certain."""
+    effect = _outcomes(_MECHANICS[mech_key], check)
+    return sum(q for o, q in effect if not o.success), not any(o.success for o, _ in effect)
+
+
+@lru_cache(maxsize=2048)
+def _effects(d: DefenderProfile, owner: Owner, fear: int, mech_key: str, rows: int) -> Array:
+    """The end of each wound-track position ``t < rows``: columns ``0..models`` are the
+    casualties, then P(Destroyed) and P(Shaken).
+
+    Before the last model (``t < spare``) a position is ``t`` models killed and no roll. From
+    there on it is the markers ``t - spare`` on the last model: both wound-effect hooks read
+    only the markers of the :class:`Damage`. More markers never make Knocked Out less likely
+    (the roll adds them), so once it is certain the mechanic is not asked again.
+    """
+    top = d.models
+    out = np.zeros((rows, top + 3))
+    if top <= 0:  # nothing left to wound: no roll, and the unit is gone
+        out[:, 0] = out[:, 1] = 1.0
+        return _frozen(out)
+    spare = top - 1
+    head = np.arange(min(spare, rows))
+    out[head, head] = 1.0
+    width = max(0, rows - spare)
+    rolled = np.zeros(width)
+    ko = np.zeros(width)  # P(Knocked Out), zero where there is no roll
+    for m in range(width):
+        damage = Damage(spare, m)
+        if not rolls_wound_effect(d, damage, fear):
+            continue
+        ko[m], certain = _p_knocked_out(wound_effect_check(d, damage, owner, fear), mech_key)
+        rolled[m] = 1.0
+        if certain:
+            rolled[m:] = ko[m:] = 1.0
+            break
+    last = out[spare:]
+    last[:, spare] = 1.0 - ko  # no roll, or the last model stays in play
+    last[:, top] = ko  # column ``spare + 1``: Knocked Out
+    last[:, top + 1] = ko
+    last[:, top + 2] = rolled - ko
+    return _frozen(out)
+
+
+def clear_caches() -> None:
+    """Forget every cached die, weapon and table (for cold-start timing and tests)."""
+    for cached in (
+        _die_cached,
+        _powered,
+        _weapon,
+        _head,
+        _transition,
+        _track,
+        _p_knocked_out,
+        _effects,
+    ):
+        cached.cache_clear()
+
+
+def _sum(a: Array | None, b: Array) -> Array:
+    return b if a is None else np.convolve(a, b)
 
 
 def attack_odds_fast(
@@ -118,46 +352,41 @@ def attack_odds_fast(
     fear: int = 0,
 ) -> AttackOddsArrays:
     """Float odds of one unit's attack; the same rules as :func:`~.exact.attack_odds`."""
+    _require_stateless(mech)
     key = repr(mech)
     _MECHANICS.setdefault(key, mech)
-    spare = max(0, d.models - 1)
-    hits = np.ones(1)
-    wounds = np.ones(1)
-    ordinary = np.ones(1)
-    # Deadly packets: a dict (killed, markers) -> probability; small in practice.
-    state: dict[tuple[int, int], float] = {(0, 0): 1.0}
-    for p in sorted(weapons, key=lambda w: w.deadly == 1):
+    spare = d.models - 1 if d.models > 1 else 0
+    hits: Array | None = None
+    wounds: Array | None = None
+    ordinary: list[Array] = []
+    deadly: list[tuple[_Die, int]] = []
+    for p in weapons:  # exact.attack_odds takes Deadly weapons first, in their order
         if p.dice <= 0:
             continue
-        die = _die(p, s, d, key)
-        hits = _add(hits, power(die.hits, p.dice))
-        wounds = _add(wounds, power(die.wounds, p.dice))
-        if p.deadly > 1:
-            for _ in range(p.dice):
-                nxt: dict[tuple[int, int], float] = {}
-                for km, pr in state.items():
-                    for pk, q in die.packets:
-                        k2 = take_wounds_from(km, pk, spare)
-                        nxt[k2] = nxt.get(k2, 0.0) + pr * q
-                state = nxt
+        w = _weapon(p, s, d, key)
+        hits = _sum(hits, w.hits)
+        wounds = _sum(wounds, w.wounds)
+        if spare and p.deadly > 1:
+            deadly.append((w.die, p.dice))
         else:
-            ordinary = _add(ordinary, power(die.ordinary, p.dice))
-    fear_now = fear if s.melee else 0
+            ordinary.append(w.wounds)
+    if hits is None or wounds is None:
+        hits = wounds = np.ones(1)
+    final = wounds  # one model, or no Deadly: every wound is one step along the track
+    if deadly:
+        final = _track(tuple(deadly), spare)
+        for w_pmf in ordinary:
+            final = np.convolve(final, w_pmf)
+    rows = -(-final.size // _ROWS) * _ROWS
+    ends = final @ _effects(d, s.defender, fear if s.melee else 0, key, rows)[: final.size]
     top = d.models
-    casualties = np.zeros(top + 1)
-    p_destroyed = p_shaken = 0.0
-    for (killed, markers), pr in state.items():
-        for w in np.flatnonzero(ordinary):
-            q = pr * ordinary[w]
-            extra = min(int(w), spare - killed)
-            damage = Damage(killed + extra, markers + int(w) - extra)
-            if rolls_wound_effect(d, damage, fear_now):
-                ko = _p_knocked_out(d, damage, s, fear_now, key)
-                casualties[damage.killed + 1] += q * ko
-                casualties[damage.killed] += q * (1 - ko)
-                p_destroyed += q * ko
-                p_shaken += q * (1 - ko)
-            else:
-                casualties[damage.killed] += q
-                p_destroyed += q if damage.killed >= d.models else 0.0
-    return AttackOddsArrays(hits, wounds, casualties, p_destroyed, p_shaken)
+    return AttackOddsArrays(
+        hits=np.array(hits),
+        wounds=np.array(wounds),
+        casualties=ends[: top + 1],
+        p_destroyed=float(ends[top + 1]),
+        p_shaken=float(ends[top + 2]),
+    )
+
+
+__all__ = ["AttackOddsArrays", "attack_odds_fast", "clear_caches", "power"]

@@ -1,32 +1,47 @@
 """The float fast path of :mod:`~oprlab.rules.riverside.exact`: the same odds, with numpy.
 
-Each die's exact chain (:func:`~oprlab.rules.riverside.exact.die_result`) is computed once per
-weapon, situation, target and readings and cached; the dice are then summed by numpy
-convolution, the casualty state (how far along the wound track the wounds came) carried as a
-vector, and the end of each state (casualties, Morale Test) looked up from cached arrays.
-Results equal the Fraction path to float precision (tested), in well under a millisecond.
+One die's whole chain is composed once per weapon, situation, target and readings, in floats
+but from the same hooks and in the same order as
+:func:`~oprlab.rules.riverside.exact.die_result`, and cached under a canonical key (so it is
+reused across a game). The dice are then summed by numpy convolution. The casualty state (how
+far along the wound track the wounds came) is a vector: the ordinary wounds fill it, each
+Deadly weapon's dice move it by one cached matrix (one die's moves to the power of its dice),
+and the end of each state (casualties, Morale Test) is a row of a table made once per target,
+so the close is one vector-matrix product. Results equal the Fraction path to float precision
+(tested).
 
 May import numpy, ``oprlab.mechanics``, ``oprlab.prob`` and ``oprlab.rules.riverside``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from oprlab.mechanics import Mechanic
-from oprlab.prob import Dist
-from oprlab.rules.riverside.attack import READINGS, Readings, Situation
+from oprlab.mechanics import Check, Mechanic, Outcome
+from oprlab.rules.riverside.attack import (
+    READINGS,
+    Hit,
+    Readings,
+    Situation,
+    defense_check,
+    hit_check,
+    hits_from,
+    regenerates,
+    regeneration_check,
+    wounds_from_block,
+)
 from oprlab.rules.riverside.casualties import assign_deadly, capacity
-from oprlab.rules.riverside.exact import DieResult, die_result, end_at, require_stateless
+from oprlab.rules.riverside.exact import end_at, require_stateless
 from oprlab.rules.riverside.profile import AttackProfile, DefenderProfile
 
 Array = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
+K = TypeVar("K", bound=Hashable)
 
 
 @dataclass(frozen=True)
@@ -46,77 +61,210 @@ class AttackOddsArrays:
     p_shaken: float | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Die:
+    """One die's chain as floats.
+
+    Attributes:
+        hits: pmf of its hits.
+        wounds: pmf of its wounds, ordinary and Deadly alike (a Deadly die has no ordinary ones).
+        packets: a Deadly die's packets: the positive sizes in order (``assign_deadly`` skips
+            zeros, so they are dropped and equal sequences merged), with probabilities.
+    """
+
     hits: Array
     wounds: Array
-    ordinary: Array
     packets: tuple[tuple[tuple[int, ...], float], ...]
 
 
-@dataclass(frozen=True)
-class _Ends:
-    removed: IntArray
-    destroyed: Array
-    tested: Array
-    routed: Array
-    shaken: Array
+@dataclass(frozen=True, eq=False)
+class _Weapon:
+    """A weapon's dice summed: the die and the pmfs of hits and wounds over all its dice."""
+
+    die: _Die
+    hits: Array
+    wounds: Array
 
 
 _MECHANICS: dict[str, Mechanic] = {}
 
 
-def _pmf(d: Dist[int]) -> Array:
-    out = np.zeros(max(d.support) + 1)
-    for k, p in d.items():
-        out[k] += float(p)
-    return out
+def _bump(table: dict[K, float], key: K, p: float) -> None:
+    table[key] = table.get(key, 0.0) + p
+
+
+def _frozen(a: Array) -> Array:
+    a.flags.writeable = False
+    return a
+
+
+def _array(table: dict[int, float]) -> Array:
+    out = np.zeros(max(table) + 1)
+    for k, p in table.items():
+        out[k] += p
+    return _frozen(out)
+
+
+def _outcomes(mech: Mechanic, check: Check) -> list[tuple[Outcome, float]]:
+    return [(o, p.numerator / p.denominator) for o, p in mech.outcomes(check).items()]
+
+
+def _stays(mech: Mechanic, check: Check) -> list[tuple[int, float]]:
+    """One Regeneration roll as the wounds it leaves: 0 when the wound is ignored, else 1."""
+    return [(int(not o.success), q) for o, q in _outcomes(mech, check)]
+
+
+def _repeat(pmf: list[tuple[int, float]], n: int) -> list[tuple[int, float]]:
+    """The sum of ``n`` independent copies of a small pmf."""
+    out: dict[int, float] = {0: 1.0}
+    for _ in range(n):
+        nxt: dict[int, float] = {}
+        for k, a in out.items():
+            for x, q in pmf:
+                _bump(nxt, k + x, a * q)
+        out = nxt
+    return list(out.items())
+
+
+def _wounds_per_hit(
+    p: AttackProfile, s: Situation, d: DefenderProfile, hit: Hit, mech: Mechanic
+) -> list[tuple[int, float]]:
+    """:func:`~oprlab.rules.riverside.exact.wounds_per_hit` in floats: the Defense roll,
+    Deadly, then a Regeneration roll for each wound."""
+    regen = regenerates(d)
+    stays = _stays(mech, regeneration_check(p, s)) if regen else []
+    out: dict[int, float] = {}
+    for block, q in _outcomes(mech, defense_check(p, s, d, hit)):
+        size = wounds_from_block(p, block)
+        if not size or not regen:
+            _bump(out, size, q)
+            continue
+        for k, a in _repeat(stays, size):
+            _bump(out, k, q * a)
+    return list(out.items())
+
+
+def _die_chain(
+    p: AttackProfile, s: Situation, d: DefenderProfile, mech: Mechanic, r: Readings
+) -> _Die:
+    """:func:`~oprlab.rules.riverside.exact.die_result` in floats, summarised."""
+    deadly = p.deadly > 1
+    per_hit: dict[Hit, list[tuple[int, float]]] = {}
+    hits: dict[int, float] = {}
+    wounds: dict[int, float] = {}
+    packets: dict[tuple[int, ...], float] = {}
+    for outcome, q in _outcomes(mech, hit_check(p, s, d, r)):
+        made = hits_from(p, s, d, outcome, r)
+        _bump(hits, len(made), q)
+        seqs: dict[tuple[int, ...], float] = {(): q}
+        for hit in made:
+            if hit not in per_hit:
+                per_hit[hit] = _wounds_per_hit(p, s, d, hit, mech)
+            nxt: dict[tuple[int, ...], float] = {}
+            for seq, a in seqs.items():
+                for x, b in per_hit[hit]:
+                    # Deadly packets keep their order; ordinary wounds are just a count.
+                    k = ((*seq, x) if x else seq) if deadly else (sum(seq) + x,)
+                    _bump(nxt, k, a * b)
+            seqs = nxt
+        for seq, a in seqs.items():
+            _bump(wounds, sum(seq), a)
+            if deadly:
+                _bump(packets, seq, a)
+    return _Die(_array(hits), _array(wounds), tuple(packets.items()))
+
+
+def _canonical(
+    p: AttackProfile, s: Situation, d: DefenderProfile, r: Readings
+) -> tuple[Situation, DefenderProfile]:
+    """Drop what one die's chain cannot read, so the cache hits across a game.
+
+    The chain reads the target's Defense, Stealth and Regeneration, its size only for Blast,
+    and the distance only against :attr:`Readings.stealth_range`; never the models' wounds, a
+    joined Hero's condition or Shaken (those act after the dice are summed).
+    """
+    distance = 0.0
+    if d.stealth and r.stealth_range is not None and s.distance > r.stealth_range:
+        distance = r.stealth_range + 1.0
+    models = max(1, min(p.blast, d.blast_models)) if p.blast > 1 else 1
+    d2 = replace(d, models=models, tough=1, wounds=0, started=None, shaken=False, hero=None)
+    return replace(s, distance=distance), d2
 
 
 @lru_cache(maxsize=4096)
+def _die_cached(
+    p: AttackProfile, s: Situation, d: DefenderProfile, r: Readings, mech_key: str
+) -> _Die:
+    return _die_chain(p, s, d, _MECHANICS[mech_key], r)
+
+
 def _die(p: AttackProfile, s: Situation, d: DefenderProfile, r: Readings, key: str) -> _Die:
-    dist: Dist[DieResult] = die_result(p, s, d, _MECHANICS[key], r)
-    packets = dist.map(lambda x: x[2])
-    return _Die(
-        hits=_pmf(dist.map(lambda x: x[0])),
-        wounds=_pmf(dist.map(lambda x: x[1] + sum(x[2]))),
-        ordinary=_pmf(dist.map(lambda x: x[1])),
-        packets=tuple((pk, float(pr)) for pk, pr in packets.items()),
-    )
-
-
-@lru_cache(maxsize=4096)
-def _ends(d: DefenderProfile, s: Situation, r: Readings, key: str) -> _Ends:
-    top = capacity(d) + 1
-    removed = np.zeros(top, dtype=np.int64)
-    destroyed, tested, routed, shaken = (np.zeros(top) for _ in range(4))
-    for c in range(top):
-        ends = end_at(d, c, s, _MECHANICS[key], r)
-        removed[c] = next(iter(ends.support)).removed
-        destroyed[c] = float(ends.probability(lambda e: e.destroyed))
-        tested[c] = float(ends.probability(lambda e: e.tested))
-        routed[c] = float(ends.probability(lambda e: e.routed))
-        shaken[c] = float(ends.probability(lambda e: e.shaken))
-    return _Ends(removed, destroyed, tested, routed, shaken)
-
-
-@lru_cache(maxsize=4096)
-def _moves(d: DefenderProfile, packets: tuple[int, ...]) -> IntArray:
-    """Where each casualty state goes when one die's Deadly packets are assigned."""
-    return np.array([assign_deadly(d, c, packets) for c in range(capacity(d) + 1)], np.int64)
+    s2, d2 = _canonical(p, s, d, r)
+    return _die_cached(p, s2, d2, r, key)
 
 
 def power(pmf: Array, n: int) -> Array:
     """The pmf of the sum of ``n`` independent copies (repeated squaring)."""
-    result = np.ones(1)
+    result: Array | None = None
     base = pmf
     while n:
         if n & 1:
-            result = np.convolve(result, base)
+            result = base if result is None else np.convolve(result, base)
         n >>= 1
         if n:
             base = np.convolve(base, base)
-    return result
+    return np.ones(1) if result is None else result
+
+
+@lru_cache(maxsize=4096)
+def _powered(die: _Die, dice: int) -> _Weapon:
+    return _Weapon(die, _frozen(power(die.hits, dice)), _frozen(power(die.wounds, dice)))
+
+
+@lru_cache(maxsize=4096)
+def _weapon(p: AttackProfile, s: Situation, d: DefenderProfile, r: Readings, key: str) -> _Weapon:
+    """A weapon's dice at a target, keyed by the query itself (cheaper than the canonical key)."""
+    return _powered(_die(p, s, d, r, key), p.dice)
+
+
+@lru_cache(maxsize=2048)
+def _deadly(die: _Die, d: DefenderProfile, dice: int) -> Array:
+    """How ``dice`` Deadly dice move the casualty state: one die's moves (each packet to the
+    model at the front of the line, ``assign_deadly``) as a matrix, to the power ``dice``."""
+    top = capacity(d)
+    step = np.zeros((top + 1, top + 1))
+    states = range(top + 1)
+    for packets, q in die.packets:
+        to = np.array([assign_deadly(d, c, packets) for c in states], dtype=np.intp)
+        step[np.arange(top + 1), to] += q
+    return _frozen(np.linalg.matrix_power(step, dice))
+
+
+@lru_cache(maxsize=4096)
+def _ends(d: DefenderProfile, s: Situation, r: Readings, key: str) -> Array:
+    """The end of each casualty state ``0..capacity`` (``end_at``): columns ``0..size`` are
+    the models removed, then P(Destroyed), P(Morale Test), P(Routed), P(Shaken)."""
+    top = capacity(d)
+    size = d.size
+    out = np.zeros((top + 1, size + 5))
+    for c in range(top + 1):
+        for end, q in end_at(d, c, s, _MECHANICS[key], r).items():
+            pr = q.numerator / q.denominator
+            out[c, end.removed] += pr
+            out[c, size + 1 :] += pr * np.array(
+                [end.destroyed, end.tested, end.routed, end.shaken], dtype=np.float64
+            )
+    return _frozen(out)
+
+
+def clear_caches() -> None:
+    """Forget every cached die, weapon and table (for cold-start timing and tests)."""
+    for cached in (_die_cached, _powered, _weapon, _deadly, _ends):
+        cached.cache_clear()
+
+
+def _sum(a: Array | None, b: Array) -> Array:
+    return b if a is None else np.convolve(a, b)
 
 
 def attack_odds_fast(
@@ -131,39 +279,43 @@ def attack_odds_fast(
     require_stateless(mech)
     key = repr(mech)
     _MECHANICS.setdefault(key, mech)
-    hits = np.ones(1)
-    wounds = np.ones(1)
-    ordinary = np.ones(1)
+    hits: Array | None = None
+    wounds: Array | None = None
+    ordinary: Array | None = None
     deadly: list[tuple[_Die, int]] = []
     for p in weapons:
         if p.dice <= 0:
             continue
-        die = _die(p, s, d, readings, key)
-        hits = np.convolve(hits, power(die.hits, p.dice))
-        wounds = np.convolve(wounds, power(die.wounds, p.dice))
+        w = _weapon(p, s, d, readings, key)
+        hits = _sum(hits, w.hits)
+        wounds = _sum(wounds, w.wounds)
         if p.deadly > 1:
-            deadly.append((die, p.dice))
+            deadly.append((w.die, p.dice))
         else:
-            ordinary = np.convolve(ordinary, power(die.ordinary, p.dice))
+            ordinary = _sum(ordinary, w.wounds)
+    if hits is None or wounds is None:
+        hits = wounds = np.ones(1)
+    # Ordinary wounds are assigned first, one at a time; past the last model they are lost.
     top = capacity(d)
     state = np.zeros(top + 1)
-    state[: min(top, ordinary.size - 1) + 1] = ordinary[: top + 1]
-    state[top] += ordinary[top + 1 :].sum()  # ordinary wounds past the last model
-    for die, dice in deadly:
-        moves = [(_moves(d, pk), q) for pk, q in die.packets]
-        for _ in range(dice):
-            nxt = np.zeros(top + 1)
-            for to, q in moves:
-                np.add.at(nxt, to, state * q)
-            state = nxt
-    ends = _ends(d, s, readings, key)
-    casualties = np.bincount(ends.removed, weights=state, minlength=d.size + 1).astype(np.float64)
+    if ordinary is None:
+        state[0] = 1.0
+    else:
+        state[: min(top + 1, ordinary.size)] = ordinary[: top + 1]
+        state[top] += ordinary[top + 1 :].sum()
+    for die, dice in deadly:  # then each die's Deadly packets, in rolling order
+        state = state @ _deadly(die, d, dice)
+    ends = state @ _ends(d, s, readings, key)
+    size = d.size
     return AttackOddsArrays(
-        hits=hits,
-        wounds=wounds,
-        casualties=casualties,
-        p_destroyed=float(state @ ends.destroyed),
-        p_morale=float(state @ ends.tested),
-        p_routed=float(state @ ends.routed),
-        p_shaken=None if s.melee else float(state @ ends.shaken),
+        hits=np.array(hits),
+        wounds=np.array(wounds),
+        casualties=ends[: size + 1],
+        p_destroyed=float(ends[size + 1]),
+        p_morale=float(ends[size + 2]),
+        p_routed=float(ends[size + 3]),
+        p_shaken=None if s.melee else float(ends[size + 4]),
     )
+
+
+__all__ = ["AttackOddsArrays", "attack_odds_fast", "clear_caches", "power"]
