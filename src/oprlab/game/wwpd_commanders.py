@@ -1,0 +1,219 @@
+"""Computer commanders for WWPD games: a seeded random baseline and a simple rules-based one.
+
+The rules-based commander decides for one unit at a time (the first in canonical order) by a few
+habits a player would use: deploy shooters back and fighters forward, opposite the markers;
+move toward markers the side does not hold (fighters toward the nearest enemy in reach), and
+stand still to shoot without the moving penalty when a target is in range; fire at the target
+where the exact odds remove the most (models weighted by Toughness, Armor and vehicles); cower
+in the Firefight when that saves more than the unit's own fire would take; charge when the
+expected losses dealt outweigh those taken.
+
+Both satisfy :class:`oprlab.game.wwpd.WwpdCommander`. May import ``oprlab.game.wwpd`` and below.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from fractions import Fraction
+
+import numpy as np
+
+from oprlab.errors import UnknownNameError
+from oprlab.game import geometry as geo
+from oprlab.game.wwpd import (
+    OBJECTIVE_RANGE,
+    Kind,
+    WwpdAction,
+    WwpdCommander,
+    WwpdState,
+    WwpdUnitState,
+    home_edge,
+    shooting_attack_of,
+)
+from oprlab.rules.wwpd.attack import Attack, Kit, melee_attack
+from oprlab.rules.wwpd.exact import attack_odds
+from oprlab.rules.wwpd.targets import FIREFIGHT_RANGE, Phase
+
+__all__ = ["COMMANDERS", "RandomWwpdCommander", "RulesWwpdCommander", "get_wwpd_commander"]
+
+
+def worth(k: Kit) -> float:
+    """How much losing a model hurts: 1, plus its Toughness and Armor, plus 3 for a vehicle."""
+    p = k.profile
+    return 1.0 + p.toughness + p.armor + (3.0 if p.vehicle else 0.0)
+
+
+def expected_worth(attack: Attack, target: WwpdUnitState) -> float:
+    """The expected worth of ``target``'s models that ``attack`` removes (exact odds)."""
+    if not attack.volleys:
+        return 0.0
+    per_model = attack_odds(attack).per_model
+    return float(
+        sum(
+            (Fraction(worth(k)) * p for k, p in zip(target.kits, per_model, strict=True)),
+            Fraction(0),
+        )
+    )
+
+
+def is_shooter(us: WwpdUnitState) -> bool:
+    """Shooting dice at least 1.5 times the melee dice."""
+    ranged = sum(w.rate_of_fire or 0 for k in us.kits for w in k.ranged)
+    melee = sum(k.profile.melee_attacks for k in us.kits)
+    return ranged >= 1.5 * melee
+
+
+class RandomWwpdCommander:
+    """Uniform over legal actions, from its own seeded generator (so games replay)."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def choose(self, state: WwpdState, actions: Sequence[WwpdAction]) -> WwpdAction:
+        return actions[int(self.rng.integers(len(actions)))]
+
+
+class RulesWwpdCommander:
+    """Greedy, one unit at a time, with exact attack odds for shooting and charges."""
+
+    name = "rules"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def choose(self, state: WwpdState, actions: Sequence[WwpdAction]) -> WwpdAction:
+        unit = actions[0].unit
+        mine = [a for a in actions if a.unit == unit]
+        us = state.units[unit]
+        kind = mine[0].kind
+        if kind is Kind.DEPLOY:
+            return min(mine, key=lambda a: self._deploy_key(state, us, a))
+        if state.phase == Phase.MOVEMENT.value:
+            return max(mine, key=lambda a: self._move_value(state, us, a))
+        if state.phase in (Phase.SHOOTING.value, Phase.FIREFIGHT.value):
+            return max(mine, key=lambda a: self._fire_value(state, us, a))
+        return max(mine, key=lambda a: self._charge_value(state, us, a))
+
+    # --- deployment and movement -------------------------------------------------------
+
+    def _deploy_key(self, state: WwpdState, us: WwpdUnitState, a: WwpdAction) -> float:
+        assert a.to is not None
+        depth = abs(a.to[1] - home_edge(state, us.side))
+        forward = depth if is_shooter(us) else -depth
+        near = min((abs(a.to[0] - m.position[0]) for m in state.markers), default=0.0)
+        return forward + 0.3 * near
+
+    def _move_value(self, state: WwpdState, us: WwpdUnitState, a: WwpdAction) -> float:
+        assert us.placement is not None
+        here = geo.centroid(us.placement)
+        end = here if a.to is None else _step_toward(here, a.to, state.options.move)
+        value = self._marker_value(state, us, end)
+        enemies = [e for e in state.enemies(us.side) if e.placement is not None]
+        dists = [math.dist(end, geo.centroid(e.placement)) for e in enemies if e.placement]
+        if is_shooter(us):
+            if a.kind is Kind.HOLD and shooting_reach(us) >= min(
+                (geo.gap(us.placement, e.placement) for e in enemies if e.placement), default=1e9
+            ):
+                value += 1.5  # stand and shoot without the -1 for moving
+            reach = state.options.move + state.options.charge + 1.0
+            value -= sum(
+                2.0 for e, d in zip(enemies, dists, strict=True) if not is_shooter(e) and d < reach
+            )
+        elif dists:
+            value += 6.0 / (1.0 + min(dists) / 6.0)
+        return value
+
+    def _marker_value(self, state: WwpdState, us: WwpdUnitState, at: tuple[float, float]) -> float:
+        gains = []
+        for m in state.markers:
+            need = 1.0 if m.controller != us.side else 0.3
+            guarded = any(
+                f is not us
+                and f.placement is not None
+                and geo.within(f.placement, m.position, OBJECTIVE_RANGE)
+                for f in state.friends(us.side)
+            )
+            if guarded:
+                need *= 0.3
+            beyond = max(0.0, math.dist(at, m.position) - OBJECTIVE_RANGE + 0.5)
+            gains.append(need * 10.0 / (1.0 + beyond / 4.0))
+        gains.sort(reverse=True)
+        return sum(g * (1.0 if i == 0 else 0.25) for i, g in enumerate(gains))
+
+    # --- fire, cower, charge -----------------------------------------------------------
+
+    def _fire_value(self, state: WwpdState, us: WwpdUnitState, a: WwpdAction) -> float:
+        if a.kind is Kind.SHOOT:
+            return expected_worth(
+                shooting_attack_of(state, us, state.units[a.target]), state.units[a.target]
+            )
+        if a.kind is Kind.COWER:
+            saved = 0.0
+            for e in state.enemies(us.side):
+                if e.decided:
+                    if (e.uid, us.uid) not in state.declared:
+                        continue  # already fired elsewhere, cowered or held
+                elif us.uid not in _firefight_targets(state, e):
+                    continue
+                attack = shooting_attack_of(state, e, us, Phase.FIREFIGHT)
+                hiding = replace(
+                    attack, conditions=replace(attack.conditions, target_cowering=True)
+                )
+                saved += expected_worth(attack, us) - expected_worth(hiding, us)
+            return saved
+        return 0.0
+
+    def _charge_value(self, state: WwpdState, us: WwpdUnitState, a: WwpdAction) -> float:
+        if a.kind is not Kind.CHARGE:
+            return 0.0
+        t = state.units[a.target]
+        dealt = melee_attack(us.unit, t.unit, attacker_alive=us.alive, target_alive=t.alive)
+        taken = melee_attack(t.unit, us.unit, attacker_alive=t.alive, target_alive=us.alive)
+        value = expected_worth(dealt, t) - 0.8 * expected_worth(taken, us)
+        return value + (0.5 if not is_shooter(us) else -0.5)
+
+
+def shooting_reach(us: WwpdUnitState) -> float:
+    return float(max((w.range or 0 for k in us.kits for w in k.ranged), default=0))
+
+
+def _firefight_targets(state: WwpdState, e: WwpdUnitState) -> list[str]:
+    """Units ``e`` could fire at in a Firefight (within 12" and in range)."""
+    if e.placement is None:
+        return []
+    return [
+        t.uid
+        for t in state.enemies(e.side)
+        if t.placement is not None
+        and geo.gap(e.placement, t.placement) <= min(FIREFIGHT_RANGE, shooting_reach(e))
+    ]
+
+
+def _step_toward(
+    start: tuple[float, float], goal: tuple[float, float], allowance: float
+) -> tuple[float, float]:
+    d = math.dist(start, goal)
+    if d <= allowance or d == 0:
+        return goal
+    f = allowance / d
+    return (start[0] + (goal[0] - start[0]) * f, start[1] + (goal[1] - start[1]) * f)
+
+
+COMMANDERS: dict[str, Callable[[int], WwpdCommander]] = {
+    "random": RandomWwpdCommander,
+    "rules": RulesWwpdCommander,
+}
+
+
+def get_wwpd_commander(name: str, seed: int = 0) -> WwpdCommander:
+    """A WWPD commander by name (``random`` or ``rules``)."""
+    try:
+        return COMMANDERS[name](seed)
+    except KeyError:
+        raise UnknownNameError(
+            "unknown WWPD commander", value=name, expected=" or ".join(sorted(COMMANDERS))
+        ) from None
