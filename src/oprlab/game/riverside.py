@@ -1,0 +1,988 @@
+"""A whole Riverside game (seed 002_fdb385c07cc953af): objectives, phases, four rounds, winner.
+
+The procedure follows :mod:`oprlab.game.gff` as OpenSpiel-style functions on a
+:class:`GameState`: :func:`legal_actions` lists the decisions of the side to act in canonical
+order, :func:`is_legal` checks any action (a move to any point), :func:`apply` carries one out,
+rolling every check through the game's mechanic and logging every event. Attacks are resolved by
+:mod:`oprlab.game.riverside_combat` with the Riverside pipeline.
+
+Seed 002 in order: "Placing Objectives" (D3+2 markers; the roll-off winner places first; then
+alternately, outside the deployment zones, over 9" apart, not in impassable terrain); "Choosing
+Deployment Zone and Activation Order" (a roll-off: the winner takes one, the loser the other);
+then 4 rounds of "Round Phases": Beginning (units are no longer Fatigued), Deployment (round 1:
+Normal then Scout; rounds 2-4: Ambush; the side that activates first this round deploys first,
+then alternate), Activation (alternate; after round 1 the side that finished activating first
+last round starts), End (objective control). After round 4 the side holding more markers wins.
+
+An activation is one or two decisions: the action (Hold, Advance, Rush, Charge, Idle), then after
+Hold or Advance, if some model may shoot, the Ranged Attack (``SHOOT``: one target per weapon
+type, at most two targets, or hold fire).
+
+Readings (docs/rules/riverside.md "Full games"): the roll-off winner places the first marker and
+(by default) chooses to activate first, the loser then taking the zone nearer the markers;
+Scout units always use the Scout phase and Ambush units arrive in :attr:`RiversideOptions.
+ambush_round` (round 2 by default; a unit with no room waits a round); a Shaken unit may take any
+action (only Idle removes Shaken); casters, spells and Special Abilities are not modelled; the
+defender always strikes back; roll-offs and the D3 use the game's generator under every mechanic.
+
+May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.units``, ``oprlab.mechanics`` and
+``oprlab.game``'s state, actions, events, geometry and ``riverside_combat``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal
+
+import numpy as np
+
+from oprlab.errors import OptionError, UserError
+from oprlab.game import geometry as geo
+from oprlab.game import riverside_combat as combat
+from oprlab.game.actions import Action, Kind
+from oprlab.game.events import EventLog
+from oprlab.game.state import GameState, Objective, Pending, UnitState
+from oprlab.mechanics import Mechanic, get_mechanic
+from oprlab.rules.gff.resolve import Roller
+from oprlab.rules.riverside.attack import READINGS, Readings
+from oprlab.table import charge as table_charge
+from oprlab.table.deploy import objective_ok
+from oprlab.table.formation import CLEARANCE, is_coherent, standable
+from oprlab.table.formation import formation as formation_centres
+from oprlab.table.model import Placement, Point, Table, base_radius, is_large
+from oprlab.table.movement import MoveRules, unit_allowance
+from oprlab.units.model import Army, Unit
+
+SYSTEM = "riverside"
+#: "The game consist of 4 Rounds".
+ROUNDS = 4
+#: End Phase: "within 3" of an objective".
+OBJECTIVE_RANGE = 3.0
+#: Placing Objectives: "over 9" away from other markers".
+OBJECTIVE_SPACING = 9.0
+#: Ambush Deployment: "anywhere over 9" away from enemy units".
+AMBUSH_DISTANCE = 9.0
+#: Scout Deployment: "12" beyond the boundaries of the commander's Deployment Zone".
+SCOUT_DEPTH = 12.0
+#: Units deployed on this round "may not contest objective markers".
+LATE_ROUND = 4
+#: OPR army lists Riverside can play (Army Forge game-system codes; empty: not said).
+OPR_SYSTEMS = frozenset({"", "GF", "GFF", "AOF", "AOFS", "AOFR"})
+DEPLOY_PHASES = ("deploy", "scout", "ambush")
+EPS = 1e-6
+
+WinnerTakes = Literal["first", "zone"]
+
+
+@dataclass(frozen=True)
+class RiversideOptions:
+    """Choices seed 002 leaves to the commanders, fixed for a game (docs/rules/riverside.md).
+
+    Attributes:
+        winner_takes: what the deployment roll-off winner chooses: ``"first"`` (to activate
+            first; the loser chooses its zone) or ``"zone"`` (its zone; the loser then chooses
+            to activate first).
+        ambush_round: the round (2-4) Ambush units are deployed in.
+        strike_back: the charged unit strikes back ("may choose to strike back").
+        tie: equal melee wound totals: ``"none"`` nobody tests, ``"both"`` both test.
+        impact: Impact(X) read as in GFF inside the charge (``"with_attack"``) or ``"none"``.
+        readings: the attack pipeline's readings (Rending, Extra Shooty, Rout when shooting).
+    """
+
+    winner_takes: WinnerTakes = "first"
+    ambush_round: int = 2
+    strike_back: bool = True
+    tie: combat.TieReading = "none"
+    impact: combat.ImpactReading = "with_attack"
+    readings: Readings = field(default=READINGS)
+
+    def __post_init__(self) -> None:
+        if self.winner_takes not in ("first", "zone"):
+            raise OptionError(
+                "unknown roll-off choice", value=self.winner_takes, expected="'first' or 'zone'"
+            )
+        if not 2 <= self.ambush_round <= ROUNDS:
+            raise OptionError(
+                "Ambush units deploy in rounds 2-4",
+                value=self.ambush_round,
+                expected="2, 3 or 4",
+                where="ambush_round",
+            )
+        if self.tie not in ("none", "both"):
+            raise OptionError("unknown melee tie reading", value=self.tie, expected="none or both")
+        if self.impact not in ("with_attack", "none"):
+            raise OptionError(
+                "unknown Impact reading", value=self.impact, expected="with_attack or none"
+            )
+
+    @property
+    def melee(self) -> combat.MeleeOptions:
+        return combat.MeleeOptions(strike_back=self.strike_back, tie=self.tie, impact=self.impact)
+
+
+# --- setup --------------------------------------------------------------------------------
+
+
+def new_game(
+    army_a: Army,
+    army_b: Army,
+    *,
+    seed: int,
+    mechanic: str | Mechanic = "d6",
+    table: Table | None = None,
+    log: bool = True,
+    options: RiversideOptions | None = None,
+) -> GameState:
+    """A Riverside game ready for its objective markers; checks that both armies can play.
+
+    Any OPR list plays (GF, GFF, AoF ...): Riverside is a way of playing OPR armies, and the
+    shipped GFF samples are OPR lists.
+    """
+    for i, army in enumerate((army_a, army_b)):
+        if not army.units:
+            raise UserError(f"army {i + 1} has no units", value=army.name, expected="a unit")
+        if army.system.upper() not in OPR_SYSTEMS:
+            raise UserError(
+                f"army {i + 1} is not an OPR list",
+                value=army.system,
+                expected="an OPR list (GF, GFF, AOF, AOFS or AOFR) for the riverside rules",
+            )
+    opts = options or RiversideOptions()
+    mech = get_mechanic(mechanic) if isinstance(mechanic, str) else mechanic
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
+    units: dict[str, UnitState] = {}
+    for side, army in enumerate((army_a, army_b)):
+        for i, unit in enumerate(army.units):
+            uid = f"{'AB'[side]}{i + 1}"
+            reserve = "ambush" if unit.has("Ambush") else "scout" if unit.has("Scout") else None
+            units[uid] = UnitState(uid, side, unit, None, unit.size, reserve=reserve)
+    state = GameState(
+        system=SYSTEM,
+        table=table or Table(),
+        armies=(army_a, army_b),
+        units=units,
+        mechanic=mech,
+        mech_state=mech.initial_state([u.owner for u in units.values()], rng),
+        rng=rng,
+        seed=seed,
+        rounds=ROUNDS,
+        log=EventLog(enabled=log),
+    )
+    state.extra["options"] = opts
+    state.extra["mechanic_name"] = mechanic if isinstance(mechanic, str) else mech.name
+    state.extra["edge"] = [0, 1]  # until the roll-off: side 0 low (y = 0), side 1 high
+    winner = int(state.rng.integers(2))  # "The commanders roll-off"
+    count = int(state.rng.integers(1, 4)) + 2  # "D3+2 objective markers"
+    state.extra["objectives_left"] = count
+    state.active = winner  # "the winner picks who places the first": it places first
+    state.phase = "objectives"
+    state.log.add("setup", seed=seed, mechanic=repr(mech), objectives=count, first=winner)
+    return state
+
+
+def options_of(state: GameState) -> RiversideOptions:
+    opts = state.extra.get("options")
+    return opts if isinstance(opts, RiversideOptions) else RiversideOptions()
+
+
+def edge(state: GameState, side: int) -> int:
+    """Which table edge a side deploys on: 0 along ``y = 0``, 1 along ``y = depth``."""
+    edges: list[int] = state.extra.get("edge", [0, 1])
+    return edges[side]
+
+
+def deployment_zone(state: GameState, side: int, *, scout: bool = False) -> tuple[float, float]:
+    """The band of y a side deploys in (Scout: 12" beyond its zone's boundary)."""
+    t = state.table
+    depth = t.deployment_depth + (SCOUT_DEPTH if scout else 0.0)
+    return (0.0, depth) if edge(state, side) == 0 else (t.depth - depth, t.depth)
+
+
+def home_edge(state: GameState, side: int) -> float:
+    return 0.0 if edge(state, side) == 0 else state.table.depth
+
+
+def facing(state: GameState, side: int) -> tuple[float, float]:
+    """Formations face the enemy's edge."""
+    return (0.0, 1.0) if edge(state, side) == 0 else (0.0, -1.0)
+
+
+def objective_problem(state: GameState, point: Point) -> str | None:
+    """Why a marker may not go at ``point`` ("Placing Objectives"), or ``None`` if it may."""
+    t = state.table
+    x, y = point
+    if not (0.0 <= x <= t.width and 0.0 <= y <= t.depth):
+        return "objective marker off the table"
+    if y <= t.deployment_depth or y >= t.depth - t.deployment_depth:
+        return "objective markers go outside the deployment zones"
+    if any(math.dist(point, o.position) <= OBJECTIVE_SPACING for o in state.objectives):
+        return 'objective markers must be over 9" away from other markers'
+    if not objective_ok(t, point, tuple(o.position for o in state.objectives)):
+        return "objective markers can't be placed in impassable terrain"
+    return None
+
+
+def objective_candidates(state: GameState) -> list[Point]:
+    """Legal marker points on a 3" grid."""
+    t = state.table
+    pts: list[Point] = []
+    for x in np.arange(3.0, t.width - 2.9, 3.0):
+        for y in np.arange(t.deployment_depth + 1.5, t.depth - t.deployment_depth - 1.4, 3.0):
+            p = (float(x), float(y))
+            if objective_problem(state, p) is None:
+                pts.append(p)
+    return pts
+
+
+@lru_cache(maxsize=1024)
+def _formation_at_origin(unit: Unit, models: int, up: bool) -> Placement:
+    """A compact formation centred on (0, 0) in Riverside cohesion (rows, else a blob)."""
+    r = base_radius(unit)
+    face = (0.0, 1.0) if up else (0.0, -1.0)
+    for shape in ("rows", "blob"):
+        centres = formation_centres(models, r, (0.0, 0.0), face, 0.5, shape=shape)
+        p = Placement(centres, np.full(models, r), large=is_large(unit))
+        if is_coherent(p, SYSTEM):
+            return p
+    return p
+
+
+def formation_at(state: GameState, us: UnitState, centre: Point) -> Placement:
+    """The unit's formation centred at ``centre`` facing the enemy edge (a fresh copy)."""
+    base = _formation_at_origin(us.unit, us.models, edge(state, us.side) == 0)
+    return geo.translated(base, centre[0], centre[1])
+
+
+def deploy_problem(state: GameState, us: UnitState, point: Point) -> str | None:
+    """Why ``us`` may not be deployed centred at ``point`` now, or ``None`` if it may.
+
+    Normal and Scout: every base inside the (Scout) Deployment Zone; Ambush: over 9" from every
+    enemy unit; always on the table, off impassable and unstable terrain, 1" from other units
+    ("1\\" Spacing": nor be deployed within 1"), in Unit Cohesion.
+    """
+    p = formation_at(state, us, point)
+    if not geo.inside_table(state.table, p):
+        return "the unit does not fit on the table there"
+    if state.phase != "ambush":
+        lo, hi = deployment_zone(state, us.side, scout=us.reserve == "scout")
+        ys, r = p.centres[:, 1], p.radii
+        if float((ys - r).min()) < lo - EPS or float((ys + r).max()) > hi + EPS:
+            return "the unit must be inside its deployment zone"
+    else:
+        for e in state.enemies(us.side):
+            if e.placement is not None and geo.gap(p, e.placement) <= AMBUSH_DISTANCE:
+                return 'Ambush units deploy over 9" away from enemy units'
+    for o in state.placements_except(us.uid):
+        if geo.gap(p, o) < geo.SPACING - EPS:
+            return 'units may not be deployed within 1" of other units'
+    radius = float(p.radii[0]) - CLEARANCE
+    if (
+        state.table.pieces
+        and not standable(state.table, p.centres, radius, flying=us.unit.has("Flying")).all()
+    ):
+        return "a model would stand in impassable or on unstable terrain"
+    return None  # the formation is coherent wherever it stands (it is only moved)
+
+
+def deploy_candidates(state: GameState, us: UnitState) -> list[Point]:
+    """Legal centres on a grid: 4" across, rows through the zone (the table for Ambush).
+
+    Remembered until a unit is placed (the phase deciding whether to go on asks first, the
+    listing of actions next).
+    """
+    key = (
+        state.phase,
+        state.round,
+        us.uid,
+        us.models,
+        sum(u.on_table for u in state.units.values()),
+    )
+    memo = state.extra.get("deploy_memo")
+    if isinstance(memo, tuple) and memo[0] == key:
+        return list(memo[1])
+    pts = _deploy_grid(state, us)
+    state.extra["deploy_memo"] = (key, tuple(pts))
+    return pts
+
+
+def _deploy_grid(state: GameState, us: UnitState) -> list[Point]:
+    t = state.table
+    if state.phase == "ambush":
+        ys = [float(y) for y in np.arange(4.0, t.depth - 3.9, 4.0)]
+    else:
+        lo, hi = deployment_zone(state, us.side, scout=us.reserve == "scout")
+        rows = max(3, int((hi - lo) // 5))
+        ys = [float(y) for y in np.linspace(lo + 2.5, hi - 2.5, rows)]
+    return [
+        (float(x), y)
+        for y in ys
+        for x in np.arange(4.0, t.width - 3.9, 4.0)
+        if deploy_problem(state, us, (float(x), y)) is None
+    ]
+
+
+# --- what a unit can do -------------------------------------------------------------------
+
+
+def _to_deploy(state: GameState, side: int) -> list[UnitState]:
+    """Units of ``side`` to be deployed in the current deployment phase."""
+    phase = state.phase
+    if phase == "ambush":
+        if state.round < options_of(state).ambush_round:
+            return []
+        want: str | None = "ambush"
+    else:
+        want = "scout" if phase == "scout" else None
+    return [
+        u
+        for u in state.side_units(side)
+        if u.placement is None and u.alive and u.reserve == want and phase in DEPLOY_PHASES
+    ]
+
+
+def _can_activate(state: GameState, side: int) -> list[UnitState]:
+    return [u for u in state.side_units(side) if u.on_table and not u.activated]
+
+
+def move_allowance(unit: Unit, kind: Kind) -> float:
+    """Advance 6", Rush 12", Charge 12"; Fast and Slow as in GFF (not in seed 002)."""
+    if kind not in (Kind.ADVANCE, Kind.RUSH, Kind.CHARGE):
+        return 0.0
+    return unit_allowance(unit, kind.value)
+
+
+def move_goals(state: GameState, us: UnitState) -> list[Point]:
+    """Canonical destinations: each objective, each enemy unit, and back toward home."""
+    goals: list[Point] = [o.position for o in state.objectives]
+    for e in state.enemies(us.side):
+        assert e.placement is not None
+        goals.append(geo.centroid(e.placement))
+    assert us.placement is not None
+    cx, _ = geo.centroid(us.placement)
+    goals.append((cx, home_edge(state, us.side)))
+    return goals
+
+
+def _rules(unit: Unit) -> MoveRules:
+    return MoveRules.of(unit, SYSTEM)
+
+
+def charge_targets(state: GameState, us: UnitState) -> list[str]:
+    """Enemy units at least one model can reach base contact with ("Charge Action")."""
+    assert us.placement is not None
+    if not any(w.melee for w in us.unit.weapons) and not us.unit.has("Impact"):
+        return []
+    reach = move_allowance(us.unit, Kind.CHARGE)
+    out = []
+    for e in state.enemies(us.side):
+        assert e.placement is not None
+        if geo.gap(us.placement, e.placement) > reach:
+            continue
+        if _can_charge(state, us, e.placement, reach):
+            out.append(e.uid)
+    return out
+
+
+_CHARGE_MEMO_SIZE = 4096
+
+
+def _key(p: Placement) -> tuple[bytes, bytes]:
+    return (p.centres.tobytes(), p.removed.tobytes())
+
+
+def _can_charge(state: GameState, us: UnitState, target: Placement, reach: float) -> bool:
+    """:func:`oprlab.table.charge.can_charge`, remembered by the positions that can matter.
+
+    Paths are at most ``reach`` long, so only units within reach (plus bases and spacing) of
+    the charger can be in the way; most pairs are unchanged from one decision to the next.
+    """
+    assert us.placement is not None
+    # A unit farther than this can neither stand in a path nor crowd a spot in contact.
+    margin = reach + geo.SPACING + 2 * float(us.placement.radii.max()) + 0.5
+    others = [
+        p
+        for p in state.placements_except(us.uid)
+        if p is not target and geo.gap(us.placement, p) <= margin
+    ]
+    key = (
+        reach,
+        us.unit.has("Flying"),
+        us.unit.has("Strider"),
+        _key(us.placement),
+        _key(target),
+        tuple(sorted(_key(p) for p in others)),
+    )
+    memo = state.extra.setdefault("charge_memo", {})
+    if key not in memo:
+        if len(memo) >= _CHARGE_MEMO_SIZE:
+            memo.clear()
+        memo[key] = _straight_charge(state.table, us.placement, target, others, reach) or (
+            table_charge.can_charge(
+                state.table, us.placement, target, reach, others, rules=_rules(us.unit)
+            )
+        )
+    return bool(memo[key])
+
+
+#: A straight charge must be this much shorter than the move for the quick answer to stand
+#: (the table's own search tries contact spots at fixed angles, a little off the straight line).
+_STRAIGHT_SLACK = 0.25
+#: Pairs of models (nearest first) tried for a straight charge before the path search.
+_STRAIGHT_TRIES = 64
+
+
+def _straight_charge(
+    table: Table, unit: Placement, target: Placement, others: Sequence[Placement], reach: float
+) -> bool:
+    """A sufficient condition for a legal charge on a table with no terrain: some charging
+    model can go in a straight line, clear of other units by 1" and of the target's other
+    bases, to a free spot touching the target's model nearest to it. Otherwise the table's
+    path search answers (:func:`oprlab.table.charge.can_charge`)."""
+    if table.pieces:
+        return False
+    tc, tr = target.centres[target.alive], target.radii[target.alive]
+    oc = [o.centres[o.alive] for o in others]
+    orr = [o.radii[o.alive] for o in others]
+    blocks_c = np.concatenate(oc) if oc else np.zeros((0, 2))
+    blocks_r = np.concatenate(orr) if orr else np.zeros(0)
+    ac, ar = unit.centres[unit.alive], unit.radii[unit.alive]
+    d = np.linalg.norm(ac[:, None, :] - tc[None, :, :], axis=2) - ar[:, None] - tr[None, :]
+    pairs = np.argwhere(d <= reach - _STRAIGHT_SLACK)
+    order = np.argsort(d[pairs[:, 0], pairs[:, 1]], kind="stable")[:_STRAIGHT_TRIES]
+    for i, j in pairs[order]:
+        a, ra = ac[i], float(ar[i])
+        v = a - tc[j]
+        n = float(np.hypot(*v))
+        if n < EPS:
+            continue
+        spot = tc[j] + v / n * (tr[j] + ra + 0.01)
+        if not (ra <= spot[0] <= table.width - ra and ra <= spot[1] <= table.depth - ra):
+            continue
+        if _segment_clear(a, spot, ra, blocks_c, blocks_r + geo.SPACING) and _segment_clear(
+            a, spot, ra, np.delete(tc, j, axis=0), np.delete(tr, j) - EPS
+        ):
+            return True
+    return False
+
+
+def _segment_clear(
+    a: np.ndarray, b: np.ndarray, ra: float, centres: np.ndarray, need: np.ndarray
+) -> bool:
+    """A base of radius ``ra`` swept from ``a`` to ``b`` keeps ``need`` from every centre."""
+    if len(centres) == 0:
+        return True
+    ab = b - a
+    length2 = float(ab @ ab)
+    t = np.clip(((centres - a) @ ab) / length2, 0.0, 1.0) if length2 > 0 else np.zeros(len(need))
+    closest = a + t[:, None] * ab
+    gap = np.hypot(*(centres - closest).T) - ra
+    return bool((gap >= need).all())
+
+
+def shooting_targets(state: GameState, us: UnitState) -> dict[str, tuple[str, ...]]:
+    """Enemy units some model may shoot (LoS and a weapon in range), with the weapon types."""
+    if not combat.ranged_weapons(us.unit):
+        return {}
+    return combat.reachable_types(us, combat.look(state, us))
+
+
+def legal_actions(state: GameState) -> list[Action]:
+    """Every decision open to the side to act, in canonical order."""
+    if state.done:
+        return []
+    side = state.active
+    out: list[Action] = []
+    if state.phase == "objectives":
+        out = [Action(Kind.PLACE_OBJECTIVE, to=p) for p in objective_candidates(state)]
+    elif state.phase in DEPLOY_PHASES:
+        for us in _to_deploy(state, side):
+            out.extend(Action(Kind.DEPLOY, us.uid, to=p) for p in deploy_candidates(state, us))
+    elif state.phase == "activation":
+        for us in _can_activate(state, side):
+            out.extend(unit_actions(state, us))
+    elif state.phase == "shoot" and state.pending is not None:
+        out = shoot_actions(state, state.units[state.pending.unit])
+    return sorted(out, key=Action.sort_key)
+
+
+def unit_actions(state: GameState, us: UnitState) -> list[Action]:
+    """The actions one unit may take ("Activation Actions"); its shooting is the next decision.
+
+    Every unit may take every action: seed 002 only says Idle removes Shaken (a Shaken unit
+    that does something else stays Shaken). Immobile units (a GFF rule) only Hold or Idle.
+    """
+    acts = [Action(Kind.HOLD, us.uid), Action(Kind.IDLE, us.uid)]
+    if us.unit.has("Immobile"):
+        return acts
+    for goal in move_goals(state, us):
+        acts.append(Action(Kind.ADVANCE, us.uid, to=goal))
+        acts.append(Action(Kind.RUSH, us.uid, to=goal))
+    acts += [Action(Kind.CHARGE, us.uid, target=t) for t in charge_targets(state, us)]
+    return acts
+
+
+def shoot_actions(state: GameState, us: UnitState) -> list[Action]:
+    """Hold fire; every weapon type at one target; one type at a second target.
+
+    "Choose one target for each ranged weapon type ... A maximum of 2 different targets": the
+    listed splits send one weapon type to a second target and the others to the first;
+    :func:`is_legal` accepts any split of the types over two targets.
+    """
+    targets = shooting_targets(state, us)
+    acts = [Action(Kind.SHOOT, us.uid)]
+    acts += [Action(Kind.SHOOT, us.uid, target=t) for t in targets]
+    if len(combat.weapon_types(us.unit)) >= 2:
+        for w in combat.weapon_types(us.unit):
+            for t2, types2 in targets.items():
+                if w not in types2:
+                    continue
+                for t1, types1 in targets.items():
+                    if t1 != t2 and any(v != w for v in types1):
+                        acts.append(Action(Kind.SHOOT, us.uid, target=t1, second=t2, split=(w,)))
+    return acts
+
+
+def is_legal(state: GameState, action: Action) -> bool:
+    """Whether ``action`` may be taken now, including moves to any point of the table."""
+    try:
+        _validate(state, action)
+    except UserError:
+        return False
+    return True
+
+
+def _on_table(state: GameState, to: Point | None) -> bool:
+    t = state.table
+    return to is not None and 0 <= to[0] <= t.width and 0 <= to[1] <= t.depth
+
+
+def _validate(state: GameState, a: Action) -> UnitState | None:
+    def bad(msg: str) -> UserError:
+        return UserError(msg, value=str(a), expected="an action from legal_actions()")
+
+    if state.done:
+        raise bad("the game is over")
+    if a.benny:
+        raise bad("Riverside shooting takes no benny")
+    if a.kind is not Kind.SHOOT and (a.second or a.split):
+        raise bad("only shooting takes a second target or a weapon split")
+    if a.kind is Kind.CONSOLIDATE:
+        raise bad("Riverside has no move after combat")
+    if a.kind is Kind.PLACE_OBJECTIVE:
+        if state.phase != "objectives" or a.to is None:
+            raise bad("no objective marker to place now")
+        problem = objective_problem(state, a.to)
+        if problem:
+            raise bad(problem)
+        return None
+    us = state.units.get(a.unit)
+    if us is None or us.side != state.active:
+        raise bad("not a unit of the side to act")
+    if a.kind is Kind.DEPLOY:
+        if state.phase not in DEPLOY_PHASES or us not in _to_deploy(state, us.side):
+            raise bad("this unit cannot deploy in this phase")
+        if a.to is None or a.target:
+            raise bad("deploy needs a position and no target")
+        problem = deploy_problem(state, us, a.to)
+        if problem:
+            raise bad(problem)
+        return us
+    if a.kind is Kind.SHOOT:
+        p = state.pending
+        if state.phase != "shoot" or p is None or p.unit != us.uid:
+            raise bad("this unit cannot shoot now")
+        problem = _shot_problem(state, us, a)
+        if problem:
+            raise bad(problem)
+        return us
+    if state.phase != "activation" or us.activated or not us.on_table:
+        raise bad("this unit cannot activate now")
+    if us.unit.has("Immobile") and a.kind not in (Kind.HOLD, Kind.IDLE):
+        raise bad("Immobile units may only Hold or Idle")
+    if a.kind in (Kind.HOLD, Kind.IDLE) and (a.to is not None or a.target):
+        raise bad("Hold and Idle take no move and no target (targets come after Hold)")
+    if a.kind in (Kind.ADVANCE, Kind.RUSH) and (not _on_table(state, a.to) or a.target):
+        raise bad("a move needs a point on the table and no target")
+    if a.kind is Kind.CHARGE and (a.to is not None or a.target not in charge_targets(state, us)):
+        raise bad("no model can reach base contact with that target")
+    return us
+
+
+def _shot_problem(state: GameState, us: UnitState, a: Action) -> str | None:
+    if not a.target:
+        return "a second target or a split needs a first target" if a.second or a.split else None
+    if a.to is not None:
+        return "shooting takes no move"
+    targets = shooting_targets(state, us)
+    if a.target not in targets:
+        return "no model has LoS and a weapon in range of that target"
+    if not a.second and not a.split:
+        return None
+    if not a.second or not a.split:
+        return "a second target needs the weapon types that fire at it, and the reverse"
+    if a.second == a.target or a.second not in targets:
+        return "the second target must be another unit some model may shoot"
+    types = combat.weapon_types(us.unit)
+    if len(set(a.split)) != len(a.split) or not set(a.split) <= set(types):
+        return "split names each of the unit's ranged weapon types at most once"
+    if any(w not in targets[a.second] for w in a.split):
+        return "a weapon type split to the second target does not reach it"
+    if not any(w not in a.split for w in targets[a.target]):
+        return "no other weapon type reaches the first target"
+    return None
+
+
+# --- apply --------------------------------------------------------------------------------
+
+
+def apply(state: GameState, action: Action) -> None:
+    """Carry out ``action`` (checked: an illegal action raises a clear error)."""
+    us = _validate(state, action)
+    if action.kind is Kind.PLACE_OBJECTIVE:
+        assert action.to is not None
+        state.objectives.append(Objective(action.to))
+        state.log.add("objective", side=state.active, at=list(action.to))
+        state.extra["objectives_left"] -= 1
+        state.active = 1 - state.active  # "alternate in placing one marker each"
+        if state.extra["objectives_left"] == 0:
+            _choose_zones(state)
+        return
+    assert us is not None
+    if action.kind is Kind.DEPLOY:
+        _deploy(state, us, action)
+    elif action.kind is Kind.SHOOT:
+        _shoot_step(state, us, action)
+    else:
+        _activate(state, us, action)
+
+
+def preferred_edge(state: GameState) -> int:
+    """The zone a commander choosing it takes: the edge nearer the markers (a tie: y = 0)."""
+    t = state.table
+    low = sum(o.position[1] - t.deployment_depth for o in state.objectives)
+    high = sum(t.depth - t.deployment_depth - o.position[1] for o in state.objectives)
+    return 0 if low <= high + EPS else 1
+
+
+def _choose_zones(state: GameState) -> None:
+    """ "The winner chooses either the Deployment Zone ... or who activates first, the loser
+    chooses the other" (each commander chooses for itself: see :class:`RiversideOptions`)."""
+    winner = int(state.rng.integers(2))
+    loser = 1 - winner
+    picker = loser if options_of(state).winner_takes == "first" else winner
+    first = winner if options_of(state).winner_takes == "first" else loser
+    chosen = preferred_edge(state)
+    edges = [0, 0]
+    edges[picker] = chosen
+    edges[1 - picker] = 1 - chosen
+    state.extra["edge"] = edges
+    state.first = first
+    state.log.add("roll_off", winner=winner, first=first, zone_chooser=picker, edges=edges)
+    _start_round(state, 1)
+
+
+def _start_round(state: GameState, n: int) -> None:
+    """Beginning Phase, then the round's deployment phases, then activations."""
+    state.round = n
+    if n > 1 and state.finished_first is not None:
+        state.first = state.finished_first  # "start with the commander that finished first"
+    state.finished_first = None
+    state.last_activation = [-1, -1]
+    for us in state.units.values():
+        us.activated = False
+        us.fatigued = False  # Beginning Phase: "units are no longer Fatigued"
+    state.log.add("round", round=n, first=state.first)
+    state.log.add("beginning", round=n)  # casters and spell tokens are not modelled
+    state.phase = "deploy" if n == 1 else "ambush"
+    state.active = state.first  # "The commander that will activate first ... deploys first"
+    state.log.add("deployment_phase", round=n, phase=state.phase, first=state.first)
+    _next_deployer(state)
+
+
+def _deploy(state: GameState, us: UnitState, action: Action) -> None:
+    assert action.to is not None
+    us.placement = formation_at(state, us, action.to)
+    us.arrived = state.round
+    us.reserve = None
+    state.log.add(
+        "deploy",
+        unit=us.uid,
+        side=us.side,
+        at=[round(v, 3) for v in action.to],
+        round=state.round,
+        phase=state.phase,
+    )
+    state.active = 1 - state.active  # "Commanders alternate deploying units"
+    _next_deployer(state)
+
+
+def _next_deployer(state: GameState) -> None:
+    """Alternate deployment; go on to the next phase when nobody has a unit left to place."""
+    while True:
+        if _has_room(state, state.active):
+            return
+        if _has_room(state, 1 - state.active):
+            state.active = 1 - state.active
+            return
+        if state.phase == "deploy":
+            state.phase = "scout"  # round 1: Normal, then Scout Deployment
+            state.active = state.first
+            state.log.add("deployment_phase", round=state.round, phase="scout", first=state.first)
+            continue
+        _start_activation(state)
+        return
+
+
+def _has_room(state: GameState, side: int) -> bool:
+    """Whether ``side`` has a unit to deploy now and room for it.
+
+    A Normal or Scout unit with no room is lost; an Ambush unit with no room waits for the next
+    round's Ambush phase, and is lost after round 4.
+    """
+    for us in _to_deploy(state, side):
+        if deploy_candidates(state, us):
+            return True
+        if state.phase == "ambush" and state.round < state.rounds:
+            state.log.add("no_room", unit=us.uid, side=side, phase=state.phase, waits=True)
+            continue
+        state.log.add("no_room", unit=us.uid, side=side, phase=state.phase, models=us.models)
+        us.models = 0
+    return False
+
+
+def _start_activation(state: GameState) -> None:
+    state.phase = "activation"
+    state.active = state.first
+    _skip_empty(state)
+
+
+def _skip_empty(state: GameState) -> None:
+    if _can_activate(state, state.active):
+        return
+    if _can_activate(state, 1 - state.active):
+        state.active = 1 - state.active
+        return
+    _end_round(state)
+
+
+def _roller(state: GameState) -> Roller:
+    return Roller(state.mechanic, state.mech_state, state.rng)
+
+
+def _activate(state: GameState, us: UnitState, a: Action) -> None:
+    us.activated = True
+    state.activations += 1
+    state.last_activation[us.side] = state.activations
+    state.log.add(
+        "activate",
+        round=state.round,
+        side=us.side,
+        unit=us.uid,
+        action=a.kind.value,
+        to=None if a.to is None else [round(v, 3) for v in a.to],
+        target=a.target,
+        shaken=us.shaken,
+    )
+    assert us.placement is not None
+    if a.kind is Kind.IDLE:
+        if us.shaken:
+            us.shaken = False  # Idle: "remove the Shaken condition"
+            state.log.add("rally", unit=us.uid)
+        _end_activation(state, us.side)
+    elif a.kind is Kind.HOLD:
+        _offer_shot(state, us, moved=False)
+    elif a.kind in (Kind.ADVANCE, Kind.RUSH):
+        assert a.to is not None
+        _move(state, us, a)
+        if a.kind is Kind.ADVANCE and us.alive:
+            _offer_shot(state, us, moved=True)
+        else:
+            _end_activation(state, us.side)
+    elif a.kind is Kind.CHARGE:
+        _charge(state, us, state.units[a.target])
+
+
+def _move(state: GameState, us: UnitState, a: Action) -> None:
+    assert us.placement is not None and a.to is not None
+    before = geo.centroid(us.placement)
+    moved = geo.move_unit_toward(
+        state.table,
+        us.placement,
+        state.placements_except(us.uid),
+        a.to,
+        move_allowance(us.unit, a.kind),
+        unit=us.unit,
+        system=SYSTEM,
+    )
+    us.placement = moved.placement
+    after = geo.centroid(us.placement)
+    state.log.add("move", unit=us.uid, distance=round(math.dist(before, after), 3))
+    roller = _roller(state)
+    combat.dangerous_terrain(state, us, moved.dangerous, roller, a.kind.value)
+    state.mech_state = roller.state
+
+
+def _offer_shot(state: GameState, us: UnitState, *, moved: bool) -> None:
+    """Hold and Advance "use Ranged Attack": the targets are the next decision, if any."""
+    if shooting_targets(state, us):
+        state.pending = Pending("shoot", us.uid, us.side, moved=moved)
+        state.phase = "shoot"
+        return
+    _end_activation(state, us.side)
+
+
+def _end_activation(state: GameState, side: int) -> None:
+    state.pending = None
+    state.phase = "activation"
+    other = 1 - side
+    if _can_activate(state, other):  # "commanders alternate Activating their Units"
+        state.active = other
+        return
+    if _can_activate(state, side):
+        state.active = side
+        return
+    _end_round(state)
+
+
+def _shoot_step(state: GameState, us: UnitState, a: Action) -> None:
+    """Seed 002 "Ranged Attacks": the chosen targets, each attacked and tested in turn."""
+    pending = state.pending
+    assert pending is not None
+    if a.target:
+        targets = shooting_targets(state, us)
+        plan = [(a.target, tuple(w for w in targets[a.target] if w not in a.split))]
+        if a.second:
+            plan.append((a.second, tuple(a.split)))
+        roller = _roller(state)
+        combat.ranged_attack(state, us, plan, roller, options_of(state).readings)
+        state.mech_state = roller.state
+    else:
+        state.log.add("hold_fire", unit=us.uid)
+    _end_activation(state, pending.side)
+
+
+def _charge(state: GameState, us: UnitState, target: UnitState) -> None:
+    """Seed 002 "Charge Action": move up to 12" into base contact, then the Melee Attack."""
+    assert us.placement is not None and target.placement is not None
+    others = [p for p in state.placements_except(us.uid) if p is not target.placement]
+    start = us.placement
+    try:
+        res = table_charge.charge_move(
+            state.table,
+            us.placement,
+            target.placement,
+            others,
+            move_allowance(us.unit, Kind.CHARGE),
+            rules=_rules(us.unit),
+        )
+    except OptionError:  # listed targets are reachable; kept for scripted scenes
+        state.log.add("charge_failed", unit=us.uid, target=target.uid)
+        _end_activation(state, us.side)
+        return
+    us.placement = res.placement
+    state.log.add(
+        "charge",
+        unit=us.uid,
+        target=target.uid,
+        distance=round(math.dist(geo.centroid(start), geo.centroid(us.placement)), 3),
+        in_contact=int(res.in_contact.sum()),
+    )
+    roller = _roller(state)
+    combat.dangerous_terrain(state, us, res.move.dangerous, roller, "charge")
+    if us.alive and target.alive:
+        opts = options_of(state)
+        combat.melee(state, us, target, roller, options=opts.melee, readings=opts.readings)
+    state.mech_state = roller.state
+    _end_activation(state, us.side)
+
+
+# --- End Phase ------------------------------------------------------------------------------
+
+
+def _end_round(state: GameState) -> None:
+    la = state.last_activation
+    state.finished_first = state.first if la[0] == la[1] else int(la[1] < la[0])
+    state.log.add("activation_end", round=state.round, finished_first=state.finished_first)
+    update_objectives(state)
+    if state.round >= state.rounds:
+        _finish(state)
+        return
+    _start_round(state, state.round + 1)
+
+
+def contesting(state: GameState, us: UnitState) -> bool:
+    """Whether a unit may control or contest markers: on the table, not Shaken ("They cannot
+    contest objectives"), not deployed on round 4."""
+    return us.on_table and not us.shaken and us.arrived != LATE_ROUND
+
+
+def controllers(state: GameState) -> list[set[int]]:
+    """For each marker, the sides with a unit able to hold it within 3" right now."""
+    out: list[set[int]] = [set() for _ in state.objectives]
+    for us in state.units.values():
+        if not contesting(state, us) or us.placement is None:
+            continue
+        for i, obj in enumerate(state.objectives):
+            if geo.within(us.placement, obj.position, OBJECTIVE_RANGE):
+                out[i].add(us.side)
+    return out
+
+
+def update_objectives(state: GameState) -> None:
+    """End Phase: one side near takes control; both: neutral; nobody: unchanged ("Leaving an
+    objective does not stop them from being controlled")."""
+    for i, (obj, near) in enumerate(zip(state.objectives, controllers(state), strict=True)):
+        before = obj.controller
+        if len(near) == 1:
+            obj.controller = next(iter(near))
+        elif len(near) == 2:
+            obj.controller = None
+        if obj.controller != before:
+            state.log.add("control", objective=i, controller=obj.controller, round=state.round)
+
+
+def _finish(state: GameState) -> None:
+    held = score(state)
+    state.winner = None if held[0] == held[1] else int(held[1] > held[0])
+    state.done = True
+    state.phase = "over"
+    state.log.add("end", objectives=list(held), winner=state.winner)
+
+
+def score(state: GameState) -> tuple[int, int]:
+    """Markers each side controls."""
+    return (
+        sum(o.controller == 0 for o in state.objectives),
+        sum(o.controller == 1 for o in state.objectives),
+    )
+
+
+def units_left(state: GameState, side: int) -> int:
+    return sum(u.alive for u in state.side_units(side))
+
+
+__all__: Sequence[str] = [
+    "RiversideOptions",
+    "apply",
+    "charge_targets",
+    "contesting",
+    "controllers",
+    "deploy_candidates",
+    "deploy_problem",
+    "deployment_zone",
+    "edge",
+    "formation_at",
+    "is_legal",
+    "legal_actions",
+    "new_game",
+    "objective_candidates",
+    "objective_problem",
+    "preferred_edge",
+    "score",
+    "shooting_targets",
+    "units_left",
+    "update_objectives",
+]
