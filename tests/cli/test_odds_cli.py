@@ -103,8 +103,9 @@ def test_json_is_odds_result_plus_names_and_options() -> None:
     assert {k: data[k] for k in engine} == engine
     assert set(data) == set(engine) | {"attacker", "defender", "options"}
     assert data["attacker"] == "Test Shooters" and data["defender"] == "Test Line"
-    assert data["hits"] == {"mean": 1.0, "pmf": [0.25, 0.5, 0.25]}
-    assert data["wounds"]["pmf"] == [9 / 16, 6 / 16, 1 / 16]
+    assert data["hits"]["mean"] == pytest.approx(1.0)
+    assert data["hits"]["pmf"] == pytest.approx([0.25, 0.5, 0.25], abs=1e-12)
+    assert data["wounds"]["pmf"] == pytest.approx([9 / 16, 6 / 16, 1 / 16], abs=1e-12)
     assert set(data["casualties"]) == {"mean", "pmf"}
     assert data["p_destroyed"] == 0.0
     assert data["options"] == {

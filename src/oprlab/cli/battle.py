@@ -19,6 +19,8 @@ from oprlab.game.state import GameState
 from oprlab.mechanics import get_mechanic
 from oprlab.players import get_commander
 from oprlab.rng import make_rng
+from oprlab.table.model import Table as TableModel
+from oprlab.table.terrain import generate_table, load_table
 from oprlab.units.load import load_army
 from oprlab.units.model import Army
 
@@ -40,6 +42,25 @@ def _army(ref: str) -> Army:
     return load_army(path)
 
 
+def _table(ref: str, seed: int) -> TableModel | None:
+    """``open``: no terrain; ``random``: generated from the game's seed; else a terrain file."""
+    if ref == "open":
+        return None
+    if ref == "random":
+        return generate_table(seed)
+    path = Path(ref)
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        raise OptionError(
+            "cannot read the terrain file",
+            value=ref,
+            expected="open, random or a readable terrain JSON file",
+            where="--table",
+        ) from None
+    return load_table(text, str(path))
+
+
 def battle(
     army_a: str = typer.Argument(..., help="Army file (Army Forge text or JSON) or sample name."),
     army_b: str = typer.Argument(..., help="The opposing army."),
@@ -51,6 +72,11 @@ def battle(
     games: int = typer.Option(1, help="Play a series of N games."),
     jobs: int = typer.Option(0, help="Worker processes for a series (0: all cores)."),
     log: Path | None = typer.Option(None, help="Write the event log of one game as JSON."),
+    table: str = typer.Option(
+        "open",
+        help="open (no terrain), random (a table generated from the seed) or a terrain JSON "
+        "file (its objective markers, if any, replace placing them).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Play a whole game between two armies, or a series of games."""
@@ -67,13 +93,16 @@ def battle(
     get_mechanic(mechanic)  # fail early on an unknown mechanic
     a, b = _army(army_a), _army(army_b)
     seeded = make_rng(seed)
+    board = _table(table, seeded.seed)
     console = Console()
     if games == 1:
         commanders = [
             get_commander(commander_a, seeded.seed),
             get_commander(commander_b, seeded.seed + 1),
         ]
-        result, state = play_game(a, b, commanders, seed=seeded.seed, mechanic=mechanic)
+        result, state = play_game(
+            a, b, commanders, seed=seeded.seed, mechanic=mechanic, table=board
+        )
         if log is not None:
             log.write_text(
                 json.dumps({"result": result.to_json(), "events": state.log.events}, indent=1),
@@ -84,7 +113,7 @@ def battle(
         else:
             _account(console, state, result)
         return
-    spec = SeriesSpec(a, b, (commander_a, commander_b), mechanic, None, seeded.seed)
+    spec = SeriesSpec(a, b, (commander_a, commander_b), mechanic, board, seeded.seed)
     n_jobs = jobs or (os.cpu_count() or 1)
     with Progress(
         "[progress.description]{task.description}",
@@ -108,7 +137,8 @@ def _account(console: Console, state: GameState, result: GameResult) -> None:
     armies = state.armies
     console.print(
         f"[bold]{armies[0].name}[/] (A) vs [bold]{armies[1].name}[/] (B), "
-        f"seed {state.seed}, mechanic {state.mechanic.name}"
+        f"seed {state.seed}, mechanic {state.mechanic.name}, "
+        + (f"{len(state.table.pieces)} terrain pieces" if state.table.pieces else "open table")
     )
     for e in state.log.events:
         k = e["kind"]
@@ -117,20 +147,35 @@ def _account(console: Console, state: GameState, result: GameResult) -> None:
         elif k == "activate":
             target = f" -> {names[e['target']]}" if e.get("target") else ""
             console.print(f"  {names[e['unit']]}: {e['action']}{target}")
+        elif k == "deploy" and e.get("phase") == "ambush":
+            console.print(f"  {names[e['unit']]} arrives from Ambush")
+        elif k == "no_room":
+            console.print(f"  [red]{names[e['unit']]} finds no room to deploy and is lost[/]")
         elif k == "shoot":
             console.print(
                 f'    shoots {names[e["target"]]} at {e["distance"]:.1f}": '
                 f"{e['hits']} hits, {e['wounds']} wounds, {e['casualties']} down"
+                + (" (in cover)" if e.get("cover") else "")
             )
+        elif k == "dangerous":
+            console.print(f"    dangerous terrain: {e['dice']} dice, {e['wounds']} wounds")
+        elif k == "benny":
+            console.print("    spends a benny on an extra attack")
         elif k == "melee":
             console.print(
                 f"    melee with {names[e['target']]}: dealt {e['wounds_dealt']} "
                 f"wounds, took {e['wounds_taken']}"
             )
+        elif k == "consolidate":
+            console.print(f'    {names[e["unit"]]} consolidates {e["distance"]:.1f}"')
+        elif k == "charge_failed":
+            console.print("    the charge falls short")
         elif k in ("destroyed", "routed"):
             console.print(f"    [red]{names[e['unit']]} {k}[/]")
         elif k == "shaken":
             console.print(f"    {names[e['unit']]} is Shaken ({e['cause']})")
+        elif k == "rally":
+            console.print("    stops being Shaken")
         elif k == "control":
             who = "neutral" if e["controller"] is None else "AB"[e["controller"]]
             console.print(f"  objective {e['objective'] + 1} -> {who}")

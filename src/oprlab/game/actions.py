@@ -1,4 +1,7 @@
-"""Actions: what a commander can choose, as small frozen values in a canonical order."""
+"""Actions: what a commander can choose, as small frozen values in a canonical order.
+
+May import ``oprlab.table.model`` only.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +21,8 @@ class Kind(StrEnum):
     RUSH = "rush"
     CHARGE = "charge"
     IDLE = "idle"
+    SHOOT = "shoot"  # after Hold or Advance: the unit's targets (none: hold fire)
+    CONSOLIDATE = "consolidate"  # After Combat: the survivor may move up to 3"
 
 
 KIND_ORDER = {k: i for i, k in enumerate(Kind)}
@@ -30,17 +35,33 @@ class Action:
     Attributes:
         kind: what is done.
         unit: the acting unit's uid (empty for objective placement).
-        to: where to move, deploy or place (inches).
-        target: the unit shot at or charged (empty: none).
+        to: where to move, deploy or place (inches); ``None`` for a consolidation: stay.
+        target: the unit shot at or charged (empty: none; for ``SHOOT``: hold fire).
+        second: ``SHOOT``: a second target (seed 003 "Shooting": up to two targets).
+        split: ``SHOOT``: the weapon types (names) fired at ``second``; the others at ``target``.
+        benny: spend a benny (clock-bennies) on one extra attack against ``target``.
     """
 
     kind: Kind
     unit: str = ""
     to: Point | None = None
     target: str = ""
+    second: str = ""
+    split: tuple[str, ...] = ()
+    benny: bool = False
 
-    def sort_key(self) -> tuple[str, int, str, tuple[float, float]]:
-        return (self.unit, KIND_ORDER[self.kind], self.target, self.to or (-1.0, -1.0))
+    def sort_key(
+        self,
+    ) -> tuple[str, int, str, str, tuple[str, ...], bool, tuple[float, float]]:
+        return (
+            self.unit,
+            KIND_ORDER[self.kind],
+            self.target,
+            self.second,
+            self.split,
+            self.benny,
+            self.to or (-1.0, -1.0),
+        )
 
     def __str__(self) -> str:
         text = f"{self.kind.value} {self.unit}".strip()
@@ -48,4 +69,8 @@ class Action:
             text += f" to ({self.to[0]:.1f}, {self.to[1]:.1f})"
         if self.target:
             text += f" at {self.target}"
+        if self.second:
+            text += f" and {self.second} with {', '.join(self.split)}"
+        if self.benny:
+            text += " (benny)"
         return text

@@ -6,18 +6,30 @@ The procedure is written as OpenSpiel-style functions on a :class:`GameState`:
 rolling every check through the game's mechanic and logging every event. Commanders only ever
 choose among actions; dice enter through the mechanic with the game's seeded generator.
 
-Readings (docs/rules/gff.md "Full games"): the deployment roll-off winner deploys on the low
-edge (y = 0) and goes first in round 1; Ambush units arrive at the start of round 2; each
-shooting unit fires all its ranged weapons that reach at one target; casualties are the models
-furthest from the attacker's side removed last (the defender keeps its front); roll-offs and
-the D3 of objectives use the game's generator under every mechanic.
+An activation is one or two decisions: the action (Hold, Advance, Rush, Charge, or Idle when
+Shaken), then, after Hold or Advance with a target in range, the shooting (``SHOOT``: up to two
+targets with different weapon types, or hold fire), and after a melee in which one unit was
+destroyed, the survivor's move of up to 3" (``CONSOLIDATE``, decided by the survivor's side).
+
+Readings (docs/rules/gff.md "Full games"): player A deploys on the low edge (y = 0) and the
+deployment roll-off winner goes first in round 1; Scout and Ambush units always use their rule
+and Ambush units arrive at the start of round 2; casualties are the defender's choice, made by a
+fixed habit (keep models on objectives, remove those nearest the attacker, keep cohesion);
+morale tests use the Quality of a Hero that is not Shaken when the morale step begins; morale
+comes before objectives at the end of a round; roll-offs and the D3 of objectives use the game's
+generator under every mechanic. Under ``clock-bennies`` a Shoot or Charge may spend a benny on
+one extra attack (seed 000); defending and setting clocks with bennies, and Caster spells, are
+not yet played. Movement, line of sight and cover come from :mod:`oprlab.game.geometry`.
+
+May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.units``, ``oprlab.mechanics`` and below.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -25,15 +37,17 @@ from oprlab.errors import OptionError, UserError
 from oprlab.game import geometry as geo
 from oprlab.game.actions import Action, Kind
 from oprlab.game.events import EventLog
-from oprlab.game.state import GameState, Objective, UnitState
+from oprlab.game.state import GameState, Objective, Pending, UnitState
 from oprlab.mechanics import Check, Mechanic, Test, get_mechanic
+from oprlab.mechanics.clock_state import BennyUse, ClockState, bennies_left, spend_benny
 from oprlab.rules.gff.attack import Situation
 from oprlab.rules.gff.melee import UnitState as MeleeState
-from oprlab.rules.gff.melee import resolve_exchange
+from oprlab.rules.gff.melee import carried, resolve_exchange
 from oprlab.rules.gff.profile import attack_profile, defender_profile
-from oprlab.rules.gff.resolve import AttackResult, Roller, resolve_attack
+from oprlab.rules.gff.resolve import AttackResult, Roller, finish, resolve_attack
+from oprlab.rules.gff.wounds import take_wounds
 from oprlab.table.model import Placement, Point, Table
-from oprlab.units.model import Army, Unit
+from oprlab.units.model import Army, Unit, Weapon
 
 ROUNDS = 4
 OBJECTIVE_RANGE = 3.0
@@ -41,6 +55,15 @@ OBJECTIVE_SPACING = 9.0
 AMBUSH_DISTANCE = 9.0
 HERO_AURA = 12.0
 SCOUT_DEPTH = 12.0
+#: After Combat: "the other may move by up to 3"", "chargers must ... separate by 1"".
+CONSOLIDATE_INCHES = 3.0
+SEPARATE_INCHES = 1.0
+#: Striking: "Models must strike enemies within 2" horizontally".
+STRIKE_RANGE = 2.0
+#: Fearless: "roll one die. On a 4+ it counts as passed instead".
+FEARLESS_ROLL = 4
+EPS = 1e-6
+DEPLOY_PHASES = ("deploy", "scout", "ambush")
 
 
 # --- setup --------------------------------------------------------------------------------
@@ -82,21 +105,55 @@ def new_game(
         mech_state=mech.initial_state([u.owner for u in units.values()], rng),
         rng=rng,
         seed=seed,
+        rounds=ROUNDS,
         log=EventLog(enabled=log),
     )
-    first = int(state.rng.integers(2))  # roll-off: the winner places the first objective
-    count = int(state.rng.integers(1, 4)) + 2  # D3 + 2
+    first = int(state.rng.integers(2))  # Mission 2: roll-off; the winner places the first marker
+    count = int(state.rng.integers(1, 4)) + 2  # Mission 1: D3 + 2
+    if state.table.objectives:  # a table that comes with its markers (table.deploy)
+        count = len(state.table.objectives)
     state.extra["objectives_left"] = count
     state.active = first
     state.phase = "objectives"
     state.extra["mechanic_name"] = mechanic if isinstance(mechanic, str) else mech.name
     state.log.add("setup", seed=seed, mechanic=repr(mech), objectives=count, first=first)
+    if state.table.objectives:
+        for point in state.table.objectives:
+            state.objectives.append(Objective(point))
+            state.log.add("objective", side=None, at=list(point))
+        state.extra["objectives_left"] = 0
+        _start_deployment(state)
     return state
 
 
-def _zone_y(table: Table, side: int) -> tuple[float, float]:
-    d = table.deployment_depth
-    return (0.0, d) if side == 0 else (table.depth - d, table.depth)
+def deployment_zone(state: GameState, side: int, *, scout: bool = False) -> tuple[float, float]:
+    """The band of y a side deploys in: 12" from its edge (Scout: 12" more)."""
+    t = state.table
+    depth = t.deployment_depth + (SCOUT_DEPTH if scout else 0.0)
+    return (0.0, depth) if side == 0 else (t.depth - depth, t.depth)
+
+
+def home_edge(state: GameState, side: int) -> float:
+    """The y of a side's own table edge."""
+    return 0.0 if side == 0 else state.table.depth
+
+
+def facing(side: int) -> float:
+    """Formations face the enemy edge."""
+    return 0.0 if side == 0 else math.pi
+
+
+def objective_problem(state: GameState, point: Point) -> str | None:
+    """Why a marker may not go at ``point`` (Mission 3), or ``None`` if it may."""
+    t = state.table
+    x, y = point
+    if not (0.0 <= x <= t.width and 0.0 <= y <= t.depth):
+        return "objective marker off the table"
+    if y <= t.deployment_depth or y >= t.depth - t.deployment_depth:
+        return "objective markers go outside the deployment zones"
+    if any(math.dist(point, o.position) <= OBJECTIVE_SPACING for o in state.objectives):
+        return 'objective markers must be over 9" apart'
+    return None
 
 
 def objective_candidates(state: GameState) -> list[Point]:
@@ -106,54 +163,103 @@ def objective_candidates(state: GameState) -> list[Point]:
     for x in np.arange(3.0, t.width - 2.9, 3.0):
         for y in np.arange(t.deployment_depth + 1.5, t.depth - t.deployment_depth - 1.4, 3.0):
             p = (float(x), float(y))
-            if all(math.dist(p, o.position) > OBJECTIVE_SPACING for o in state.objectives):
+            if objective_problem(state, p) is None:
                 pts.append(p)
     return pts
 
 
+def deploy_problem(state: GameState, us: UnitState, point: Point) -> str | None:
+    """Why ``us`` may not be placed centred at ``point`` now, or ``None`` if it may.
+
+    Deployment 3: wholly within 12" of its edge; Scout: within 12" of its zone; Ambush: over 9"
+    from every enemy unit; always on the table and 1" clear of other units (Movement).
+    """
+    return _deploy_problem(state, us, point, _obstacles(state, us))
+
+
+#: Another unit as an obstacle: its placement, a bounding circle (x, y, radius), an enemy?
+_Obstacle = tuple[Placement, float, float, float, bool]
+
+
+def _obstacles(state: GameState, us: UnitState) -> list[_Obstacle]:
+    out: list[_Obstacle] = []
+    for o in state.units.values():
+        if o.uid == us.uid or not o.on_table or o.placement is None:
+            continue
+        p = o.placement
+        c, r = p.centres[p.alive], p.radii[p.alive]
+        mid = c.mean(axis=0)
+        reach = float((np.hypot(c[:, 0] - mid[0], c[:, 1] - mid[1]) + r).max())
+        out.append((p, float(mid[0]), float(mid[1]), reach, o.side != us.side))
+    return out
+
+
+def _deploy_problem(
+    state: GameState, us: UnitState, point: Point, obstacles: list[_Obstacle]
+) -> str | None:
+    base = _formation_at_origin(us.unit, us.models, us.side)
+    p = geo.translated(base, point[0], point[1])
+    if not geo.inside_table(state.table, p):
+        return "the unit does not fit on the table there"  # (cheaper than fits: first)
+    own = float((np.hypot(base.centres[:, 0], base.centres[:, 1]) + base.radii).max())
+    ambush = state.phase == "ambush"
+    if not ambush:
+        lo, hi = deployment_zone(state, us.side, scout=us.reserve == "scout")
+        ys, r = p.centres[:, 1], p.radii
+        if float((ys - r).min()) < lo - EPS or float((ys + r).max()) > hi + EPS:
+            return "the unit must be wholly inside its deployment zone"
+    near: list[Placement] = []
+    for other, x, y, reach, enemy in obstacles:
+        apart = math.hypot(x - point[0], y - point[1]) - reach - own  # a lower bound of the gap
+        if ambush and enemy and apart <= AMBUSH_DISTANCE and geo.gap(p, other) <= AMBUSH_DISTANCE:
+            return 'Ambush units deploy over 9" from enemy units'
+        if apart < geo.SPACING + 0.5:
+            near.append(other)
+    if state.table.pieces:
+        if not geo.fits(state.table, p, near):
+            return 'the unit must stand clear of impassable terrain and 1" from other units'
+    elif any(geo.gap(p, o) < geo.SPACING - EPS for o in near):
+        return 'units may not be within 1" of other units'
+    return None
+
+
+@lru_cache(maxsize=1024)
+def _formation_at_origin(unit: Unit, models: int, side: int) -> Placement:
+    """The deployment formation centred on (0, 0); candidates translate it (never mutate)."""
+    return geo.formation(unit, models, (0.0, 0.0), facing(side))
+
+
 def deploy_candidates(state: GameState, us: UnitState) -> list[Point]:
     """Centres where the unit's formation fits wholly inside its zone, clear of others."""
-    t = state.table
-    lo, hi = _zone_y(t, us.side)
-    if us.reserve == "scout":
-        lo, hi = (
-            (0.0, t.deployment_depth + SCOUT_DEPTH)
-            if us.side == 0
-            else (t.depth - t.deployment_depth - SCOUT_DEPTH, t.depth)
-        )
-    pts: list[Point] = []
-    facing = 0.0 if us.side == 0 else math.pi
-    others = state.placements_except(us.uid)
-    for y in np.linspace(lo + 2.5, hi - 2.5, 3):
-        for x in np.arange(4.0, t.width - 3.9, 4.0):
-            p = geo.formation(us.unit, us.models, (float(x), float(y)), facing)
-            ys = p.centres[:, 1]
-            if ys.min() - p.radii[0] < lo or ys.max() + p.radii[0] > hi:
-                continue
-            if geo.inside_table(t, p) and all(geo.gap(p, o) >= geo.SPACING for o in others):
-                pts.append((float(x), float(y)))
-    return pts
+    return list(_deploy_points(state, us))
 
 
 def ambush_candidates(state: GameState, us: UnitState) -> list[Point]:
     """Centres anywhere over 9" from enemy units (a 4" grid)."""
+    return list(_ambush_points(state, us))
+
+
+def _deploy_points(state: GameState, us: UnitState) -> Iterator[Point]:
+    lo, hi = deployment_zone(state, us.side, scout=us.reserve == "scout")
+    obstacles = _obstacles(state, us)
+    for y in np.linspace(lo + 2.5, hi - 2.5, 3):
+        for x in np.arange(4.0, state.table.width - 3.9, 4.0):
+            p = (float(x), float(y))
+            if _deploy_problem(state, us, p, obstacles) is None:
+                yield p
+
+
+def _ambush_points(state: GameState, us: UnitState) -> Iterator[Point]:
     t = state.table
-    pts: list[Point] = []
-    enemies = [e.placement for e in state.enemies(us.side) if e.placement is not None]
-    others = state.placements_except(us.uid)
+    obstacles = _obstacles(state, us)
     for x in np.arange(4.0, t.width - 3.9, 4.0):
         for y in np.arange(4.0, t.depth - 3.9, 4.0):
-            p = geo.formation(us.unit, us.models, (float(x), float(y)))
-            if not geo.inside_table(t, p):
-                continue
-            if all(geo.gap(p, e) > AMBUSH_DISTANCE for e in enemies) and all(
-                geo.gap(p, o) >= geo.SPACING for o in others
-            ):
-                pts.append((float(x), float(y)))
-    return pts
+            p = (float(x), float(y))
+            if _deploy_problem(state, us, p, obstacles) is None:
+                yield p
 
 
-# --- legal actions ------------------------------------------------------------------------
+# --- what a unit can do -------------------------------------------------------------------
 
 
 def _to_deploy(state: GameState, side: int) -> list[UnitState]:
@@ -168,6 +274,7 @@ def _can_activate(state: GameState, side: int) -> list[UnitState]:
     return [u for u in state.side_units(side) if u.on_table and not u.activated]
 
 
+@lru_cache(maxsize=4096)
 def move_allowance(unit: Unit, kind: Kind) -> float:
     """Advance 6", Rush/Charge 12"; Fast +2"/+4", Slow -2"/-4" (seed 003)."""
     base = {Kind.ADVANCE: 6.0, Kind.RUSH: 12.0, Kind.CHARGE: 12.0}.get(kind, 0.0)
@@ -189,22 +296,78 @@ def move_goals(state: GameState, us: UnitState) -> list[Point]:
         goals.append(geo.centroid(e.placement))
     assert us.placement is not None
     cx, _ = geo.centroid(us.placement)
-    home = 0.0 if us.side == 0 else state.table.depth
-    goals.append((cx, home))
-    return goals
+    goals.append((cx, home_edge(state, us.side)))
+    return list(dict.fromkeys(goals))  # two goals at one point are one action
+
+
+def ranged_weapons(unit: Unit) -> list[Weapon]:
+    return [w for w in unit.weapons if not w.melee and (w.range or 0) > 0]
+
+
+def weapon_types(unit: Unit) -> list[str]:
+    """The unit's ranged weapon types (names), in list order: the units of a target split."""
+    out: list[str] = []
+    for w in ranged_weapons(unit):
+        if w.name not in out:
+            out.append(w.name)
+    return out
+
+
+def _type_reach(unit: Unit) -> dict[str, int]:
+    reach: dict[str, int] = {}
+    for w in ranged_weapons(unit):
+        reach[w.name] = max(reach.get(w.name, 0), w.range or 0)
+    return reach
 
 
 def shooting_targets(state: GameState, us: UnitState) -> list[str]:
-    """Enemy units that some ranged weapon of ``us`` reaches (line of sight: the table's)."""
+    """Enemy units in range of a ranged weapon of ``us`` and in sight of one of its models.
+
+    Seed 003 "Shooting": "models in range and line of sight may fire"; Indirect weapons may
+    target enemies out of sight.
+    """
     assert us.placement is not None
-    reach = max((w.range or 0 for w in us.unit.weapons if not w.melee), default=0)
+    weapons = ranged_weapons(us.unit)
+    reach = max((w.range or 0 for w in weapons), default=0)
     if reach <= 0:
         return []
+    indirect = max((w.range or 0 for w in weapons if _indirect(us.unit, w)), default=0)
+    out = []
+    for e in state.enemies(us.side):
+        assert e.placement is not None
+        d = geo.gap(us.placement, e.placement)
+        if d > reach:
+            continue
+        if d <= indirect or _seeing(state, us, e).any():
+            out.append(e.uid)
+    return out
+
+
+def _indirect(unit: Unit, w: Weapon) -> bool:
+    return w.has("Indirect") or unit.has("Indirect")
+
+
+def _others(state: GameState, *units: UnitState) -> list[Placement]:
+    """The placements of every unit on the table but these (what else may block sight)."""
+    skip = {u.uid for u in units}
     return [
-        e.uid
-        for e in state.enemies(us.side)
-        if e.placement is not None and geo.gap(us.placement, e.placement) <= reach
+        u.placement
+        for u in state.units.values()
+        if u.uid not in skip and u.on_table and u.placement is not None
     ]
+
+
+def _seeing(state: GameState, us: UnitState, target: UnitState) -> np.ndarray:
+    """Which models of ``us`` (all of its models, removed ones False) see ``target``."""
+    assert us.placement is not None and target.placement is not None
+    return geo.sees(
+        state.table,
+        us.placement,
+        target.placement,
+        _others(state, us, target),
+        system="gff",
+        cache=state.sight,
+    )
 
 
 def charge_targets(state: GameState, us: UnitState) -> list[str]:
@@ -220,6 +383,13 @@ def charge_targets(state: GameState, us: UnitState) -> list[str]:
     ]
 
 
+def bennies_available(state: GameState, side: int) -> int:
+    """Bennies a side has left (clock-bennies; 0 under other mechanics)."""
+    if isinstance(state.mech_state, ClockState):
+        return bennies_left(state.mech_state, f"side{side}")
+    return 0
+
+
 def legal_actions(state: GameState) -> list[Action]:
     """Every decision open to the side to act, in canonical order."""
     if state.done:
@@ -228,7 +398,7 @@ def legal_actions(state: GameState) -> list[Action]:
     out: list[Action] = []
     if state.phase == "objectives":
         out = [Action(Kind.PLACE_OBJECTIVE, to=p) for p in objective_candidates(state)]
-    elif state.phase in ("deploy", "scout", "ambush"):
+    elif state.phase in DEPLOY_PHASES:
         for us in _to_deploy(state, side):
             pts = (
                 ambush_candidates(state, us)
@@ -239,22 +409,69 @@ def legal_actions(state: GameState) -> list[Action]:
     elif state.phase == "activation":
         for us in _can_activate(state, side):
             out.extend(unit_actions(state, us))
+    elif state.phase == "shoot" and state.pending is not None:
+        out = shoot_actions(state, state.units[state.pending.unit])
+    elif state.phase == "consolidate" and state.pending is not None:
+        out = consolidate_actions(state, state.units[state.pending.unit])
     return sorted(out, key=Action.sort_key)
 
 
 def unit_actions(state: GameState, us: UnitState) -> list[Action]:
-    """The actions one unit may take on activation."""
+    """The actions one unit may take on activation (its shooting is the next decision)."""
     if us.shaken:
         return [Action(Kind.IDLE, us.uid)]  # Shaken: must stay idle to stop being Shaken
     acts = [Action(Kind.HOLD, us.uid)]
-    acts += [Action(Kind.HOLD, us.uid, target=t) for t in shooting_targets(state, us)]
     if us.unit.has("Immobile"):
         return acts
     for goal in move_goals(state, us):
         acts.append(Action(Kind.ADVANCE, us.uid, to=goal))
         acts.append(Action(Kind.RUSH, us.uid, to=goal))
-    acts += [Action(Kind.CHARGE, us.uid, target=t) for t in charge_targets(state, us)]
+    charges = [Action(Kind.CHARGE, us.uid, target=t) for t in charge_targets(state, us)]
+    if charges and _melee_weapons(us.unit) and bennies_available(state, us.side) > 0:
+        charges += [replace(a, benny=True) for a in charges]
+    return acts + charges
+
+
+def _melee_weapons(unit: Unit) -> list[Weapon]:
+    return [w for w in unit.weapons if w.melee]
+
+
+def shoot_actions(state: GameState, us: UnitState) -> list[Action]:
+    """Hold fire; all weapons at one target; a split of weapon types over two targets.
+
+    Splits listed: one weapon type at a second target, the other types at the first (every
+    split for units with two types; :func:`is_legal` accepts any split). The unit's first
+    weapon type always fires at ``target``, so each split has one spelling. With bennies left
+    each shot may also spend one for an extra attack.
+    """
+    assert us.placement is not None
+    targets = shooting_targets(state, us)
+    acts = [Action(Kind.SHOOT, us.uid)]
+    distance = {t: geo.gap(us.placement, _placement(state, t)) for t in targets}
+    reach = _type_reach(us.unit)
+    shots = [Action(Kind.SHOOT, us.uid, target=t) for t in targets]
+    if len(reach) >= 2:
+        for w in list(reach)[1:]:  # canonical: the first type always fires at the first target
+            for t2 in targets:
+                if reach[w] < distance[t2]:
+                    continue
+                for t1 in targets:
+                    if t1 != t2 and any(v != w and r >= distance[t1] for v, r in reach.items()):
+                        shots.append(Action(Kind.SHOOT, us.uid, target=t1, second=t2, split=(w,)))
+    acts += shots
+    if bennies_available(state, us.side) > 0:
+        acts += [replace(a, benny=True) for a in shots]
     return acts
+
+
+def consolidate_actions(state: GameState, us: UnitState) -> list[Action]:
+    """Stay, or move up to 3" toward an objective or an enemy unit."""
+    goals = [o.position for o in state.objectives]
+    for e in state.enemies(us.side):
+        assert e.placement is not None
+        goals.append(geo.centroid(e.placement))
+    acts = [Action(Kind.CONSOLIDATE, us.uid)]
+    return acts + [Action(Kind.CONSOLIDATE, us.uid, to=g) for g in dict.fromkeys(goals)]
 
 
 def is_legal(state: GameState, action: Action) -> bool:
@@ -266,46 +483,106 @@ def is_legal(state: GameState, action: Action) -> bool:
     return True
 
 
+def _on_table(state: GameState, to: Point | None) -> bool:
+    t = state.table
+    return to is not None and 0 <= to[0] <= t.width and 0 <= to[1] <= t.depth
+
+
 def _validate(state: GameState, a: Action) -> UnitState | None:
     def bad(msg: str) -> UserError:
         return UserError(msg, value=str(a), expected="an action from legal_actions()")
 
     if state.done:
         raise bad("the game is over")
+    if a.kind is not Kind.SHOOT and (a.second or a.split):
+        raise bad("only shooting takes a second target or a weapon split")
+    if a.benny and a.kind not in (Kind.SHOOT, Kind.CHARGE):
+        raise bad("a benny buys an extra attack: only when shooting or charging")
+    if a.benny and a.kind is Kind.CHARGE and bennies_available(state, state.active) <= 0:
+        raise bad("no bennies left")
     if a.kind is Kind.PLACE_OBJECTIVE:
         if state.phase != "objectives" or a.to is None:
             raise bad("no objective to place now")
-        if a.to not in objective_candidates(state):
-            raise bad("objective marker not allowed there")
+        problem = objective_problem(state, a.to)
+        if problem:
+            raise bad(problem)
         return None
     us = state.units.get(a.unit)
     if us is None or us.side != state.active:
         raise bad("not a unit of the side to act")
     if a.kind is Kind.DEPLOY:
-        if state.phase not in ("deploy", "scout", "ambush") or us not in _to_deploy(state, us.side):
+        if state.phase not in DEPLOY_PHASES or us not in _to_deploy(state, us.side):
             raise bad("this unit cannot deploy now")
-        if a.to is None:
-            raise bad("deploy needs a position")
+        if a.to is None or a.target:
+            raise bad("deploy needs a position and no target")
+        problem = deploy_problem(state, us, a.to)
+        if problem:
+            raise bad(problem)
+        return us
+    if a.kind in (Kind.SHOOT, Kind.CONSOLIDATE):
+        step = "shoot" if a.kind is Kind.SHOOT else "consolidate"
+        p = state.pending
+        if state.phase != step or p is None or p.unit != us.uid:
+            raise bad(f"this unit cannot {step} now")
+        if a.kind is Kind.SHOOT:
+            problem = _shot_problem(state, us, a)
+            if problem:
+                raise bad(problem)
+        elif a.target or (a.to is not None and not _on_table(state, a.to)):
+            raise bad("consolidation moves to a point on the table (or stays)")
         return us
     if state.phase != "activation" or us.activated or not us.on_table:
         raise bad("this unit cannot activate now")
     if us.shaken and a.kind is not Kind.IDLE:
         raise bad("a Shaken unit must stay idle")
     if a.kind is Kind.IDLE:
+        if not us.shaken:
+            raise bad("only Shaken units stay idle (Hold instead)")
         return us
     if us.unit.has("Immobile") and a.kind is not Kind.HOLD:
         raise bad("Immobile units may only Hold")
-    if a.kind in (Kind.ADVANCE, Kind.RUSH) and (
-        a.to is None
-        or not (0 <= a.to[0] <= state.table.width)
-        or not (0 <= a.to[1] <= state.table.depth)
-    ):
-        raise bad("move needs a point on the table")
-    if a.kind is Kind.HOLD and a.target and a.target not in shooting_targets(state, us):
-        raise bad("target out of range")
-    if a.kind is Kind.CHARGE and a.target not in charge_targets(state, us):
+    if a.kind is Kind.HOLD and (a.to is not None or a.target):
+        raise bad("Hold takes no move and no target (targets come after it)")
+    if a.kind in (Kind.ADVANCE, Kind.RUSH) and (not _on_table(state, a.to) or a.target):
+        raise bad("move needs a point on the table and no target")
+    if a.kind is Kind.CHARGE and (a.to is not None or a.target not in charge_targets(state, us)):
         raise bad("target out of charge range")
+    if a.kind is Kind.CHARGE and a.benny and not _melee_weapons(us.unit):
+        raise bad("a benny's extra attack needs a melee weapon")
     return us
+
+
+def _shot_problem(state: GameState, us: UnitState, a: Action) -> str | None:
+    if not a.target:
+        if a.second or a.split or a.benny:
+            return "a second target, a split or a benny needs a first target"
+        return None
+    if a.to is not None:
+        return "shooting takes no move"
+    targets = shooting_targets(state, us)
+    if a.target not in targets:
+        return "target out of range"
+    if a.benny and bennies_available(state, us.side) <= 0:
+        return "no bennies left"
+    if not a.second and not a.split:
+        return None
+    if not a.second or not a.split:
+        return "a second target needs the weapon types that fire at it, and the reverse"
+    if a.second == a.target or a.second not in targets:
+        return "the second target must be another unit in range"
+    reach = _type_reach(us.unit)
+    if len(set(a.split)) != len(a.split) or not set(a.split) <= set(reach):
+        return "split names each of the unit's ranged weapon types at most once"
+    if next(iter(reach)) in a.split:
+        return "the unit's first weapon type fires at the first target (split the others)"
+    assert us.placement is not None
+    d1 = geo.gap(us.placement, _placement(state, a.target))
+    d2 = geo.gap(us.placement, _placement(state, a.second))
+    if any(reach[w] < d2 for w in a.split):
+        return "a weapon type split to the second target does not reach it"
+    if not any(r >= d1 for w, r in reach.items() if w not in a.split):
+        return "no other weapon type reaches the first target"
+    return None
 
 
 # --- apply --------------------------------------------------------------------------------
@@ -319,19 +596,23 @@ def apply(state: GameState, action: Action) -> None:
         state.objectives.append(Objective(action.to))
         state.log.add("objective", side=state.active, at=list(action.to))
         state.extra["objectives_left"] -= 1
-        state.active = 1 - state.active
+        state.active = 1 - state.active  # Mission 3: alternate placing markers
         if state.extra["objectives_left"] == 0:
             _start_deployment(state)
         return
     assert us is not None
     if action.kind is Kind.DEPLOY:
         _deploy(state, us, action)
-        return
-    _activate(state, us, action)
+    elif action.kind is Kind.SHOOT:
+        _shoot_step(state, us, action)
+    elif action.kind is Kind.CONSOLIDATE:
+        _consolidate_step(state, us, action)
+    else:
+        _activate(state, us, action)
 
 
 def _start_deployment(state: GameState) -> None:
-    first = int(state.rng.integers(2))  # deployment roll-off
+    first = int(state.rng.integers(2))  # Deployment 1: roll-off
     state.first = first
     state.active = first
     state.phase = "deploy"
@@ -341,17 +622,18 @@ def _start_deployment(state: GameState) -> None:
 
 def _deploy(state: GameState, us: UnitState, action: Action) -> None:
     assert action.to is not None
-    facing = 0.0 if us.side == 0 else math.pi
-    p = geo.formation(us.unit, us.models, action.to, facing)
-    others = state.placements_except(us.uid)
-    if not geo.inside_table(state.table, p) or any(geo.gap(p, o) < geo.SPACING for o in others):
-        raise UserError("the unit does not fit there", value=str(action), expected="free space")
-    us.placement = p
+    base = _formation_at_origin(us.unit, us.models, us.side)
+    us.placement = geo.translated(base, action.to[0], action.to[1])
     if us.reserve == "ambush":
         us.arrived = state.round
     us.reserve = None
     state.log.add(
-        "deploy", unit=us.uid, side=us.side, at=[round(v, 3) for v in action.to], round=state.round
+        "deploy",
+        unit=us.uid,
+        side=us.side,
+        at=[round(v, 3) for v in action.to],
+        round=state.round,
+        phase=state.phase,
     )
     state.active = 1 - state.active
     _next_deployer(state)
@@ -366,11 +648,9 @@ def _next_deployer(state: GameState) -> None:
             state.active = 1 - state.active
             if _has_room(state, state.active):
                 return
-            _give_up_deploying(state, state.active)
             continue
-        _give_up_deploying(state, state.active)
         if state.phase == "deploy":
-            state.phase = "scout"
+            state.phase = "scout"  # Scout: after all other units, starting with the first
             state.active = state.first
             if any(_to_deploy(state, s) for s in (0, 1)):
                 continue
@@ -381,41 +661,33 @@ def _next_deployer(state: GameState) -> None:
             state.phase = "activation"
             state.active = state.first
             _skip_empty(state)
-            return
         return
-
-
-def _candidates(state: GameState, us: UnitState) -> list[Point]:
-    return ambush_candidates(state, us) if state.phase == "ambush" else deploy_candidates(state, us)
 
 
 def _has_room(state: GameState, side: int) -> bool:
     """Whether ``side`` has a unit to deploy and room for it (units without room are lost)."""
     for us in _to_deploy(state, side):
-        if _candidates(state, us):
+        points = _ambush_points(state, us) if state.phase == "ambush" else _deploy_points(state, us)
+        if next(points, None) is not None:
             return True
+        state.log.add("no_room", unit=us.uid, side=side, phase=state.phase, models=us.models)
         us.models = 0
-        state.log.add("no_room", unit=us.uid, side=side, phase=state.phase)
     return False
-
-
-def _give_up_deploying(state: GameState, side: int) -> None:
-    """Units that find no room anywhere stay off the table (and count as lost)."""
-    _has_room(state, side)
 
 
 def _start_round(state: GameState, n: int) -> None:
     state.round = n
     for us in state.units.values():
         us.activated = False
-        us.fatigued = False
-    if n > 1:
-        state.first = state.finished_first if state.finished_first is not None else state.first
+        us.fatigued = False  # Fatigue lasts "until the end of that round"
+    if n > 1 and state.finished_first is not None:
+        state.first = state.finished_first  # Playing the Game: who finished first goes first
     state.finished_first = None
+    state.last_activation = [-1, -1]
     state.active = state.first
     state.log.add("round", round=n, first=state.first)
     if n > 1 and any(u.reserve == "ambush" and u.alive for u in state.units.values()):
-        state.phase = "ambush"
+        state.phase = "ambush"  # Ambush: start of a round after the first, next to act first
         _next_deployer(state)
         return
     state.phase = "activation"
@@ -426,8 +698,6 @@ def _skip_empty(state: GameState) -> None:
     """Pass the turn to the other side when the side to act has nothing left to activate."""
     if _can_activate(state, state.active):
         return
-    if state.finished_first is None:
-        state.finished_first = state.active
     if _can_activate(state, 1 - state.active):
         state.active = 1 - state.active
         return
@@ -436,7 +706,8 @@ def _skip_empty(state: GameState) -> None:
 
 def _activate(state: GameState, us: UnitState, a: Action) -> None:
     us.activated = True
-    roller = Roller(state.mechanic, state.mech_state, state.rng)
+    state.activations += 1
+    state.last_activation[us.side] = state.activations
     state.log.add(
         "activate",
         round=state.round,
@@ -448,40 +719,156 @@ def _activate(state: GameState, us: UnitState, a: Action) -> None:
     )
     assert us.placement is not None
     if a.kind is Kind.IDLE:
-        us.shaken = False
+        us.shaken = False  # "must spend one full activation idle to stop being Shaken"
         state.log.add("rally", unit=us.uid)
+        _end_activation(state, us.side)
+    elif a.kind is Kind.HOLD:
+        _offer_shot(state, us, moved=False)
     elif a.kind in (Kind.ADVANCE, Kind.RUSH):
         assert a.to is not None
-        before = geo.centroid(us.placement)
-        us.placement = geo.move_toward(
-            state.table,
-            us.placement,
-            state.placements_except(us.uid),
-            a.to,
-            move_allowance(us.unit, a.kind),
-        )
-        after = geo.centroid(us.placement)
-        state.log.add("move", unit=us.uid, distance=round(math.dist(before, after), 3))
-        if a.kind is Kind.ADVANCE:
-            _shoot_best(state, us, roller, moved=True)
-    elif a.kind is Kind.HOLD:
-        if a.target:
-            _shoot(state, us, state.units[a.target], roller, moved=False)
+        _move(state, us, a.to, move_allowance(us.unit, a.kind), "move")
+        if not us.alive:
+            _end_activation(state, us.side)
+        elif a.kind is Kind.ADVANCE:
+            _offer_shot(state, us, moved=True)
+        else:
+            _end_activation(state, us.side)
     elif a.kind is Kind.CHARGE:
-        _charge(state, us, state.units[a.target], roller)
-    state.mech_state = roller.state
-    _after_activation(state)
+        _charge(state, us, state.units[a.target], benny=a.benny)
 
 
-def _shoot_best(state: GameState, us: UnitState, roller: Roller, *, moved: bool) -> None:
-    """After an Advance the unit shoots the closest target it can reach, if any."""
-    targets = shooting_targets(state, us)
-    if not targets:
-        return
+def _move(
+    state: GameState,
+    us: UnitState,
+    to: Point,
+    allowance: float,
+    event: str,
+    *,
+    may_touch: Placement | None = None,
+) -> None:
+    """Move a unit along its path (terrain-aware), then roll for dangerous terrain."""
     assert us.placement is not None
-    place = us.placement
-    best = min(targets, key=lambda t: geo.gap(place, _placement(state, t)))
-    _shoot(state, us, state.units[best], roller, moved=moved)
+    start = us.placement
+    before = geo.centroid(start)
+    outcome = geo.move_unit_toward(
+        state.table,
+        start,
+        state.placements_except(us.uid),
+        to,
+        allowance,
+        may_touch=may_touch,
+        unit=us.unit,
+        system="gff",
+    )
+    us.placement = outcome.placement
+    after = geo.centroid(us.placement)
+    state.log.add(
+        event,
+        unit=us.uid,
+        distance=round(math.dist(before, after), 3),
+        path=round(outcome.advanced, 3),
+    )
+    crossed = np.asarray(outcome.dangerous, dtype=np.bool_)
+    if crossed.any() and not us.unit.has("Flying"):
+        _dangerous(state, us, int((crossed & start.alive).sum()))
+
+
+def _dangerous(state: GameState, us: UnitState, models: int) -> None:
+    """Seed 003 "Dangerous Terrain": each model rolls one die (Tough: that many); a 1 wounds."""
+    if models <= 0:
+        return
+    roller = _roller(state)
+    check = Check(Test.GENERIC, 2, owner=us.owner)
+    wounds = sum(not roller.roll(check).success for _ in range(models * us.unit.tough))
+    state.log.add("dangerous", unit=us.uid, dice=models * us.unit.tough, wounds=wounds)
+    if wounds:
+        d = defender_profile(us.unit, models=us.models, markers=us.markers, shaken=us.shaken)
+        situation = Situation(defender=us.owner)
+        result = finish(d, take_wounds(d, [], wounds), wounds, 0, situation, roller)
+        _apply_result(state, us, result, us)
+    state.mech_state = roller.state
+
+
+def _offer_shot(state: GameState, us: UnitState, *, moved: bool) -> None:
+    """Hold and Advance "can shoot": the targets are the next decision, if any is in range."""
+    if shooting_targets(state, us):
+        state.pending = Pending("shoot", us.uid, us.side, moved=moved)
+        state.phase = "shoot"
+        return
+    _end_activation(state, us.side)
+
+
+def _end_activation(state: GameState, side: int) -> None:
+    state.pending = None
+    state.phase = "activation"
+    _after_activation(state, side)
+
+
+def _after_activation(state: GameState, side: int) -> None:
+    """Alternate activations; a side with nothing left lets the other activate the rest."""
+    other = 1 - side
+    if _can_activate(state, other):
+        state.active = other
+        return
+    if _can_activate(state, side):
+        state.active = side
+        return
+    _end_round(state)
+
+
+def _roller(state: GameState) -> Roller:
+    return Roller(state.mechanic, state.mech_state, state.rng)
+
+
+def _shoot_step(state: GameState, us: UnitState, a: Action) -> None:
+    """Seed 003 "Shooting": up to two targets with different weapon types."""
+    pending = state.pending
+    assert pending is not None and us.placement is not None
+    if a.target:
+        if a.benny:
+            _spend_benny(state, us)
+        roller = _roller(state)
+        plan: list[tuple[UnitState, list[Weapon], float]] = []
+        for target, second in ((a.target, False), (a.second, True)):
+            if not target:
+                continue
+            t = state.units[target]
+            d = geo.gap(us.placement, _placement(state, target))
+            weapons = [
+                w
+                for w in ranged_weapons(us.unit)
+                if (w.name in a.split) == second and (w.range or 0) >= d
+            ]
+            plan.append((t, weapons, d))
+        for i, (t, weapons, d) in enumerate(plan):
+            if t.on_table:
+                _fire(
+                    state, us, t, weapons, d, roller, moved=pending.moved, extra=a.benny and i == 0
+                )
+        state.mech_state = roller.state
+    else:
+        state.log.add("hold_fire", unit=us.uid)
+    _end_activation(state, pending.side)
+
+
+def _spend_benny(state: GameState, us: UnitState) -> None:
+    """Seed 000 "Bennies": "grant a single extra attack to any unit" (the commander's choice)."""
+    assert isinstance(state.mech_state, ClockState)
+    state.mech_state = spend_benny(state.mech_state, f"side{us.side}", BennyUse.EXTRA_ATTACK)
+    state.log.add("benny", side=us.side, unit=us.uid, use=BennyUse.EXTRA_ATTACK.value)
+
+
+def with_extra_attack(unit: Unit, models: int) -> Unit:
+    """``unit`` with one more melee attack die when ``models`` are left (a benny).
+
+    The melee exchange scales weapon lines to the models left (``melee.carried``), so the extra
+    line carries a count that comes out at exactly one weapon: a copy of the unit's first melee
+    weapon with one attack.
+    """
+    first = _melee_weapons(unit)[0]
+    count = 1 if 2 * models >= unit.size else -(-unit.size // max(1, models))
+    extra = replace(first, attacks=1, count=count)
+    return replace(unit, weapons=(*unit.weapons, extra))
 
 
 def _placement(state: GameState, uid: str) -> Placement:
@@ -490,23 +877,53 @@ def _placement(state: GameState, uid: str) -> Placement:
     return p
 
 
-def _shoot(
-    state: GameState, us: UnitState, target: UnitState, roller: Roller, *, moved: bool
+def _fire(
+    state: GameState,
+    us: UnitState,
+    target: UnitState,
+    weapons: list[Weapon],
+    distance: float,
+    roller: Roller,
+    *,
+    moved: bool,
+    extra: bool = False,
 ) -> None:
-    assert us.placement is not None and target.placement is not None
-    distance = geo.gap(us.placement, target.placement)
-    weapons = [
-        w for w in us.unit.weapons if not w.melee and w.range is not None and w.range >= distance
-    ]
-    if not weapons:
-        return
-    alive_share = us.models / max(1, us.unit.size)
+    """One attack at one target: the weapons the models left carry, fired by those that see it.
+
+    Each weapon fires from the share of the unit's models that can fire it: all models left
+    for Indirect weapons, those in line of sight for the others. The target has cover when most
+    shooting models see it in cover (``geometry.in_cover``).
+    """
+    seeing = int(_seeing(state, us, target).sum())
     profiles = []
     for w in weapons:
         p = attack_profile(us.unit, w)
-        dice = max(1, round(p.dice * alive_share)) if us.models else 0
-        profiles.append(replace(p, dice=dice))
-    situation = Situation(distance=distance, moved=moved, attacker=us.owner, defender=target.owner)
+        shooters = us.models if _indirect(us.unit, w) else min(seeing, us.models)
+        dice = carried(w.count, shooters, us.unit.size) * w.attacks
+        if dice > 0:
+            profiles.append(p if dice == p.dice else replace(p, dice=dice))
+    if extra and profiles:  # a benny: "a single extra attack"
+        profiles[0] = replace(profiles[0], dice=profiles[0].dice + 1)
+    if not profiles:
+        return
+    assert us.placement is not None and target.placement is not None
+    indirect = all(p.indirect for p in profiles)
+    cover = geo.in_cover(
+        state.table,
+        us.placement,
+        target.placement,
+        _others(state, us, target),
+        system="gff",
+        indirect=indirect,
+        cache=state.sight,
+    )
+    situation = Situation(
+        distance=distance,
+        moved=moved,
+        cover=cover,
+        attacker=us.owner,
+        defender=target.owner,
+    )
     d = defender_profile(
         target.unit, models=target.models, markers=target.markers, shaken=target.shaken
     )
@@ -516,7 +933,9 @@ def _shoot(
         unit=us.uid,
         target=target.uid,
         distance=round(distance, 3),
-        weapons=[w.name for w in weapons],
+        weapons=[p.name for p in profiles],
+        dice=sum(p.dice for p in profiles),
+        cover=cover,
         hits=result.hits,
         wounds=result.wounds,
         casualties=result.casualties,
@@ -527,46 +946,112 @@ def _shoot(
 def _apply_result(state: GameState, target: UnitState, r: AttackResult, by: UnitState) -> None:
     _remove(state, target, r.casualties, by)
     target.markers = r.markers if target.alive else 0
-    if r.shaken and target.alive:
+    if r.shaken and target.alive and not target.shaken:
         target.shaken = True
         state.log.add("shaken", unit=target.uid, cause="wound effect")
 
 
+def casualty_order(state: GameState, target: UnitState, by: UnitState, n: int) -> list[int]:
+    """Which models of ``target`` go, as the defender would choose them.
+
+    A fixed habit, since seed 003 leaves the choice to the defender: keep models within 3" of
+    an objective marker, remove the models nearest the attacker first (the unit falls back), and
+    never break cohesion (each model within 1" of another) while another choice keeps it.
+    """
+    assert target.placement is not None and by.placement is not None
+    p = target.placement
+    alive = [int(i) for i in np.flatnonzero(p.alive)]
+    n = min(n, len(alive))
+    if n <= 0:
+        return []
+    centres, radii = p.centres, p.radii
+    bc = by.placement.centres.mean(axis=0)  # all its models: it may have just been destroyed
+    near_attacker = np.linalg.norm(centres - bc, axis=1)
+    holds = np.zeros(len(radii), dtype=np.bool_)
+    for o in state.objectives:
+        holds |= np.linalg.norm(centres - np.asarray(o.position), axis=1) - radii <= OBJECTIVE_RANGE
+    gaps = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
+    linked = gaps - radii[:, None] - radii[None, :] <= SEPARATE_INCHES + EPS
+    preference = sorted(alive, key=lambda i: (bool(holds[i]), float(near_attacker[i]), i))
+    left = set(alive)
+    out: list[int] = []
+    for _ in range(n):
+        choices = [i for i in preference if i in left]
+        pick = next((i for i in choices if _coherent(left - {i}, linked)), choices[0])
+        out.append(pick)
+        left.discard(pick)
+    return out
+
+
+def _coherent(models: set[int], linked: np.ndarray) -> bool:
+    """Every model joined to every other through a chain of models within 1"."""
+    if len(models) <= 1:
+        return True
+    start = next(iter(models))
+    seen = {start}
+    todo = [start]
+    while todo:
+        i = todo.pop()
+        for j in models:
+            if j not in seen and linked[i, j]:
+                seen.add(j)
+                todo.append(j)
+    return len(seen) == len(models)
+
+
 def _remove(state: GameState, target: UnitState, casualties: int, by: UnitState) -> None:
-    """Remove casualties: the models nearest the attacker go first (the defender's front)."""
+    """Remove casualties (the defender's choice: :func:`casualty_order`)."""
     if casualties <= 0 or target.placement is None:
         return
     casualties = min(casualties, target.models)
-    p = target.placement
-    alive = np.flatnonzero(p.alive)
-    assert by.placement is not None
-    bc = np.asarray(geo.centroid(by.placement))
-    order = alive[np.argsort(np.linalg.norm(p.centres[alive] - bc, axis=1), kind="stable")]
-    p.removed[order[:casualties]] = True
+    target.placement.removed[casualty_order(state, target, by, casualties)] = True
     target.models -= casualties
     state.log.add("casualties", unit=target.uid, models=casualties, left=target.models)
     if target.models <= 0:
         state.log.add("destroyed", unit=target.uid, side=target.side)
 
 
-def _charge(state: GameState, us: UnitState, target: UnitState, roller: Roller) -> None:
+def _charge(state: GameState, us: UnitState, target: UnitState, *, benny: bool = False) -> None:
+    """Seed 003 "Melee": charge into contact, strike, strike back, then After Combat."""
     assert us.placement is not None and target.placement is not None
     others = state.placements_except(us.uid)
     moved = geo.charge_move(
-        state.table, us.placement, target.placement, others, move_allowance(us.unit, Kind.CHARGE)
+        state.table,
+        us.placement,
+        target.placement,
+        others,
+        move_allowance(us.unit, Kind.CHARGE),
+        unit=us.unit,
     )
     if moved is None:
-        state.log.add("charge_failed", unit=us.uid, target=target.uid)
-        return
+        # No path into contact (terrain or units in the way): "or as close as possible".
+        goal = geo.centroid(target.placement)
+        allowance = move_allowance(us.unit, Kind.CHARGE)
+        _move(state, us, goal, allowance, "move", may_touch=target.placement)
+        if not us.alive or geo.gap(us.placement, target.placement) > STRIKE_RANGE:
+            state.log.add("charge_failed", unit=us.uid, target=target.uid)
+            _end_activation(state, us.side)
+            return
+        moved = us.placement
     us.placement = moved
+    # Charging: "Defenders must do the same by moving up to 3"" into base contact.
+    target.placement = geo.pile_in(
+        state.table, target.placement, us.placement, _others(state, us, target), unit=target.unit
+    )
+    striker = us.unit
+    if benny:
+        _spend_benny(state, us)
+        striker = with_extra_attack(us.unit, us.models)
+    roller = _roller(state)
     result = resolve_exchange(
-        _carried(us),
-        _carried(target),
+        striker,
+        target.unit,
         roller,
         attacker_state=MeleeState(us.models, us.markers, us.shaken, us.fatigued),
         defender_state=MeleeState(target.models, target.markers, target.shaken, target.fatigued),
         owners=(us.owner, target.owner),
     )
+    state.mech_state = roller.state
     state.log.add(
         "melee",
         unit=us.uid,
@@ -584,77 +1069,88 @@ def _charge(state: GameState, us: UnitState, target: UnitState, roller: Roller) 
             side_state.shaken = True
             state.log.add("shaken", unit=side_state.uid, cause="wound effect")
         side_state.fatigued = res.fatigued
-    if us.alive and target.alive and target.placement is not None and us.placement is not None:
-        # After Combat: chargers move back and separate by 1" (if possible).
-        away = geo.centroid(us.placement)
-        tc = geo.centroid(target.placement)
-        vx, vy = away[0] - tc[0], away[1] - tc[1]
-        n = math.hypot(vx, vy) or 1.0
-        goal = (away[0] + vx / n * 3, away[1] + vy / n * 3)
-        us.placement = geo.move_toward(
-            state.table,
-            us.placement,
-            [o for o in state.placements_except(us.uid) if o is not target.placement],
-            goal,
-            1.5,
-        )
-
-
-def _carried(us: UnitState) -> Unit:
-    return us.unit
-
-
-def _after_activation(state: GameState) -> None:
-    side = state.active
-    other = 1 - side
-    if _can_activate(state, other):
-        if not _can_activate(state, side) and state.finished_first is None:
-            state.finished_first = side
-        state.active = other
+    if us.alive and target.alive:
+        _separate(state, us, target)
+    elif us.alive != target.alive:
+        survivor = us if us.alive else target
+        state.pending = Pending("consolidate", survivor.uid, us.side)
+        state.phase = "consolidate"
+        state.active = survivor.side
         return
-    if _can_activate(state, side):
-        if state.finished_first is None:
-            state.finished_first = other
-        return
-    if state.finished_first is None:
-        state.finished_first = side
-    _end_round(state)
+    _end_activation(state, us.side)
+
+
+def _separate(state: GameState, us: UnitState, target: UnitState) -> None:
+    """After Combat: "chargers must move back and separate by 1" (if possible)"."""
+    assert us.placement is not None and target.placement is not None
+    us.placement = geo.separate(
+        state.table, us.placement, target.placement, _others(state, us, target), unit=us.unit
+    )
+    state.log.add("separate", unit=us.uid, gap=round(geo.gap(us.placement, target.placement), 3))
+
+
+def _consolidate_step(state: GameState, us: UnitState, a: Action) -> None:
+    pending = state.pending
+    assert pending is not None and us.placement is not None
+    if a.to is not None:
+        _move(state, us, a.to, CONSOLIDATE_INCHES, "consolidate")
+    _end_activation(state, pending.side)
 
 
 # --- end of round ---------------------------------------------------------------------------
 
 
 def _end_round(state: GameState) -> None:
-    roller = Roller(state.mechanic, state.mech_state, state.rng)
+    la = state.last_activation
+    state.finished_first = state.first if la[0] == la[1] else int(la[1] < la[0])
+    roller = _roller(state)
     for side in (state.first, 1 - state.first):
-        _morale(state, side, roller)
+        morale(state, side, roller)
     state.mech_state = roller.state
-    _objectives(state)
+    update_objectives(state)
     if state.round >= state.rounds:
         _finish(state)
         return
     _start_round(state, state.round + 1)
 
 
-def _morale(state: GameState, side: int, roller: Roller) -> None:
-    """Seed 003 "Morale": at half or less of its starting units, every unit tests."""
+def morale(state: GameState, side: int, roller: Roller) -> None:
+    """Seed 003 "Morale": at half or less of its starting units, every unit tests.
+
+    A failed test makes a unit Shaken, or routs it if it already was; a Shaken unit always
+    fails (Wound Effects), Fearless (all models) then passes on a 4+. Hero: units within 12"
+    of a Hero that is not Shaken when the morale step begins may use its Quality.
+    """
     start = len(state.side_units(side))
     alive = [u for u in state.side_units(side) if u.alive]
     if len(alive) * 2 > start:
         return
-    heroes = [u for u in alive if u.unit.hero and not u.shaken and u.placement is not None]
+    heroes = [u for u in alive if u.unit.hero and not u.shaken and u.on_table]
     for us in alive:
-        if us.placement is None:
-            continue
+        if not us.on_table:
+            continue  # still in reserve: not on the battlefield to test
+        assert us.placement is not None
         quality = us.unit.quality
-        for h in heroes:  # Hero: friends within 12" may use the hero's Quality
+        for h in heroes:
             if h.placement is not None and geo.gap(h.placement, us.placement) <= HERO_AURA:
                 quality = min(quality, h.unit.quality)
-        check = Check(Test.MORALE, quality, owner=us.owner)
-        passed = roller.roll(check).success
+        if us.shaken:
+            passed = False  # "always fails morale tests"
+        else:
+            passed = roller.roll(Check(Test.MORALE, quality, owner=us.owner)).success
+        fearless = False
         if not passed and us.unit.all_have("Fearless"):
-            passed = roller.roll(Check(Test.GENERIC, 4, owner=us.owner)).success
-        state.log.add("morale", unit=us.uid, quality=quality, passed=passed)
+            fearless = True
+            passed = roller.roll(Check(Test.GENERIC, FEARLESS_ROLL, owner=us.owner)).success
+        state.log.add(
+            "morale",
+            unit=us.uid,
+            round=state.round,
+            quality=quality,
+            was_shaken=us.shaken,
+            fearless=fearless,
+            passed=passed,
+        )
         if passed:
             continue
         if us.shaken:
@@ -665,20 +1161,29 @@ def _morale(state: GameState, side: int, roller: Roller) -> None:
             state.log.add("shaken", unit=us.uid, cause="morale")
 
 
-def _objectives(state: GameState) -> None:
-    """Seize, keep or neutralise each marker (Shaken and just-arrived units cannot)."""
-    for i, obj in enumerate(state.objectives):
-        near = set()
-        for us in state.units.values():
-            if not us.on_table or us.shaken or us.placement is None:
-                continue
-            if us.arrived and us.arrived == state.round:
-                continue  # Ambush: cannot seize or contest on the round it deploys
+def controllers(state: GameState) -> list[set[int]]:
+    """For each marker, the sides with a unit able to seize it within 3" right now.
+
+    Shaken units cannot seize or contest; Ambush units cannot on the round they arrive.
+    """
+    out: list[set[int]] = [set() for _ in state.objectives]
+    for us in state.units.values():
+        if not us.on_table or us.shaken or us.placement is None:
+            continue
+        if us.arrived and us.arrived == state.round:
+            continue
+        for i, obj in enumerate(state.objectives):
             if geo.within(us.placement, obj.position, OBJECTIVE_RANGE):
-                near.add(us.side)
+                out[i].add(us.side)
+    return out
+
+
+def update_objectives(state: GameState) -> None:
+    """Mission 4-6: seize a marker alone, keep it after leaving, neutralise it contested."""
+    for i, (obj, near) in enumerate(zip(state.objectives, controllers(state), strict=True)):
         before = obj.controller
         if len(near) == 1:
-            obj.controller = near.pop()
+            obj.controller = next(iter(near))
         elif len(near) == 2:
             obj.controller = None
         if obj.controller != before:
@@ -686,11 +1191,11 @@ def _objectives(state: GameState) -> None:
 
 
 def _finish(state: GameState) -> None:
-    held = [sum(o.controller == s for o in state.objectives) for s in (0, 1)]
+    held = score(state)
     state.winner = None if held[0] == held[1] else int(held[1] > held[0])
     state.done = True
     state.phase = "over"
-    state.log.add("end", objectives=held, winner=state.winner)
+    state.log.add("end", objectives=list(held), winner=state.winner)
 
 
 def score(state: GameState) -> tuple[int, int]:
@@ -707,7 +1212,10 @@ def units_left(state: GameState, side: int) -> int:
 __all__: Sequence[str] = [
     "OptionError",
     "apply",
+    "controllers",
     "is_legal",
     "legal_actions",
+    "morale",
     "new_game",
+    "update_objectives",
 ]

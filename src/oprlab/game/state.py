@@ -2,6 +2,8 @@
 
 Like python-chess's ``Board`` the state is one mutable object with a cheap :meth:`clone` for
 search; it pickles (the generator included), so a game can be saved and resumed exactly.
+
+May import ``oprlab.table``, ``oprlab.mechanics``, ``oprlab.units`` and ``oprlab.game.events``.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import numpy as np
 from oprlab.game.events import EventLog
 from oprlab.mechanics import Mechanic, Owner, State
 from oprlab.table.model import Placement, Point, Table
+from oprlab.table.sight import SightCache
 from oprlab.units.model import Army, Unit
 
 
@@ -69,9 +72,31 @@ class Objective:
     controller: int | None = None
 
 
+@dataclass(frozen=True)
+class Pending:
+    """The second half of an activation, waiting for a decision.
+
+    Attributes:
+        step: ``"shoot"`` (after Hold or Advance) or ``"consolidate"`` (after a melee in which
+            one unit was destroyed: the survivor may move up to 3").
+        unit: the unit that shoots or moves.
+        side: the side whose activation this is (play passes on from it afterwards).
+        moved: the shooter moved this activation (Indirect).
+    """
+
+    step: str
+    unit: str
+    side: int
+    moved: bool = False
+
+
 @dataclass
 class GameState:
-    """Everything a game is at one moment."""
+    """Everything a game is at one moment.
+
+    ``last_activation[s]`` numbers side ``s``'s latest activation of the round (``-1``: none
+    yet); the side whose last activation came first goes first next round.
+    """
 
     system: str
     table: Table
@@ -91,11 +116,21 @@ class GameState:
     log: EventLog = field(default_factory=EventLog)
     winner: int | None = None
     done: bool = False
+    pending: Pending | None = None
+    activations: int = 0
+    last_activation: list[int] = field(default_factory=lambda: [-1, -1])
     extra: dict[str, Any] = field(default_factory=dict)
+    #: Line-of-sight answers keyed on every position: safe to share between clones.
+    sight: SightCache = field(default_factory=SightCache)
 
     def clone(self) -> GameState:
-        """An independent copy (units, placements, generator, log) for search."""
-        return copy.deepcopy(self)
+        """An independent copy (units, placements, generator, log) for search.
+
+        The table, the armies, the mechanic and the sight cache are shared: the first three
+        never change during a game, and the cache's keys include every position.
+        """
+        shared = (self.table, self.armies, self.mechanic, self.sight)
+        return copy.deepcopy(self, {id(x): x for x in shared})
 
     def side_units(self, side: int) -> list[UnitState]:
         return [u for u in self.units.values() if u.side == side]

@@ -1,0 +1,166 @@
+"""``oprlab battle``: one game told round by round, its JSON and event log, a series with
+intervals, and bad input as one line with exit code 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+import oprlab.cli
+from oprlab.cli.battle import register
+from tests.game import LINE_TEXT
+
+runner = CliRunner(env={"COLUMNS": "200"})
+
+AOF_TEXT = "++ Old Host [AOF 150pts] ++\n\nSpearmen [5] Q4+ D4+ | 50pts\n5x Spear (A1)\n"
+EMPTY_TEXT = "++ Nobody Home [GFF 150pts] ++\n"
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+
+    @app.callback()
+    def _root() -> None:
+        """Test root."""
+
+    register(app)
+    return app
+
+
+@pytest.fixture
+def armies(tmp_path: Path) -> dict[str, str]:
+    paths = {}
+    for name, text in (("line", LINE_TEXT), ("aof", AOF_TEXT), ("empty", EMPTY_TEXT)):
+        path = tmp_path / f"{name}.txt"
+        path.write_text(text, encoding="utf-8")
+        paths[name] = str(path)
+    return paths
+
+
+def _run(*args: str) -> str:
+    result = runner.invoke(_app(), ["battle", *args])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_one_game_prints_an_account_with_rounds_and_a_result(armies: dict[str, str]) -> None:
+    """One game: the armies and seed, each round with who goes first, activations, the end."""
+    out = _run(armies["line"], "gff/melee-150", "--seed", "3")
+    assert "Test Line (A) vs Briar Host (B), seed 3, mechanic d6, open table" in out
+    for r in range(1, 5):
+        assert f"Round {r}: " in out
+    assert "goes first" in out and "A2 Rifle Squad:" in out
+    last = [line for line in out.splitlines() if line.strip()][-1]
+    assert ("wins" in last or "draw" in last) and "objectives" in last and "units left" in last
+
+
+def test_one_game_json(armies: dict[str, str]) -> None:
+    """--json: the GameResult, replayable from its seed."""
+    data = json.loads(_run(armies["line"], armies["line"], "--seed", "4", "--json"))
+    assert set(data) == {
+        "seed", "system", "mechanic", "winner", "objectives", "units_left", "models_lost",
+        "rounds", "decisions", "commanders", "oprlab",
+    }  # fmt: skip
+    assert data["seed"] == 4 and data["rounds"] == 4 and data["commanders"] == ["rules", "rules"]
+    again = json.loads(_run(armies["line"], armies["line"], "--seed", "4", "--json"))
+    assert again == data
+
+
+def test_options_reach_the_game(armies: dict[str, str]) -> None:
+    """--mechanic and --commander-a/-b are used (and recorded)."""
+    data = json.loads(
+        _run(
+            armies["line"],
+            armies["line"],
+            "--seed",
+            "1",
+            "--json",
+            "--mechanic",
+            "clock",
+            "--commander-b",
+            "random",
+        )
+    )
+    assert data["mechanic"] == "clock" and data["commanders"] == ["rules", "random"]
+
+
+def test_random_table_has_terrain(armies: dict[str, str]) -> None:
+    """--table random: a table generated from the seed (terrain from oprlab.table)."""
+    out = _run(armies["line"], armies["line"], "--seed", "8", "--table", "random")
+    assert "seed 8, mechanic d6, 20 terrain pieces" in out
+    assert "Round 4" in out
+
+
+def test_log_writes_the_events(armies: dict[str, str], tmp_path: Path) -> None:
+    """--log FILE: the result and every event of the game as JSON."""
+    path = tmp_path / "game.json"
+    _run(armies["line"], "gff/shooty-150", "--seed", "2", "--log", str(path))
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    assert set(data) == {"result", "events"}
+    kinds = [e["kind"] for e in data["events"]]
+    assert kinds[0] == "setup" and kinds[-1] == "end"
+    assert {"objective", "deploy", "round", "activate"} <= set(kinds)
+    assert data["result"]["seed"] == 2
+
+
+def test_series_prints_rates_with_intervals(armies: dict[str, str]) -> None:
+    """--games N: win and draw rates with 95% intervals over N games (DESIGN: a Monte Carlo
+    result is shown with its sample size and an interval)."""
+    out = _run(armies["line"], armies["line"], "--seed", "5", "--games", "3", "--jobs", "1")
+    assert "3 games" in out and "95% interval" in out
+    for label in ("A wins", "B wins", "draws", "objectives held by A"):
+        assert label in out
+    data = json.loads(
+        _run(armies["line"], armies["line"], "--seed", "5", "--games", "3", "--jobs", "1", "--json")
+    )
+    assert data["games"] == 3 and not data["interrupted"]
+    rates = [data[k]["estimate"] for k in ("win_a", "win_b", "draw")]
+    assert sum(rates) == pytest.approx(1.0)
+    for k in ("win_a", "win_b", "draw"):
+        # (stats.wilson can put the low end 1e-16 above an estimate of 0: rounding)
+        assert data[k]["low"] - 1e-12 <= data[k]["estimate"] <= data[k]["high"] + 1e-12
+
+
+def _main(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str
+) -> tuple[int, str]:
+    """Through the real CLI root: a UserError is one line on stderr and exit code 2."""
+    monkeypatch.setattr(oprlab.cli, "app", _app())
+    code = oprlab.cli.main(["battle", *args])
+    return code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("missing-army.txt", "LINE"), "army file not found"),
+        (("LINE", "LINE", "--system", "riverside"), "not yet available"),
+        (("LINE", "LINE", "--games", "0"), "games out of range"),
+        (("LINE", "LINE", "--games", "2", "--log", "x.json"), "--log writes one game"),
+        (("EMPTY", "LINE"), "army 1 has no units"),
+        (("LINE", "AOF"), "army 2 is for another game system"),
+        (("LINE", "LINE", "--mechanic", "tarot"), "tarot"),
+        (("LINE", "LINE", "--commander-a", "clever"), "unknown commander"),
+        (("LINE", "LINE", "--table", "no-such-terrain.json"), "cannot read the terrain file"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    args: tuple[str, ...],
+    message: str,
+    armies: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Bad input never shows a traceback: one line naming the problem, exit code 2."""
+    names = {"LINE": armies["line"], "EMPTY": armies["empty"], "AOF": armies["aof"]}
+    code, err = _main(monkeypatch, capsys, *(names.get(a, a) for a in args))
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
