@@ -137,7 +137,7 @@ def _account(console: Console, state: GameState, result: GameResult) -> None:
     armies = state.armies
     console.print(
         f"[bold]{armies[0].name}[/] (A) vs [bold]{armies[1].name}[/] (B), "
-        f"seed {state.seed}, mechanic {state.mechanic.name}, "
+        f"seed {state.seed}, mechanic {result.mechanic}, "
         + (f"{len(state.table.pieces)} terrain pieces" if state.table.pieces else "open table")
     )
     for e in state.log.events:
