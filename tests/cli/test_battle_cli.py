@@ -141,7 +141,7 @@ def _main(
     ("args", "message"),
     [
         (("missing-army.txt", "LINE"), "army file not found"),
-        (("LINE", "LINE", "--system", "riverside"), "not yet available"),
+        (("LINE", "LINE", "--system", "chess"), "not yet available"),
         (("LINE", "LINE", "--games", "0"), "games out of range"),
         (("LINE", "LINE", "--games", "2", "--log", "x.json"), "--log writes one game"),
         (("EMPTY", "LINE"), "army 1 has no units"),
@@ -164,3 +164,49 @@ def test_bad_input_is_one_line_and_exit_2(
     assert code == 2
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
+
+
+def test_riverside_and_wwpd_games_play_from_the_command_line(capsys) -> None:  # type: ignore[no-untyped-def]
+    """seed 002 (Riverside) and seed 004 (WWPD): both play whole games through `battle`."""
+    from oprlab.cli import main
+
+    assert (
+        main(
+            [
+                "battle",
+                "gff/shooty-150",
+                "gff/melee-150",
+                "--system",
+                "riverside",
+                "--seed",
+                "4",
+                "--json",
+            ]
+        )
+        == 0
+    )
+    out = json.loads(capsys.readouterr().out)
+    assert out["system"] == "riverside" and out["rounds"] == 4
+    assert (
+        main(
+            [
+                "battle",
+                "wwpd/colonial",
+                "wwpd/colonial",
+                "--system",
+                "wwpd",
+                "--seed",
+                "4",
+                "--json",
+            ]
+        )
+        == 0
+    )
+    out = json.loads(capsys.readouterr().out)
+    assert out["system"] == "wwpd" and set(out["objectives"]) <= set(range(6))
+    assert (
+        main(
+            ["battle", "wwpd/colonial", "wwpd/colonial", "--system", "wwpd", "--mechanic", "clock"]
+        )
+        == 2
+    )

@@ -31,6 +31,7 @@ class SeriesSpec:
     mechanic: str = "d6"
     table: Table | None = None
     seed: int = 0
+    system: str = "gff"
 
 
 def play_one(spec: SeriesSpec, game_seed: int) -> GameResult:
@@ -44,6 +45,7 @@ def play_one(spec: SeriesSpec, game_seed: int) -> GameResult:
         mechanic=spec.mechanic,
         table=spec.table,
         log=False,
+        system=spec.system,
     )
     return result
 
@@ -61,7 +63,7 @@ class SeriesResult:
         out: dict[str, Any] = {
             "games": n,
             "seed": self.spec.seed,
-            "system": "gff",
+            "system": self.spec.system,
             "mechanic": self.spec.mechanic,
             "commanders": list(self.spec.commanders),
             "armies": [self.spec.army_a.name, self.spec.army_b.name],
@@ -79,7 +81,7 @@ class SeriesResult:
 
         def mean(f: Callable[[GameResult], float]) -> dict[str, float]:
             vals = [float(f(g)) for g in self.games]
-            return iv(mean_interval(sum(vals), sum(v * v for v in vals), n))
+            return iv(mean_interval(sum(vals), sum(v * v for v in vals), n, floor=0.0))
 
         out |= {
             "win_a": iv(wilson(wins_a, n)),

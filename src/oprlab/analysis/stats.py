@@ -30,14 +30,22 @@ def wilson(successes: int, n: int, z: float = Z95) -> Interval:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return Interval(p, max(0.0, centre - half), min(1.0, centre + half), n)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return Interval(p, low, high, n)
 
 
-def mean_interval(total: float, total_sq: float, n: int, z: float = Z95) -> Interval:
-    """Normal interval for a mean from the sum and the sum of squares of ``n`` samples."""
+def mean_interval(
+    total: float, total_sq: float, n: int, z: float = Z95, *, floor: float | None = None
+) -> Interval:
+    """Normal interval for a mean from the sum and the sum of squares of ``n`` samples.
+
+    ``floor``: the least value a sample can take (0 for counts); the interval is clipped there.
+    """
     if n <= 0:
         raise ValueError("an interval needs at least one sample")
     mean = total / n
     var = max(0.0, total_sq / n - mean * mean) * n / max(1, n - 1)
     half = z * math.sqrt(var / n)
-    return Interval(mean, mean - half, mean + half, n)
+    low = mean - half if floor is None else max(floor, mean - half)
+    return Interval(mean, low, mean + half, n)

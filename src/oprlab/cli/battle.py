@@ -12,19 +12,23 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
+from oprlab import __version__
 from oprlab.analysis.series import SeriesSpec, play_series
+from oprlab.analysis.stats import wilson
 from oprlab.errors import OptionError
 from oprlab.game.play import GameResult, play_game
 from oprlab.game.state import GameState
 from oprlab.mechanics import get_mechanic
 from oprlab.players import get_commander
-from oprlab.rng import make_rng
+from oprlab.rng import make_rng, spawn
+from oprlab.table.model import Table as Board
 from oprlab.table.model import Table as TableModel
 from oprlab.table.terrain import generate_table, load_table
 from oprlab.units.load import load_army
 from oprlab.units.model import Army
+from oprlab.units.profiles import WwpdForce, load_wwpd
 
-SYSTEMS_READY = ("gff",)
+SYSTEMS_READY = ("gff", "riverside", "wwpd")
 
 
 def register(app: typer.Typer) -> None:
@@ -64,7 +68,9 @@ def _table(ref: str, seed: int) -> TableModel | None:
 def battle(
     army_a: str = typer.Argument(..., help="Army file (Army Forge text or JSON) or sample name."),
     army_b: str = typer.Argument(..., help="The opposing army."),
-    system: str = typer.Option("gff", help="Rule system (gff)."),
+    system: str = typer.Option(
+        "gff", help="Rule system: gff, riverside (Army Forge lists) or wwpd (WWPD forces)."
+    ),
     mechanic: str = typer.Option("d6", help="d6, clock or a clock variant."),
     seed: int | None = typer.Option(None, help="Seed: the same seed plays the same game."),
     commander_a: str = typer.Option("rules", help="Commander of army A: rules or random."),
@@ -91,9 +97,16 @@ def battle(
     if games > 1 and log is not None:
         raise OptionError("--log writes one game", value="--log", expected="--games 1")
     get_mechanic(mechanic)  # fail early on an unknown mechanic
-    a, b = _army(army_a), _army(army_b)
     seeded = make_rng(seed)
     board = _table(table, seeded.seed)
+    if system == "wwpd":
+        if mechanic != "d6":
+            raise OptionError(
+                "WWPD games use WWPD's own dice", value=mechanic, expected="no --mechanic"
+            )
+        _wwpd(army_a, army_b, commander_a, commander_b, seeded.seed, games, board, log, as_json)
+        return
+    a, b = _army(army_a), _army(army_b)
     console = Console()
     if games == 1:
         commanders = [
@@ -101,7 +114,7 @@ def battle(
             get_commander(commander_b, seeded.seed + 1),
         ]
         result, state = play_game(
-            a, b, commanders, seed=seeded.seed, mechanic=mechanic, table=board
+            a, b, commanders, seed=seeded.seed, mechanic=mechanic, table=board, system=system
         )
         if log is not None:
             log.write_text(
@@ -113,7 +126,7 @@ def battle(
         else:
             _account(console, state, result)
         return
-    spec = SeriesSpec(a, b, (commander_a, commander_b), mechanic, board, seeded.seed)
+    spec = SeriesSpec(a, b, (commander_a, commander_b), mechanic, board, seeded.seed, system)
     n_jobs = jobs or (os.cpu_count() or 1)
     with Progress(
         "[progress.description]{task.description}",
@@ -130,6 +143,74 @@ def battle(
         typer.echo(json.dumps(summary, indent=2))
         return
     _series_table(console, summary)
+
+
+def _force(ref: str) -> WwpdForce:
+    from oprlab.samples import sample_names, sample_path
+
+    path = Path(ref)
+    if not path.exists():
+        names = set(sample_names())
+        if ref in names or ref + ".yaml" in names:
+            path = sample_path(ref if ref in names else ref + ".yaml")
+    if not path.exists():
+        raise OptionError("WWPD force file not found", value=ref, expected="a WWPD YAML file")
+    return load_wwpd(path.read_text(encoding="utf-8"), str(path))
+
+
+def _wwpd(
+    ref_a: str,
+    ref_b: str,
+    commander_a: str,
+    commander_b: str,
+    seed: int,
+    games: int,
+    board: Board | None,
+    log: Path | None,
+    as_json: bool,
+) -> None:
+    """WWPD (seed 004) games: I-go-U-go turns on GFF's objectives."""
+    from oprlab.game import wwpd
+    from oprlab.game.wwpd_commanders import get_wwpd_commander
+
+    a, b = _force(ref_a), _force(ref_b)
+    results = []
+    for game_seed in [seed] if games == 1 else spawn(seed, games):
+        commanders = [
+            get_wwpd_commander(commander_a, game_seed),
+            get_wwpd_commander(commander_b, game_seed + 1),
+        ]
+        result, state = wwpd.play_game(a, b, commanders, seed=game_seed, table=board)
+        results.append(result)
+        if games == 1 and log is not None:
+            log.write_text(
+                json.dumps({"result": result.to_json(), "events": state.log.events}, indent=1),
+                encoding="utf-8",
+            )
+    if games == 1:
+        out = results[0].to_json() | {"oprlab": __version__}
+        if as_json:
+            typer.echo(json.dumps(out, indent=2))
+        else:
+            win = "draw" if out["winner"] is None else f"force {'AB'[out['winner']]} wins"
+            Console().print(
+                f"WWPD, seed {seed}: {win}; markers {out['objectives'][0]}-"
+                f"{out['objectives'][1]}, units left {out['units_left'][0]}-"
+                f"{out['units_left'][1]}, models lost {out['models_lost'][0]}-"
+                f"{out['models_lost'][1]}"
+            )
+        return
+    n = len(results)
+    summary: dict[str, Any] = {"games": n, "seed": seed, "system": "wwpd", "oprlab": __version__}
+    for key, who in (("win_a", 0), ("win_b", 1), ("draw", None)):
+        iv = wilson(sum(r.winner == who for r in results), n)
+        summary[key] = {"estimate": iv.estimate, "low": iv.low, "high": iv.high}
+    summary["armies"] = [a.name, b.name]
+    summary["mechanic"] = "wwpd"
+    if as_json:
+        typer.echo(json.dumps(summary, indent=2))
+    else:
+        _series_table(Console(), summary)
 
 
 def _account(console: Console, state: GameState, result: GameResult) -> None:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 from oprlab import __version__
-from oprlab.errors import OprlabError
-from oprlab.game import gff
+from oprlab.errors import OprlabError, OptionError
+from oprlab.game import gff, riverside
 from oprlab.game.state import GameState
 from oprlab.mechanics import Mechanic
 from oprlab.players.base import Commander
@@ -58,6 +59,22 @@ class GameResult:
         }
 
 
+#: The OPR rule systems' game procedures, by name (each a module with the same functions).
+ENGINES: dict[str, ModuleType] = {"gff": gff, "riverside": riverside}
+
+
+def engine(system: str) -> ModuleType:
+    """The game procedure of ``system``; unknown names get a clear error."""
+    try:
+        return ENGINES[system]
+    except KeyError:
+        raise OptionError(
+            "no full-game procedure for this system",
+            value=system,
+            expected=" or ".join(sorted(ENGINES)),
+        ) from None
+
+
 def play_game(
     army_a: Army,
     army_b: Army,
@@ -67,22 +84,24 @@ def play_game(
     mechanic: str | Mechanic = "d6",
     table: Table | None = None,
     log: bool = True,
+    system: str = "gff",
 ) -> tuple[GameResult, GameState]:
     """Play one game to its end; returns the result and the final state (with its log)."""
-    state = gff.new_game(army_a, army_b, seed=seed, mechanic=mechanic, table=table, log=log)
+    rules = engine(system)
+    state = rules.new_game(army_a, army_b, seed=seed, mechanic=mechanic, table=table, log=log)
     decisions = 0
     while not state.done:
-        actions = gff.legal_actions(state)
+        actions = rules.legal_actions(state)
         if not actions:
             raise OprlabError(f"no legal action in phase {state.phase!r} (round {state.round})")
         commander = commanders[state.active]
         action = commander.choose(state, actions)
-        if action not in actions and not gff.is_legal(state, action):
+        if action not in actions and not rules.is_legal(state, action):
             raise IllegalActionError(
                 f"commander {commander.name!r} (side {state.active + 1}) chose an illegal "
                 f"action: {action}"
             )
-        gff.apply(state, action)
+        rules.apply(state, action)
         decisions += 1
         if decisions > MAX_DECISIONS:
             raise OprlabError(f"game {seed} did not end after {MAX_DECISIONS} decisions")
@@ -102,8 +121,11 @@ def result_of(state: GameState, commanders: Sequence[Commander], decisions: int)
         system=state.system,
         mechanic=str(state.extra.get("mechanic_name", state.mechanic.name)),
         winner=state.winner,
-        objectives=gff.score(state),
-        units_left=(gff.units_left(state, 0), gff.units_left(state, 1)),
+        objectives=engine(state.system).score(state),
+        units_left=(
+            engine(state.system).units_left(state, 0),
+            engine(state.system).units_left(state, 1),
+        ),
         models_lost=(lost[0], lost[1]),
         rounds=state.round,
         decisions=decisions,

@@ -191,7 +191,12 @@ class RulesCommander:
         """What an activation is worth: expected points removed plus the position it leaves."""
         us = state.units[a.unit]
         if a.kind is Kind.IDLE:
-            return 0.0
+            if state.system != "riverside":
+                return 0.0  # GFF: a Shaken unit's only action
+            # Riverside: Idle is open to every unit; it is worth taking to remove Shaken.
+            if not us.shaken or us.placement is None:
+                return -1.0
+            return self._position_value(state, us, geo.centroid(us.placement)) + 1.0
         assert us.placement is not None
         here = geo.centroid(us.placement)
         if a.kind is Kind.HOLD:
