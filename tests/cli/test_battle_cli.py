@@ -210,3 +210,33 @@ def test_riverside_and_wwpd_games_play_from_the_command_line(capsys) -> None:  #
         )
         == 2
     )
+
+
+def test_svg_draws_the_final_table(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue: `--svg FILE` writes the final table: terrain, markers and the units left."""
+    from oprlab.cli import main
+
+    out = tmp_path / "end.svg"
+    assert (
+        main(
+            [
+                "battle",
+                "gff/shooty-150",
+                "gff/melee-150",
+                "--seed",
+                "5",
+                "--table",
+                "random",
+                "--svg",
+                str(out),
+                "--json",
+            ]
+        )
+        == 0
+    )
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("<svg") or text.startswith("<?xml")
+    assert "objective 1" in text and "A1 " in text
+    assert (
+        main(["battle", "gff/shooty-150", "gff/melee-150", "--games", "2", "--svg", str(out)]) == 2
+    )

@@ -7,3 +7,4 @@ def test_demo_runs(capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["demo"]) == 0
     out = capsys.readouterr().out
     assert "d6 exact" in out and "clock from 1" in out and "n=4,000" in out
+    assert "Whole games" in out and "n=6 games per row" in out

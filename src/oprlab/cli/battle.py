@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -23,6 +24,7 @@ from oprlab.players import get_commander
 from oprlab.rng import make_rng, spawn
 from oprlab.table.model import Table as Board
 from oprlab.table.model import Table as TableModel
+from oprlab.table.svg import table_svg
 from oprlab.table.terrain import generate_table, load_table
 from oprlab.units.load import load_army
 from oprlab.units.model import Army
@@ -78,6 +80,7 @@ def battle(
     games: int = typer.Option(1, help="Play a series of N games."),
     jobs: int = typer.Option(0, help="Worker processes for a series (0: all cores)."),
     log: Path | None = typer.Option(None, help="Write the event log of one game as JSON."),
+    svg: Path | None = typer.Option(None, help="Draw the final table of one game as SVG."),
     table: str = typer.Option(
         "open",
         help="open (no terrain), random (a table generated from the seed) or a terrain JSON "
@@ -96,6 +99,10 @@ def battle(
         raise OptionError("games out of range", value=games, expected="1 or more")
     if games > 1 and log is not None:
         raise OptionError("--log writes one game", value="--log", expected="--games 1")
+    if svg is not None and (games > 1 or system == "wwpd"):
+        raise OptionError(
+            "--svg draws one gff or riverside game", value="--svg", expected="--games 1"
+        )
     get_mechanic(mechanic)  # fail early on an unknown mechanic
     seeded = make_rng(seed)
     board = _table(table, seeded.seed)
@@ -121,6 +128,8 @@ def battle(
                 json.dumps({"result": result.to_json(), "events": state.log.events}, indent=1),
                 encoding="utf-8",
             )
+        if svg is not None:
+            svg.write_text(final_table_svg(state), encoding="utf-8")
         if as_json:
             typer.echo(json.dumps(result.to_json(), indent=2))
         else:
@@ -143,6 +152,17 @@ def battle(
         typer.echo(json.dumps(summary, indent=2))
         return
     _series_table(console, summary)
+
+
+def final_table_svg(state: GameState) -> str:
+    """The table at the end of a game: terrain, objective markers, every unit left."""
+    board = dataclasses.replace(state.table, objectives=tuple(o.position for o in state.objectives))
+    units = {
+        f"{u.uid} {u.unit.name}": u.placement
+        for u in state.units.values()
+        if u.alive and u.placement is not None
+    }
+    return table_svg(board, units)
 
 
 def _force(ref: str) -> WwpdForce:

@@ -8,11 +8,14 @@ from rich.panel import Panel
 from rich.table import Table
 
 from oprlab.analysis.odds import Situation, attack_odds
+from oprlab.analysis.series import SeriesSpec, play_series
 from oprlab.cli.army import army_table
 from oprlab.mechanics import Check, Owner, Test, get_mechanic
 from oprlab.samples import sample_path
 from oprlab.units.load import load_army
 
+#: Games per mechanic in the demo's short series (kept small so `make demo` stays quick).
+GAMES = 6
 ARMY_A = "gff/shooty-300.txt"
 ARMY_B = "gff/horde-300.txt"
 
@@ -22,7 +25,8 @@ def register(app: typer.Typer) -> None:
 
 
 def demo() -> None:
-    """Show two sample armies, the odds of one check and of one attack, d6 against the clock."""
+    """Sample armies, the odds of one check and one attack, and a short series of whole games:
+    the d6 against the clock."""
     console = Console()
     console.print(
         Panel.fit(
@@ -76,6 +80,32 @@ def demo() -> None:
         f"Monte Carlo: n={iv.n:,}, seed {sampled.seed}; P(destroyed) 95% interval "
         f"[{iv.low:.3f}, {iv.high:.3f}] (exact {exact.p_destroyed:.3f})."
     )
+    _series(console)
     console.print(
-        "Next: .venv/bin/oprlab --help, oprlab army show FILE, oprlab check d6 --target 4"
+        "Next: .venv/bin/oprlab --help; oprlab battle gff/shooty-300 gff/melee-300 --seed 1; "
+        "oprlab odds FILE:Unit FILE:Unit; oprlab compare-mechanics FILE:Unit FILE:Unit"
+    )
+
+
+def _series(console: Console) -> None:
+    """A short series of whole games between rules-based commanders, d6 against the clock."""
+    a = load_army(sample_path("gff/shooty-150.txt"))
+    b = load_army(sample_path("gff/melee-150.txt"))
+    table = Table(title=f"Whole games: {a.name} (A) vs {b.name} (B), {GAMES} games each")
+    for col in ("mechanic", "A wins", "B wins", "draws", "95% interval of A wins"):
+        table.add_column(col, justify="right")
+    for mechanic in ("d6", "clock"):
+        spec = SeriesSpec(a, b, ("rules", "rules"), mechanic, None, seed=2026)
+        s = play_series(spec, GAMES).summary()
+        table.add_row(
+            mechanic,
+            f"{s['win_a']['estimate']:.2f}",
+            f"{s['win_b']['estimate']:.2f}",
+            f"{s['draw']['estimate']:.2f}",
+            f"[{s['win_a']['low']:.2f}, {s['win_a']['high']:.2f}]",
+        )
+    console.print(table)
+    console.print(
+        f"n={GAMES} games per row, series seed 2026; more games: oprlab battle "
+        "gff/shooty-150 gff/melee-150 --games 200"
     )
