@@ -32,6 +32,7 @@ COMMAND_MODULES = (
     "oprlab.cli.compare",
     "oprlab.cli.battle",
     "oprlab.cli.table",
+    "oprlab.cli.results",
 )
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
@@ -14,7 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table
 
 from oprlab import __version__
-from oprlab.analysis.series import SeriesSpec, play_series
+from oprlab.analysis.series import SeriesSpec, dask_backend, play_series
 from oprlab.analysis.stats import wilson
 from oprlab.errors import OptionError
 from oprlab.game.play import GameResult, play_game
@@ -29,6 +30,9 @@ from oprlab.table.terrain import generate_table, load_table
 from oprlab.units.load import load_army
 from oprlab.units.model import Army
 from oprlab.units.profiles import WwpdForce, load_wwpd
+
+if TYPE_CHECKING:
+    from oprlab.analysis.results import Recording
 
 SYSTEMS_READY = ("gff", "riverside", "wwpd")
 
@@ -87,6 +91,20 @@ def battle(
         "file (its objective markers, if any, replace placing them).",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    out: Path | None = typer.Option(
+        None,
+        help="Store every game of the series in this DuckDB file the moment it ends "
+        "(see `oprlab results`).",
+    ),
+    resume: bool = typer.Option(
+        False, help="With --out: play only the games of this series the file does not hold yet."
+    ),
+    cluster: str | None = typer.Option(
+        None,
+        metavar="ADDRESS",
+        help="Play the series on a Dask cluster: a scheduler address (tcp://host:8786), or "
+        "'local' for an in-process one.",
+    ),
 ) -> None:
     """Play a whole game between two armies, or a series of games."""
     if system not in SYSTEMS_READY:
@@ -97,11 +115,26 @@ def battle(
         )
     if games < 1:
         raise OptionError("games out of range", value=games, expected="1 or more")
-    if games > 1 and log is not None:
-        raise OptionError("--log writes one game", value="--log", expected="--games 1")
-    if svg is not None and (games > 1 or system == "wwpd"):
+    as_series = games > 1 or out is not None or cluster is not None
+    if as_series and log is not None:
         raise OptionError(
-            "--svg draws one gff or riverside game", value="--svg", expected="--games 1"
+            "--log writes one game", value="--log", expected="--games 1 without --out or --cluster"
+        )
+    if svg is not None and (as_series or system == "wwpd"):
+        raise OptionError(
+            "--svg draws one gff or riverside game",
+            value="--svg",
+            expected="--games 1 without --out or --cluster",
+        )
+    if resume and out is None:
+        raise OptionError(
+            "--resume continues a series stored in a file", value="--resume", expected="--out FILE"
+        )
+    if system == "wwpd" and (out is not None or cluster is not None):
+        raise OptionError(
+            "--out and --cluster play gff and riverside series",
+            value="--out" if out is not None else "--cluster",
+            expected="--system gff or riverside",
         )
     get_mechanic(mechanic)  # fail early on an unknown mechanic
     seeded = make_rng(seed)
@@ -115,7 +148,7 @@ def battle(
         return
     a, b = _army(army_a), _army(army_b)
     console = Console()
-    if games == 1:
+    if not as_series:
         commanders = [
             get_commander(commander_a, seeded.seed),
             get_commander(commander_b, seeded.seed + 1),
@@ -136,22 +169,112 @@ def battle(
             _account(console, state, result)
         return
     spec = SeriesSpec(a, b, (commander_a, commander_b), mechanic, board, seeded.seed, system)
-    n_jobs = jobs or (os.cpu_count() or 1)
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        disable=as_json,
-    ) as progress:
+    _series(
+        console,
+        spec,
+        games,
+        n_jobs=jobs or (os.cpu_count() or 1),
+        out=out,
+        resume=resume,
+        cluster=cluster,
+        table_ref=_table_ref(table, seeded.seed),
+        as_json=as_json,
+    )
+
+
+def _table_ref(ref: str, seed: int) -> str:
+    """How the table was chosen, as stored beside the results (its content hash is kept too)."""
+    if ref in ("open", "random"):
+        return ref if ref == "open" else f"random:{seed}"
+    return f"file:{ref}"
+
+
+def _series(
+    console: Console,
+    spec: SeriesSpec,
+    games: int,
+    *,
+    n_jobs: int,
+    out: Path | None,
+    resume: bool,
+    cluster: str | None,
+    table_ref: str,
+    as_json: bool,
+) -> None:
+    """A series: locally through joblib or on a Dask cluster, stored game by game with --out."""
+    notes = Console(stderr=True, highlight=False)
+    stored: dict[str, Any] | None = None
+    n_jobs = min(n_jobs, games)
+    with ExitStack() as stack:
+        if cluster is not None:
+            # Connect before the progress bar starts: a bad address is one line, nothing else.
+            client = stack.enter_context(dask_backend(cluster))
+            workers = len(client.scheduler_info().get("workers", {}))
+            notes.print(f"playing on the Dask cluster {cluster}, workers: {workers}")
+            n_jobs = -1  # joblib's Dask backend hands the games to the cluster's workers
+        progress = Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=notes,
+            disable=as_json,
+        )
+        stack.callback(progress.stop)
         task = progress.add_task("games", total=games)
-        series = play_series(spec, games, n_jobs=n_jobs, on_game=lambda _: progress.advance(task))
+        if out is None:
+            progress.start()
+            series = play_series(
+                spec, games, n_jobs=n_jobs, on_game=lambda _: progress.advance(task)
+            )
+        else:
+            from oprlab.analysis.results import play_series_to  # DuckDB: only when storing
+
+            def started(rec: Recording) -> None:
+                progress.update(task, total=games - rec.already_stored)
+                if rec.already_stored:
+                    progress.console.print(
+                        f"resuming series {rec.series_id}: {rec.already_stored} of {games} games "
+                        f"already stored in {out}, playing the other "
+                        f"{games - rec.already_stored}"
+                    )
+                else:
+                    progress.console.print(
+                        f"storing each game in {out} as it ends (series {rec.series_id})"
+                    )
+                progress.start()  # only now: a refused file is one line, no empty bar
+
+            run = play_series_to(
+                out,
+                spec,
+                games,
+                n_jobs=n_jobs,
+                resume=resume,
+                table_ref=table_ref,
+                on_game=lambda _: progress.advance(task),
+                on_start=started,
+            )
+            series = run.result
+            stored = {
+                "path": str(out),
+                "series_id": run.series_id,
+                "stored_before": run.already_stored,
+                "played": run.played,
+            }
     summary = series.summary()
+    if stored is not None:
+        summary["results"] = stored
     if as_json:
         typer.echo(json.dumps(summary, indent=2))
         return
-    _series_table(console, summary)
+    series_table(console, summary)
+    if stored is not None:
+        console.print(
+            f"{len(series.games)} games of series {stored['series_id']} stored in {out}"
+            + (f" ({stored['stored_before']} from earlier runs)" if stored["stored_before"] else "")
+        )
+        if series.interrupted:
+            console.print("run the same command with --resume to play the missing games")
 
 
 def final_table_svg(state: GameState) -> str:
@@ -230,7 +353,7 @@ def _wwpd(
     if as_json:
         typer.echo(json.dumps(summary, indent=2))
     else:
-        _series_table(Console(), summary)
+        series_table(Console(), summary)
 
 
 def _account(console: Console, state: GameState, result: GameResult) -> None:
@@ -287,7 +410,8 @@ def _account(console: Console, state: GameState, result: GameResult) -> None:
     )
 
 
-def _series_table(console: Console, s: dict[str, Any]) -> None:
+def series_table(console: Console, s: dict[str, Any]) -> None:
+    """A series summary as a table of estimates with 95% intervals."""
     table = Table(
         title=f"{s['armies'][0]} (A) vs {s['armies'][1]} (B): {s['games']} games, "
         f"{s['mechanic']}, seed {s['seed']}"
