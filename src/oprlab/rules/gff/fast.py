@@ -20,15 +20,22 @@ May import numpy, ``oprlab.mechanics``, ``oprlab.prob`` and ``oprlab.rules.gff``
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import TypeVar
 
 import numpy as np
-import numpy.typing as npt
 
 from oprlab.mechanics import Check, Mechanic, Outcome, Owner
+from oprlab.prob.floats import (
+    Array,
+    add_pmf,
+    bump,
+    frozen,
+    pmf_array,
+    power,
+    repeat_small,
+)
 from oprlab.rules.gff.attack import (
     LONG_RANGE,
     Hit,
@@ -45,8 +52,6 @@ from oprlab.rules.gff.exact import _require_stateless
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
 from oprlab.rules.gff.wounds import Damage, rolls_wound_effect, wound_effect_check
 
-Array = npt.NDArray[np.float64]
-K = TypeVar("K", bound=Hashable)
 #: The closing table is made for track lengths rounded up to this, so nearby queries share it.
 _ROWS = 16
 
@@ -90,18 +95,6 @@ class _Weapon:
 _MECHANICS: dict[str, Mechanic] = {}
 
 
-def _bump(table: dict[K, float], key: K, p: float) -> None:
-    table[key] = table.get(key, 0.0) + p
-
-
-def _array(table: dict[int, float]) -> Array:
-    out = np.zeros(max(table) + 1)
-    for k, p in table.items():
-        out[k] += p
-    out.flags.writeable = False
-    return out
-
-
 def _outcomes(mech: Mechanic, check: Check) -> list[tuple[Outcome, float]]:
     return [(o, p.numerator / p.denominator) for o, p in mech.outcomes(check).items()]
 
@@ -109,18 +102,6 @@ def _outcomes(mech: Mechanic, check: Check) -> list[tuple[Outcome, float]]:
 def _stays(mech: Mechanic, check: Check) -> list[tuple[int, float]]:
     """One Regeneration roll as the wounds it leaves: 0 when the wound is ignored, else 1."""
     return [(int(not o.success), q) for o, q in _outcomes(mech, check)]
-
-
-def _repeat(pmf: list[tuple[int, float]], n: int) -> list[tuple[int, float]]:
-    """The sum of ``n`` independent copies of a small pmf."""
-    out: dict[int, float] = {0: 1.0}
-    for _ in range(n):
-        nxt: dict[int, float] = {}
-        for k, a in out.items():
-            for x, q in pmf:
-                _bump(nxt, k + x, a * q)
-        out = nxt
-    return list(out.items())
 
 
 def _wounds_per_hit(
@@ -136,10 +117,10 @@ def _wounds_per_hit(
     def after_block(block: Outcome, q: float) -> None:
         size = wounds_from_block(p, block)
         if not size or not regen:
-            _bump(out, size, q)
+            bump(out, size, q)
             return
-        for k, a in _repeat(stays, size):
-            _bump(out, k, q * a)
+        for k, a in repeat_small(stays, size):
+            bump(out, k, q * a)
 
     for block, q in blocks:
         if bane_reroll(p, block):
@@ -159,7 +140,7 @@ def _die_chain(p: AttackProfile, s: Situation, d: DefenderProfile, mech: Mechani
     packets: dict[tuple[int, ...], float] = {}
     for outcome, q in _outcomes(mech, hit_check(p, s, d)):
         made = hits_from(p, s, d, outcome)
-        _bump(hits, len(made), q)
+        bump(hits, len(made), q)
         seqs: dict[tuple[int, ...], float] = {(): q}
         for hit in made:
             if hit not in per_hit:
@@ -172,10 +153,10 @@ def _die_chain(p: AttackProfile, s: Situation, d: DefenderProfile, mech: Mechani
                     nxt[k] = nxt.get(k, 0.0) + a * r
             seqs = nxt
         for seq, a in seqs.items():
-            _bump(wounds, sum(seq), a)
+            bump(wounds, sum(seq), a)
             if deadly:
-                _bump(packets, seq, a)
-    return _Die(_array(hits), _array(wounds), tuple(packets.items()))
+                bump(packets, seq, a)
+    return _Die(pmf_array(hits), pmf_array(wounds), tuple(packets.items()))
 
 
 def _canonical(
@@ -203,27 +184,9 @@ def _die(p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str) -> _
     return _die_cached(p, s2, d2, mech_key)
 
 
-def power(pmf: Array, n: int) -> Array:
-    """The pmf of the sum of ``n`` independent copies (repeated squaring)."""
-    result: Array | None = None
-    base = pmf
-    while n:
-        if n & 1:
-            result = base if result is None else np.convolve(result, base)
-        n >>= 1
-        if n:
-            base = np.convolve(base, base)
-    return np.ones(1) if result is None else result
-
-
-def _frozen(a: Array) -> Array:
-    a.flags.writeable = False
-    return a
-
-
 @lru_cache(maxsize=4096)
 def _powered(die: _Die, dice: int) -> _Weapon:
-    return _Weapon(die, _frozen(power(die.hits, dice)), _frozen(power(die.wounds, dice)))
+    return _Weapon(die, frozen(power(die.hits, dice)), frozen(power(die.wounds, dice)))
 
 
 @lru_cache(maxsize=4096)
@@ -246,7 +209,7 @@ def _head(die: _Die, spare: int) -> Array:
             for size in seq:
                 to = to + 1 if to < spare else to + size
             out[t, to] += q
-    return _frozen(out)
+    return frozen(out)
 
 
 @lru_cache(maxsize=1024)
@@ -263,7 +226,7 @@ def _transition(die: _Die, spare: int, size: int) -> Array:
     for k in range(min(die.wounds.size, size - spare)):
         start = spare * (size + 1) + k
         flat[start : start + (size - spare - k) * (size + 1) : size + 1] = die.wounds[k]
-    return _frozen(out)
+    return frozen(out)
 
 
 @lru_cache(maxsize=1024)
@@ -276,7 +239,7 @@ def _track(deadly: tuple[tuple[_Die, int], ...], spare: int) -> Array:
         step = _transition(die, spare, size)
         for _ in range(dice):
             v = v @ step
-    return _frozen(v)
+    return frozen(v)
 
 
 @lru_cache(maxsize=8192)
@@ -300,7 +263,7 @@ def _effects(d: DefenderProfile, owner: Owner, fear: int, mech_key: str, rows: i
     out = np.zeros((rows, top + 3))
     if top <= 0:  # nothing left to wound: no roll, and the unit is gone
         out[:, 0] = out[:, 1] = 1.0
-        return _frozen(out)
+        return frozen(out)
     spare = top - 1
     head = np.arange(min(spare, rows))
     out[head, head] = 1.0
@@ -321,7 +284,7 @@ def _effects(d: DefenderProfile, owner: Owner, fear: int, mech_key: str, rows: i
     last[:, top] = ko  # column ``spare + 1``: Knocked Out
     last[:, top + 1] = ko
     last[:, top + 2] = rolled - ko
-    return _frozen(out)
+    return frozen(out)
 
 
 def clear_caches() -> None:
@@ -337,10 +300,6 @@ def clear_caches() -> None:
         _effects,
     ):
         cached.cache_clear()
-
-
-def _sum(a: Array | None, b: Array) -> Array:
-    return b if a is None else np.convolve(a, b)
 
 
 def attack_odds_fast(
@@ -364,8 +323,8 @@ def attack_odds_fast(
         if p.dice <= 0:
             continue
         w = _weapon(p, s, d, key)
-        hits = _sum(hits, w.hits)
-        wounds = _sum(wounds, w.wounds)
+        hits = add_pmf(hits, w.hits)
+        wounds = add_pmf(wounds, w.wounds)
         if spare and p.deadly > 1:
             deadly.append((w.die, p.dice))
         else:

@@ -15,15 +15,22 @@ May import numpy, ``oprlab.mechanics``, ``oprlab.prob`` and ``oprlab.rules.river
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import TypeVar
 
 import numpy as np
-import numpy.typing as npt
 
 from oprlab.mechanics import Check, Mechanic, Outcome
+from oprlab.prob.floats import (
+    Array,
+    add_pmf,
+    bump,
+    frozen,
+    pmf_array,
+    power,
+    repeat_small,
+)
 from oprlab.rules.riverside.attack import (
     READINGS,
     Hit,
@@ -39,9 +46,6 @@ from oprlab.rules.riverside.attack import (
 from oprlab.rules.riverside.casualties import assign_deadly, capacity
 from oprlab.rules.riverside.exact import end_at, require_stateless
 from oprlab.rules.riverside.profile import AttackProfile, DefenderProfile
-
-Array = npt.NDArray[np.float64]
-K = TypeVar("K", bound=Hashable)
 
 
 @dataclass(frozen=True)
@@ -89,22 +93,6 @@ class _Weapon:
 _MECHANICS: dict[str, Mechanic] = {}
 
 
-def _bump(table: dict[K, float], key: K, p: float) -> None:
-    table[key] = table.get(key, 0.0) + p
-
-
-def _frozen(a: Array) -> Array:
-    a.flags.writeable = False
-    return a
-
-
-def _array(table: dict[int, float]) -> Array:
-    out = np.zeros(max(table) + 1)
-    for k, p in table.items():
-        out[k] += p
-    return _frozen(out)
-
-
 def _outcomes(mech: Mechanic, check: Check) -> list[tuple[Outcome, float]]:
     return [(o, p.numerator / p.denominator) for o, p in mech.outcomes(check).items()]
 
@@ -112,18 +100,6 @@ def _outcomes(mech: Mechanic, check: Check) -> list[tuple[Outcome, float]]:
 def _stays(mech: Mechanic, check: Check) -> list[tuple[int, float]]:
     """One Regeneration roll as the wounds it leaves: 0 when the wound is ignored, else 1."""
     return [(int(not o.success), q) for o, q in _outcomes(mech, check)]
-
-
-def _repeat(pmf: list[tuple[int, float]], n: int) -> list[tuple[int, float]]:
-    """The sum of ``n`` independent copies of a small pmf."""
-    out: dict[int, float] = {0: 1.0}
-    for _ in range(n):
-        nxt: dict[int, float] = {}
-        for k, a in out.items():
-            for x, q in pmf:
-                _bump(nxt, k + x, a * q)
-        out = nxt
-    return list(out.items())
 
 
 def _wounds_per_hit(
@@ -137,10 +113,10 @@ def _wounds_per_hit(
     for block, q in _outcomes(mech, defense_check(p, s, d, hit)):
         size = wounds_from_block(p, block)
         if not size or not regen:
-            _bump(out, size, q)
+            bump(out, size, q)
             continue
-        for k, a in _repeat(stays, size):
-            _bump(out, k, q * a)
+        for k, a in repeat_small(stays, size):
+            bump(out, k, q * a)
     return list(out.items())
 
 
@@ -155,7 +131,7 @@ def _die_chain(
     packets: dict[tuple[int, ...], float] = {}
     for outcome, q in _outcomes(mech, hit_check(p, s, d, r)):
         made = hits_from(p, s, d, outcome, r)
-        _bump(hits, len(made), q)
+        bump(hits, len(made), q)
         seqs: dict[tuple[int, ...], float] = {(): q}
         for hit in made:
             if hit not in per_hit:
@@ -165,13 +141,13 @@ def _die_chain(
                 for x, b in per_hit[hit]:
                     # Deadly packets keep their order; ordinary wounds are just a count.
                     k = ((*seq, x) if x else seq) if deadly else (sum(seq) + x,)
-                    _bump(nxt, k, a * b)
+                    bump(nxt, k, a * b)
             seqs = nxt
         for seq, a in seqs.items():
-            _bump(wounds, sum(seq), a)
+            bump(wounds, sum(seq), a)
             if deadly:
-                _bump(packets, seq, a)
-    return _Die(_array(hits), _array(wounds), tuple(packets.items()))
+                bump(packets, seq, a)
+    return _Die(pmf_array(hits), pmf_array(wounds), tuple(packets.items()))
 
 
 def _canonical(
@@ -203,22 +179,9 @@ def _die(p: AttackProfile, s: Situation, d: DefenderProfile, r: Readings, key: s
     return _die_cached(p, s2, d2, r, key)
 
 
-def power(pmf: Array, n: int) -> Array:
-    """The pmf of the sum of ``n`` independent copies (repeated squaring)."""
-    result: Array | None = None
-    base = pmf
-    while n:
-        if n & 1:
-            result = base if result is None else np.convolve(result, base)
-        n >>= 1
-        if n:
-            base = np.convolve(base, base)
-    return np.ones(1) if result is None else result
-
-
 @lru_cache(maxsize=4096)
 def _powered(die: _Die, dice: int) -> _Weapon:
-    return _Weapon(die, _frozen(power(die.hits, dice)), _frozen(power(die.wounds, dice)))
+    return _Weapon(die, frozen(power(die.hits, dice)), frozen(power(die.wounds, dice)))
 
 
 @lru_cache(maxsize=4096)
@@ -237,7 +200,7 @@ def _deadly(die: _Die, d: DefenderProfile, dice: int) -> Array:
     for packets, q in die.packets:
         to = np.array([assign_deadly(d, c, packets) for c in states], dtype=np.intp)
         step[np.arange(top + 1), to] += q
-    return _frozen(np.linalg.matrix_power(step, dice))
+    return frozen(np.linalg.matrix_power(step, dice))
 
 
 @lru_cache(maxsize=4096)
@@ -254,17 +217,13 @@ def _ends(d: DefenderProfile, s: Situation, r: Readings, key: str) -> Array:
             out[c, size + 1 :] += pr * np.array(
                 [end.destroyed, end.tested, end.routed, end.shaken], dtype=np.float64
             )
-    return _frozen(out)
+    return frozen(out)
 
 
 def clear_caches() -> None:
     """Forget every cached die, weapon and table (for cold-start timing and tests)."""
     for cached in (_die_cached, _powered, _weapon, _deadly, _ends):
         cached.cache_clear()
-
-
-def _sum(a: Array | None, b: Array) -> Array:
-    return b if a is None else np.convolve(a, b)
 
 
 def attack_odds_fast(
@@ -287,12 +246,12 @@ def attack_odds_fast(
         if p.dice <= 0:
             continue
         w = _weapon(p, s, d, readings, key)
-        hits = _sum(hits, w.hits)
-        wounds = _sum(wounds, w.wounds)
+        hits = add_pmf(hits, w.hits)
+        wounds = add_pmf(wounds, w.wounds)
         if p.deadly > 1:
             deadly.append((w.die, p.dice))
         else:
-            ordinary = _sum(ordinary, w.wounds)
+            ordinary = add_pmf(ordinary, w.wounds)
     if hits is None or wounds is None:
         hits = wounds = np.ones(1)
     # Ordinary wounds are assigned first, one at a time; past the last model they are lost.
