@@ -3,6 +3,11 @@
 The game asks these questions in rules words (how far apart, can it see, does it have cover,
 move it toward there); this module answers them with :mod:`oprlab.table`. Keeping the seam
 narrow lets the table's implementation improve without touching the game procedure.
+
+A game asks the same questions many times over an unchanged table (every decision lists and
+scores every unit's actions again), so distances, centroids and whether a unit fits are
+memoised on the bytes of the positions (and the table's identity): moving or removing a model
+changes the key, so no answer is ever stale, and every answer has the same bits as before.
 """
 
 from __future__ import annotations
@@ -53,33 +58,72 @@ def alive_centres(p: Placement) -> np.ndarray:
     return p.centres[p.alive]
 
 
+# Games ask the same distances again and again (every decision re-reads an unchanged table), so
+# the answers are memoised on the bytes of the positions: moving or removing a model changes the
+# key, so an answer is never stale. Each memo is dropped whole when it grows past its limit.
+_MEMO_LIMIT = 16384
+_CENTROIDS: dict[tuple[bytes, bytes], Point] = {}
+_GAPS: dict[tuple[bytes, ...], float] = {}
+
+
 def centroid(p: Placement) -> Point:
-    c = alive_centres(p).mean(axis=0)
-    return (float(c[0]), float(c[1]))
+    key = (p.centres.tobytes(), p.removed.tobytes())
+    found = _CENTROIDS.get(key)
+    if found is None:
+        c = alive_centres(p).mean(axis=0)
+        found = (float(c[0]), float(c[1]))
+        if len(_CENTROIDS) >= _MEMO_LIMIT:
+            _CENTROIDS.clear()
+        _CENTROIDS[key] = found
+    return found
 
 
 def gap(a: Placement, b: Placement) -> float:
     """Unit to unit: the closest models, base edge to base edge (seed 002 "Measuring")."""
-    ca, cb = alive_centres(a), alive_centres(b)
-    ra, rb = a.radii[a.alive], b.radii[b.alive]
-    d = np.linalg.norm(ca[:, None, :] - cb[None, :, :], axis=2) - ra[:, None] - rb[None, :]
+    key = (
+        a.centres.tobytes(),
+        a.radii.tobytes(),
+        a.removed.tobytes(),
+        b.centres.tobytes(),
+        b.radii.tobytes(),
+        b.removed.tobytes(),
+    )
+    found = _GAPS.get(key)
+    if found is None:
+        found = _gap(a, b)
+        if len(_GAPS) >= _MEMO_LIMIT:
+            _GAPS.clear()
+        _GAPS[key] = found
+    return found
+
+
+def _gap(a: Placement, b: Placement) -> float:
+    # The Euclidean norm of each offset, as ``np.linalg.norm(..., axis=2)`` computes it (the
+    # square root of the summed squares), without its overhead: the same bits.
+    ka, kb = a.alive, b.alive
+    ca, cb = a.centres[ka], b.centres[kb]
+    dx = ca[:, 0][:, None] - cb[:, 0][None, :]
+    dy = ca[:, 1][:, None] - cb[:, 1][None, :]
+    d = np.sqrt(dx * dx + dy * dy) - a.radii[ka][:, None] - b.radii[kb][None, :]
     return float(max(0.0, d.min()))
 
 
 def point_gap(p: Placement, point: Point) -> float:
     """Distance from a point to the closest base edge of a unit."""
-    c = alive_centres(p)
-    d = np.linalg.norm(c - np.asarray(point), axis=1) - p.radii[p.alive]
+    alive = p.alive
+    c = p.centres[alive]
+    dx = c[:, 0] - point[0]
+    dy = c[:, 1] - point[1]
+    d = np.sqrt(dx * dx + dy * dy) - p.radii[alive]
     return float(max(0.0, d.min()))
 
 
 def inside_table(table: Table, p: Placement) -> bool:
-    c, r = alive_centres(p), p.radii[p.alive]
+    alive = p.alive
+    c, r = p.centres[alive], p.radii[alive][:, None]
+    low, high = c - r, c + r  # the same differences and sums as one column at a time
     return bool(
-        np.all(c[:, 0] - r >= 0)
-        and np.all(c[:, 0] + r <= table.width)
-        and np.all(c[:, 1] - r >= 0)
-        and np.all(c[:, 1] + r <= table.depth)
+        (low >= 0).all() and (high[:, 0] <= table.width).all() and (high[:, 1] <= table.depth).all()
     )
 
 
@@ -192,9 +236,31 @@ def separate(
     return charge.separate(table, charger, defender, rest, rules=rules).move.placement
 
 
+#: :func:`fits` answers by table (held, so its id stays unique) and the bytes of every position.
+_FITS: dict[tuple[object, ...], tuple[Table, bool]] = {}
+
+
+def _content(p: Placement) -> tuple[bytes, bytes, bytes, bool]:
+    return (p.centres.tobytes(), p.radii.tobytes(), p.removed.tobytes(), p.large)
+
+
+def _known_fits(table: Table, p: Placement, others: Sequence[Placement]) -> bool | None:
+    """:func:`fits` if it has been asked already (and is still memoised), else ``None``."""
+    found = _FITS.get((id(table), _content(p), *map(_content, others)))
+    return found[1] if found is not None and found[0] is table else None
+
+
 def fits(table: Table, p: Placement, others: Sequence[Placement]) -> bool:
     """A unit may stand here: on the table, clear of impassable terrain, 1" from others."""
-    return not legal_end(table, p, others)
+    key = (id(table), _content(p), *map(_content, others))
+    found = _FITS.get(key)
+    if found is not None and found[0] is table:
+        return found[1]
+    ok = not legal_end(table, p, others)
+    if len(_FITS) >= _MEMO_LIMIT:
+        _FITS.clear()
+    _FITS[key] = (table, ok)
+    return ok
 
 
 def within(p: Placement, point: Point, distance: float) -> bool:

@@ -186,28 +186,83 @@ def _obstacles(state: GameState, us: UnitState) -> list[_Obstacle]:
     for o in state.units.values():
         if o.uid == us.uid or not o.on_table or o.placement is None:
             continue
-        p = o.placement
+        x, y, reach = _bounding_circle(o.placement)
+        out.append((o.placement, x, y, reach, o.side != us.side))
+    return out
+
+
+#: Deployment is asked about the same units and points many times over (every decision of
+#: the deployment lists every unit's candidates again). What depends on positions is memoised
+#: on their bytes; what depends on the table and a unit's formation, on their identity (each
+#: entry holds the table and the unit, so their ids stay unique while it is there).
+_CIRCLES: dict[tuple[bytes, bytes, bytes], tuple[float, float, float]] = {}
+_FORMATIONS: dict[tuple[int, int, int], tuple[Unit, Placement, float]] = {}
+_STANDS: dict[tuple[object, ...], tuple[Table, Unit, Placement, str | None]] = {}
+_CACHE_LIMIT = 16384
+
+
+def _bounding_circle(p: Placement) -> tuple[float, float, float]:
+    """The alive models' mean centre and the radius of the circle round it that holds them."""
+    key = (p.centres.tobytes(), p.radii.tobytes(), p.removed.tobytes())
+    found = _CIRCLES.get(key)
+    if found is None:
         c, r = p.centres[p.alive], p.radii[p.alive]
         mid = c.mean(axis=0)
         reach = float((np.hypot(c[:, 0] - mid[0], c[:, 1] - mid[1]) + r).max())
-        out.append((p, float(mid[0]), float(mid[1]), reach, o.side != us.side))
-    return out
+        found = (float(mid[0]), float(mid[1]), reach)
+        if len(_CIRCLES) >= _CACHE_LIMIT:
+            _CIRCLES.clear()
+        _CIRCLES[key] = found
+    return found
+
+
+def _origin_formation(unit: Unit, models: int, side: int) -> tuple[Placement, float]:
+    """:func:`_formation_at_origin` by identity, and the radius of the circle that holds it."""
+    found = _FORMATIONS.get((id(unit), models, side))
+    if found is None or found[0] is not unit:
+        base = _formation_at_origin(unit, models, side)
+        own = float((np.hypot(base.centres[:, 0], base.centres[:, 1]) + base.radii).max())
+        if len(_FORMATIONS) >= _CACHE_LIMIT:
+            _FORMATIONS.clear()
+        found = _FORMATIONS[(id(unit), models, side)] = (unit, base, own)
+    return found[1], found[2]
+
+
+def _standing(
+    state: GameState, us: UnitState, point: Point, zone: tuple[float, float] | None
+) -> tuple[Placement, str | None]:
+    """The unit's formation at ``point`` and what is wrong there whatever other units do:
+    off the table, or (``zone``: the band of y it deploys in) not wholly inside its zone."""
+    table = state.table
+    key = (id(table), id(us.unit), us.models, us.side, point, zone)
+    found = _STANDS.get(key)
+    if found is not None and found[0] is table and found[1] is us.unit:
+        return found[2], found[3]
+    base, _ = _origin_formation(us.unit, us.models, us.side)
+    p = geo.translated(base, point[0], point[1])
+    problem: str | None = None
+    if not geo.inside_table(table, p):
+        problem = "the unit does not fit on the table there"  # (cheaper than fits: first)
+    elif zone is not None:
+        lo, hi = zone
+        ys, r = p.centres[:, 1], p.radii
+        if float((ys - r).min()) < lo - EPS or float((ys + r).max()) > hi + EPS:
+            problem = "the unit must be wholly inside its deployment zone"
+    if len(_STANDS) >= _CACHE_LIMIT:
+        _STANDS.clear()
+    _STANDS[key] = (table, us.unit, p, problem)
+    return p, problem
 
 
 def _deploy_problem(
     state: GameState, us: UnitState, point: Point, obstacles: list[_Obstacle]
 ) -> str | None:
-    base = _formation_at_origin(us.unit, us.models, us.side)
-    p = geo.translated(base, point[0], point[1])
-    if not geo.inside_table(state.table, p):
-        return "the unit does not fit on the table there"  # (cheaper than fits: first)
-    own = float((np.hypot(base.centres[:, 0], base.centres[:, 1]) + base.radii).max())
     ambush = state.phase == "ambush"
-    if not ambush:
-        lo, hi = deployment_zone(state, us.side, scout=us.reserve == "scout")
-        ys, r = p.centres[:, 1], p.radii
-        if float((ys - r).min()) < lo - EPS or float((ys + r).max()) > hi + EPS:
-            return "the unit must be wholly inside its deployment zone"
+    zone = None if ambush else deployment_zone(state, us.side, scout=us.reserve == "scout")
+    p, problem = _standing(state, us, point, zone)
+    if problem is not None:
+        return problem
+    _, own = _origin_formation(us.unit, us.models, us.side)
     near: list[Placement] = []
     for other, x, y, reach, enemy in obstacles:
         apart = math.hypot(x - point[0], y - point[1]) - reach - own  # a lower bound of the gap
@@ -216,7 +271,11 @@ def _deploy_problem(
         if apart < geo.SPACING + 0.5:
             near.append(other)
     if state.table.pieces:
-        if not geo.fits(state.table, p, near):
+        # A unit that does not fit alone does not fit beside others either (the table edge,
+        # terrain and cohesion are its own; other units only add overlaps and spacing): a
+        # known answer alone settles a point whatever stands near it.
+        alone = geo._known_fits(state.table, p, []) if near else None
+        if alone is False or not geo.fits(state.table, p, near):
             return 'the unit must stand clear of impassable terrain and 1" from other units'
     elif any(geo.gap(p, o) < geo.SPACING - EPS for o in near):
         return 'units may not be within 1" of other units'
@@ -274,9 +333,25 @@ def _can_activate(state: GameState, side: int) -> list[UnitState]:
     return [u for u in state.side_units(side) if u.on_table and not u.activated]
 
 
-@lru_cache(maxsize=4096)
+#: :func:`move_allowance` by the unit's identity (a frozen Unit's hash walks every field): each
+#: entry holds its unit, so the id cannot be reused while the entry is there.
+_ALLOWANCES: dict[tuple[int, Kind], tuple[Unit, float]] = {}
+
+
 def move_allowance(unit: Unit, kind: Kind) -> float:
     """Advance 6", Rush/Charge 12"; Fast +2"/+4", Slow -2"/-4" (seed 003)."""
+    found = _ALLOWANCES.get((id(unit), kind))
+    if found is not None and found[0] is unit:
+        return found[1]
+    if len(_ALLOWANCES) >= 4096:
+        _ALLOWANCES.clear()
+    inches = _move_allowance(unit, kind)
+    _ALLOWANCES[(id(unit), kind)] = (unit, inches)
+    return inches
+
+
+@lru_cache(maxsize=4096)
+def _move_allowance(unit: Unit, kind: Kind) -> float:
     base = {Kind.ADVANCE: 6.0, Kind.RUSH: 12.0, Kind.CHARGE: 12.0}.get(kind, 0.0)
     if not base:
         return 0.0

@@ -126,11 +126,15 @@ class GameState:
     def clone(self) -> GameState:
         """An independent copy (units, placements, generator, log) for search.
 
-        The table, the armies, the mechanic and the sight cache are shared: the first three
-        never change during a game, and the cache's keys include every position.
+        The table, the armies, the units' profiles, the mechanic and the sight cache are
+        shared: the first four never change during a game (profiles are frozen; sharing them
+        also keeps caches keyed on a profile's identity warm across clones), and the cache's
+        keys include every position.
         """
         shared = (self.table, self.armies, self.mechanic, self.sight)
-        return copy.deepcopy(self, {id(x): x for x in shared})
+        memo: dict[int, object] = {id(x): x for x in shared}
+        memo.update((id(u.unit), u.unit) for u in self.units.values())
+        return copy.deepcopy(self, memo)
 
     def side_units(self, side: int) -> list[UnitState]:
         return [u for u in self.units.values() if u.side == side]

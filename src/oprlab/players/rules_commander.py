@@ -6,17 +6,25 @@ points it removes (exact odds of the attack), a charge is worth what it removes 
 strike back costs, a move is worth getting onto objectives the side does not hold yet, and
 standing within an enemy's charge reach costs a shooting unit. Setup decisions follow simple
 habits: objectives on its own half, shooters deployed back and fighters forward.
+
+Speed: one decision scores dozens of actions against the same table, so each decision reads
+the table once (:class:`_View`: every unit's models, centroids, the distance from a point to
+every enemy unit in one numpy call, who stands near each marker) and memoises what actions
+share. Every number is computed with the same floating-point operations, in the same order, as
+the per-call helpers it replaces, so choices (and so game logs) are bit for bit the same.
 """
 
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import replace
 from enum import StrEnum
 from functools import lru_cache
 
 import numpy as np
+import numpy.typing as npt
 
 from oprlab.game import geometry as geo
 from oprlab.game.actions import Action, Kind
@@ -42,6 +50,9 @@ OBJECTIVE_VALUE = 60.0
 #: How much holding one more marker than now at the end of the round is worth (round 4).
 PROJECTION_VALUE = 40.0
 
+Point = tuple[float, float]
+FloatArray = npt.NDArray[np.float64]
+
 
 class Role(StrEnum):
     MELEE = "melee"
@@ -60,6 +71,26 @@ def role(unit: Unit) -> Role:
     if melee >= ranged * 3:
         return Role.MELEE
     return Role.HYBRID
+
+
+#: Per-unit facts by identity (a frozen Unit's hash walks all its fields on every call): the
+#: unit itself (held so its id stays unique), its role, its distinct ranged reaches (sorted).
+_UNIT_FACTS: dict[int, tuple[Unit, Role, list[int]]] = {}
+_CACHE_LIMIT = 4096
+
+
+def _facts(unit: Unit) -> tuple[Unit, Role, list[int]]:
+    facts = _UNIT_FACTS.get(id(unit))
+    if facts is None or facts[0] is not unit:
+        if len(_UNIT_FACTS) >= _CACHE_LIMIT:
+            _UNIT_FACTS.clear()
+        reaches = sorted({w.range or 0 for w in unit.weapons if not w.melee})
+        facts = _UNIT_FACTS[id(unit)] = (unit, role(unit), reaches)
+    return facts
+
+
+def _role(unit: Unit) -> Role:
+    return _facts(unit)[1]
 
 
 def _value_per_model(us: UnitState) -> float:
@@ -88,7 +119,7 @@ def expected_damage(
     )
     if not weapons or attacker.models <= 0 or target.models <= 0:
         return 0.0
-    return _expected(
+    return _expected_by_identity(
         attacker.unit,
         attacker.models,
         attacker.fatigued and melee,
@@ -101,6 +132,60 @@ def expected_damage(
         charging,
         distance > LONG_RANGE,
     )
+
+
+#: :func:`_expected` keyed on the identity of its units and weapons (hashing them is slow); each
+#: entry holds those objects, so their ids cannot be reused while it is there.
+_EXPECTED: dict[tuple[object, ...], tuple[tuple[object, ...], float]] = {}
+_EXPECTED_LIMIT = 65536
+
+
+def _expected_by_identity(
+    unit: Unit,
+    models: int,
+    fatigued: bool,
+    weapons: tuple[Weapon, ...],
+    target: Unit,
+    target_models: int,
+    markers: int,
+    shaken: bool,
+    melee: bool,
+    charging: bool,
+    far: bool,
+) -> float:
+    key = (
+        id(unit),
+        models,
+        fatigued,
+        *map(id, weapons),
+        id(target),
+        target_models,
+        markers,
+        shaken,
+        melee,
+        charging,
+        far,
+    )
+    hit = _EXPECTED.get(key)
+    if hit is not None:
+        return hit[1]
+    value = _expected(
+        unit,
+        models,
+        fatigued,
+        weapons,
+        target,
+        target_models,
+        markers,
+        shaken,
+        melee,
+        charging,
+        far,
+    )
+    if len(_EXPECTED) >= _EXPECTED_LIMIT:
+        _EXPECTED.clear()
+    _EXPECTED[key] = ((unit, weapons, target), value)
+    return value
 
 
 @lru_cache(maxsize=65536)
@@ -135,6 +220,154 @@ def _expected(
     return float(casualties) * target.cost / max(1, target.size) + shaken_bonus
 
 
+class _Units:
+    """Some units' alive models in one array: a point's distance to each unit in one call.
+
+    :meth:`gaps` is :func:`geometry.point_gap` measured as the commander always has (``hypot``
+    of the offsets, less the base radius, the closest model, at least 0), for every unit at once;
+    the per-unit minimum of one array equals the minimum over that unit's own models.
+    """
+
+    def __init__(self, units: list[UnitState]) -> None:
+        self.units = units
+        self.index = {u.uid: k for k, u in enumerate(units)}
+        self.models: list[tuple[FloatArray, FloatArray]] = []
+        starts: list[int] = []
+        n = 0
+        for u in units:
+            assert u.placement is not None
+            alive = u.placement.alive
+            c, r = u.placement.centres[alive], u.placement.radii[alive]
+            self.models.append((c, r))
+            starts.append(n)
+            n += len(r)
+        self.whole = all(len(r) for _, r in self.models)  # no unit without models left
+        if units:
+            c = np.concatenate([m[0] for m in self.models])
+            self.x, self.y = c[:, 0], c[:, 1]
+            self.r = np.concatenate([m[1] for m in self.models])
+        self.starts = np.array(starts, dtype=np.intp)
+        self._gaps: dict[Point, list[float]] = {}
+
+    def prefetch(self, points: Sequence[Point]) -> None:
+        """Measure from many points in one call (the same numbers :meth:`gaps` gives)."""
+        todo = [p for p in dict.fromkeys(points) if p not in self._gaps]
+        if not todo or not self.units or not self.whole:
+            return
+        px = np.array([p[0] for p in todo], dtype=np.float64)[:, None]
+        py = np.array([p[1] for p in todo], dtype=np.float64)[:, None]
+        d = np.hypot(self.x[None, :] - px, self.y[None, :] - py) - self.r[None, :]
+        rows = np.minimum.reduceat(d, self.starts, axis=1).tolist()
+        for p, row in zip(todo, rows, strict=True):
+            self._gaps[p] = [max(0.0, v) for v in row]
+
+    def gaps(self, at: Point) -> list[float]:
+        """The gap from ``at`` to each unit's closest base edge, in unit order."""
+        found = self._gaps.get(at)
+        if found is not None:
+            return found
+        if not self.units:
+            found = []
+        elif self.whole:
+            d = np.hypot(self.x - at[0], self.y - at[1]) - self.r
+            found = [max(0.0, v) for v in np.minimum.reduceat(d, self.starts).tolist()]
+        else:  # a unit without models: measure one by one (as before, an empty min raises)
+            found = [
+                max(0.0, float((np.hypot(c[:, 0] - at[0], c[:, 1] - at[1]) - r).min()))
+                for c, r in self.models
+            ]
+        self._gaps[at] = found
+        return found
+
+
+class _View:
+    """One decision's reading of the table, shared by every action the commander scores."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.centroids: dict[str, Point] = {}
+        self.groups: dict[int, _Units] = {}
+        self.threats: dict[int, list[tuple[int, UnitState, float]]] = {}
+        self.near: dict[str, list[bool]] | None = None
+        self.objectives = [o.position for o in state.objectives]
+        self.friends: dict[int, list[UnitState]] = {}
+        self.worth: dict[tuple[str, str], list[tuple[Point, float]]] = {}
+        self.swings: dict[str, tuple[int, list[tuple[float, float, int]]]] = {}
+        self.positions: dict[tuple[str, Point, str], float] = {}
+        self.projected: dict[tuple[str, Point], float] = {}
+        self.charges: dict[tuple[str, str], float] = {}
+        self.melee: dict[tuple[str, str, bool], float] = {}
+        self.shots: dict[tuple[str, str, int, bool], float] = {}
+        self.targets: dict[str, list[str]] = {}
+        self.reaches: dict[str, float] = {}
+        self._points: FloatArray | None = None
+
+    def centroid(self, us: UnitState) -> Point:
+        c = self.centroids.get(us.uid)
+        if c is None:
+            assert us.placement is not None
+            c = self.centroids[us.uid] = geo.centroid(us.placement)
+        return c
+
+    def points(self) -> FloatArray:
+        """The markers' positions as an array."""
+        if self._points is None:
+            self._points = np.array(self.objectives, dtype=np.float64).reshape(-1, 2)
+        return self._points
+
+    def reach(self, us: UnitState, here: Point) -> float:
+        """How far the unit's farthest base edge is from its centroid ``here``."""
+        found = self.reaches.get(us.uid)
+        if found is None:
+            assert us.placement is not None
+            alive = us.placement.alive
+            c, r = us.placement.centres[alive], us.placement.radii[alive]
+            found = float((np.hypot(c[:, 0] - here[0], c[:, 1] - here[1]) + r).max())
+            self.reaches[us.uid] = found
+        return found
+
+    def enemies(self, side: int) -> _Units:
+        group = self.groups.get(side)
+        if group is None:
+            group = self.groups[side] = _Units(self.state.enemies(side))
+        return group
+
+    def side_friends(self, side: int) -> list[UnitState]:
+        found = self.friends.get(side)
+        if found is None:
+            found = self.friends[side] = self.state.friends(side)
+        return found
+
+    def near_objectives(self) -> dict[str, list[bool]]:
+        """Each unit on the table: within 3" of each marker (:func:`geometry.within`).
+
+        Measured as ``point_gap`` does (the square root of the summed squared offsets), for
+        every model and marker in one call.
+        """
+        if self.near is None:
+            units = [u for u in self.state.units.values() if u.on_table]
+            self.near = {}
+            if units and self.objectives:
+                group = _Units(units)
+                if group.whole:
+                    pts = self.points()
+                    dx = group.x[None, :] - pts[:, 0][:, None]
+                    dy = group.y[None, :] - pts[:, 1][:, None]
+                    d = np.sqrt(dx * dx + dy * dy) - group.r[None, :]
+                    low = np.minimum.reduceat(d, group.starts, axis=1).T.tolist()
+                    for u, row in zip(units, low, strict=True):
+                        self.near[u.uid] = [max(0.0, v) <= OBJECTIVE_RANGE for v in row]
+                else:
+                    for u in units:
+                        assert u.placement is not None
+                        self.near[u.uid] = [
+                            geo.within(u.placement, o, OBJECTIVE_RANGE) for o in self.objectives
+                        ]
+            else:
+                self.near = {u.uid: [False] * len(self.objectives) for u in units}
+        return self.near
+
+
 class RulesCommander:
     """Greedy, one activation at a time, with exact attack odds for its estimates."""
 
@@ -142,14 +375,16 @@ class RulesCommander:
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
-        self._needs: dict[tuple[str, int, str], float] = {}
-        self._models: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        self._present: dict[str, list[set[int]]] = {}
+        self._view: _View | None = None
+
+    def _read(self, state: GameState) -> _View:
+        view = self._view
+        if view is None or view.state is not state:
+            view = self._view = _View(state)
+        return view
 
     def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
-        self._needs = {}  # per decision: how much each marker needs each unit
-        self._models = {}  # per decision: each unit's models left (centres, radii)
-        self._present = {}  # per decision: sides near each marker, the acting unit left out
+        self._view = _View(state)  # per decision: the table as it stands now
         kind = actions[0].kind
         if kind is Kind.PLACE_OBJECTIVE:
             return self._objective(state, actions)
@@ -159,7 +394,67 @@ class RulesCommander:
             return max(actions, key=lambda a: self._shoot_value(state, a))
         if kind is Kind.CONSOLIDATE:
             return max(actions, key=lambda a: self._consolidate_value(state, a))
-        return max(actions, key=lambda a: (self.score(state, a), _tiebreak(a)))
+        return self._activation(state, actions)
+
+    def _activation(self, state: GameState, actions: Sequence[Action]) -> Action:
+        """The best-scoring action, the first of equals: ``max`` by (score, tiebreak).
+
+        Hold's score needs the targets in line of sight; it is only worked out when an upper
+        bound (every enemy in range counted as a target) could still reach the best score of
+        the other actions. An action whose bound is below that cannot be the first maximum, so
+        the choice is the one ``max`` over every exact score makes.
+        """
+        view = self._read(state)
+        self._prefetch(state, view, actions)
+        keys: list[tuple[float, tuple[int, ...]] | None] = [None] * len(actions)
+        best: tuple[float, tuple[int, ...]] | None = None
+        held: list[int] = []
+        for i, a in enumerate(actions):
+            if a.kind is Kind.HOLD and _facts(state.units[a.unit].unit)[2]:
+                held.append(i)
+                continue
+            key = keys[i] = (self.score(state, a), _tiebreak(a))
+            if best is None or key > best:
+                best = key
+        for i in held:
+            a = actions[i]
+            if best is not None and (self._hold_bound(state, a), _tiebreak(a)) < best:
+                continue  # cannot be the best: its exact score is not needed
+            key = keys[i] = (self.score(state, a), _tiebreak(a))
+            if best is None or key > best:
+                best = key
+        if any(k is not None and math.isnan(k[0]) for k in keys):  # max is order-bound then
+            return max(actions, key=lambda a: (self.score(state, a), _tiebreak(a)))
+        scored = [(k, a) for k, a in zip(keys, actions, strict=True) if k is not None]
+        return max(scored, key=lambda pair: pair[0])[1]
+
+    def _prefetch(self, state: GameState, view: _View, actions: Sequence[Action]) -> None:
+        """Measure every point the actions will be scored from to every enemy, in one call."""
+        points: list[Point] = [o.position for o in state.objectives]
+        for a in actions:
+            us = state.units[a.unit]
+            if us.placement is None or a.kind is Kind.IDLE:
+                continue
+            here = view.centroid(us)
+            if a.kind is Kind.HOLD:
+                points.append(here)
+            elif a.kind is Kind.CHARGE:
+                target = state.units[a.target]
+                if target.placement is not None:
+                    points.append(view.centroid(target))
+            elif a.to is not None and a.kind in (Kind.ADVANCE, Kind.RUSH):
+                points.append(_step_toward(here, a.to, move_allowance(us.unit, a.kind)))
+        view.enemies(state.active).prefetch(points)
+
+    def _hold_bound(self, state: GameState, a: Action) -> float:
+        """At least Hold's score: the best shot at any enemy in range, seen or not."""
+        us = state.units[a.unit]
+        here = self._read(state).centroid(us)
+        return (
+            self._position_value(state, us, here)
+            + self._best_shot_from(state, us, here)
+            + self._projected(state, us, here)
+        )
 
     def _objective(self, state: GameState, actions: Sequence[Action]) -> Action:
         home = 0.0 if state.active == 0 else state.table.depth
@@ -179,7 +474,7 @@ class RulesCommander:
             assert a.to is not None
             us = state.units[a.unit]
             depth = abs(a.to[1] - home)
-            forward = depth if role(us.unit) is Role.SHOOTING else -depth
+            forward = depth if _role(us.unit) is Role.SHOOTING else -depth
             near = min(abs(a.to[0] - t[0]) for t in targets)
             return forward + 0.3 * near
 
@@ -189,6 +484,7 @@ class RulesCommander:
 
     def score(self, state: GameState, a: Action) -> float:
         """What an activation is worth: expected points removed plus the position it leaves."""
+        view = self._read(state)
         us = state.units[a.unit]
         if a.kind is Kind.IDLE:
             if state.system != "riverside":
@@ -196,21 +492,22 @@ class RulesCommander:
             # Riverside: Idle is open to every unit; it is worth taking to remove Shaken.
             if not us.shaken or us.placement is None:
                 return -1.0
-            return self._position_value(state, us, geo.centroid(us.placement)) + 1.0
+            return self._position_value(state, us, view.centroid(us)) + 1.0
         assert us.placement is not None
-        here = geo.centroid(us.placement)
+        here = view.centroid(us)
         if a.kind is Kind.HOLD:
+            targets = view.targets.get(us.uid)
+            if targets is None:
+                targets = view.targets[us.uid] = shooting_targets(state, us)
             return (
                 self._position_value(state, us, here)
-                + self._best_shot_from(state, us, here, shooting_targets(state, us))
+                + self._best_shot_from(state, us, here, targets)
                 + self._projected(state, us, here)
             )
         if a.kind is Kind.CHARGE:
             target = state.units[a.target]
             assert target.placement is not None
-            end = _step_toward(
-                here, geo.centroid(target.placement), move_allowance(us.unit, a.kind)
-            )
+            end = _step_toward(here, view.centroid(target), move_allowance(us.unit, a.kind))
             value = self._charge_value(state, us, target) + self._projected(state, us, end)
             return value + (self._benny(state, us, value) if a.benny else 0.0)
         assert a.to is not None
@@ -219,7 +516,7 @@ class RulesCommander:
         value = self._position_value(state, us, end) + self._projected(state, us, end)
         if a.kind is Kind.ADVANCE:
             value += 0.9 * self._best_shot_from(state, us, end)
-        elif role(us.unit) is Role.SHOOTING:
+        elif _role(us.unit) is Role.SHOOTING:
             value -= 5.0
         return value
 
@@ -251,98 +548,143 @@ class RulesCommander:
     def _consolidate_value(self, state: GameState, a: Action) -> float:
         us = state.units[a.unit]
         assert us.placement is not None
-        here = geo.centroid(us.placement)
+        here = self._read(state).centroid(us)
         end = here if a.to is None else _step_toward(here, a.to, CONSOLIDATE_INCHES)
         return self._position_value(state, us, end) + (0.01 if a.to is None else 0.0)
 
-    def _projected(self, state: GameState, us: UnitState, end: tuple[float, float]) -> float:
+    def _projected(self, state: GameState, us: UnitState, end: Point) -> float:
         """Markers held (ours minus theirs) if the round ended with ``us`` at ``end``.
 
         Seed 003 "Mission" 4-6 applied to the table as it stands, the acting unit moved; weighted
         more as the game nears its end, when later moves can no longer undo it.
         """
-        present = self._present.get(us.uid)
-        if present is None:
-            present = self._present[us.uid] = self._sides_near(state, us)
-        assert us.placement is not None
-        alive = us.placement.alive
-        centres, radii = us.placement.centres[alive], us.placement.radii[alive]
-        here = geo.centroid(us.placement)
-        dx, dy = end[0] - here[0], end[1] - here[1]
-        counts = not us.shaken and us.arrived != state.round
-        total = 0
-        for o, sides in zip(state.objectives, present, strict=True):
-            near = set(sides)
-            if counts:
-                d = np.hypot(centres[:, 0] + dx - o.position[0], centres[:, 1] + dy - o.position[1])
-                if float((d - radii).min()) <= OBJECTIVE_RANGE:
-                    near.add(us.side)
-            ctrl = o.controller if not near else (next(iter(near)) if len(near) == 1 else None)
-            total += (ctrl == us.side) - (ctrl == 1 - us.side)
-        return PROJECTION_VALUE * (0.5 + state.round / (2 * state.rounds)) * total
+        view = self._read(state)
+        key = (us.uid, end)
+        found = view.projected.get(key)
+        if found is not None:
+            return found
+        base, swing = self._swing(state, view, us)
+        total = base
+        if swing and not us.shaken and us.arrived != state.round:
+            here = view.centroid(us)
+            reach = view.reach(us, here)
+            # A marker farther from ``end`` than the unit's reach plus 3" (and a margin far
+            # above rounding) is out of range of every model: only the others are measured.
+            maybe = [
+                (x, y, change)
+                for x, y, change in swing
+                if math.hypot(end[0] - x, end[1] - y) - reach <= OBJECTIVE_RANGE + 1e-6
+            ]
+            if maybe:
+                assert us.placement is not None
+                alive = us.placement.alive
+                centres, radii = us.placement.centres[alive], us.placement.radii[alive]
+                dx, dy = end[0] - here[0], end[1] - here[1]
+                xs, ys = centres[:, 0] + dx, centres[:, 1] + dy
+                ox = np.array([m[0] for m in maybe], dtype=np.float64)[:, None]
+                oy = np.array([m[1] for m in maybe], dtype=np.float64)[:, None]
+                d = np.hypot(xs[None, :] - ox, ys[None, :] - oy)
+                close = ((d - radii[None, :]).min(axis=1) <= OBJECTIVE_RANGE).tolist()
+                total += sum(m[2] for m, ours in zip(maybe, close, strict=True) if ours)
+        value = PROJECTION_VALUE * (0.5 + state.round / (2 * state.rounds)) * total
+        view.projected[key] = value
+        return value
+
+    def _swing(
+        self, state: GameState, view: _View, us: UnitState
+    ) -> tuple[int, list[tuple[float, float, int]]]:
+        """Markers held (ours minus theirs) with ``us`` near none, and for each marker where
+        standing near it changes that count, its position and the change (Mission 4-6)."""
+        found = view.swings.get(us.uid)
+        if found is None:
+            base = 0
+            swing: list[tuple[float, float, int]] = []
+            for o, sides in zip(state.objectives, self._sides_near(state, us), strict=True):
+                away = _held(o.controller, sides, us.side)
+                there = _held(o.controller, sides | {us.side}, us.side)
+                base += away
+                if there != away:
+                    swing.append((o.position[0], o.position[1], there - away))
+            found = view.swings[us.uid] = (base, swing)
+        return found
 
     def _sides_near(self, state: GameState, us: UnitState) -> list[set[int]]:
-        out: list[set[int]] = []
-        for o in state.objectives:
-            sides = set()
-            for other in state.units.values():
-                if other is us or not other.on_table or other.shaken:
-                    continue
-                if other.arrived == state.round or other.placement is None:
-                    continue
-                if geo.within(other.placement, o.position, OBJECTIVE_RANGE):
+        near = self._read(state).near_objectives()
+        out: list[set[int]] = [set() for _ in state.objectives]
+        for other in state.units.values():
+            if other is us or not other.on_table or other.shaken:
+                continue
+            if other.arrived == state.round or other.placement is None:
+                continue
+            for sides, close in zip(out, near[other.uid], strict=True):
+                if close:
                     sides.add(other.side)
-            out.append(sides)
         return out
-
-    def _gap(self, us: UnitState, at: tuple[float, float]) -> float:
-        """:func:`geometry.point_gap`, with the unit's models read once per decision."""
-        models = self._models.get(us.uid)
-        if models is None:
-            assert us.placement is not None
-            alive = us.placement.alive
-            models = self._models[us.uid] = (us.placement.centres[alive], us.placement.radii[alive])
-        centres, radii = models
-        d = np.hypot(centres[:, 0] - at[0], centres[:, 1] - at[1]) - radii
-        return max(0.0, float(d.min()))
 
     def _best_shot_from(
         self,
         state: GameState,
         us: UnitState,
-        at: tuple[float, float],
+        at: Point,
         targets: list[str] | None = None,
     ) -> float:
         """The best expected shot from ``at`` (``targets``: the ones in sight, if known)."""
         best = 0.0
-        reach = max((w.range or 0 for w in us.unit.weapons if not w.melee), default=0)
+        reaches = _facts(us.unit)[2]
+        reach = max(reaches, default=0)
         if reach <= 0:
             return 0.0
-        for e in state.enemies(us.side):
-            assert e.placement is not None
+        view = self._read(state)
+        enemies = view.enemies(us.side)
+        gaps = enemies.gaps(at)
+        for e, d in zip(enemies.units, gaps, strict=True):
             if targets is not None and e.uid not in targets:
                 continue
-            d = self._gap(e, at)
             if d <= reach:
-                best = max(best, expected_damage(us, e, melee=False, distance=d, charging=False))
+                # the weapons that reach (those with a reach from this index on) and the band
+                key = (us.uid, e.uid, bisect_left(reaches, d), d > LONG_RANGE)
+                value = view.shots.get(key)
+                if value is None:
+                    value = view.shots[key] = expected_damage(
+                        us, e, melee=False, distance=d, charging=False
+                    )
+                best = max(best, value)
         return best
+
+    def _melee_damage(
+        self, view: _View, attacker: UnitState, target: UnitState, *, charging: bool
+    ) -> float:
+        key = (attacker.uid, target.uid, charging)
+        value = view.melee.get(key)
+        if value is None:
+            value = view.melee[key] = expected_damage(
+                attacker, target, melee=True, distance=0.0, charging=charging
+            )
+        return value
 
     def _charge_value(self, state: GameState, us: UnitState, target: UnitState) -> float:
         """Points removed minus the strike back, and the place the charge leads to."""
-        dealt = expected_damage(us, target, melee=True, distance=0.0, charging=True)
+        view = self._read(state)
+        key = (us.uid, target.uid)
+        found = view.charges.get(key)
+        if found is not None:
+            return found
+        dealt = self._melee_damage(view, us, target, charging=True)
         back = 0.0
         if target.models > 0:
-            back = 0.6 * expected_damage(target, us, melee=True, distance=0.0, charging=False)
-        bonus = 10.0 if role(us.unit) is Role.MELEE else 0.0
+            back = 0.6 * self._melee_damage(view, target, us, charging=False)
+        bonus = 10.0 if _role(us.unit) is Role.MELEE else 0.0
         assert target.placement is not None
-        at = geo.centroid(target.placement)
-        return dealt - back + bonus + self._position_value(state, us, at, contested=target)
+        at = view.centroid(target)
+        value = dealt - back + bonus + self._position_value(state, us, at, contested=target)
+        view.charges[key] = value
+        return value
 
     def _position_value(
         self,
         state: GameState,
         us: UnitState,
-        at: tuple[float, float],
+        at: Point,
         contested: UnitState | None = None,
     ) -> float:
         """Objectives: being near ones that need us; danger: enemy fighters within reach.
@@ -351,59 +693,83 @@ class RulesCommander:
         friendly unit already stands on it; ``contested`` (a unit being charged) no longer
         counts as an enemy there.
         """
+        view = self._read(state)
+        other = "" if contested is None else contested.uid
+        memo = (us.uid, at, other)
+        found = view.positions.get(memo)
+        if found is not None:
+            return found
+        worth = view.worth.get((us.uid, other))
+        if worth is None:  # each marker and what being on it is worth (60 points times need)
+            worth = view.worth[(us.uid, other)] = [
+                (o.position, self._need(state, us, i, o.controller, contested) * OBJECTIVE_VALUE)
+                for i, o in enumerate(state.objectives)
+            ]
         gains = []
-        for i, o in enumerate(state.objectives):
-            key = (us.uid, i, "" if contested is None else contested.uid)
-            need = self._needs.get(key)
-            if need is None:
-                need = self._needs[key] = self._need(state, us, o.position, o.controller, contested)
-            d = math.dist(at, o.position)
-            beyond = max(0.0, d - OBJECTIVE_RANGE + 0.5)  # the centre, half an inch inside
-            gains.append(need * OBJECTIVE_VALUE / (1.0 + beyond / 4.0))
+        for position, full in worth:
+            beyond = math.dist(at, position) - OBJECTIVE_RANGE + 0.5  # half an inch inside
+            gains.append(full / (1.0 + (beyond if beyond > 0.0 else 0.0) / 4.0))
         gains.sort(reverse=True)
         value = sum(g * (1.0 if i == 0 else 0.25) for i, g in enumerate(gains))
-        if role(us.unit) is Role.SHOOTING:
-            for e in state.enemies(us.side):
-                if role(e.unit) is Role.SHOOTING or e.placement is None or e.shaken:
-                    continue
-                reach = move_allowance(e.unit, Kind.CHARGE) + 1.0
-                if self._gap(e, at) < reach:
-                    value -= 0.5 * expected_damage(e, us, melee=True, distance=0.0, charging=True)
-        elif role(us.unit) is Role.MELEE:
-            dists = [self._gap(e, at) for e in state.enemies(us.side) if e.placement is not None]
+        kind = _role(us.unit)
+        if kind is Role.SHOOTING:
+            threats = view.threats.get(us.side)
+            enemies = view.enemies(us.side)
+            if threats is None:
+                threats = view.threats[us.side] = [
+                    (k, e, move_allowance(e.unit, Kind.CHARGE) + 1.0)
+                    for k, e in enumerate(enemies.units)
+                    if _role(e.unit) is not Role.SHOOTING
+                    and e.placement is not None
+                    and not e.shaken
+                ]
+            if threats:
+                gaps = enemies.gaps(at)
+                for k, e, reach in threats:
+                    if gaps[k] < reach:
+                        value -= 0.5 * self._melee_damage(view, e, us, charging=True)
+        elif kind is Role.MELEE:
+            dists = view.enemies(us.side).gaps(at)
             if dists:
                 value += 15.0 / (1.0 + min(dists) / 6.0)
+        view.positions[memo] = value
         return value
 
     def _need(
         self,
         state: GameState,
         us: UnitState,
-        at: tuple[float, float],
+        objective: int,
         controller: int | None,
         contested: UnitState | None,
     ) -> float:
+        view = self._read(state)
+        enemies = view.enemies(us.side)
+        gaps = enemies.gaps(state.objectives[objective].position)
         enemy_near = any(
             e is not contested
             and not e.shaken
             and e.placement is not None
-            and self._gap(e, at) <= move_allowance(e.unit, Kind.RUSH) + 3.0
-            for e in state.enemies(us.side)
+            and d <= move_allowance(e.unit, Kind.RUSH) + 3.0
+            for e, d in zip(enemies.units, gaps, strict=True)
         )
         need = 1.0 if controller != us.side else (0.7 if enemy_near else 0.15)
+        near = view.near_objectives()
         guarded = any(
-            f is not us
-            and not f.shaken
-            and f.placement is not None
-            and geo.within(f.placement, at, OBJECTIVE_RANGE)
-            for f in state.friends(us.side)
+            f is not us and not f.shaken and f.placement is not None and near[f.uid][objective]
+            for f in view.side_friends(us.side)
         )
         return need * (0.35 if guarded else 1.0)
 
 
-def _step_toward(
-    start: tuple[float, float], goal: tuple[float, float], allowance: float
-) -> tuple[float, float]:
+def _held(controller: int | None, near: set[int], side: int) -> int:
+    """1 if ``side`` would hold a marker (the sides ``near`` it seize or contest it), -1 if the
+    other side would, else 0."""
+    ctrl = controller if not near else (next(iter(near)) if len(near) == 1 else None)
+    return (ctrl == side) - (ctrl == 1 - side)
+
+
+def _step_toward(start: Point, goal: Point, allowance: float) -> Point:
     d = math.dist(start, goal)
     if d <= allowance or d == 0:
         return goal

@@ -1,0 +1,219 @@
+"""Speed-ups never change a game: seeded games replay event for event as they did before them.
+
+The hashes below are of ``json.dumps(state.log.events)`` of games recorded before the game,
+geometry and rules-commander caches were added (DESIGN "seeded, reproducible play"). Any change
+of behaviour, however small (another candidate order, a distance one bit off that flips a
+choice), changes a hash. A change of rules that is meant to change games must update them, with
+the reason in its commit. The fast geometry and the commander's batched distances are also
+checked against the plain numpy formulas they replace, bit for bit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from oprlab.game import geometry as geo
+from oprlab.game import gff
+from oprlab.game.play import play_game
+from oprlab.players import get_commander
+from oprlab.players.rules_commander import _Units
+from oprlab.samples import sample_path
+from oprlab.table.deploy import mission_table
+from oprlab.table.formation import legal_end
+from oprlab.table.model import Placement
+from oprlab.units.load import load_army
+from oprlab.units.model import Army
+from tests.game import line, put, specials
+
+
+def _sample(name: str) -> Army:
+    return load_army(sample_path(f"gff/{name}.txt"))
+
+
+def _lists(size: int) -> Callable[[], tuple[Army, Army]]:
+    return lambda: (_sample(f"shooty-{size}"), _sample(f"melee-{size}"))
+
+
+#: name: (armies, seed, mechanic, generated table?, commanders, system, sha256 of the log)
+GAMES: dict[str, tuple[Callable[[], tuple[Army, Army]], int, str, bool, str, str, str]] = {
+    "d6-open-150-rules": (
+        _lists(150), 0, "d6", False, "rules/rules", "gff",
+        "a096ad08d8b643e9a0d699bbbc76663883300987027dfe04eb807821e3fa9dae",
+    ),
+    "bennies-terrain-150-rules": (
+        _lists(150), 2, "clock-bennies", True, "rules/rules", "gff",
+        "c9dc44f74cded1cc1db87afb82f8f2850baf764d2701a827c557a4ec2bec442a",
+    ),
+    "clock-open-150-rules-random": (
+        _lists(150), 4, "clock", False, "rules/random", "gff",
+        "e6de1eeca98d097bc43b761b709e56fdff330e7acd05a317ba55dc89b1c7e16f",
+    ),
+    "d6-terrain-150-rules-random": (
+        _lists(150), 6, "d6", True, "rules/random", "gff",
+        "271fdff7bd52d26db636be3ea8aa9f02aa27fc1512b4beb3cf77fcb68705c97f",
+    ),
+    "d6-open-300-rules": (
+        _lists(300), 9, "d6", False, "rules/rules", "gff",
+        "793225de360c874fd8b95bfff620c875e33cd82ff485c269c62e3698758b3769",
+    ),
+    "bennies-open-300-random": (
+        _lists(300), 13, "clock-bennies", False, "random/random", "gff",
+        "2e745a478c0cee46e65313bb4efeb93b9f1ed9dd920d3c951df9dc9263e77289",
+    ),
+    "specials-open-rules": (
+        lambda: (specials(), _sample("horde-150")), 40, "d6", False, "rules/rules", "gff",
+        "ef32b5a3eb2e6ebac32ac3453bcdb55f15e57ba56f9c9d34df4735d9e6f626f9",
+    ),
+    "specials-terrain-bennies-rules-random": (
+        lambda: (line(), specials()), 41, "clock-bennies", True, "rules/random", "gff",
+        "de00daaf33a0be23b2166a1d289d87254701fdb8c5ae20e825d82447a483b574",
+    ),
+    "riverside-150-rules": (
+        _lists(150), 30, "d6", False, "rules/rules", "riverside",
+        "dffe48df1345a6cb6f9d4b1df7305a95a94b7c002bfbbaf8e29df2d96e055d00",
+    ),
+}  # fmt: skip
+
+
+def _log_hash(name: str) -> str:
+    armies, seed, mechanic, generated, commanders, system, _ = GAMES[name]
+    a, b = armies()
+    first, second = commanders.split("/")
+    _, state = play_game(
+        a,
+        b,
+        [get_commander(first, seed), get_commander(second, seed + 1)],
+        seed=seed,
+        mechanic=mechanic,
+        table=mission_table(seed) if generated else None,
+        system=system,
+    )
+    return hashlib.sha256(json.dumps(state.log.events).encode()).hexdigest()
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_seeded_game_replays_its_recorded_log(name: str) -> None:
+    """A game's log, event for event, is the one recorded before the speed-ups (its hash)."""
+    assert _log_hash(name) == GAMES[name][-1]
+
+
+def test_warm_caches_do_not_leak_between_games() -> None:
+    """The memos are keyed on positions and identities, never on a game: a game played after
+    others (caches warm, the same lists and table sizes) logs what it logs when played first."""
+    name = "d6-open-150-rules"
+    _log_hash("clock-open-150-rules-random")
+    assert _log_hash(name) == GAMES[name][-1]
+    assert _log_hash(name) == GAMES[name][-1]
+
+
+# --- the fast paths equal the formulas they replace, bit for bit -----------------------------
+
+
+def _random_placement(rng: np.random.Generator, *, dead: bool = True) -> Placement:
+    n = int(rng.integers(1, 12))
+    p = Placement(rng.uniform(0.0, 48.0, (n, 2)), rng.uniform(0.3, 1.5, n))
+    if dead and n > 1:
+        p.removed[rng.permutation(n)[: int(rng.integers(0, n))]] = True
+    return p
+
+
+def test_gap_point_gap_and_centroid_equal_the_numpy_formulas() -> None:
+    """geometry.gap / point_gap / centroid: the same bits as ``np.linalg.norm`` and ``mean``."""
+    rng = np.random.default_rng(7)
+    for _ in range(400):
+        a, b = _random_placement(rng), _random_placement(rng)
+        ca, cb = a.centres[a.alive], b.centres[b.alive]
+        ra, rb = a.radii[a.alive], b.radii[b.alive]
+        d = np.linalg.norm(ca[:, None, :] - cb[None, :, :], axis=2) - ra[:, None] - rb[None, :]
+        assert geo.gap(a, b) == float(max(0.0, d.min()))
+        point = (float(rng.uniform(0, 48)), float(rng.uniform(0, 48)))
+        e = np.linalg.norm(ca - np.asarray(point), axis=1) - ra
+        assert geo.point_gap(a, point) == float(max(0.0, e.min()))
+        c = ca.mean(axis=0)
+        assert geo.centroid(a) == (float(c[0]), float(c[1]))
+
+
+def test_memoised_answers_follow_removed_models() -> None:
+    """Removing a model in place changes the memo key: the next answer is measured afresh."""
+    near = Placement(np.array([[10.0, 10.0], [30.0, 10.0]]), np.array([0.5, 0.5]))
+    far = Placement(np.array([[12.0, 10.0]]), np.array([0.5]))
+    assert geo.gap(near, far) == pytest.approx(1.0)
+    assert geo.centroid(near) == (20.0, 10.0)
+    near.removed[0] = True
+    assert geo.gap(near, far) == pytest.approx(17.0)
+    assert geo.centroid(near) == (30.0, 10.0)
+
+
+def test_fits_equals_legal_end_on_a_generated_table() -> None:
+    """geometry.fits (memoised) answers what ``legal_end`` says, alone and beside others."""
+    table = mission_table(3)
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        p, q = _random_placement(rng, dead=False), _random_placement(rng, dead=False)
+        for others in ([], [q]):
+            assert geo.fits(table, p, others) == (not legal_end(table, p, others))
+            assert geo.fits(table, p, others) == (not legal_end(table, p, others))
+
+
+def test_commander_batched_gaps_equal_one_unit_at_a_time() -> None:
+    """The rules commander's one-call distances to every enemy equal its per-unit ``hypot``
+    formula (and prefetching many points gives the same numbers as asking one by one)."""
+    state = gff.new_game(_sample("shooty-150"), _sample("melee-150"), seed=0)
+    for i, uid in enumerate(u for u in state.units if u.startswith("B")):
+        put(state, uid, (6.0 + 9.0 * i, 40.0))
+    squad = next(u for u in state.units.values() if u.side == 1 and u.models > 1)
+    assert squad.placement is not None
+    squad.placement.removed[0] = True  # a casualty: the batch skips removed models too
+    rng = np.random.default_rng(5)
+    points = [(float(x), float(y)) for x, y in rng.uniform(0.0, 48.0, (30, 2))]
+    one, batch = _Units(state.enemies(0)), _Units(state.enemies(0))
+    batch.prefetch(points)
+    for at in points:
+        expected = []
+        for u in state.enemies(0):
+            p = u.placement
+            assert p is not None
+            c, r = p.centres[p.alive], p.radii[p.alive]
+            expected.append(max(0.0, float((np.hypot(c[:, 0] - at[0], c[:, 1] - at[1]) - r).min())))
+        assert one.gaps(at) == expected
+        assert batch.gaps(at) == expected
+
+
+def test_deploy_candidates_follow_a_changed_table() -> None:
+    """Deployment memos hold the table they were made on: a scene that swaps the table gets the
+    candidates a cold start on that table gets (fewer beside terrain), and the open table's
+    again when it is swapped back."""
+    state = gff.new_game(_sample("shooty-150"), _sample("melee-150"), seed=1)
+    while state.phase == "objectives":
+        gff.apply(state, gff.legal_actions(state)[0])
+    us = gff._to_deploy(state, state.active)[0]
+    open_table = state.table
+    open_points = gff.deploy_candidates(state, us)
+    state.table = mission_table(5)
+    warm = gff.deploy_candidates(state, us)
+    for memo in (gff._STANDS, gff._CIRCLES, gff._FORMATIONS, geo._FITS, geo._GAPS):
+        memo.clear()
+    assert gff.deploy_candidates(state, us) == warm
+    assert len(warm) < len(open_points)
+    state.table = open_table
+    assert gff.deploy_candidates(state, us) == open_points
+
+
+def test_clones_share_the_frozen_unit_profiles_and_nothing_mutable() -> None:
+    """GameState.clone shares each unit's frozen profile (so caches keyed on its identity stay
+    warm in search) but copies every unit's state and placement."""
+    state = gff.new_game(_sample("shooty-150"), _sample("melee-150"), seed=2)
+    while state.phase == "objectives":
+        gff.apply(state, gff.legal_actions(state)[0])
+    gff.apply(state, gff.legal_actions(state)[0])  # one unit deployed
+    twin = state.clone()
+    for uid, us in state.units.items():
+        other = twin.units[uid]
+        assert other.unit is us.unit
+        assert other is not us
+        assert other.placement is None or other.placement is not us.placement
