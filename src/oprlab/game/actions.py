@@ -23,6 +23,8 @@ class Kind(StrEnum):
     IDLE = "idle"
     SHOOT = "shoot"  # after Hold or Advance: the unit's targets (none: hold fire)
     CONSOLIDATE = "consolidate"  # After Combat: the survivor may move up to 3"
+    CAST = "cast"  # Caster(X): try a spell before the unit's action (GFF)
+    SET_CLOCK = "set_clock"  # clock-bennies: spend a benny to set a clock (GFF, before a shot)
 
 
 KIND_ORDER = {k: i for i, k in enumerate(Kind)}
@@ -40,6 +42,9 @@ class Action:
         second: ``SHOOT``: a second target (seed 003 "Shooting": up to two targets).
         split: ``SHOOT``: the weapon types (names) fired at ``second``; the others at ``target``.
         benny: spend a benny (clock-bennies) on one extra attack against ``target``.
+        spell: ``CAST``: the spell's name.
+        value: ``CAST``: the spell tokens spent on it; ``SET_CLOCK``: the clock's new value.
+        boost: ``CAST``: tokens other friendly Casters spend for +1 each to the casting roll.
     """
 
     kind: Kind
@@ -49,10 +54,13 @@ class Action:
     second: str = ""
     split: tuple[str, ...] = ()
     benny: bool = False
+    spell: str = ""
+    value: int = 0
+    boost: int = 0
 
     def sort_key(
         self,
-    ) -> tuple[str, int, str, str, tuple[str, ...], bool, tuple[float, float]]:
+    ) -> tuple[str, int, str, str, tuple[str, ...], bool, tuple[float, float], str, int, int]:
         return (
             self.unit,
             KIND_ORDER[self.kind],
@@ -61,6 +69,9 @@ class Action:
             self.split,
             self.benny,
             self.to or (-1.0, -1.0),
+            self.spell,
+            self.value,
+            self.boost,
         )
 
     def __str__(self) -> str:
@@ -71,6 +82,12 @@ class Action:
             text += f" at {self.target}"
         if self.second:
             text += f" and {self.second} with {', '.join(self.split)}"
+        if self.spell:
+            text += f" casting {self.spell} ({self.value})"
+            if self.boost:
+                text += f" boosted {self.boost}"
+        elif self.kind is Kind.SET_CLOCK:
+            text += f" to {self.value}"
         if self.benny:
             text += " (benny)"
         return text

@@ -18,8 +18,11 @@ fixed habit (keep models on objectives, remove those nearest the attacker, keep 
 morale tests use the Quality of a Hero that is not Shaken when the morale step begins; morale
 comes before objectives at the end of a round; roll-offs and the D3 of objectives use the game's
 generator under every mechanic. Under ``clock-bennies`` a Shoot or Charge may spend a benny on
-one extra attack (seed 000); defending and setting clocks with bennies, and Caster spells, are
-not yet played. Movement, line of sight and cover come from :mod:`oprlab.game.geometry`.
+one extra attack, and before a shot a benny may set any clock to 1..6 (``SET_CLOCK``, seed 000
+variation 5); defending with a benny is not yet played. Caster(X) units get X spell tokens each
+round (at most 6) and may try each spell of :data:`SPELLS` once per activation (``CAST``) before
+their action; army lists carry no spells, so :data:`SPELLS` is oprlab's stand-in (docs/rules/
+gff.md "Caster"). Movement, line of sight and cover come from :mod:`oprlab.game.geometry`.
 
 May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.units``, ``oprlab.mechanics`` and below.
 """
@@ -28,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -39,11 +42,19 @@ from oprlab.game.actions import Action, Kind
 from oprlab.game.events import EventLog
 from oprlab.game.state import GameState, Objective, Pending, UnitState
 from oprlab.mechanics import Check, Mechanic, Test, get_mechanic
+from oprlab.mechanics.clock import Clock
 from oprlab.mechanics.clock_state import BennyUse, ClockState, bennies_left, spend_benny
-from oprlab.rules.gff.attack import Situation
+from oprlab.rules.gff.attack import (
+    Hit,
+    Situation,
+    defense_check,
+    regenerates,
+    regeneration_check,
+    wounds_from_block,
+)
 from oprlab.rules.gff.melee import UnitState as MeleeState
 from oprlab.rules.gff.melee import carried, resolve_exchange
-from oprlab.rules.gff.profile import attack_profile, defender_profile
+from oprlab.rules.gff.profile import AttackProfile, attack_profile, defender_profile
 from oprlab.rules.gff.resolve import AttackResult, Roller, finish, resolve_attack
 from oprlab.rules.gff.wounds import take_wounds
 from oprlab.table.model import Placement, Point, Table
@@ -64,6 +75,39 @@ STRIKE_RANGE = 2.0
 FEARLESS_ROLL = 4
 EPS = 1e-6
 DEPLOY_PHASES = ("deploy", "scout", "ambush")
+#: Caster(X): "can't hold more than 6 tokens at once"; "Roll one die, on 4+ resolve the effect".
+SPELL_TOKENS_MAX = 6
+CASTING_ROLL = 4
+#: Caster(X): helpers "within 18" in line of sight of the caster's unit" may add tokens.
+BOOST_RANGE = 18.0
+#: Boosts listed by legal_actions (any number is legal): +3 already makes a 4+ certain on the
+#: clock (increment 0) and is more than a d6 can use (a 1 always fails).
+BOOST_LISTED = 3
+#: Clock values a benny may set (seed 000 variation 5: "to any value").
+CLOCK_VALUES = (1, 2, 3, 4, 5, 6)
+
+
+@dataclass(frozen=True, slots=True)
+class Spell:
+    """A spell a Caster may try (oprlab's stand-in: real spells are army-book data).
+
+    Attributes:
+        name: the spell's name (one try per spell per activation).
+        values: the token costs it may be cast at; the effect scales with the cost.
+        hits_per_token: hits the target takes per token spent when the spell works.
+        ap: the AP of those hits.
+        range: the farthest target, in inches (the target must also be in line of sight).
+    """
+
+    name: str
+    values: tuple[int, ...]
+    hits_per_token: int
+    ap: int
+    range: float
+
+
+#: The spells every Caster knows. Replace this table to play other spells (docs/rules/gff.md).
+SPELLS: tuple[Spell, ...] = (Spell("Bolt", (1, 2, 3), hits_per_token=2, ap=1, range=18.0),)
 
 
 # --- setup --------------------------------------------------------------------------------
@@ -484,6 +528,10 @@ def legal_actions(state: GameState) -> list[Action]:
     elif state.phase == "activation":
         for us in _can_activate(state, side):
             out.extend(unit_actions(state, us))
+            out.extend(cast_actions(state, us))
+    elif state.phase == "act" and state.pending is not None:
+        us = state.units[state.pending.unit]
+        out = unit_actions(state, us) + cast_actions(state, us, state.pending.cast)
     elif state.phase == "shoot" and state.pending is not None:
         out = shoot_actions(state, state.units[state.pending.unit])
     elif state.phase == "consolidate" and state.pending is not None:
@@ -511,6 +559,76 @@ def _melee_weapons(unit: Unit) -> list[Weapon]:
     return [w for w in unit.weapons if w.melee]
 
 
+def caster_rating(unit: Unit) -> int:
+    """X of Caster(X) (0: not a Caster)."""
+    return (unit.rating("Caster") or 0) if unit.has("Caster") else 0
+
+
+def spell_targets(state: GameState, us: UnitState, spell: Spell) -> list[str]:
+    """Enemy units within the spell's range and in line of sight of one of the caster's models.
+
+    Seed 003 "Caster(X)": "resolve the effect on a target in line of sight".
+    """
+    assert us.placement is not None
+    out = []
+    for e in state.enemies(us.side):
+        assert e.placement is not None
+        if geo.gap(us.placement, e.placement) <= spell.range and _seeing(state, us, e).any():
+            out.append(e.uid)
+    return out
+
+
+def spell_helpers(state: GameState, us: UnitState) -> list[UnitState]:
+    """Friendly Casters with tokens within 18" and in line of sight of ``us``, nearest first.
+
+    Seed 003 "Caster(X)": they "may spend any number of spell tokens at the same time".
+    """
+    assert us.placement is not None
+    found: list[tuple[float, str, UnitState]] = []
+    for f in state.friends(us.side):
+        if f.uid == us.uid or f.spell_tokens <= 0 or f.placement is None:
+            continue
+        d = geo.gap(us.placement, f.placement)
+        if d <= BOOST_RANGE and _seeing(state, f, us).any():
+            found.append((d, f.uid, f))
+    return [f for _, _, f in sorted(found, key=lambda t: (t[0], t[1]))]
+
+
+def cast_actions(state: GameState, us: UnitState, tried: tuple[str, ...] = ()) -> list[Action]:
+    """The spells ``us`` may try now: each spell not yet tried, value, target and boost.
+
+    A Shaken unit casts nothing: it "must spend one full activation idle".
+    """
+    if us.shaken or us.spell_tokens <= 0 or not us.on_table:
+        return []
+    spare = sum(f.spell_tokens for f in spell_helpers(state, us))
+    acts = []
+    for spell in SPELLS:
+        if spell.name in tried:
+            continue
+        targets = spell_targets(state, us, spell)
+        for value in spell.values:
+            if value > us.spell_tokens:
+                continue
+            for t in targets:
+                for boost in range(min(spare, BOOST_LISTED) + 1):
+                    acts.append(
+                        Action(
+                            Kind.CAST, us.uid, target=t, spell=spell.name, value=value, boost=boost
+                        )
+                    )
+    return acts
+
+
+def _spell(name: str) -> Spell | None:
+    return next((s for s in SPELLS if s.name == name), None)
+
+
+def can_set_clocks(state: GameState, side: int) -> bool:
+    """Whether ``side`` may spend a benny to set a clock (clock-bennies, bennies left)."""
+    return isinstance(state.mechanic, Clock) and bennies_available(state, side) > 0
+
+
 def shoot_actions(state: GameState, us: UnitState) -> list[Action]:
     """Hold fire; all weapons at one target; a split of weapon types over two targets.
 
@@ -536,6 +654,28 @@ def shoot_actions(state: GameState, us: UnitState) -> list[Action]:
     acts += shots
     if bennies_available(state, us.side) > 0:
         acts += [replace(a, benny=True) for a in shots]
+    return acts + set_clock_actions(state, us, targets)
+
+
+def set_clock_actions(state: GameState, us: UnitState, targets: list[str]) -> list[Action]:
+    """Before the shot, a benny may set a clock: the shooter's or a target's, to 1..6.
+
+    Seed 000 variation 5: "Roll any clock (friend or foe) immediately to any value". One clock
+    per activation; the clocks are named by a unit that uses them (one name per clock).
+    """
+    pending = state.pending
+    mech = state.mechanic
+    if pending is None or pending.clock_set or not can_set_clocks(state, us.side):
+        return []
+    assert isinstance(mech, Clock)
+    seen: set[tuple[str, ...]] = set()
+    acts = []
+    for uid in (us.uid, *targets):
+        key = mech.clock_key(state.units[uid].owner)
+        if key in seen:
+            continue
+        seen.add(key)
+        acts += [Action(Kind.SET_CLOCK, us.uid, target=uid, value=v) for v in CLOCK_VALUES]
     return acts
 
 
@@ -571,6 +711,8 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         raise bad("the game is over")
     if a.kind is not Kind.SHOOT and (a.second or a.split):
         raise bad("only shooting takes a second target or a weapon split")
+    if a.kind not in (Kind.CAST, Kind.SET_CLOCK) and (a.spell or a.value or a.boost):
+        raise bad("only casting takes a spell, a value and a boost")
     if a.benny and a.kind not in (Kind.SHOOT, Kind.CHARGE):
         raise bad("a benny buys an extra attack: only when shooting or charging")
     if a.benny and a.kind is Kind.CHARGE and bennies_available(state, state.active) <= 0:
@@ -594,6 +736,19 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         if problem:
             raise bad(problem)
         return us
+    if a.kind is Kind.SET_CLOCK:
+        problem = _set_clock_problem(state, us, a)
+        if problem:
+            raise bad(problem)
+        return us
+    acting = state.phase == "act" and state.pending is not None and state.pending.unit == us.uid
+    if a.kind is Kind.CAST:
+        if not acting and (state.phase != "activation" or us.activated or not us.on_table):
+            raise bad("this unit cannot activate now")
+        problem = _cast_problem(state, us, a)
+        if problem:
+            raise bad(problem)
+        return us
     if a.kind in (Kind.SHOOT, Kind.CONSOLIDATE):
         step = "shoot" if a.kind is Kind.SHOOT else "consolidate"
         p = state.pending
@@ -606,7 +761,7 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         elif a.target or (a.to is not None and not _on_table(state, a.to)):
             raise bad("consolidation moves to a point on the table (or stays)")
         return us
-    if state.phase != "activation" or us.activated or not us.on_table:
+    if (not acting and (state.phase != "activation" or us.activated)) or not us.on_table:
         raise bad("this unit cannot activate now")
     if us.shaken and a.kind is not Kind.IDLE:
         raise bad("a Shaken unit must stay idle")
@@ -625,6 +780,46 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
     if a.kind is Kind.CHARGE and a.benny and not _melee_weapons(us.unit):
         raise bad("a benny's extra attack needs a melee weapon")
     return us
+
+
+def _cast_problem(state: GameState, us: UnitState, a: Action) -> str | None:
+    """Why ``a`` (a ``CAST``) may not be tried now, or ``None`` (seed 003 "Caster(X)")."""
+    if us.shaken:
+        return "a Shaken unit must stay idle"
+    spell = _spell(a.spell)
+    if spell is None:
+        return f"unknown spell: one of {', '.join(s.name for s in SPELLS)}"
+    if a.to is not None or a.benny:
+        return "casting takes no move and no benny"
+    if state.pending is not None and spell.name in state.pending.cast:
+        return "only one try per spell"
+    if a.value not in spell.values:
+        return f"{spell.name} is cast at a value in {list(spell.values)}"
+    if a.value > us.spell_tokens:
+        return "not enough spell tokens"
+    if a.target not in spell_targets(state, us, spell):
+        return f'the target must be an enemy in line of sight within {spell.range:g}"'
+    if a.boost < 0 or a.boost > sum(f.spell_tokens for f in spell_helpers(state, us)):
+        return 'boost: 0 up to the tokens of friendly Casters within 18" in line of sight'
+    return None
+
+
+def _set_clock_problem(state: GameState, us: UnitState, a: Action) -> str | None:
+    p = state.pending
+    if state.phase != "shoot" or p is None or p.unit != us.uid:
+        return "a benny sets a clock before the unit shoots"
+    if p.clock_set:
+        return "one clock per activation"
+    if not can_set_clocks(state, us.side):
+        return "no bennies left (or no clocks to set)"
+    if a.spell or a.boost or a.to is not None or a.benny:
+        return "set_clock takes a unit whose clock it sets and a value"
+    whose = state.units.get(a.target)
+    if whose is None or not whose.on_table:
+        return "name the clock by a unit on the table"
+    if a.value not in CLOCK_VALUES:
+        return "a clock is set to 1..6"
+    return None
 
 
 def _shot_problem(state: GameState, us: UnitState, a: Action) -> str | None:
@@ -682,6 +877,10 @@ def apply(state: GameState, action: Action) -> None:
         _shoot_step(state, us, action)
     elif action.kind is Kind.CONSOLIDATE:
         _consolidate_step(state, us, action)
+    elif action.kind is Kind.CAST:
+        _cast(state, us, action)
+    elif action.kind is Kind.SET_CLOCK:
+        _set_clock(state, us, action)
     else:
         _activate(state, us, action)
 
@@ -761,12 +960,25 @@ def _start_round(state: GameState, n: int) -> None:
     state.last_activation = [-1, -1]
     state.active = state.first
     state.log.add("round", round=n, first=state.first)
+    _give_spell_tokens(state)
     if n > 1 and any(u.reserve == "ambush" and u.alive for u in state.units.values()):
         state.phase = "ambush"  # Ambush: start of a round after the first, next to act first
         _next_deployer(state)
         return
     state.phase = "activation"
     _skip_empty(state)
+
+
+def _give_spell_tokens(state: GameState) -> None:
+    """Caster(X): "Gets X spell tokens at the start of each round", holding at most 6."""
+    for us in state.units.values():
+        x = caster_rating(us.unit)
+        if x and us.alive:
+            before = us.spell_tokens
+            us.spell_tokens = min(SPELL_TOKENS_MAX, before + x)
+            state.log.add(
+                "tokens", unit=us.uid, gained=us.spell_tokens - before, tokens=us.spell_tokens
+            )
 
 
 def _skip_empty(state: GameState) -> None:
@@ -779,10 +991,112 @@ def _skip_empty(state: GameState) -> None:
     _end_round(state)
 
 
-def _activate(state: GameState, us: UnitState, a: Action) -> None:
+def _begin(state: GameState, us: UnitState) -> None:
+    """Count the activation (once: a cast and the action after it are one activation)."""
+    if state.phase == "act":
+        state.pending = None
+        state.phase = "activation"
+        return
     us.activated = True
     state.activations += 1
     state.last_activation[us.side] = state.activations
+
+
+def _cast(state: GameState, us: UnitState, a: Action) -> None:
+    """Seed 003 "Caster(X)": spend the spell's value in tokens, helpers add +1 per token, roll
+    one die, and on a 4+ the spell hits its target; the unit then takes its action."""
+    tried = state.pending.cast if state.pending is not None else ()
+    _begin(state, us)
+    spell = _spell(a.spell)
+    assert spell is not None
+    us.spell_tokens -= a.value
+    helped: dict[str, int] = {}
+    need = a.boost
+    for f in spell_helpers(state, us):
+        take = min(need, f.spell_tokens)
+        if take:
+            f.spell_tokens -= take
+            helped[f.uid] = take
+            need -= take
+    roller = _roller(state)
+    # The clock: "add 3 to the clock"; each extra token takes 1 off, down to 0 (Test.CASTING).
+    roll = roller.roll(Check(Test.CASTING, CASTING_ROLL, modifier=a.boost, owner=us.owner))
+    state.mech_state = roller.state
+    state.log.add(
+        "cast",
+        unit=us.uid,
+        spell=spell.name,
+        value=a.value,
+        target=a.target,
+        boost=a.boost,
+        helpers=helped,
+        natural=roll.natural,
+        success=roll.success,
+        tokens=us.spell_tokens,
+    )
+    target = state.units[a.target]
+    if roll.success and target.on_table:
+        roller = _roller(state)
+        _spell_hits(state, us, target, spell, a.value, roller)
+        state.mech_state = roller.state
+    state.pending = Pending("act", us.uid, us.side, cast=(*tried, spell.name))
+    state.phase = "act"
+    state.active = us.side
+
+
+def _spell_hits(
+    state: GameState, us: UnitState, target: UnitState, spell: Spell, value: int, roller: Roller
+) -> None:
+    """The stand-in effect: ``value x hits_per_token`` hits at AP(``spell.ap``), no cover."""
+    assert us.placement is not None and target.placement is not None
+    hits = value * spell.hits_per_token
+    p = AttackProfile(name=spell.name, dice=0, quality=us.unit.quality, melee=False, ap=spell.ap)
+    distance = geo.gap(us.placement, target.placement)
+    situation = Situation(distance=distance, attacker=us.owner, defender=target.owner)
+    d = defender_profile(
+        target.unit, models=target.models, markers=target.markers, shaken=target.shaken
+    )
+    wounds = 0
+    for _ in range(hits):
+        wounds += wounds_from_block(p, roller.roll(defense_check(p, situation, d, Hit(spell.ap))))
+    if wounds and regenerates(p, d):
+        wounds = sum(not roller.roll(regeneration_check(situation)).success for _ in range(wounds))
+    result = finish(d, take_wounds(d, [], wounds), wounds, hits, situation, roller)
+    state.log.add(
+        "spell",
+        unit=us.uid,
+        spell=spell.name,
+        target=target.uid,
+        hits=hits,
+        wounds=result.wounds,
+        casualties=result.casualties,
+    )
+    _apply_result(state, target, result, us)
+
+
+def _set_clock(state: GameState, us: UnitState, a: Action) -> None:
+    """Seed 000 variation 5: a benny sets any clock, friend or foe, to any value."""
+    mech = state.mechanic
+    pending = state.pending
+    assert isinstance(mech, Clock) and isinstance(state.mech_state, ClockState)
+    assert pending is not None
+    owner = state.units[a.target].owner
+    state.mech_state = mech.spend_benny(
+        state.mech_state, f"side{us.side}", BennyUse.SET_CLOCK, owner=owner, value=a.value
+    )
+    state.log.add(
+        "benny",
+        side=us.side,
+        unit=us.uid,
+        use=BennyUse.SET_CLOCK.value,
+        clock=list(mech.clock_key(owner)),
+        value=a.value,
+    )
+    state.pending = replace(pending, clock_set=True)
+
+
+def _activate(state: GameState, us: UnitState, a: Action) -> None:
+    _begin(state, us)
     state.log.add(
         "activate",
         round=state.round,

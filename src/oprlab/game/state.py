@@ -36,6 +36,7 @@ class UnitState:
         reserve: ``"ambush"`` or ``"scout"`` while set aside, else ``None``.
         arrived: the round an Ambush unit arrived (it cannot seize or contest that round).
         routed: removed by a failed morale test.
+        spell_tokens: Caster(X): tokens held (GFF; at most 6).
     """
 
     uid: str
@@ -50,6 +51,7 @@ class UnitState:
     reserve: str | None = None
     arrived: int = 0
     routed: bool = False
+    spell_tokens: int = 0
 
     @property
     def alive(self) -> bool:
@@ -82,12 +84,18 @@ class Pending:
         unit: the unit that shoots or moves.
         side: the side whose activation this is (play passes on from it afterwards).
         moved: the shooter moved this activation (Indirect).
+        cast: spells already tried this activation (GFF Caster: one try per spell).
+        clock_set: a benny already set a clock this activation (GFF clock-bennies).
+
+    GFF also has step ``"act"``: a Caster has cast and still chooses its action.
     """
 
     step: str
     unit: str
     side: int
     moved: bool = False
+    cast: tuple[str, ...] = ()
+    clock_set: bool = False
 
 
 @dataclass

@@ -7,6 +7,11 @@ strike back costs, a move is worth getting onto objectives the side does not hol
 standing within an enemy's charge reach costs a shooting unit. Setup decisions follow simple
 habits: objectives on its own half, shooters deployed back and fighters forward.
 
+Casters (GFF) cast before acting: once the best action's unit is known, if it may cast, it
+tries the spell with the most expected points removed (the largest value its tokens allow).
+Under clock-bennies, with a benny to spare, it sets its own clock to 1 before a shot when the
+clock stands at 4 or more, so the shot's first checks succeed.
+
 Speed: one decision scores dozens of actions against the same table, so each decision reads
 the table once (:class:`_View`: every unit's models, centroids, the distance from a point to
 every enemy unit in one numpy call, who stands near each marker) and memoises what actions
@@ -29,14 +34,18 @@ import numpy.typing as npt
 from oprlab.game import geometry as geo
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff import (
+    CASTING_ROLL,
     CONSOLIDATE_INCHES,
     OBJECTIVE_RANGE,
+    SPELLS,
     bennies_available,
     move_allowance,
     shooting_targets,
 )
 from oprlab.game.state import GameState, UnitState
 from oprlab.mechanics import get_mechanic
+from oprlab.mechanics.clock import Clock
+from oprlab.mechanics.clock_state import ClockState
 from oprlab.players.base import COMMANDERS
 from oprlab.rules.gff.attack import LONG_RANGE, Situation
 from oprlab.rules.gff.fast import attack_odds_fast
@@ -391,12 +400,63 @@ class RulesCommander:
         if kind is Kind.DEPLOY:
             return self._deploy(state, actions)
         if kind is Kind.SHOOT:
-            return max(actions, key=lambda a: self._shoot_value(state, a))
+            shots = [a for a in actions if a.kind is Kind.SHOOT]
+            best = max(shots, key=lambda a: self._shoot_value(state, a))
+            sets = [a for a in actions if a.kind is Kind.SET_CLOCK]
+            return self._set_clock(state, best, sets) if sets else best
         if kind is Kind.CONSOLIDATE:
             return max(actions, key=lambda a: self._consolidate_value(state, a))
         return self._activation(state, actions)
 
     def _activation(self, state: GameState, actions: Sequence[Action]) -> Action:
+        """The best action; a Caster that may cast tries its best spell first."""
+        casts = [a for a in actions if a.kind is Kind.CAST]
+        if not casts:
+            return self._best_action(state, actions)
+        best = self._best_action(state, [a for a in actions if a.kind is not Kind.CAST])
+        own = [a for a in casts if a.unit == best.unit]
+        if not own:
+            return best
+        cast = max(own, key=lambda a: (self._cast_value(state, a), -a.boost, a.value))
+        return cast if self._cast_value(state, cast) > 0 else best
+
+    def _cast_value(self, state: GameState, a: Action) -> float:
+        """Expected points a spell removes, less what boosting tokens could do on their own.
+
+        d6 odds: the casting roll is ``CASTING_ROLL``+ with +1 per boost token (a 1 fails);
+        each hit wounds when the Defense roll, worsened by the spell's AP, fails.
+        """
+        spell = next(s for s in SPELLS if s.name == a.spell)
+        target = state.units[a.target]
+        defense = defender_profile(
+            target.unit, models=target.models, markers=target.markers, shaken=target.shaken
+        ).defense
+
+        def works(boost: int) -> float:
+            return min(5, 7 - CASTING_ROLL + boost) / 6
+
+        blocks = min(5, max(1, 7 - defense - spell.ap)) / 6
+        per_wound = _value_per_model(target) / max(1, target.unit.tough)
+        damage = a.value * spell.hits_per_token * (1 - blocks) * per_wound
+        return works(a.boost) * damage - 1.1 * a.boost * works(0) * damage / a.value
+
+    def _set_clock(self, state: GameState, shot: Action, sets: Sequence[Action]) -> Action:
+        """Set the shooter's clock to 1 before a shot when it stands at 4 or more and a benny
+        is left over for each round to come; otherwise just shoot."""
+        mech, clocks = state.mechanic, state.mech_state
+        if not shot.target or not isinstance(mech, Clock) or not isinstance(clocks, ClockState):
+            return shot
+        us = state.units[shot.unit]
+        if bennies_available(state, us.side) <= state.rounds - state.round:
+            return shot
+        start = mech.start if isinstance(mech.start, int) else 1
+        current = clocks.clocks.get(mech.clock_key(us.owner), start)
+        if current < 4:
+            return shot
+        mine = [a for a in sets if a.target == us.uid and a.value == 1]
+        return mine[0] if mine else shot
+
+    def _best_action(self, state: GameState, actions: Sequence[Action]) -> Action:
         """The best-scoring action, the first of equals: ``max`` by (score, tiebreak).
 
         Hold's score needs the targets in line of sight; it is only worked out when an upper
