@@ -27,7 +27,9 @@ all-pairs shortest paths) is built once per table and base size and cached; its 
 shown on its own and grows with the square of the obstacle corners (times their edges for the
 visibility test). A move on an open stretch costs a few numpy calls per model; a move that has
 to search round terrain costs a visibility test from its ends to every corner, so it grows
-with the number of pieces; bigger units pay per model for spots and paths.
+with the number of pieces; bigger units pay per model for spots and paths. Other units'
+obstacles (and what the search learnt among them) are kept while those units stand still, so
+the cycled moves here, past one unit that never moves, reuse them as a game's moves do.
 """
 
 T = TerrainType

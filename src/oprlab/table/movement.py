@@ -207,20 +207,30 @@ class Blockers:
         self.nx = np.zeros((b, k))
         self.ny = np.zeros((b, k))
         self.d = np.full((b, k), -1.0)  # padding: 0 > -1 always holds
-        for i, poly in enumerate(self.polygons):
-            nxt = np.roll(poly, -1, axis=0)
-            e = nxt - poly
-            self.nx[i, : len(poly)] = -e[:, 1]
-            self.ny[i, : len(poly)] = e[:, 0]
-            self.d[i, : len(poly)] = -e[:, 1] * poly[:, 0] + e[:, 0] * poly[:, 1]
-        self.corners = np.concatenate(self.polygons) if b else np.zeros((0, 2))
-        self.ends = (
-            np.concatenate([np.roll(p, -1, axis=0) for p in self.polygons])
-            if b
-            else np.zeros((0, 2))
-        )
-
-        self._merged: dict[int, tuple[FloatArray, FloatArray]] = {}
+        if b == 0:
+            self.corners = np.zeros((0, 2))
+            self.ends = np.zeros((0, 2))
+            self.lo = np.zeros((0, 2))
+            self.hi = np.zeros((0, 2))
+        else:
+            # all polygons at once: each corner, the next corner round its polygon, its edge
+            sizes = np.array([len(p) for p in self.polygons])
+            first = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+            which = np.repeat(np.arange(b), sizes)
+            col = np.arange(len(which)) - first[which]
+            nxt = first[which] + (col + 1) % sizes[which]
+            self.corners = np.concatenate(self.polygons)
+            self.ends = self.corners[nxt]
+            e = self.ends - self.corners
+            self.nx[which, col] = -e[:, 1]
+            self.ny[which, col] = e[:, 0]
+            self.d[which, col] = -e[:, 1] * self.corners[:, 0] + e[:, 0] * self.corners[:, 1]
+            # bounding boxes, grown by far more than round-off: a point outside one is
+            # outside the polygon, so only points near a polygon are tested against its edges
+            self.lo = np.minimum.reduceat(self.corners, first, axis=0) - _BOX_MARGIN
+            self.hi = np.maximum.reduceat(self.corners, first, axis=0) + _BOX_MARGIN
+        self._merged: dict[int, tuple[FloatArray, FloatArray, FloatArray, FloatArray]] = {}
+        self._sights: dict[int, _Sight] = {}
 
     def __len__(self) -> int:
         return len(self.polygons)
@@ -229,20 +239,41 @@ class Blockers:
         """Other edges ``p -> q`` (a table's obstacles) together with these, kept for reuse."""
         key = id(p)
         hit = self._merged.get(key)
-        if hit is None:
-            hit = (np.concatenate([p, self.corners]), np.concatenate([q, self.ends]))
+        if hit is None or hit[0] is not p or hit[1] is not q:
+            hit = (p, q, np.concatenate([p, self.corners]), np.concatenate([q, self.ends]))
+            if len(self._merged) >= _NAV_CACHE_SIZE:
+                self._merged.pop(next(iter(self._merged)))
             self._merged[key] = hit
+        return hit[2], hit[3]
+
+    def sight(self, nav: NavGraph) -> _Sight:
+        """The A* graph these blockers give ``nav`` (kept, and filled in as it is searched)."""
+        hit = self._sights.get(id(nav))
+        if hit is None or hit.nav is not nav:
+            hit = _Sight(nav, self)
+            if len(self._sights) >= _NAV_CACHE_SIZE:
+                self._sights.pop(next(iter(self._sights)))
+            self._sights[id(nav)] = hit
         return hit
 
     def contains(self, points: FloatArray) -> BoolArray:
         """Which points lie strictly inside any of the polygons."""
         if not self.polygons or len(points) == 0:
             return np.zeros(len(points), dtype=np.bool_)
-        side = (
-            points[:, 0, None, None] * self.nx[None] + points[:, 1, None, None] * self.ny[None]
-        ) - self.d[None]
-        return np.asarray((side > 1e-9).all(axis=2).any(axis=1), dtype=np.bool_)
+        x, y = points[:, 0, None], points[:, 1, None]
+        near = (x >= self.lo[:, 0]) & (x <= self.hi[:, 0])
+        near &= (y >= self.lo[:, 1]) & (y <= self.hi[:, 1])
+        i, j = np.nonzero(near)
+        out = np.zeros(len(points), dtype=np.bool_)
+        if len(i) == 0:
+            return out
+        side = (points[i, 0, None] * self.nx[j] + points[i, 1, None] * self.ny[j]) - self.d[j]
+        out[i[(side > 1e-9).all(axis=1)]] = True
+        return out
 
+
+#: Inches a blocker's bounding box is grown by before the exact test (far above round-off).
+_BOX_MARGIN = 1e-6
 
 NO_BLOCKERS = Blockers()
 
@@ -258,8 +289,12 @@ def blockers_for(
     """Each other unit as a convex obstacle for a model of ``radius`` keeping ``gap`` from it:
     the hull of its models grown by the gap (a little generously, by octagons around each).
     ``exempt`` units (a charge's target) may be touched: each of their models is an octagon
-    just inside the circle where bases touch, so paths go round them but reach contact."""
-    out: list[FloatArray] = []
+    just inside the circle where bases touch, so paths go round them but reach contact.
+
+    Units that did not move give the same obstacles again, so the answer is kept (keyed on
+    the models' positions, not on the units) and reused with what it has learnt (edges,
+    which corners see each other) by the next move among the same units."""
+    parts: list[tuple[bool, FloatArray, FloatArray]] = []
     seen: list[Placement] = []
     for o in [*others, *exempt]:
         if o is skip or any(o is s for s in seen):
@@ -269,17 +304,53 @@ def blockers_for(
         r = o.radii[o.alive]
         if len(c) == 0:
             continue
-        if any(o is e for e in exempt):
-            # bases may touch: each model alone, an octagon inside the circle of contact
-            for centre, rr in zip(c, r, strict=True):
-                out.append(centre + (radius + rr) * math.cos(math.pi / 8) * _OCTAGON)
-            continue
-        reach = radius + r + gap + CLEARANCE
-        pts = (c[:, None, :] + reach[:, None, None] * _OCTAGON[None, :, :]).reshape(-1, 2)
-        hull = _convex_hull(pts)
-        if len(hull) >= 3:
-            out.append(hull)
-    return Blockers(out)
+        parts.append((any(o is e for e in exempt), c, r))
+    key = (
+        float(radius),
+        float(gap),
+        tuple((ex, c.tobytes(), r.tobytes()) for ex, c, r in parts),
+    )
+    hit = _BLOCKERS.get(key)
+    if hit is not None:
+        return hit
+    out: list[FloatArray] = []
+    for part, (ex, c, r) in zip(key[2], parts, strict=True):
+        pkey = (key[0], key[1], part)
+        polys = _PARTS.get(pkey)
+        if polys is None:
+            polys = _unit_polygons(ex, c, r, radius, gap)
+            if len(_PARTS) >= 4 * _BLOCKERS_SIZE:
+                _PARTS.pop(next(iter(_PARTS)))
+            _PARTS[pkey] = polys
+        out += polys
+    made = Blockers(out)
+    if len(_BLOCKERS) >= _BLOCKERS_SIZE:
+        _BLOCKERS.pop(next(iter(_BLOCKERS)))
+    _BLOCKERS[key] = made
+    return made
+
+
+def _unit_polygons(
+    exempt: bool, c: FloatArray, r: FloatArray, radius: float, gap: float
+) -> list[FloatArray]:
+    """One unit's obstacle polygons (see :func:`blockers_for`)."""
+    if exempt:
+        # bases may touch: each model alone, an octagon inside the circle of contact
+        return [
+            centre + (radius + rr) * math.cos(math.pi / 8) * _OCTAGON
+            for centre, rr in zip(c, r, strict=True)
+        ]
+    reach = radius + r + gap + CLEARANCE
+    pts = (c[:, None, :] + reach[:, None, None] * _OCTAGON[None, :, :]).reshape(-1, 2)
+    hull = _convex_hull(pts)
+    return [hull] if len(hull) >= 3 else []
+
+
+_BlockersKey = tuple[float, float, tuple[tuple[bool, bytes, bytes], ...]]
+#: One unit's obstacles by (radius, gap, (exempt, centres, radii)): most units stand still.
+_PARTS: dict[tuple[float, float, tuple[bool, bytes, bytes]], list[FloatArray]] = {}
+_BLOCKERS: dict[_BlockersKey, Blockers] = {}
+_BLOCKERS_SIZE = 256
 
 
 # --- the navigation graph (cached per table and base radius) ---------------------------------
@@ -656,10 +727,9 @@ def _walk_nxt(nav: NavGraph, i: int, j: int) -> list[FloatArray]:
 def _astar(
     nav: NavGraph, s: FloatArray, g: FloatArray, blockers: Blockers
 ) -> tuple[list[FloatArray], bool]:
-    v = len(nav.verts)
-    extra = blockers.corners
-    extra = extra[nav.free(extra, blockers)] if len(extra) else extra
-    nodes = np.vstack([nav.verts, extra, s[None, :], g[None, :]])
+    sight = blockers.sight(nav)
+    fixed = sight.nodes
+    nodes = np.vstack([fixed, s[None, :], g[None, :]])
     n = len(nodes)
     si, gi = n - 2, n - 1
     best = np.full(n, np.inf)
@@ -667,6 +737,7 @@ def _astar(
     came = np.full(n, -1, dtype=np.intp)
     done = np.zeros(n, dtype=np.bool_)
     h = np.hypot(*(nodes - g).T)
+    gkey = g.tobytes()
     heap = [(float(h[si]), si)]
     while heap:
         _, u = heapq.heappop(heap)
@@ -675,24 +746,14 @@ def _astar(
         done[u] = True
         if u == gi:
             break
-        cand = np.flatnonzero(~done)
-        a = np.repeat(nodes[u : u + 1], len(cand), axis=0)
-        b = nodes[cand]
-        if u < v:
-            ok = np.zeros(len(cand), dtype=np.bool_)
-            st = cand < v
-            ok[st] = nav.vis[u, cand[st]]
-            if st.any():
-                ok[st] &= nav.clear(a[st], b[st], blockers, static=False)
-            ns = ~st
-            if ns.any():
-                ok[ns] = nav.clear(a[ns], b[ns], blockers)
-        else:
-            ok = nav.clear(a, b, blockers)
+        row_ok, row_cost, g_ok, g_cost = sight.row(si if u == si else u, blockers, s, g, gkey)
+        ok = np.concatenate([row_ok, [False, g_ok]])
+        cost = np.concatenate([row_cost, [np.inf, g_cost]])
+        ok &= ~done
         if not ok.any():
             continue
-        cand, b = cand[ok], b[ok]
-        newc = best[u] + nav.cost(a[ok], b)
+        cand = np.flatnonzero(ok)
+        newc = best[u] + cost[cand]
         better = newc < best[cand] - 1e-12
         for j, c in zip(cand[better], newc[better], strict=True):
             best[j] = c
@@ -711,6 +772,101 @@ def _astar(
         out.append(nodes[k])
         k = int(came[k])
     return out[::-1], found
+
+
+def _sight_row(
+    nav: NavGraph, blockers: Blockers, a: FloatArray, b: FloatArray
+) -> tuple[BoolArray, FloatArray]:
+    """Which segments ``a[i] -> b[i]`` are clear of everything, and their costs (``inf`` if
+    not): each segment is tested on its own, so batching never changes an answer."""
+    ok = nav.clear(a, b, blockers)
+    cost = np.full(len(a), np.inf)
+    if ok.any():
+        cost[ok] = nav.cost(a[ok], b[ok])
+    return ok, cost
+
+
+#: Starts and goals each :class:`_Sight` keeps what it sees from and toward.
+_ENDS_SIZE = 64
+
+
+class _Sight:
+    """The A* graph one set of blockers gives one navigation graph: its nodes (the graph's
+    corners and the blockers' free corners) and, filled in as searches pop them, which nodes
+    each sees and at what cost. Blockers are kept while the units stand still, so later
+    searches among the same units (and a unit's models from the same start or toward the
+    same goal) reuse the rows."""
+
+    def __init__(self, nav: NavGraph, blockers: Blockers) -> None:
+        self.nav = nav
+        extra = blockers.corners
+        extra = extra[nav.free(extra, blockers)] if len(extra) else extra
+        self.nodes: FloatArray = np.vstack([nav.verts, extra])
+        self.rows: dict[int, tuple[BoolArray, FloatArray]] = {}
+        self.starts: dict[bytes, tuple[BoolArray, FloatArray]] = {}
+        self.goals: dict[bytes, dict[int | bytes, tuple[bool, float]]] = {}
+
+    def row(
+        self, u: int, blockers: Blockers, s: FloatArray, g: FloatArray, gkey: bytes
+    ) -> tuple[BoolArray, FloatArray, bool, float]:
+        """What node ``u`` (or the start ``s``, for a ``u`` past the nodes) sees among the
+        nodes, with the costs, and whether it sees the goal ``g`` and at what cost. The
+        static corners see each other through the graph's own visibility, less the blockers;
+        everything else is tested in one batch with what is not known yet."""
+        nav, nodes = self.nav, self.nodes
+        v, f = len(nav.verts), len(nodes)
+        toward = self.goals.get(gkey)
+        if toward is None:
+            toward = {}
+            if len(self.goals) >= _ENDS_SIZE:
+                self.goals.pop(next(iter(self.goals)))
+            self.goals[gkey] = toward
+        start = u >= f
+        skey = s.tobytes() if start else b""
+        hit = self.starts.get(skey) if start else self.rows.get(u)
+        gsub: int | bytes = skey if start else u
+        seen_g = toward.get(gsub)
+        if hit is not None and seen_g is not None:
+            return hit[0], hit[1], seen_g[0], seen_g[1]
+        p = s if start else nodes[u]
+        # the segments still to test, all from p: [nodes past `lo`..., g] or just [g]
+        lo = f if hit is not None else (v if (not start and u < v) else 0)
+        ends = np.vstack([nodes[lo:], g[None, :]])
+        a = np.repeat(p[None, :], len(ends), axis=0)
+        ok_b, cost_b = _sight_row(nav, blockers, a, ends)
+        seen_g = (bool(ok_b[-1]), float(cost_b[-1]))
+        toward[gsub] = seen_g
+        if hit is None:
+            ok = np.zeros(f, dtype=np.bool_)
+            cost = np.full(f, np.inf)
+            ok[lo:] = ok_b[:-1]
+            cost[lo:] = cost_b[:-1]
+            if lo == v and v:
+                ok[:v] = self._corner_row(u, blockers)
+                if ok[:v].any():
+                    idx = np.flatnonzero(ok[:v])
+                    cost[idx] = nav.cost(np.repeat(p[None, :], len(idx), axis=0), nodes[idx])
+            if not start:
+                ok[u] = False
+                cost[u] = np.inf
+            hit = (ok, cost)
+            if start:
+                if len(self.starts) >= _ENDS_SIZE:
+                    self.starts.pop(next(iter(self.starts)))
+                self.starts[skey] = hit
+            else:
+                self.rows[u] = hit
+        return hit[0], hit[1], seen_g[0], seen_g[1]
+
+    def _corner_row(self, u: int, blockers: Blockers) -> BoolArray:
+        """Which static corners corner ``u`` sees past the blockers."""
+        nav = self.nav
+        out = np.zeros(len(nav.verts), dtype=np.bool_)
+        st = np.flatnonzero(nav.vis[u])
+        if len(st):
+            a = np.repeat(nav.verts[u : u + 1], len(st), axis=0)
+            out[st] = nav.clear(a, nav.verts[st], blockers, static=False)
+        return out
 
 
 def walk(
