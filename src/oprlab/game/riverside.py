@@ -41,6 +41,7 @@ import numpy as np
 
 from oprlab.errors import OptionError, UserError
 from oprlab.game import geometry as geo
+from oprlab.game import objectives
 from oprlab.game import riverside_combat as combat
 from oprlab.game.actions import Action, Kind
 from oprlab.game.events import EventLog
@@ -908,7 +909,7 @@ def _end_round(state: GameState) -> None:
     state.log.add("activation_end", round=state.round, finished_first=state.finished_first)
     update_objectives(state)
     if state.round >= state.rounds:
-        _finish(state)
+        objectives.finish(state)
         return
     _start_round(state, state.round + 1)
 
@@ -934,34 +935,12 @@ def controllers(state: GameState) -> list[set[int]]:
 def update_objectives(state: GameState) -> None:
     """End Phase: one side near takes control; both: neutral; nobody: unchanged ("Leaving an
     objective does not stop them from being controlled")."""
-    for i, (obj, near) in enumerate(zip(state.objectives, controllers(state), strict=True)):
-        before = obj.controller
-        if len(near) == 1:
-            obj.controller = next(iter(near))
-        elif len(near) == 2:
-            obj.controller = None
-        if obj.controller != before:
-            state.log.add("control", objective=i, controller=obj.controller, round=state.round)
+    objectives.settle(state, controllers(state))
 
 
-def _finish(state: GameState) -> None:
-    held = score(state)
-    state.winner = None if held[0] == held[1] else int(held[1] > held[0])
-    state.done = True
-    state.phase = "over"
-    state.log.add("end", objectives=list(held), winner=state.winner)
-
-
-def score(state: GameState) -> tuple[int, int]:
-    """Markers each side controls."""
-    return (
-        sum(o.controller == 0 for o in state.objectives),
-        sum(o.controller == 1 for o in state.objectives),
-    )
-
-
-def units_left(state: GameState, side: int) -> int:
-    return sum(u.alive for u in state.side_units(side))
+#: Shared with the other OPR procedure (``oprlab.game.objectives``).
+score = objectives.score
+units_left = objectives.units_left
 
 
 __all__: Sequence[str] = [
