@@ -142,6 +142,10 @@ class Mechanic(ABC):
         index = int(rng.choice(len(pairs), p=weights / weights.sum()))
         return pairs[index][0]
 
+    def float_outcomes(self, check: Check, state: State = None) -> list[tuple[Outcome, float]]:
+        """:meth:`outcomes` with float probabilities, for the numpy fast paths."""
+        return [(o, p.numerator / p.denominator) for o, p in self.outcomes(check, state).items()]
+
     def p_success(self, check: Check, state: State = None) -> Fraction:
         """Exact probability that ``check`` succeeds."""
         return self.outcomes(check, state).probability(lambda o: o.success)

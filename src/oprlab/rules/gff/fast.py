@@ -95,13 +95,9 @@ class _Weapon:
 _MECHANICS: dict[str, Mechanic] = {}
 
 
-def _outcomes(mech: Mechanic, check: Check) -> list[tuple[Outcome, float]]:
-    return [(o, p.numerator / p.denominator) for o, p in mech.outcomes(check).items()]
-
-
 def _stays(mech: Mechanic, check: Check) -> list[tuple[int, float]]:
     """One Regeneration roll as the wounds it leaves: 0 when the wound is ignored, else 1."""
-    return [(int(not o.success), q) for o, q in _outcomes(mech, check)]
+    return [(int(not o.success), q) for o, q in mech.float_outcomes(check)]
 
 
 def _wounds_per_hit(
@@ -109,7 +105,7 @@ def _wounds_per_hit(
 ) -> list[tuple[int, float]]:
     """:func:`~oprlab.rules.gff.exact.wounds_per_hit` in floats: Defense roll (Bane re-rolls a
     6 once), Deadly, then a Regeneration roll per wound."""
-    blocks = _outcomes(mech, defense_check(p, s, d, hit))
+    blocks = mech.float_outcomes(defense_check(p, s, d, hit))
     regen = regenerates(p, d)
     stays = _stays(mech, regeneration_check(s)) if regen else []
     out: dict[int, float] = {}
@@ -138,7 +134,7 @@ def _die_chain(p: AttackProfile, s: Situation, d: DefenderProfile, mech: Mechani
     hits: dict[int, float] = {}
     wounds: dict[int, float] = {}
     packets: dict[tuple[int, ...], float] = {}
-    for outcome, q in _outcomes(mech, hit_check(p, s, d)):
+    for outcome, q in mech.float_outcomes(hit_check(p, s, d)):
         made = hits_from(p, s, d, outcome)
         bump(hits, len(made), q)
         seqs: dict[tuple[int, ...], float] = {(): q}
@@ -245,7 +241,7 @@ def _track(deadly: tuple[tuple[_Die, int], ...], spare: int) -> Array:
 @lru_cache(maxsize=8192)
 def _p_knocked_out(check: Check, mech_key: str) -> tuple[float, bool]:
     """P(Knocked Out) of one wound-effect roll, and whether it is certain."""
-    effect = _outcomes(_MECHANICS[mech_key], check)
+    effect = _MECHANICS[mech_key].float_outcomes(check)
     return sum(q for o, q in effect if not o.success), not any(o.success for o, _ in effect)
 
 

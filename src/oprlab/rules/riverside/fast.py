@@ -21,7 +21,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from oprlab.mechanics import Check, Mechanic, Outcome
+from oprlab.mechanics import Check, Mechanic
 from oprlab.prob.floats import (
     Array,
     add_pmf,
@@ -93,13 +93,9 @@ class _Weapon:
 _MECHANICS: dict[str, Mechanic] = {}
 
 
-def _outcomes(mech: Mechanic, check: Check) -> list[tuple[Outcome, float]]:
-    return [(o, p.numerator / p.denominator) for o, p in mech.outcomes(check).items()]
-
-
 def _stays(mech: Mechanic, check: Check) -> list[tuple[int, float]]:
     """One Regeneration roll as the wounds it leaves: 0 when the wound is ignored, else 1."""
-    return [(int(not o.success), q) for o, q in _outcomes(mech, check)]
+    return [(int(not o.success), q) for o, q in mech.float_outcomes(check)]
 
 
 def _wounds_per_hit(
@@ -110,7 +106,7 @@ def _wounds_per_hit(
     regen = regenerates(d)
     stays = _stays(mech, regeneration_check(p, s)) if regen else []
     out: dict[int, float] = {}
-    for block, q in _outcomes(mech, defense_check(p, s, d, hit)):
+    for block, q in mech.float_outcomes(defense_check(p, s, d, hit)):
         size = wounds_from_block(p, block)
         if not size or not regen:
             bump(out, size, q)
@@ -129,7 +125,7 @@ def _die_chain(
     hits: dict[int, float] = {}
     wounds: dict[int, float] = {}
     packets: dict[tuple[int, ...], float] = {}
-    for outcome, q in _outcomes(mech, hit_check(p, s, d, r)):
+    for outcome, q in mech.float_outcomes(hit_check(p, s, d, r)):
         made = hits_from(p, s, d, outcome, r)
         bump(hits, len(made), q)
         seqs: dict[tuple[int, ...], float] = {(): q}
