@@ -25,6 +25,10 @@ class Kind(StrEnum):
     CONSOLIDATE = "consolidate"  # After Combat: the survivor may move up to 3"
     CAST = "cast"  # Caster(X): try a spell before the unit's action (GFF)
     SET_CLOCK = "set_clock"  # clock-bennies: spend a benny to set a clock (GFF, before a shot)
+    CHOOSE_ZONE = "choose_zone"  # the deployment roll-off winner's choice (``choice``)
+    RESIST = "resist"  # Caster(X): an enemy Caster's tokens for -1 each to a casting roll (GFF)
+    DEFEND = "defend"  # clock-bennies: spend a benny to defend against one attack (GFF)
+    TELEPORT = "teleport"  # Teleport: place the unit anywhere within 6" (Riverside)
 
 
 KIND_ORDER = {k: i for i, k in enumerate(Kind)}
@@ -45,6 +49,8 @@ class Action:
         spell: ``CAST``: the spell's name.
         value: ``CAST``: the spell tokens spent on it; ``SET_CLOCK``: the clock's new value.
         boost: ``CAST``: tokens other friendly Casters spend for +1 each to the casting roll.
+        choice: ``CHOOSE_ZONE``: what the roll-off winner picks (a table edge, or Riverside's
+            ``"zone"``/``"first"``).
     """
 
     kind: Kind
@@ -57,10 +63,11 @@ class Action:
     spell: str = ""
     value: int = 0
     boost: int = 0
+    choice: str = ""
 
     def sort_key(
         self,
-    ) -> tuple[str, int, str, str, tuple[str, ...], bool, tuple[float, float], str, int, int]:
+    ) -> tuple[str, int, str, str, tuple[str, ...], bool, tuple[float, float], str, int, int, str]:
         return (
             self.unit,
             KIND_ORDER[self.kind],
@@ -72,6 +79,7 @@ class Action:
             self.spell,
             self.value,
             self.boost,
+            self.choice,
         )
 
     def __str__(self) -> str:
@@ -88,6 +96,8 @@ class Action:
                 text += f" boosted {self.boost}"
         elif self.kind is Kind.SET_CLOCK:
             text += f" to {self.value}"
+        if self.choice:
+            text += f" {self.choice}"
         if self.benny:
             text += " (benny)"
         return text
