@@ -1,44 +1,84 @@
-"""Objective control and the end of an OPR game, shared by the GFF and Riverside procedures.
+"""Objective markers and the end of a game, shared by the GFF, Riverside and WWPD procedures.
 
-Both texts settle markers the same way once each system has said which sides may claim each
-marker (seed 003 "Mission" 4-6, seed 002 "End Phase"): one side near takes it, both sides near
-make it neutral, nobody near leaves it as it was; the most markers after the last round wins.
+The texts settle markers the same way once each system has said which units may claim them
+(seed 003 "Mission" 4-6, seed 002 "End Phase"; WWPD borrows GFF's mission): one side near takes
+a marker, both sides near make it neutral, nobody near leaves it as it was; the most markers
+after the last round wins. Each procedure only says who may hold (Shaken, late arrivals).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from oprlab.game.state import GameState
+from oprlab.game import geometry as geo
+from oprlab.game.events import EventLog
+from oprlab.game.state import GameState, Objective
+from oprlab.table.model import Placement
+
+#: Seed 003 "Mission" 4 (and seed 002): a unit within 3" of a marker may seize it.
+OBJECTIVE_RANGE = 3.0
+
+
+def sides_near(
+    markers: Sequence[Objective], holders: Iterable[tuple[int, Placement]]
+) -> list[set[int]]:
+    """For each marker, the sides of the ``(side, placement)`` holders within 3" of it."""
+    out: list[set[int]] = [set() for _ in markers]
+    for side, placement in holders:
+        for i, marker in enumerate(markers):
+            if geo.within(placement, marker.position, OBJECTIVE_RANGE):
+                out[i].add(side)
+    return out
+
+
+def settle_markers(
+    markers: Sequence[Objective],
+    near: Sequence[set[int]],
+    log: EventLog,
+    round_: int,
+    *,
+    key: str = "objective",
+) -> None:
+    """Update each marker's controller from the sides near it, logging every change."""
+    for i, (marker, sides) in enumerate(zip(markers, near, strict=True)):
+        before = marker.controller
+        if len(sides) == 1:
+            marker.controller = next(iter(sides))
+        elif len(sides) == 2:
+            marker.controller = None
+        if marker.controller != before:
+            log.add("control", **{key: i}, controller=marker.controller, round=round_)
+
+
+def held(markers: Sequence[Objective]) -> tuple[int, int]:
+    """Markers each side controls."""
+    return (
+        sum(m.controller == 0 for m in markers),
+        sum(m.controller == 1 for m in markers),
+    )
 
 
 def settle(state: GameState, near: Sequence[set[int]]) -> None:
-    """Update each marker's controller from the sides near it, logging every change."""
-    for i, (obj, sides) in enumerate(zip(state.objectives, near, strict=True)):
-        before = obj.controller
-        if len(sides) == 1:
-            obj.controller = next(iter(sides))
-        elif len(sides) == 2:
-            obj.controller = None
-        if obj.controller != before:
-            state.log.add("control", objective=i, controller=obj.controller, round=state.round)
+    """Update the game's markers from the sides near each (see :func:`settle_markers`)."""
+    settle_markers(state.objectives, near, state.log, state.round)
 
 
 def score(state: GameState) -> tuple[int, int]:
     """Markers each side controls."""
-    return (
-        sum(o.controller == 0 for o in state.objectives),
-        sum(o.controller == 1 for o in state.objectives),
-    )
+    return held(state.objectives)
 
 
 def finish(state: GameState) -> None:
     """End the game: the side with more markers wins; equal is a draw."""
-    held = score(state)
-    state.winner = None if held[0] == held[1] else int(held[1] > held[0])
-    state.done = True
-    state.phase = "over"
-    state.log.add("end", objectives=list(held), winner=state.winner)
+    markers = score(state)
+    state.winner, state.done, state.phase = winner_of(markers), True, "over"
+    state.log.add("end", objectives=list(markers), winner=state.winner)
+
+
+def winner_of(held_markers: tuple[int, int]) -> int | None:
+    """The side holding more markers; ``None`` for a draw."""
+    a, b = held_markers
+    return None if a == b else int(b > a)
 
 
 def units_left(state: GameState, side: int) -> int:

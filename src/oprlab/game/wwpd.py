@@ -47,7 +47,9 @@ import numpy.typing as npt
 
 from oprlab.errors import OptionError, UserError
 from oprlab.game import geometry as geo
+from oprlab.game import objectives
 from oprlab.game.events import EventLog
+from oprlab.game.state import Objective
 from oprlab.mechanics import Check, Mechanic, Test, get_mechanic
 from oprlab.rules.wwpd.attack import (
     Attack,
@@ -222,12 +224,8 @@ class WwpdUnitState:
         return self.placement is not None and not self.destroyed
 
 
-@dataclass
-class Marker:
-    """An objective marker and the side controlling it (``None``: neutral)."""
-
-    position: Point
-    controller: int | None = None
+#: An objective marker and the side controlling it (``None``: neutral): GFF's own.
+Marker = Objective
 
 
 @dataclass
@@ -993,33 +991,24 @@ def _charge(state: WwpdState, us: WwpdUnitState, target: WwpdUnitState) -> None:
 
 def controllers(state: WwpdState) -> list[set[int]]:
     """For each marker, the sides with a unit within 3" of it now."""
-    out: list[set[int]] = [set() for _ in state.markers]
-    for us in state.units.values():
-        if not us.on_table or us.placement is None:
-            continue
-        for i, m in enumerate(state.markers):
-            if geo.within(us.placement, m.position, OBJECTIVE_RANGE):
-                out[i].add(us.side)
-    return out
+    holders = (
+        (us.side, us.placement)
+        for us in state.units.values()
+        if us.on_table and us.placement is not None
+    )
+    return objectives.sides_near(state.markers, holders)
 
 
 def update_markers(state: WwpdState) -> None:
     """GFF Mission: seize a marker alone, keep it after leaving, neutralise it contested."""
-    for i, (m, near) in enumerate(zip(state.markers, controllers(state), strict=True)):
-        before = m.controller
-        if len(near) == 1:
-            m.controller = next(iter(near))
-        elif len(near) == 2:
-            m.controller = None
-        if m.controller != before:
-            state.log.add("control", marker=i, controller=m.controller, round=state.round)
+    objectives.settle_markers(
+        state.markers, controllers(state), state.log, state.round, key="marker"
+    )
 
 
 def score(state: WwpdState) -> tuple[int, int]:
-    return (
-        sum(m.controller == 0 for m in state.markers),
-        sum(m.controller == 1 for m in state.markers),
-    )
+    """Markers each side controls."""
+    return objectives.held(state.markers)
 
 
 def units_left(state: WwpdState, side: int) -> int:
@@ -1041,7 +1030,7 @@ def _check_end(state: WwpdState) -> None:
 def _finish(state: WwpdState, *, winner: int | None = None, reason: str = "rounds played") -> None:
     held = score(state)
     if reason == "rounds played":
-        winner = None if held[0] == held[1] else int(held[1] > held[0])
+        winner = objectives.winner_of(held)
     state.winner = winner
     state.done = True
     state.phase = "over"
