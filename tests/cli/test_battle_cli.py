@@ -240,3 +240,19 @@ def test_svg_draws_the_final_table(tmp_path) -> None:  # type: ignore[no-untyped
     assert (
         main(["battle", "gff/shooty-150", "gff/melee-150", "--games", "2", "--svg", str(out)]) == 2
     )
+
+
+def test_svg_rounds_draws_the_table_at_the_end_of_every_round(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue: `--svg FILE` the final table "or one per round": FILE-round1.svg .. -round4.svg."""
+    from oprlab.cli import main
+
+    out = tmp_path / "game.svg"
+    args = ["battle", "gff/shooty-150", "gff/melee-150", "--seed", "3", "--svg", str(out)]
+    assert main([*args, "--svg-rounds", "--json"]) == 0
+    rounds = sorted(p.name for p in tmp_path.glob("game-round*.svg"))
+    assert rounds == [f"game-round{n}.svg" for n in range(1, 5)]
+    drawn = [(tmp_path / name).read_text(encoding="utf-8") for name in rounds]
+    assert all("objective 1" in d for d in drawn)
+    assert drawn[-1] == out.read_text(encoding="utf-8")  # round 4's end is the game's end
+    assert len(set(drawn)) > 1  # the table changes as the game goes on
+    assert main(["battle", "gff/shooty-150", "gff/melee-150", "--svg-rounds"]) == 2

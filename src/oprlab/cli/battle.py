@@ -85,6 +85,10 @@ def battle(
     jobs: int = typer.Option(0, help="Worker processes for a series (0: all cores)."),
     log: Path | None = typer.Option(None, help="Write the event log of one game as JSON."),
     svg: Path | None = typer.Option(None, help="Draw the final table of one game as SVG."),
+    svg_rounds: bool = typer.Option(
+        False,
+        help="With --svg: also draw the table at the end of each round, as FILE-round1.svg ...",
+    ),
     table: str = typer.Option(
         "open",
         help="open (no terrain), random (a table generated from the seed) or a terrain JSON "
@@ -126,6 +130,10 @@ def battle(
             value="--svg",
             expected="--games 1 without --out or --cluster",
         )
+    if svg_rounds and svg is None:
+        raise OptionError(
+            "--svg-rounds names its files after --svg", value="--svg-rounds", expected="--svg FILE"
+        )
     if resume and out is None:
         raise OptionError(
             "--resume continues a series stored in a file", value="--resume", expected="--out FILE"
@@ -153,8 +161,21 @@ def battle(
             get_commander(commander_a, seeded.seed),
             get_commander(commander_b, seeded.seed + 1),
         ]
+
+        def draw_round(state: GameState, n: int) -> None:
+            if svg is not None:
+                path = svg.with_name(f"{svg.stem}-round{n}{svg.suffix or '.svg'}")
+                path.write_text(final_table_svg(state), encoding="utf-8")
+
         result, state = play_game(
-            a, b, commanders, seed=seeded.seed, mechanic=mechanic, table=board, system=system
+            a,
+            b,
+            commanders,
+            seed=seeded.seed,
+            mechanic=mechanic,
+            table=board,
+            system=system,
+            on_round=draw_round if svg_rounds else None,
         )
         if log is not None:
             log.write_text(
@@ -278,7 +299,8 @@ def _series(
 
 
 def final_table_svg(state: GameState) -> str:
-    """The table at the end of a game: terrain, objective markers, every unit left."""
+    """The table as it stands (at the end of a game or a round): terrain, objective markers,
+    every unit left."""
     board = dataclasses.replace(state.table, objectives=tuple(o.position for o in state.objectives))
     units = {
         f"{u.uid} {u.unit.name}": u.placement

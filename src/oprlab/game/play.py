@@ -6,7 +6,7 @@ names the commander and the action, so a bad player never corrupts a game silent
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -85,8 +85,14 @@ def play_game(
     table: Table | None = None,
     log: bool = True,
     system: str = "gff",
+    on_round: Callable[[GameState, int], None] | None = None,
 ) -> tuple[GameResult, GameState]:
-    """Play one game to its end; returns the result and the final state (with its log)."""
+    """Play one game to its end; returns the result and the final state (with its log).
+
+    ``on_round(state, n)`` is called once each round ``n`` has ended (morale and markers
+    settled), before anything of the next round: how a caller draws the table round by round
+    without the procedure knowing about drawings.
+    """
     rules = engine(system)
     state = rules.new_game(army_a, army_b, seed=seed, mechanic=mechanic, table=table, log=log)
     decisions = 0
@@ -101,7 +107,10 @@ def play_game(
                 f"commander {commander.name!r} (side {state.active + 1}) chose an illegal "
                 f"action: {action}"
             )
+        before = state.round
         rules.apply(state, action)
+        if on_round is not None and before >= 1 and (state.round != before or state.done):
+            on_round(state, before)
         decisions += 1
         if decisions > MAX_DECISIONS:
             raise OprlabError(f"game {seed} did not end after {MAX_DECISIONS} decisions")
