@@ -14,19 +14,22 @@ Normal then Scout; rounds 2-4: Ambush; the side that activates first this round 
 then alternate), Activation (alternate; after round 1 the side that finished activating first
 last round starts), End (objective control). After round 4 the side holding more markers wins.
 
-An activation is one or two decisions: the action (Hold, Advance, Rush, Charge, Idle), then after
-Hold or Advance, if some model may shoot, the Ranged Attack (``SHOOT``: one target per weapon
-type, at most two targets, or hold fire).
+An activation is the action (Hold, Advance, Rush, Charge, Idle), then after Hold or Advance, if
+some model may shoot, the Ranged Attack (``SHOOT``: one target per weapon type, at most two
+targets, or hold fire). Special Abilities (``CAST``, ``TELEPORT``;
+:mod:`oprlab.game.riverside_abilities`) may come before the action, or after the move and before
+the attack; a spell with enemy Casters in reach waits for their ``RESIST`` decision. The
+deployment roll-off's outcome is three ``CHOOSE_ZONE`` decisions (:func:`zone_picks`).
 
-Readings (docs/rules/riverside.md "Full games"): the roll-off winner places the first marker and
-(by default) chooses to activate first, the loser then taking the zone nearer the markers;
+Readings (docs/rules/riverside.md "Full games"): the roll-off winner places the first marker;
 Scout units always use the Scout phase and Ambush units arrive in :attr:`RiversideOptions.
 ambush_round` (round 2 by default; a unit with no room waits a round); a Shaken unit may take any
-action (only Idle removes Shaken); casters, spells and Special Abilities are not modelled; the
+action (only Idle removes Shaken); abilities come before a Charge, not during its move; the
 defender always strikes back; roll-offs and the D3 use the game's generator under every mechanic.
 
 May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.units``, ``oprlab.mechanics`` and
-``oprlab.game``'s state, actions, events, geometry and ``riverside_combat``.
+``oprlab.game``'s state, actions, events, geometry, ``riverside_combat`` and
+``riverside_abilities``.
 """
 
 from __future__ import annotations
