@@ -818,9 +818,8 @@ def _choose_zone(state: GameState, a: Action) -> None:
         ro["edge"] = (side, 0 if a.choice == "low" else 1)
     else:
         ro["first"] = side if a.choice == "lead" else 1 - side
-    side, _ = zone_picks(state) if ro["edge"] is None or ro["first"] is None else (side, ())
     if ro["edge"] is None or ro["first"] is None:
-        state.active = side
+        state.active = zone_picks(state)[0]  # the next pick's chooser
         return
     picker, chosen = ro["edge"]
     edges = [0, 0]
