@@ -43,6 +43,8 @@ def _lists(size: int) -> Callable[[], tuple[Army, Army]]:
 #: Updated when GFF games began to play Caster(X) spells (tokens, CAST) and clock-bennies'
 #: SET_CLOCK: every game with a Caster (shooty lists) or with bennies changed; with spells,
 #: tokens and SET_CLOCK switched off every game replayed its earlier hash exactly.
+#: riverside-150-rules updated when Riverside games began to play casters (tokens, CAST, RESIST),
+#: Teleport, the roll-off as CHOOSE_ZONE decisions and the commander's Riverside odds.
 GAMES: dict[str, tuple[Callable[[], tuple[Army, Army]], int, str, bool, str, str, str]] = {
     "d6-open-150-rules": (
         _lists(150), 0, "d6", False, "rules/rules", "gff",
@@ -78,7 +80,7 @@ GAMES: dict[str, tuple[Callable[[], tuple[Army, Army]], int, str, bool, str, str
     ),
     "riverside-150-rules": (
         _lists(150), 30, "d6", False, "rules/rules", "riverside",
-        "dffe48df1345a6cb6f9d4b1df7305a95a94b7c002bfbbaf8e29df2d96e055d00",
+        "b7ee059e8c6406d9727965c427165d43417b7cc410e8759f5e0c459f385df484",
     ),
 }  # fmt: skip
 

@@ -136,7 +136,7 @@ def setup(
     state: GameState, choose: Callable[[GameState, Sequence[Action]], Action] = first
 ) -> GameState:
     """Place markers and deploy until round 1's activations."""
-    while state.phase in ("objectives", *rv.DEPLOY_PHASES) and not state.done:
+    while state.phase in ("objectives", "zones", *rv.DEPLOY_PHASES) and not state.done:
         rv.apply(state, choose(state, rv.legal_actions(state)))
     return state
 
@@ -271,20 +271,29 @@ def test_markers_outside_zones_over_nine_inches_apart_not_in_impassable() -> Non
 @pytest.mark.parametrize("takes", ["first", "zone"])
 def test_roll_off_winner_chooses_zone_or_first_loser_the_other(takes: str) -> None:
     """seed 002 "Choosing Deployment Zone and Activation Order": the winner chooses the zone or
-    who activates first, the loser the other; the zone chooser takes the edge nearer the
-    markers."""
+    who activates first, the loser the other (``winner_takes`` forces the winner's pick; the
+    commanders then pick: here the zone chooser takes the low edge and the order chooser leads).
+    """
     winners = set()
+
+    def pick(state: GameState, actions: Sequence[Action]) -> Action:
+        wanted = {"low", "lead", takes}
+        return next((a for a in actions if a.choice in wanted), actions[0])
+
     for seed in range(10):
         opts = rv.RiversideOptions(winner_takes=takes)  # type: ignore[arg-type]
-        state = setup(rv.new_game(army(LINE_TEXT), army(LINE_TEXT), seed=seed, options=opts))
+        state = setup(rv.new_game(army(LINE_TEXT), army(LINE_TEXT), seed=seed, options=opts), pick)
         (roll,) = state.log.of_kind("roll_off")
         winner = roll["winner"]
         winners.add(winner)
-        assert state.first == (winner if takes == "first" else 1 - winner)
-        assert roll["zone_chooser"] == (1 - winner if takes == "first" else winner)
-        chooser = roll["zone_chooser"]
-        assert rv.edge(state, chooser) == rv.preferred_edge(state)
-        assert rv.edge(state, 1 - chooser) == 1 - rv.edge(state, chooser)
+        picks = state.log.of_kind("choose_zone")
+        assert [e["side"] for e in picks] == [winner, winner, 1 - winner]
+        assert picks[0]["choice"] == takes and roll["took"] == takes
+        order_picker = winner if takes == "first" else 1 - winner
+        assert state.first == order_picker  # it chose to lead
+        assert roll["zone_chooser"] == 1 - order_picker
+        assert rv.edge(state, roll["zone_chooser"]) == 0
+        assert rv.edge(state, order_picker) == 1
     assert winners == {0, 1}
 
 

@@ -403,6 +403,13 @@ def _account(console: Console, state: GameState, result: GameResult) -> None:
                 f"{e['hits']} hits, {e['wounds']} wounds, {e['casualties']} down"
                 + (" (in cover)" if e.get("cover") else "")
             )
+        elif k == "cast":
+            works = "works" if e["success"] else "fails"
+            console.print(f"    casts {e['spell']} ({e['value']}) at {names[e['target']]}: {works}")
+        elif k == "spell":
+            console.print(f"    {e['hits']} hits, {e['wounds']} wounds, {e['casualties']} down")
+        elif k == "teleport":
+            console.print(f'    {names[e["unit"]]} teleports {e["distance"]:.1f}"')
         elif k == "dangerous":
             console.print(f"    dangerous terrain: {e['dice']} dice, {e['wounds']} wounds")
         elif k == "benny":

@@ -14,19 +14,22 @@ Normal then Scout; rounds 2-4: Ambush; the side that activates first this round 
 then alternate), Activation (alternate; after round 1 the side that finished activating first
 last round starts), End (objective control). After round 4 the side holding more markers wins.
 
-An activation is one or two decisions: the action (Hold, Advance, Rush, Charge, Idle), then after
-Hold or Advance, if some model may shoot, the Ranged Attack (``SHOOT``: one target per weapon
-type, at most two targets, or hold fire).
+An activation is the action (Hold, Advance, Rush, Charge, Idle), then after Hold or Advance, if
+some model may shoot, the Ranged Attack (``SHOOT``: one target per weapon type, at most two
+targets, or hold fire). Special Abilities (``CAST``, ``TELEPORT``;
+:mod:`oprlab.game.riverside_abilities`) may come before the action, or after the move and before
+the attack; a spell with enemy Casters in reach waits for their ``RESIST`` decision. The
+deployment roll-off's outcome is three ``CHOOSE_ZONE`` decisions (:func:`zone_picks`).
 
-Readings (docs/rules/riverside.md "Full games"): the roll-off winner places the first marker and
-(by default) chooses to activate first, the loser then taking the zone nearer the markers;
+Readings (docs/rules/riverside.md "Full games"): the roll-off winner places the first marker;
 Scout units always use the Scout phase and Ambush units arrive in :attr:`RiversideOptions.
 ambush_round` (round 2 by default; a unit with no room waits a round); a Shaken unit may take any
-action (only Idle removes Shaken); casters, spells and Special Abilities are not modelled; the
+action (only Idle removes Shaken); abilities come before a Charge, not during its move; the
 defender always strikes back; roll-offs and the D3 use the game's generator under every mechanic.
 
 May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.units``, ``oprlab.mechanics`` and
-``oprlab.game``'s state, actions, events, geometry and ``riverside_combat``.
+``oprlab.game``'s state, actions, events, geometry, ``riverside_combat`` and
+``riverside_abilities``.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ import numpy as np
 from oprlab.errors import OptionError, UserError
 from oprlab.game import geometry as geo
 from oprlab.game import objectives
+from oprlab.game import riverside_abilities as abilities
 from oprlab.game import riverside_combat as combat
 from oprlab.game.actions import Action, Kind
 from oprlab.game.events import EventLog
@@ -75,7 +79,14 @@ OPR_SYSTEMS = frozenset({"", "GF", "GFF", "AOF", "AOFS", "AOFR"})
 DEPLOY_PHASES = ("deploy", "scout", "ambush")
 EPS = 1e-6
 
-WinnerTakes = Literal["first", "zone"]
+WinnerTakes = Literal["choose", "first", "zone"]
+#: The roll-off winner's ``CHOOSE_ZONE``: what it chooses ("Choosing Deployment Zone and
+#: Activation Order"); then the picks: a zone (an edge) and who activates first.
+WINNER_PICKS = ("first", "zone")
+EDGE_PICKS = ("high", "low")  # y = depth, y = 0
+ORDER_PICKS = ("follow", "lead")  # the picker activates second / first
+#: Phases in which the unit in ``state.pending`` may still use Special Abilities.
+ABILITY_STEPS = ("act", "shoot", "special")
 
 
 @dataclass(frozen=True)
@@ -83,9 +94,10 @@ class RiversideOptions:
     """Choices seed 002 leaves to the commanders, fixed for a game (docs/rules/riverside.md).
 
     Attributes:
-        winner_takes: what the deployment roll-off winner chooses: ``"first"`` (to activate
-            first; the loser chooses its zone) or ``"zone"`` (its zone; the loser then chooses
-            to activate first).
+        winner_takes: what the deployment roll-off winner chooses: ``"choose"`` (default: its
+            commander decides, a ``CHOOSE_ZONE`` decision), or forced: ``"first"`` (who
+            activates first; the loser then chooses the zone) or ``"zone"`` (the zone; the
+            loser then chooses who activates first).
         ambush_round: the round (2-4) Ambush units are deployed in.
         strike_back: the charged unit strikes back ("may choose to strike back").
         tie: equal melee wound totals: ``"none"`` nobody tests, ``"both"`` both test.
@@ -93,7 +105,7 @@ class RiversideOptions:
         readings: the attack pipeline's readings (Rending, Extra Shooty, Rout when shooting).
     """
 
-    winner_takes: WinnerTakes = "first"
+    winner_takes: WinnerTakes = "choose"
     ambush_round: int = 2
     strike_back: bool = True
     tie: combat.TieReading = "none"
@@ -101,9 +113,11 @@ class RiversideOptions:
     readings: Readings = field(default=READINGS)
 
     def __post_init__(self) -> None:
-        if self.winner_takes not in ("first", "zone"):
+        if self.winner_takes not in ("choose", "first", "zone"):
             raise OptionError(
-                "unknown roll-off choice", value=self.winner_takes, expected="'first' or 'zone'"
+                "unknown roll-off choice",
+                value=self.winner_takes,
+                expected="'choose', 'first' or 'zone'",
             )
         if not 2 <= self.ambush_round <= ROUNDS:
             raise OptionError(
@@ -501,12 +515,71 @@ def legal_actions(state: GameState) -> list[Action]:
     elif state.phase in DEPLOY_PHASES:
         for us in _to_deploy(state, side):
             out.extend(Action(Kind.DEPLOY, us.uid, to=p) for p in deploy_candidates(state, us))
+    elif state.phase == "zones":
+        out = [Action(Kind.CHOOSE_ZONE, choice=c) for c in zone_picks(state)[1]]
     elif state.phase == "activation":
         for us in _can_activate(state, side):
             out.extend(unit_actions(state, us))
-    elif state.phase == "shoot" and state.pending is not None:
-        out = shoot_actions(state, state.units[state.pending.unit])
+            out.extend(ability_actions(state, us))
+    elif state.phase == "resist":
+        out = abilities.resist_actions(state, casting(state)[0])
+    elif state.phase in ABILITY_STEPS and state.pending is not None:
+        us = state.units[state.pending.unit]
+        if state.phase == "act":  # after a Special Ability: the action (Idle may use none)
+            out = [a for a in unit_actions(state, us) if a.kind is not Kind.IDLE]
+        elif state.phase == "shoot":
+            out = shoot_actions(state, us)
+        else:  # "special", after a Rush: nothing more (SHOOT without a target) ends it
+            out = [Action(Kind.SHOOT, us.uid)]
+        out.extend(ability_actions(state, us))
     return sorted(out, key=Action.sort_key)
+
+
+def ability_actions(state: GameState, us: UnitState) -> list[Action]:
+    """Special Abilities ``us`` may use now: spells not yet tried, Teleport once.
+
+    Seed 002 "Special Abilities": "before or after moving and in any order, but ... before a
+    Ranged or Melee Attack"; seed 002 "Teleport": "Once per activation, before attack".
+    """
+    tried = _tried(state, us)
+    acts = abilities.cast_actions(state, us, tried)
+    if not _teleported(state, us):
+        acts += abilities.teleport_actions(state, us)
+    return acts
+
+
+def _tried(state: GameState, us: UnitState) -> tuple[str, ...]:
+    p = state.pending
+    return p.cast if p is not None and p.unit == us.uid else ()
+
+
+def _teleported(state: GameState, us: UnitState) -> bool:
+    return bool(state.extra.get("teleported") == us.uid)
+
+
+def casting(state: GameState) -> tuple[UnitState, Action, dict[str, int]]:
+    """The spell waiting for the other side's resisting tokens."""
+    a, helped = state.extra["casting"]
+    return state.units[a.unit], a, helped
+
+
+def zone_picks(state: GameState) -> tuple[int, tuple[str, ...]]:
+    """Who chooses now in "Choosing Deployment Zone and Activation Order", and the picks.
+
+    The roll-off winner first chooses what to choose (``"zone"`` or ``"first"``, or the one
+    :attr:`RiversideOptions.winner_takes` forces), then makes that pick (an edge ``"low"``
+    / ``"high"``, or ``"lead"`` / ``"follow"``: it activates first or second); the loser then
+    makes the other pick.
+    """
+    ro = state.extra["roll_off"]
+    w = int(ro["winner"])
+    took = ro["took"]
+    if took is None:
+        forced = options_of(state).winner_takes
+        return w, WINNER_PICKS if forced == "choose" else (forced,)
+    if took == "zone":
+        return (w, EDGE_PICKS) if ro["edge"] is None else (1 - w, ORDER_PICKS)
+    return (w, ORDER_PICKS) if ro["first"] is None else (1 - w, EDGE_PICKS)
 
 
 def unit_actions(state: GameState, us: UnitState) -> list[Action]:
@@ -570,8 +643,29 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         raise bad("Riverside shooting takes no benny")
     if a.kind is not Kind.SHOOT and (a.second or a.split):
         raise bad("only shooting takes a second target or a weapon split")
-    if a.kind is Kind.CONSOLIDATE:
-        raise bad("Riverside has no move after combat")
+    if a.kind in (Kind.CONSOLIDATE, Kind.SET_CLOCK, Kind.DEFEND):
+        raise bad("Riverside has no move after combat and no bennies")
+    if a.kind is not Kind.CAST and (a.spell or a.boost):
+        raise bad("only casting takes a spell and a boost")
+    if a.kind not in (Kind.CAST, Kind.RESIST) and a.value:
+        raise bad("only casting and resisting spend tokens")
+    if a.kind is not Kind.CHOOSE_ZONE and a.choice:
+        raise bad("only the roll-off choice takes a choice")
+    if a.kind is Kind.CHOOSE_ZONE:
+        if state.phase != "zones" or a.unit or a.target or a.to is not None:
+            raise bad("no deployment zone or activation order to choose now")
+        _, picks = zone_picks(state)
+        if a.choice not in picks:
+            raise bad(f"choose one of {', '.join(picks)}")
+        return None
+    if a.kind is Kind.RESIST:
+        if state.phase != "resist" or a.unit or a.to is not None:
+            raise bad("no spell to resist now")
+        caster = casting(state)[0]
+        spare = sum(f.spell_tokens for f in abilities.resisters(state, caster))
+        if a.target != caster.uid or not 0 <= a.value <= spare:
+            raise bad("resist the spell being cast with 0 up to the tokens of your Casters")
+        return None
     if a.kind is Kind.PLACE_OBJECTIVE:
         if state.phase != "objectives" or a.to is None:
             raise bad("no objective marker to place now")
@@ -591,16 +685,40 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         if problem:
             raise bad(problem)
         return us
+    p = state.pending
+    going_on = state.phase in ABILITY_STEPS and p is not None and p.unit == us.uid
     if a.kind is Kind.SHOOT:
-        p = state.pending
-        if state.phase != "shoot" or p is None or p.unit != us.uid:
+        if state.phase == "special" and going_on:
+            if a.target or a.to is not None:
+                raise bad("a Rush makes no attack")
+            return us
+        if state.phase != "shoot" or not going_on:
             raise bad("this unit cannot shoot now")
         problem = _shot_problem(state, us, a)
         if problem:
             raise bad(problem)
         return us
-    if state.phase != "activation" or us.activated or not us.on_table:
+    fresh = state.phase == "activation" and not us.activated and us.on_table
+    if a.kind in (Kind.CAST, Kind.TELEPORT):
+        if not (fresh or going_on):
+            raise bad("Special Abilities come in the unit's activation, before its attack")
+        if a.kind is Kind.CAST:
+            problem = abilities.cast_problem(state, us, a, _tried(state, us))
+        elif not us.unit.has("Teleport"):
+            problem = "only units with Teleport teleport"
+        elif _teleported(state, us):
+            problem = "Teleport is once per activation"
+        elif a.target or not _on_table(state, a.to):
+            problem = "Teleport needs a point on the table and no target"
+        else:
+            problem = None
+        if problem:
+            raise bad(problem)
+        return us
+    if not (fresh or (going_on and state.phase == "act")):
         raise bad("this unit cannot activate now")
+    if a.kind is Kind.IDLE and not fresh:
+        raise bad("Idle: the unit may not use any Special Abilities")
     if us.unit.has("Immobile") and a.kind not in (Kind.HOLD, Kind.IDLE):
         raise bad("Immobile units may only Hold or Idle")
     if a.kind in (Kind.HOLD, Kind.IDLE) and (a.to is not None or a.target):
@@ -642,6 +760,14 @@ def _shot_problem(state: GameState, us: UnitState, a: Action) -> str | None:
 def apply(state: GameState, action: Action) -> None:
     """Carry out ``action`` (checked: an illegal action raises a clear error)."""
     us = _validate(state, action)
+    if action.kind is Kind.CHOOSE_ZONE:
+        _choose_zone(state, action)
+        return
+    if action.kind is Kind.RESIST:
+        caster, a, helped = casting(state)
+        del state.extra["casting"]
+        _finish_cast(state, caster, a, helped, action.value)
+        return
     if action.kind is Kind.PLACE_OBJECTIVE:
         assert action.to is not None
         state.objectives.append(Objective(action.to))
@@ -656,6 +782,10 @@ def apply(state: GameState, action: Action) -> None:
         _deploy(state, us, action)
     elif action.kind is Kind.SHOOT:
         _shoot_step(state, us, action)
+    elif action.kind is Kind.CAST:
+        _cast(state, us, action)
+    elif action.kind is Kind.TELEPORT:
+        _teleport(state, us, action)
     else:
         _activate(state, us, action)
 
@@ -669,19 +799,40 @@ def preferred_edge(state: GameState) -> int:
 
 
 def _choose_zones(state: GameState) -> None:
-    """ "The winner chooses either the Deployment Zone ... or who activates first, the loser
-    chooses the other" (each commander chooses for itself: see :class:`RiversideOptions`)."""
+    """ "The commanders roll-off and the winner chooses either the Deployment Zone ... or who
+    activates first, the loser chooses the other": ``CHOOSE_ZONE`` decisions (:func:`zone_picks`).
+    """
     winner = int(state.rng.integers(2))
-    loser = 1 - winner
-    picker = loser if options_of(state).winner_takes == "first" else winner
-    first = winner if options_of(state).winner_takes == "first" else loser
-    chosen = preferred_edge(state)
+    state.extra["roll_off"] = {"winner": winner, "took": None, "edge": None, "first": None}
+    state.phase = "zones"
+    state.active = winner
+
+
+def _choose_zone(state: GameState, a: Action) -> None:
+    ro = state.extra["roll_off"]
+    side = state.active
+    state.log.add("choose_zone", side=side, choice=a.choice)
+    if a.choice in WINNER_PICKS:
+        ro["took"] = a.choice
+    elif a.choice in EDGE_PICKS:
+        ro["edge"] = (side, 0 if a.choice == "low" else 1)
+    else:
+        ro["first"] = side if a.choice == "lead" else 1 - side
+    if ro["edge"] is None or ro["first"] is None:
+        state.active = zone_picks(state)[0]  # the next pick's chooser
+        return
+    picker, chosen = ro["edge"]
     edges = [0, 0]
     edges[picker] = chosen
     edges[1 - picker] = 1 - chosen
     state.extra["edge"] = edges
-    state.first = first
-    state.log.add("roll_off", winner=winner, first=first, zone_chooser=picker, edges=edges)
+    state.first = int(ro["first"])
+    winner = int(ro["winner"])
+    del state.extra["roll_off"]
+    state.log.add(
+        "roll_off", winner=winner, took=ro["took"], first=state.first, zone_chooser=picker,
+        edges=edges,
+    )  # fmt: skip
     _start_round(state, 1)
 
 
@@ -696,7 +847,8 @@ def _start_round(state: GameState, n: int) -> None:
         us.activated = False
         us.fatigued = False  # Beginning Phase: "units are no longer Fatigued"
     state.log.add("round", round=n, first=state.first)
-    state.log.add("beginning", round=n)  # casters and spell tokens are not modelled
+    state.log.add("beginning", round=n)
+    abilities.give_spell_tokens(state)  # "Casters receive spell tokens"
     state.phase = "deploy" if n == 1 else "ambush"
     state.active = state.first  # "The commander that will activate first ... deploys first"
     state.log.add("deployment_phase", round=n, phase=state.phase, first=state.first)
@@ -773,10 +925,71 @@ def _roller(state: GameState) -> Roller:
     return Roller(state.mechanic, state.mech_state, state.rng)
 
 
-def _activate(state: GameState, us: UnitState, a: Action) -> None:
+def _begin(state: GameState, us: UnitState) -> None:
+    """Count the activation once (Special Abilities and the action are one activation)."""
+    if state.phase != "activation":
+        return
     us.activated = True
     state.activations += 1
     state.last_activation[us.side] = state.activations
+
+
+def _cast(state: GameState, us: UnitState, a: Action) -> None:
+    """A spell (seed 003 "Caster(X)"): pay, let the enemy resist if it can, roll."""
+    step = state.phase if state.phase in ABILITY_STEPS else "act"
+    p = state.pending
+    moved = p.moved if p is not None else False
+    tried = _tried(state, us)
+    _begin(state, us)
+    helped = abilities.pay_for_cast(state, us, a)
+    state.pending = Pending(step, us.uid, us.side, moved=moved, cast=(*tried, a.spell))
+    state.phase = step
+    if abilities.resisters(state, us):  # "at the same time before rolling": their decision
+        state.extra["casting"] = (a, helped)
+        state.phase = "resist"
+        state.active = 1 - us.side
+        return
+    _finish_cast(state, us, a, helped, 0)
+
+
+def _finish_cast(
+    state: GameState, us: UnitState, a: Action, helped: dict[str, int], resist: int
+) -> None:
+    roller = _roller(state)
+    abilities.resolve_cast(state, us, a, helped, resist, roller, options_of(state).readings)
+    state.mech_state = roller.state
+    pending = state.pending
+    assert pending is not None
+    state.phase = pending.step
+    state.active = pending.side
+    _after_ability(state, us)
+
+
+def _teleport(state: GameState, us: UnitState, a: Action) -> None:
+    """Seed 002 "Teleport": once per activation, before the attack, before or after moving."""
+    step = state.phase if state.phase in ABILITY_STEPS else "act"
+    p = state.pending
+    moved = p.moved if p is not None else False
+    tried = _tried(state, us)
+    _begin(state, us)
+    abilities.teleport(state, us, a)
+    state.extra["teleported"] = us.uid
+    state.pending = Pending(step, us.uid, us.side, moved=moved, cast=tried)
+    state.phase = step
+    _after_ability(state, us)
+
+
+def _after_ability(state: GameState, us: UnitState) -> None:
+    """After a Rush, the activation ends once no Special Ability is left to use."""
+    if state.phase == "special" and not ability_actions(state, us):
+        _end_activation(state, us.side)
+
+
+def _activate(state: GameState, us: UnitState, a: Action) -> None:
+    tried = _tried(state, us)
+    _begin(state, us)
+    state.pending = None
+    state.phase = "activation"
     state.log.add(
         "activate",
         round=state.round,
@@ -794,12 +1007,14 @@ def _activate(state: GameState, us: UnitState, a: Action) -> None:
             state.log.add("rally", unit=us.uid)
         _end_activation(state, us.side)
     elif a.kind is Kind.HOLD:
-        _offer_shot(state, us, moved=False)
+        _offer_shot(state, us, moved=False, tried=tried)
     elif a.kind in (Kind.ADVANCE, Kind.RUSH):
         assert a.to is not None
         _move(state, us, a)
         if a.kind is Kind.ADVANCE and us.alive:
-            _offer_shot(state, us, moved=True)
+            _offer_shot(state, us, moved=True, tried=tried)
+        elif us.alive:
+            _offer_special(state, us, tried)
         else:
             _end_activation(state, us.side)
     elif a.kind is Kind.CHARGE:
@@ -826,18 +1041,29 @@ def _move(state: GameState, us: UnitState, a: Action) -> None:
     state.mech_state = roller.state
 
 
-def _offer_shot(state: GameState, us: UnitState, *, moved: bool) -> None:
-    """Hold and Advance "use Ranged Attack": the targets are the next decision, if any."""
-    if shooting_targets(state, us):
-        state.pending = Pending("shoot", us.uid, us.side, moved=moved)
-        state.phase = "shoot"
+def _offer_shot(
+    state: GameState, us: UnitState, *, moved: bool, tried: tuple[str, ...] = ()
+) -> None:
+    """Hold and Advance "use Ranged Attack": the targets are the next decision, if any (or a
+    Special Ability still to use before it)."""
+    state.pending = Pending("shoot", us.uid, us.side, moved=moved, cast=tried)
+    state.phase = "shoot"
+    if shooting_targets(state, us) or ability_actions(state, us):
         return
     _end_activation(state, us.side)
+
+
+def _offer_special(state: GameState, us: UnitState, tried: tuple[str, ...]) -> None:
+    """After a Rush move: Special Abilities may still be used "after moving"."""
+    state.pending = Pending("special", us.uid, us.side, moved=True, cast=tried)
+    state.phase = "special"
+    _after_ability(state, us)
 
 
 def _end_activation(state: GameState, side: int) -> None:
     state.pending = None
     state.phase = "activation"
+    state.extra.pop("teleported", None)
     other = 1 - side
     if _can_activate(state, other):  # "commanders alternate Activating their Units"
         state.active = other
@@ -852,7 +1078,7 @@ def _shoot_step(state: GameState, us: UnitState, a: Action) -> None:
     """Seed 002 "Ranged Attacks": the chosen targets, each attacked and tested in turn."""
     pending = state.pending
     assert pending is not None
-    if a.target:
+    if a.target and state.phase == "shoot":
         targets = shooting_targets(state, us)
         plan = [(a.target, tuple(w for w in targets[a.target] if w not in a.split))]
         if a.second:
@@ -860,7 +1086,7 @@ def _shoot_step(state: GameState, us: UnitState, a: Action) -> None:
         roller = _roller(state)
         combat.ranged_attack(state, us, plan, roller, options_of(state).readings)
         state.mech_state = roller.state
-    else:
+    elif state.phase == "shoot":
         state.log.add("hold_fire", unit=us.uid)
     _end_activation(state, pending.side)
 

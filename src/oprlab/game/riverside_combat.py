@@ -428,19 +428,31 @@ def ranged_attack(
             wounds=result.wounds,
             casualties=result.casualties,
         )
-        apply_casualties(state, target, result.after, us.placement, melee=False)
-        if result.morale_test:
-            state.log.add(
-                "morale",
-                unit=uid,
-                cause="wounds",
-                was_shaken=d.shaken,
-                passed=not (d.shaken or result.routed or bool(result.shaken)),
-            )
-        if result.routed and target.alive:
-            rout(state, target, "morale")
-        elif result.shaken and target.alive:
-            shake(state, target, "morale")
+        apply_result(state, target, d, result, us.placement)
+
+
+def apply_result(
+    state: GameState,
+    target: UnitState,
+    d: DefenderProfile,
+    result: AttackResult,
+    enemy: Placement | None,
+) -> None:
+    """Outside melee: remove the casualties, then the Morale Test's outcome (Shaken, or a Rout
+    under ``rout_when_shooting``). ``d`` is the target as the attack found it."""
+    apply_casualties(state, target, result.after, enemy, melee=False)
+    if result.morale_test:
+        state.log.add(
+            "morale",
+            unit=target.uid,
+            cause="wounds",
+            was_shaken=d.shaken,
+            passed=not (d.shaken or result.routed or bool(result.shaken)),
+        )
+    if result.routed and target.alive:
+        rout(state, target, "morale")
+    elif result.shaken and target.alive:
+        shake(state, target, "morale")
 
 
 # --- the Melee Attack ----------------------------------------------------------------------

@@ -46,6 +46,7 @@ from oprlab.game.state import GameState, UnitState
 from oprlab.mechanics import get_mechanic
 from oprlab.mechanics.clock import Clock
 from oprlab.mechanics.clock_state import ClockState
+from oprlab.players import riverside_choices, riverside_odds
 from oprlab.players.base import COMMANDERS
 from oprlab.rules.gff.attack import LONG_RANGE, Situation
 from oprlab.rules.gff.fast import attack_odds_fast
@@ -115,11 +116,23 @@ def expected_damage(
     charging: bool,
     only: frozenset[str] | None = None,
     skip: frozenset[str] = frozenset(),
+    system: str = "gff",
 ) -> float:
     """Expected points of ``target`` removed by one attack of ``attacker`` (d6 exact odds).
 
     ``only``: just these weapon types; ``skip``: not these (a split shot's two halves).
+    ``system``: whose odds (Riverside's own: :mod:`oprlab.players.riverside_odds`).
     """
+    if system == "riverside":
+        return riverside_odds.expected_damage(
+            attacker,
+            target,
+            melee=melee,
+            distance=distance,
+            charging=charging,
+            only=only,
+            skip=skip,
+        )
     weapons = tuple(
         w
         for w in attacker.unit.weapons
@@ -394,6 +407,10 @@ class RulesCommander:
 
     def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
         self._view = _View(state)  # per decision: the table as it stands now
+        if state.system == "riverside":  # roll-off, resist, cast, teleport: its own habits
+            picked = riverside_choices.choose(self, state, actions)
+            if picked is not None:
+                return picked
         kind = actions[0].kind
         if kind is Kind.PLACE_OBJECTIVE:
             return self._objective(state, actions)
@@ -595,8 +612,9 @@ class RulesCommander:
             d = geo.gap(us.placement, t.placement)
             names = frozenset(a.split) if split else None
             value += expected_damage(
-                us, t, melee=False, distance=d, charging=False, only=names, skip=frozenset(a.split)
-            )
+                us, t, melee=False, distance=d, charging=False, only=names,
+                skip=frozenset(a.split), system=state.system,
+            )  # fmt: skip
         return value + (self._benny(state, us, value) if a.benny else 0.0)
 
     def _benny(self, state: GameState, us: UnitState, value: float) -> float:
@@ -706,7 +724,7 @@ class RulesCommander:
                 value = view.shots.get(key)
                 if value is None:
                     value = view.shots[key] = expected_damage(
-                        us, e, melee=False, distance=d, charging=False
+                        us, e, melee=False, distance=d, charging=False, system=state.system
                     )
                 best = max(best, value)
         return best
@@ -718,8 +736,9 @@ class RulesCommander:
         value = view.melee.get(key)
         if value is None:
             value = view.melee[key] = expected_damage(
-                attacker, target, melee=True, distance=0.0, charging=charging
-            )
+                attacker, target, melee=True, distance=0.0, charging=charging,
+                system=view.state.system,
+            )  # fmt: skip
         return value
 
     def _charge_value(self, state: GameState, us: UnitState, target: UnitState) -> float:

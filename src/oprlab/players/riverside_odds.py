@@ -1,0 +1,129 @@
+"""The rules commander's attack estimates for Riverside games, from Riverside's own odds.
+
+GFF and Riverside differ on the same names (Rending, Blast, Furious, Fatigue, morale), so a
+commander that scores Riverside attacks with GFF's odds misjudges them. This module answers
+:func:`expected_damage` with :func:`oprlab.rules.riverside.fast.attack_odds_fast` (d6, the
+default readings), with the cost discipline of the GFF path in ``rules_commander``: results are
+memoised by the identity of the units and weapons (hashing frozen units is slow), and the fast
+path itself caches each die's chain across a game.
+
+May import ``oprlab.game`` state, ``oprlab.rules.riverside``, ``oprlab.rules.gff.melee`` (the
+even spread of weapon lines, as the game uses) and ``oprlab.mechanics``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from oprlab.game.state import UnitState
+from oprlab.mechanics import get_mechanic
+from oprlab.rules.gff.melee import carried
+from oprlab.rules.riverside.attack import Situation
+from oprlab.rules.riverside.fast import attack_odds_fast
+from oprlab.rules.riverside.profile import attack_profile, defender_profile
+from oprlab.units.model import Unit, Weapon
+
+D6 = get_mechanic("d6")
+#: A Shaken target is worth this share of its points (it cannot contest markers, fails morale).
+SHAKEN_SHARE = 0.3
+
+_MEMO: dict[tuple[object, ...], tuple[tuple[object, ...], float]] = {}
+_MEMO_LIMIT = 65536
+
+
+def expected_damage(
+    attacker: UnitState,
+    target: UnitState,
+    *,
+    melee: bool,
+    distance: float,
+    charging: bool,
+    only: frozenset[str] | None = None,
+    skip: frozenset[str] = frozenset(),
+) -> float:
+    """Expected points of ``target`` removed by one Riverside attack of ``attacker``.
+
+    Casualties at the target's points per model, plus a share of its points for being left
+    Shaken (ranged: the Morale Test comes with the attack) and the models a Rout removes.
+    In melee every model attacks (the odds layer has no table) and a Shaken or Fatigued
+    attacker strikes on 6s only. ``only``/``skip`` select weapon types (a split shot).
+    """
+    weapons = tuple(
+        w
+        for w in attacker.unit.weapons
+        if (w.melee if melee else (not w.melee and (w.range or 0) >= distance))
+        and (w.name in only if only is not None else w.name not in skip)
+    )
+    if not weapons or attacker.models <= 0 or target.models <= 0:
+        return 0.0
+    fatigued = melee and (attacker.fatigued or attacker.shaken)
+    key = (
+        id(attacker.unit),
+        attacker.models,
+        fatigued,
+        *map(id, weapons),
+        id(target.unit),
+        target.models,
+        target.markers,
+        target.shaken,
+        melee,
+        charging,
+    )
+    hit = _MEMO.get(key)
+    if hit is not None:
+        return hit[1]
+    value = _expected(
+        attacker.unit,
+        attacker.models,
+        fatigued,
+        weapons,
+        target.unit,
+        target.models,
+        target.markers,
+        target.shaken,
+        melee,
+        charging,
+    )
+    if len(_MEMO) >= _MEMO_LIMIT:
+        _MEMO.clear()
+    _MEMO[key] = ((attacker.unit, weapons, target.unit), value)  # keeps the ids alive
+    return value
+
+
+def _expected(
+    unit: Unit,
+    models: int,
+    fatigued: bool,
+    weapons: tuple[Weapon, ...],
+    target: Unit,
+    target_models: int,
+    markers: int,
+    shaken: bool,
+    melee: bool,
+    charging: bool,
+) -> float:
+    profiles = []
+    for w in weapons:
+        dice = carried(w.count, models, unit.size) * w.attacks
+        if dice > 0:
+            profiles.append(replace(attack_profile(unit, w), dice=dice))
+    if not profiles:
+        return 0.0
+    s = Situation(melee=melee, charging=charging, fatigued=fatigued)
+    d = defender_profile(
+        target, models=target_models, wounds=markers, shaken=shaken, started=target.size
+    )
+    odds = attack_odds_fast(profiles, d, s, D6)
+    per_model = target.cost / max(1, target.size)
+    casualties = float(sum(k * p for k, p in enumerate(odds.casualties)))
+    value = (
+        casualties * per_model + odds.p_routed * max(0.0, target_models - casualties) * per_model
+    )
+    if odds.p_shaken is not None and not shaken:
+        value += SHAKEN_SHARE * odds.p_shaken * target.cost
+    return value
+
+
+def clear() -> None:
+    """Forget the memo (tests and cold-start timing)."""
+    _MEMO.clear()
