@@ -46,6 +46,7 @@ from oprlab.game.state import GameState, UnitState
 from oprlab.mechanics import get_mechanic
 from oprlab.mechanics.clock import Clock
 from oprlab.mechanics.clock_state import ClockState
+from oprlab.players import gff_choices
 from oprlab.players.base import COMMANDERS
 from oprlab.rules.gff.attack import LONG_RANGE, Situation
 from oprlab.rules.gff.fast import attack_odds_fast
@@ -395,6 +396,8 @@ class RulesCommander:
     def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
         self._view = _View(state)  # per decision: the table as it stands now
         kind = actions[0].kind
+        if gff_choices.handles(state, kind):  # GFF edges, deployment, enemy tokens, defence
+            return gff_choices.choose(state, actions, lambda u: _role(u) is Role.SHOOTING)
         if kind is Kind.PLACE_OBJECTIVE:
             return self._objective(state, actions)
         if kind is Kind.DEPLOY:
