@@ -10,18 +10,24 @@ An activation is one or two decisions: the action (Hold, Advance, Rush, Charge, 
 Shaken), then, after Hold or Advance with a target in range, the shooting (``SHOOT``: up to two
 targets with different weapon types, or hold fire), and after a melee in which one unit was
 destroyed, the survivor's move of up to 3" (``CONSOLIDATE``, decided by the survivor's side).
+The other side may interrupt with its own decisions: ``RESIST`` (phase ``resist``) before a
+spell's roll and ``DEFEND`` (phase ``defend``) before a shot's Defense rolls.
 
-Readings (docs/rules/gff.md "Full games"): player A deploys on the low edge (y = 0) and the
-deployment roll-off winner goes first in round 1; Scout and Ambush units always use their rule
-and Ambush units arrive at the start of round 2; casualties are the defender's choice, made by a
-fixed habit (keep models on objectives, remove those nearest the attacker, keep cohesion);
+Readings (docs/rules/gff.md "Full games"): the deployment roll-off winner picks a table edge
+(``CHOOSE_ZONE``; :class:`~oprlab.game.gff_setup.GffOptions`), deploys first and goes first in
+round 1; models standing in dangerous terrain roll when their unit activates (once per
+activation by default); Scout and Ambush units always use their rule and Ambush units arrive
+at the start of round 2; casualties are the defender's choice, made by a fixed habit (keep
+models on objectives, remove those nearest the attacker, keep cohesion);
 morale tests use the Quality of a Hero that is not Shaken when the morale step begins; morale
 comes before objectives at the end of a round; roll-offs and the D3 of objectives use the game's
 generator under every mechanic. Under ``clock-bennies`` a Shoot or Charge may spend a benny on
-one extra attack, and before a shot a benny may set any clock to 1..6 (``SET_CLOCK``, seed 000
-variation 5); defending with a benny is not yet played. Caster(X) units get X spell tokens each
-round (at most 6) and may try each spell of :data:`SPELLS` once per activation (``CAST``) before
-their action; army lists carry no spells, so :data:`SPELLS` is oprlab's stand-in (docs/rules/
+one extra attack, before a shot a benny may set any clock to 1..6 (``SET_CLOCK``, seed 000
+variation 5), and once a shot's hits are known the defending side may spend bennies to defend
+against them (``DEFEND``, :mod:`oprlab.game.gff_defend`). Caster(X) units get X spell tokens
+each round (at most 6) and may try each spell of :data:`SPELLS` once per activation (``CAST``)
+before their action, the other side's Casters in reach may spend tokens against it first
+(``RESIST``); army lists carry no spells, so :data:`SPELLS` is oprlab's stand-in (docs/rules/
 gff.md "Caster"). Movement, line of sight and cover come from :mod:`oprlab.game.geometry`.
 
 May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.units``, ``oprlab.mechanics`` and below.
