@@ -44,11 +44,13 @@ import numpy as np
 
 from oprlab.errors import OptionError, UserError
 from oprlab.game import geometry as geo
+from oprlab.game import gff_casting as casting
 from oprlab.game import gff_defend as defend
 from oprlab.game import gff_setup as edges
 from oprlab.game import objectives
 from oprlab.game.actions import Action, Kind
 from oprlab.game.events import EventLog
+from oprlab.game.gff_casting import Casting
 from oprlab.game.gff_setup import GffOptions
 from oprlab.game.state import GameState, Objective, Pending, UnitState
 from oprlab.mechanics import Check, Mechanic, Test, get_mechanic
@@ -1124,32 +1126,15 @@ def _cast(state: GameState, us: UnitState, a: Action) -> None:
     spell = _spell(a.spell)
     assert spell is not None
     us.spell_tokens -= a.value
-    helped: dict[str, int] = {}
-    need = a.boost
-    for f in spell_helpers(state, us):
-        take = min(need, f.spell_tokens)
-        if take:
-            f.spell_tokens -= take
-            helped[f.uid] = take
-            need -= take
-    casting = Casting(us.uid, a, tuple(helped.items()), (*tried, spell.name))
+    helped = casting.pay(spell_helpers(state, us), a.boost)
+    paid = Casting(us.uid, a, tuple(helped.items()), (*tried, spell.name))
     if spell_resisters(state, us):  # the other side may spend tokens first (RESIST)
-        state.extra["casting"] = casting
-        state.pending = Pending("resist", us.uid, us.side, cast=casting.tried)
+        state.extra["casting"] = paid
+        state.pending = Pending("resist", us.uid, us.side, cast=paid.tried)
         state.phase = "resist"
         state.active = 1 - us.side
         return
-    _roll_cast(state, casting, None)
-
-
-@dataclass(frozen=True)
-class Casting:
-    """A spell tried and paid for, waiting for the enemy Casters' ``RESIST`` decision."""
-
-    caster: str
-    action: Action
-    helped: tuple[tuple[str, int], ...]
-    tried: tuple[str, ...]
+    _roll_cast(state, paid, None)
 
 
 def _roll_cast(state: GameState, c: Casting, resisted: dict[str, int] | None) -> None:
@@ -1197,49 +1182,26 @@ def spell_resisters(state: GameState, us: UnitState) -> list[UnitState]:
     return _casters_near(state, us, state.enemies(us.side))
 
 
-#: RESIST values listed beyond the boost (any number is legal): a net -2 already needs a
-#: natural 6 on a d6 and adds the clock's most (5).
-RESIST_LISTED = 2
-
-
 def resist_actions(state: GameState) -> list[Action]:
     """The other side's choice: 0 up to its Casters' tokens (listed to boost + 2)."""
     c = state.extra.get("casting")
     if state.phase != "resist" or not isinstance(c, Casting):
         return []
-    them = spell_resisters(state, state.units[c.caster])
-    if not them:
-        return []
-    most = min(sum(f.spell_tokens for f in them), c.action.boost + RESIST_LISTED)
-    return [Action(Kind.RESIST, them[0].uid, target=c.caster, value=n) for n in range(most + 1)]
+    return casting.resist_actions(c, spell_resisters(state, state.units[c.caster]))
 
 
 def _resist_problem(state: GameState, us: UnitState, a: Action) -> str | None:
     c = state.extra.get("casting")
     if state.phase != "resist" or not isinstance(c, Casting):
         return "no spell to resist now"
-    them = spell_resisters(state, state.units[c.caster])
-    if us not in them or a.target != c.caster:
-        return 'resist names an enemy Caster within 18" in line of sight and the caster'
-    if a.to is not None or a.benny or a.spell or a.boost:
-        return "resist takes only the number of tokens to spend"
-    if not 0 <= a.value <= sum(f.spell_tokens for f in them):
-        return 'resist: 0 up to the tokens of your Casters within 18" in line of sight'
-    return None
+    return casting.resist_problem(c, spell_resisters(state, state.units[c.caster]), us, a)
 
 
 def _resist(state: GameState, us: UnitState, a: Action) -> None:
     """Spend the resisting tokens, nearest Caster first, then roll the spell."""
     c = state.extra.pop("casting")
     assert isinstance(c, Casting)
-    spent: dict[str, int] = {}
-    need = a.value
-    for f in spell_resisters(state, state.units[c.caster]):
-        take = min(need, f.spell_tokens)
-        if take:
-            f.spell_tokens -= take
-            spent[f.uid] = take
-            need -= take
+    spent = casting.pay(spell_resisters(state, state.units[c.caster]), a.value)
     state.log.add("resist", side=us.side, unit=c.caster, tokens=a.value, casters=spent)
     _roll_cast(state, c, spent)
 
@@ -1593,22 +1555,14 @@ def defend_actions(state: GameState) -> list[Action]:
     shot = state.extra.get("defending")
     if state.phase != "defend" or not isinstance(shot, defend.Defending):
         return []
-    most = min(defend.hit_count(shot.rolled), bennies_available(state, state.active))
-    return [Action(Kind.DEFEND, shot.target, target=shot.shooter, value=n) for n in range(most + 1)]
+    return defend.defend_actions(shot, bennies_available(state, state.active))
 
 
 def _defend_problem(state: GameState, us: UnitState, a: Action) -> str | None:
     shot = state.extra.get("defending")
     if state.phase != "defend" or not isinstance(shot, defend.Defending):
         return "no attack to defend against now"
-    if us.uid != shot.target or a.target != shot.shooter:
-        return "defend names the unit hit and the shooter"
-    if a.to is not None or a.benny or a.spell or a.boost:
-        return "defend takes only the number of bennies to spend"
-    most = min(defend.hit_count(shot.rolled), bennies_available(state, us.side))
-    if not 0 <= a.value <= most:
-        return f"spend 0 to {most} bennies: one per hit, no more than the side has"
-    return None
+    return defend.defend_problem(shot, us.uid, a, bennies_available(state, us.side))
 
 
 def _defend(state: GameState, us: UnitState, a: Action) -> None:

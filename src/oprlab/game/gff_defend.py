@@ -7,7 +7,7 @@ against it automatically (``Kind.DEFEND``). :func:`roll_hits` then :func:`resolv
 same checks in the same order as :func:`oprlab.rules.gff.resolve.resolve_attack` (tested), so an
 attack with nothing defended is that attack, die for die.
 
-May import ``oprlab.rules`` and below.
+May import ``oprlab.game.actions``, ``oprlab.rules`` and below.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from oprlab.game.actions import Action, Kind
 from oprlab.rules.gff.attack import (
     Hit,
     Situation,
@@ -129,3 +130,21 @@ class Defending:
     cover: bool
     rest: tuple[tuple[str, tuple[int, ...], float], ...]
     moved: bool
+
+
+def defend_actions(shot: Defending, bennies: int) -> list[Action]:
+    """0 up to one benny per hit, no more than the side's ``bennies``."""
+    most = min(hit_count(shot.rolled), bennies)
+    return [Action(Kind.DEFEND, shot.target, target=shot.shooter, value=n) for n in range(most + 1)]
+
+
+def defend_problem(shot: Defending, unit: str, a: Action, bennies: int) -> str | None:
+    """Why ``a`` (a ``DEFEND`` by ``unit``) may not be taken against ``shot``, or ``None``."""
+    if unit != shot.target or a.target != shot.shooter:
+        return "defend names the unit hit and the shooter"
+    if a.to is not None or a.benny or a.spell or a.boost:
+        return "defend takes only the number of bennies to spend"
+    most = min(hit_count(shot.rolled), bennies)
+    if not 0 <= a.value <= most:
+        return f"spend 0 to {most} bennies: one per hit, no more than the side has"
+    return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from oprlab.game import gff, gff_defend
+from oprlab.game import gff, gff_casting, gff_defend
 from oprlab.game import gff_setup as edges
 from oprlab.game.actions import Action, Kind
 from oprlab.game.state import GameState, UnitState
@@ -130,7 +130,7 @@ def resist(state: GameState, actions: Sequence[Action]) -> Action:
     """
     c = state.extra.get("casting")
     none = min(actions, key=lambda a: a.value)
-    if not isinstance(c, gff.Casting):
+    if not isinstance(c, gff_casting.Casting):
         return none
     spell = next(s for s in gff.SPELLS if s.name == c.action.spell)
     caster = state.units[c.caster]
