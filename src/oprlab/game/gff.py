@@ -46,6 +46,7 @@ from oprlab.errors import OptionError, UserError
 from oprlab.game import geometry as geo
 from oprlab.game import gff_casting as casting
 from oprlab.game import gff_defend as defend
+from oprlab.game import gff_moves as moves
 from oprlab.game import gff_setup as edges
 from oprlab.game import objectives
 from oprlab.game.actions import Action, Kind
@@ -71,6 +72,7 @@ from oprlab.rules.gff.resolve import AttackResult, Roller, finish
 from oprlab.rules.gff.wounds import take_wounds
 from oprlab.table.model import Placement, Point, Table
 from oprlab.table.movement import dangerous_terrain_checks
+from oprlab.table.special_moves import PUSH_TARGET, fall, land
 from oprlab.units.model import Army, Unit, Weapon
 
 ROUNDS = 4
@@ -1233,7 +1235,7 @@ def _spell_hits(
         wounds=result.wounds,
         casualties=result.casualties,
     )
-    _apply_result(state, target, result, us)
+    _apply_result(state, target, result, us, roller)
 
 
 def _set_clock(state: GameState, us: UnitState, a: Action) -> None:
@@ -1525,12 +1527,16 @@ def _fire(
         state.phase = "defend"
         state.active = target.side
         return True
-    _shot_result(state, waiting, defend.resolve_hits(rolled, d, situation, roller))
+    _shot_result(state, waiting, defend.resolve_hits(rolled, d, situation, roller), roller)
     return False
 
 
 def _shot_result(
-    state: GameState, shot: defend.Defending, result: AttackResult, defended: int | None = None
+    state: GameState,
+    shot: defend.Defending,
+    result: AttackResult,
+    roller: Roller,
+    defended: int | None = None,
 ) -> None:
     """Log one attack and apply it to its target."""
     event = {} if defended is None else {"defended": defended}
@@ -1547,7 +1553,7 @@ def _shot_result(
         casualties=result.casualties,
         **event,
     )
-    _apply_result(state, state.units[shot.target], result, state.units[shot.shooter])
+    _apply_result(state, state.units[shot.target], result, state.units[shot.shooter], roller)
 
 
 def defend_actions(state: GameState) -> list[Action]:
@@ -1576,19 +1582,77 @@ def _defend(state: GameState, us: UnitState, a: Action) -> None:
     roller = _roller(state)
     d = defender_profile(us.unit, models=us.models, markers=us.markers, shaken=us.shaken)
     result = defend.resolve_hits(shot.rolled, d, shot.situation, roller, defended=a.value)
+    _shot_result(state, shot, result, roller, defended=a.value)
     state.mech_state = roller.state
-    _shot_result(state, shot, result, defended=a.value)
     shooter = state.units[shot.shooter]
     state.pending = Pending("shoot", shooter.uid, shot.side, moved=shot.moved)
     _fire_plan(state, shooter, shot.rest, moved=shot.moved, extra=False, side=shot.side)
 
 
-def _apply_result(state: GameState, target: UnitState, r: AttackResult, by: UnitState) -> None:
+def _apply_result(
+    state: GameState,
+    target: UnitState,
+    r: AttackResult,
+    by: UnitState,
+    roller: Roller | None = None,
+) -> None:
+    """Casualties, markers and Shaken; with ``roller`` (an attack) the attacker may push."""
     _remove(state, target, r.casualties, by)
     target.markers = r.markers if target.alive else 0
     if r.shaken and target.alive and not target.shaken:
         target.shaken = True
         state.log.add("shaken", unit=target.uid, cause="wound effect")
+    if r.shaken and roller is not None and options_of(state).special_moves:
+        _push(state, target, by, roller)
+
+
+def _push(state: GameState, target: UnitState, by: UnitState, roller: Roller) -> None:
+    """Seed 003 "Pushing": a model that rolled a Shaken result; the attacker rolls one die and
+    on a 4+ moves it up to 2" (its habit: :func:`gff_moves.best_push`); off an elevated
+    position at least 2" tall it falls ("Falling")."""
+    if by is target or not target.alive or target.placement is None:
+        return
+    roll = roller.roll(Check(Test.GENERIC, PUSH_TARGET, owner=by.owner))
+    found = moves.best_push(state, target, _others(state, target)) if roll.success else None
+    state.log.add(
+        "push",
+        unit=by.uid,
+        target=target.uid,
+        success=roll.success,
+        moved=0.0 if found is None else round(found[1].moved, 3),
+        drop=0.0 if found is None else round(found[1].drop, 3),
+    )
+    if found is None:
+        return
+    index, pushed = found
+    target.placement = pushed.placement
+    if pushed.falls:
+        _fall(state, target, by, index, pushed.drop, roller)
+
+
+def _fall(
+    state: GameState, target: UnitState, by: UnitState, index: int, drop: float, roller: Roller
+) -> None:
+    """Seed 003 "Falling": one hit at AP(1 per full 3"), or in a unit of several models the
+    model is killed; the model is placed within 2" of the bottom."""
+    assert target.placement is not None
+    f = fall(drop, models_left=target.models)
+    foot = target.placement.centres[index]
+    landed = land(state.table, target.placement, index, (float(foot[0]), float(foot[1])))
+    if landed is not None:
+        target.placement = landed
+    state.log.add("fall", unit=target.uid, height=round(drop, 3), ap=f.ap, killed=f.killed)
+    if f.killed:
+        _remove(state, target, 1, by)
+        return
+    p = AttackProfile(name="Fall", dice=0, quality=by.unit.quality, melee=False, ap=f.ap)
+    situation = Situation(attacker=by.owner, defender=target.owner)
+    d = defender_profile(
+        target.unit, models=target.models, markers=target.markers, shaken=target.shaken
+    )
+    wounds = wounds_from_block(p, roller.roll(defense_check(p, situation, d, Hit(f.ap))))
+    result = finish(d, take_wounds(d, [], wounds), wounds, 1, situation, roller)
+    _apply_result(state, target, result, by)  # no roller: a fall pushes nobody
 
 
 def casualty_order(state: GameState, target: UnitState, by: UnitState, n: int) -> list[int]:
@@ -1708,6 +1772,9 @@ def _charge(state: GameState, us: UnitState, target: UnitState, *, benny: bool =
         if res.shaken and side_state.alive and not side_state.shaken:
             side_state.shaken = True
             state.log.add("shaken", unit=side_state.uid, cause="wound effect")
+            if options_of(state).special_moves:  # the exchange reports Shaken, not each roll
+                _push(state, side_state, foe, roller)
+                state.mech_state = roller.state
         side_state.fatigued = res.fatigued
     if us.alive and target.alive:
         _separate(state, us, target)

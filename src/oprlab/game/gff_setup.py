@@ -39,10 +39,13 @@ class GffOptions:
             only the y = 0 or y = depth edge (markers outside those two bands).
         dangerous: ``"once"``: a model rolls for dangerous terrain at most once per activation
             (activating in it and moving across it is one roll); ``"twice"``: once for each.
+        special_moves: seed 003 "SPECIAL MOVES (Optional)": the attacker pushes a model that
+            rolls a Shaken result, and a push off an elevated position falls (no jumping).
     """
 
     edges: str = "all"
     dangerous: str = "once"
+    special_moves: bool = False
 
     def __post_init__(self) -> None:
         if self.edges not in EDGE_SETS:
