@@ -44,7 +44,7 @@ def _centre(state: GameState, uid: str) -> tuple[float, float]:
 
 
 def test_the_attacker_pushes_a_model_that_rolls_a_shaken_result_on_a_4_plus() -> None:
-    """"Pushing": "Whenever a model rolls a Shaken result, the attacker may try to push it.
+    """seed 003 "Pushing": "Whenever a model rolls a Shaken result, the attacker may try to push it.
     Roll one die, and on a 4+ the attacker may move the model by up to 2" in any direction"
     (the attacker's own roll; with no marker and no drop the habit pushes east)."""
     state, mech = _shoot_the_captain((24.0, 20.0))
@@ -66,16 +66,16 @@ def test_a_failed_push_roll_moves_nothing() -> None:
 
 
 def test_pushing_is_off_by_default() -> None:
-    """"SPECIAL MOVES (Optional)": without the option no push die is rolled."""
+    """seed 003 "SPECIAL MOVES (Optional)": without the option no push die is rolled."""
     state, mech = _shoot_the_captain((24.0, 20.0), moves=False)
     assert mech.of(Test.GENERIC) == [] and state.log.of_kind("push") == []
     assert not GffOptions().special_moves
 
 
 def test_a_push_off_a_tall_ledge_falls_and_takes_a_hit() -> None:
-    """"Falling": pushed off an elevated position at least 2" tall (the 4" tower) it takes 1 hit
-    with AP(1 per full 3"): AP(1); it is placed within 2" of the bottom. The habit pushes toward
-    the drop."""
+    """seed 003 "Falling": pushed off an elevated position at least 2" tall (the 4" tower) it
+    takes 1 hit with AP(1 per full 3"): AP(1); it is placed within 2" of the bottom. The habit
+    pushes toward the drop."""
     state, mech = _shoot_the_captain((29.8, 20.0), table=Table(pieces=(TOWER,)))
     (push,) = state.log.of_kind("push")
     assert push["success"] and push["drop"] == 4.0
