@@ -289,6 +289,8 @@ def test_bennies_buy_one_extra_attack() -> None:
     assert with_benny in gff.legal_actions(state)
     gff.apply(state, with_benny)
     assert gff.bennies_available(state, 0) == before - 1
+    assert state.phase == "defend"  # side B may now spend its own bennies: it spends none
+    gff.apply(state, Action(Kind.DEFEND, "B2", target="A3", value=0))
     (shot,) = state.log.of_kind("shoot")
     assert shot["dice"] == 7  # 3 + 3 dice and the benny's one
     assert state.log.of_kind("benny")[0]["use"] == "extra_attack"
@@ -601,10 +603,12 @@ def test_moving_across_dangerous_terrain_rolls_for_wounds() -> None:
 
 def test_a_table_with_markers_skips_placing_them() -> None:
     """A table that comes with its objective markers (``table.deploy.mission_table``) is played
-    with them: no markers are placed, deployment starts at once (seed 003 "Deployment" 1)."""
+    with them: no markers are placed, deployment starts at once with the roll-off winner's edge
+    (seed 003 "Deployment" 1); markers in the west and east bands leave south or north."""
     markers = ((10.0, 20.0), (38.0, 28.0), (24.0, 24.0))
     state = gff.new_game(line(), line(), seed=0, table=Table(objectives=markers))
-    assert state.phase == "deploy"
+    assert state.phase == "zone"
+    assert [a.choice for a in gff.legal_actions(state)] == ["north", "south"]
     assert [o.position for o in state.objectives] == list(markers)
     assert [e["side"] for e in state.log.of_kind("objective")] == [None, None, None]
 

@@ -10,8 +10,9 @@ import pytest
 from oprlab.errors import UserError
 from oprlab.game import geometry as geo
 from oprlab.game import gff
+from oprlab.game import gff_setup as edges
 from oprlab.game.actions import Action, Kind
-from oprlab.game.state import GameState
+from oprlab.game.state import GameState, UnitState
 from tests.game import army, first_action, line, play_setup, specials
 
 #: Five plain units, to see alternation carry on after the other side runs out.
@@ -111,14 +112,32 @@ def test_deployment_roll_off_and_alternation() -> None:
     assert seen_first == {0, 1}
 
 
+def _wholly_inside(us: UnitState, box: edges.Box) -> bool:
+    assert us.placement is not None
+    (x, y), r = us.placement.centres.T, us.placement.radii
+    x0, y0, x1, y1 = box
+    eps = 1e-9
+    return bool(
+        (x - r >= x0 - eps).all()
+        and (x + r <= x1 + eps).all()
+        and (y - r >= y0 - eps).all()
+        and (y + r <= y1 + eps).all()
+    )
+
+
 def test_units_deploy_wholly_within_twelve_inches_of_their_edge() -> None:
-    """seed 003 "Deployment" 3: within 12" of their table edge (A: y = 0, B: y = 48)."""
-    state = play_setup(gff.new_game(line(), army(FIVE_TEXT), seed=4))
-    for us in state.units.values():
-        assert us.placement is not None
-        c, r = us.placement.centres[:, 1], us.placement.radii
-        lo, hi = gff.deployment_zone(state, us.side)
-        assert (c - r >= lo - 1e-9).all() and (c + r <= hi + 1e-9).all()
+    """seed 003 "Deployment" 3: within 12" of their table edge, whichever edge was picked."""
+    for seed, choice in ((4, "south"), (4, "west"), (5, "east")):
+        state = gff.new_game(line(), army(FIVE_TEXT), seed=seed)
+        while state.phase == "objectives":
+            gff.apply(state, gff.legal_actions(state)[0])
+        gff.apply(state, Action(Kind.CHOOSE_ZONE, choice=choice))
+        play_setup(state)
+        for us in state.units.values():
+            box = gff.deployment_zone(state, us.side)
+            assert _wholly_inside(us, box)
+            assert max(box[2] - box[0], box[3] - box[1]) == 48.0
+            assert min(box[2] - box[0], box[3] - box[1]) == 12.0
     for a in state.units.values():
         for b in state.units.values():
             if a.uid < b.uid:
@@ -131,8 +150,9 @@ def test_deploy_outside_the_zone_is_illegal() -> None:
     state = gff.new_game(line(), line(), seed=0)
     while state.phase == "objectives":
         gff.apply(state, gff.legal_actions(state)[0])
+    gff.apply(state, Action(Kind.CHOOSE_ZONE, choice="north"))
     uid = gff.legal_actions(state)[0].unit
-    home = gff.home_edge(state, state.units[uid].side)
+    home = 0.0 if gff.edge_of(state, state.units[uid].side) == "south" else 48.0
     inside = (24.0, abs(home - 6.0))
     outside = (24.0, abs(home - 20.0))
     assert gff.is_legal(state, Action(Kind.DEPLOY, uid, to=inside))
@@ -149,10 +169,10 @@ def test_scout_deploys_after_all_others_within_twelve_inches_of_its_zone() -> No
         while state.phase == "objectives":
             gff.apply(state, gff.legal_actions(state)[0])
         # Take the deepest point offered: a Scout goes as far forward as it may.
-        while state.phase in ("deploy", "scout"):
+        while state.phase in ("zone", "deploy", "scout"):
             actions = gff.legal_actions(state)
-            side = state.active
-            far = max(actions, key=lambda a: abs((a.to or (0, 0))[1] - gff.home_edge(state, side)))
+            edge = gff.edge_of(state, state.active)
+            far = max(actions, key=lambda a: edges.edge_distance(state.table, edge, a.to or (0, 0)))
             gff.apply(state, far if state.phase == "scout" else actions[0])
         deploys = _events(state, "deploy")
         scouts = [e for e in deploys if state.units[str(e["unit"])].unit.has("Scout")]
@@ -165,22 +185,23 @@ def test_scout_deploys_after_all_others_within_twelve_inches_of_its_zone() -> No
         for e in scouts:
             us = state.units[str(e["unit"])]
             assert us.placement is not None
-            lo, hi = gff.deployment_zone(state, us.side, scout=True)
-            ys, r = us.placement.centres[:, 1], us.placement.radii
-            assert (ys - r >= lo - 1e-9).all() and (ys + r <= hi + 1e-9).all()
-            assert hi - lo == pytest.approx(24.0)
+            x0, y0, x1, y1 = box = gff.deployment_zone(state, us.side, scout=True)
+            assert _wholly_inside(us, box)
+            assert min(x1 - x0, y1 - y0) == pytest.approx(24.0)
             # The deepest offered point lies beyond the ordinary 12" zone.
-            assert abs(float(ys.mean()) - gff.home_edge(state, us.side)) > 12.0
+            centre = geo.centroid(us.placement)
+            assert edges.edge_distance(state.table, gff.edge_of(state, us.side), centre) > 12.0
 
 
 def test_scout_ground_is_refused_to_other_units() -> None:
     """seed 003 Scout: only Scout units may stand 12"-24" from their edge at deployment."""
     state = gff.new_game(specials(), specials(), seed=1)
-    while state.phase == "objectives":
-        gff.apply(state, gff.legal_actions(state)[0])
+    while state.phase in ("objectives", "zone"):
+        gff.apply(state, gff.legal_actions(state)[-1])  # the last edge: west
     actions = gff.legal_actions(state)
     uid = actions[0].unit
-    far = (24.0, abs(gff.home_edge(state, state.units[uid].side) - 20.0))
+    assert {gff.edge_of(state, 0), gff.edge_of(state, 1)} == {"west", "east"}
+    far = (abs(48.0 * (gff.edge_of(state, state.units[uid].side) == "east") - 20.0), 24.0)
     assert not gff.is_legal(state, Action(Kind.DEPLOY, uid, to=far))
     assert all(not state.units[a.unit].unit.has("Scout") for a in actions)  # not yet
 

@@ -45,38 +45,43 @@ def _lists(size: int) -> Callable[[], tuple[Army, Army]]:
 #: tokens and SET_CLOCK switched off every game replayed its earlier hash exactly.
 #: riverside-150-rules updated when Riverside games began to play casters (tokens, CAST, RESIST),
 #: Teleport, the roll-off as CHOOSE_ZONE decisions and the commander's Riverside odds.
+#: Updated again when GFF games began to play the roll-off winner's edge (CHOOSE_ZONE, markers
+#: outside every edge's band), dangerous terrain on activation, enemy Casters' RESIST and
+#: bennies' DEFEND: every GFF game changed; with those switched off (edges="north-south" with
+#: A south, no activation roll, no resisters, no defence, the new "zone" event dropped) every
+#: game replayed its earlier hash exactly. Riverside is unchanged.
 GAMES: dict[str, tuple[Callable[[], tuple[Army, Army]], int, str, bool, str, str, str]] = {
     "d6-open-150-rules": (
         _lists(150), 0, "d6", False, "rules/rules", "gff",
-        "943cd4ba6913ee5fb80bbd4dd8a8d1cfe7d43fdb03f535f69e4c1c8dfae63c43",
+        "81daff01b973eaae1ea8ab5dfabb3e51e1fe0e865206683e816858e06af32f17",
     ),
     "bennies-terrain-150-rules": (
         _lists(150), 2, "clock-bennies", True, "rules/rules", "gff",
-        "614af4411527146572ea3919fd4a6d55b01a5b8095f581453a02ef7cf85c9aaf",
+        "f7e3750d9203f88ba211da2b48b7962c1c390b73ddf8de7dd58fd1ada5adde91",
     ),
     "clock-open-150-rules-random": (
         _lists(150), 4, "clock", False, "rules/random", "gff",
-        "d4be3bbb714c771acea3a87de73996045fe91c3c21ffa9f8368b7a68ef8a0372",
+        "52341321c4af9d5d6359f3543bd33816f2cab702d72fa5ed934680ed171fc0c5",
     ),
     "d6-terrain-150-rules-random": (
         _lists(150), 6, "d6", True, "rules/random", "gff",
-        "765dfd8441b2216cf73b5b7776a8b09e90dbe860a3854199bf4f194b15e86d29",
+        "34cdff3189adc72493b2f6ad99cced424bc35c8c35b44bd153fe49c44adb83cf",
     ),
     "d6-open-300-rules": (
         _lists(300), 9, "d6", False, "rules/rules", "gff",
-        "682ae367716bcd732d3113bd597da3237de8f4da3ee35599d4165356e5de74f9",
+        "55821c626adf83d5dc8ebba6e61ca1494dec480e99534ddd2815b9ac59848184",
     ),
     "bennies-open-300-random": (
         _lists(300), 13, "clock-bennies", False, "random/random", "gff",
-        "a25f53ce0e10153fd87da9304151dacc9a99857f0afc72efbe4b23123b19a6ba",
+        "09586d88bc6e3830c43d808ec0ec69464ce1bda64c7335efdfe4ff18deea5945",
     ),
     "specials-open-rules": (
         lambda: (specials(), _sample("horde-150")), 40, "d6", False, "rules/rules", "gff",
-        "ef32b5a3eb2e6ebac32ac3453bcdb55f15e57ba56f9c9d34df4735d9e6f626f9",
+        "991d9ea8da6fc05b3813b16427e7aa8e395fac4d8e3398d2c166cfbd1df0bbd9",
     ),
     "specials-terrain-bennies-rules-random": (
         lambda: (line(), specials()), 41, "clock-bennies", True, "rules/random", "gff",
-        "804ba455770b02d9a5c98bbd3bc1d56f49f4b2eb5f3482f5df20b99fc54feffe",
+        "a503262236b6c02ee0da4c907d1daefe7a3c1f262ec19537290884ff7684fef3",
     ),
     "riverside-150-rules": (
         _lists(150), 30, "d6", False, "rules/rules", "riverside",

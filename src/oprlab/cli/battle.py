@@ -397,11 +397,14 @@ def _account(console: Console, state: GameState, result: GameResult) -> None:
             console.print(f"  {names[e['unit']]} arrives from Ambush")
         elif k == "no_room":
             console.print(f"  [red]{names[e['unit']]} finds no room to deploy and is lost[/]")
+        elif k == "zone" and "edge" in e:
+            console.print(f"  {'AB'[e['side']]} picks the {e['edge']} edge")
         elif k == "shoot":
             console.print(
                 f'    shoots {names[e["target"]]} at {e["distance"]:.1f}": '
                 f"{e['hits']} hits, {e['wounds']} wounds, {e['casualties']} down"
                 + (" (in cover)" if e.get("cover") else "")
+                + (f" ({e['defended']} defended by bennies)" if e.get("defended") else "")
             )
         elif k == "cast":
             works = "works" if e["success"] else "fails"
@@ -411,9 +414,13 @@ def _account(console: Console, state: GameState, result: GameResult) -> None:
         elif k == "teleport":
             console.print(f'    {names[e["unit"]]} teleports {e["distance"]:.1f}"')
         elif k == "dangerous":
-            console.print(f"    dangerous terrain: {e['dice']} dice, {e['wounds']} wounds")
+            when = " as it activates" if e.get("cause") == "activation" else ""
+            console.print(f"    dangerous terrain{when}: {e['dice']} dice, {e['wounds']} wounds")
+        elif k == "resist":
+            console.print(f"    enemy Casters resist with {e['tokens']} tokens")
         elif k == "benny":
-            console.print("    spends a benny on an extra attack")
+            use = {"set_clock": "to set a clock", "defend": f"x{e.get('hits', 1)} to defend"}
+            console.print(f"    spends a benny {use.get(e['use'], 'on an extra attack')}")
         elif k == "melee":
             console.print(
                 f"    melee with {names[e['target']]}: dealt {e['wounds_dealt']} "

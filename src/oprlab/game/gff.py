@@ -10,18 +10,24 @@ An activation is one or two decisions: the action (Hold, Advance, Rush, Charge, 
 Shaken), then, after Hold or Advance with a target in range, the shooting (``SHOOT``: up to two
 targets with different weapon types, or hold fire), and after a melee in which one unit was
 destroyed, the survivor's move of up to 3" (``CONSOLIDATE``, decided by the survivor's side).
+The other side may interrupt with its own decisions: ``RESIST`` (phase ``resist``) before a
+spell's roll and ``DEFEND`` (phase ``defend``) before a shot's Defense rolls.
 
-Readings (docs/rules/gff.md "Full games"): player A deploys on the low edge (y = 0) and the
-deployment roll-off winner goes first in round 1; Scout and Ambush units always use their rule
-and Ambush units arrive at the start of round 2; casualties are the defender's choice, made by a
-fixed habit (keep models on objectives, remove those nearest the attacker, keep cohesion);
+Readings (docs/rules/gff.md "Full games"): the deployment roll-off winner picks a table edge
+(``CHOOSE_ZONE``; :class:`~oprlab.game.gff_setup.GffOptions`), deploys first and goes first in
+round 1; models standing in dangerous terrain roll when their unit activates (once per
+activation by default); Scout and Ambush units always use their rule and Ambush units arrive
+at the start of round 2; casualties are the defender's choice, made by a fixed habit (keep
+models on objectives, remove those nearest the attacker, keep cohesion);
 morale tests use the Quality of a Hero that is not Shaken when the morale step begins; morale
 comes before objectives at the end of a round; roll-offs and the D3 of objectives use the game's
 generator under every mechanic. Under ``clock-bennies`` a Shoot or Charge may spend a benny on
-one extra attack, and before a shot a benny may set any clock to 1..6 (``SET_CLOCK``, seed 000
-variation 5); defending with a benny is not yet played. Caster(X) units get X spell tokens each
-round (at most 6) and may try each spell of :data:`SPELLS` once per activation (``CAST``) before
-their action; army lists carry no spells, so :data:`SPELLS` is oprlab's stand-in (docs/rules/
+one extra attack, before a shot a benny may set any clock to 1..6 (``SET_CLOCK``, seed 000
+variation 5), and once a shot's hits are known the defending side may spend bennies to defend
+against them (``DEFEND``, :mod:`oprlab.game.gff_defend`). Caster(X) units get X spell tokens
+each round (at most 6) and may try each spell of :data:`SPELLS` once per activation (``CAST``)
+before their action, the other side's Casters in reach may spend tokens against it first
+(``RESIST``); army lists carry no spells, so :data:`SPELLS` is oprlab's stand-in (docs/rules/
 gff.md "Caster"). Movement, line of sight and cover come from :mod:`oprlab.game.geometry`.
 
 May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.units``, ``oprlab.mechanics`` and below.
@@ -38,9 +44,15 @@ import numpy as np
 
 from oprlab.errors import OptionError, UserError
 from oprlab.game import geometry as geo
+from oprlab.game import gff_casting as casting
+from oprlab.game import gff_defend as defend
+from oprlab.game import gff_moves as moves
+from oprlab.game import gff_setup as edges
 from oprlab.game import objectives
 from oprlab.game.actions import Action, Kind
 from oprlab.game.events import EventLog
+from oprlab.game.gff_casting import Casting
+from oprlab.game.gff_setup import GffOptions
 from oprlab.game.state import GameState, Objective, Pending, UnitState
 from oprlab.mechanics import Check, Mechanic, Test, get_mechanic
 from oprlab.mechanics.clock import Clock
@@ -56,9 +68,11 @@ from oprlab.rules.gff.attack import (
 from oprlab.rules.gff.melee import UnitState as MeleeState
 from oprlab.rules.gff.melee import carried, resolve_exchange
 from oprlab.rules.gff.profile import AttackProfile, attack_profile, defender_profile
-from oprlab.rules.gff.resolve import AttackResult, Roller, finish, resolve_attack
+from oprlab.rules.gff.resolve import AttackResult, Roller, finish
 from oprlab.rules.gff.wounds import take_wounds
 from oprlab.table.model import Placement, Point, Table
+from oprlab.table.movement import dangerous_terrain_checks
+from oprlab.table.special_moves import PUSH_TARGET, fall, land
 from oprlab.units.model import Army, Unit, Weapon
 
 ROUNDS = 4
@@ -75,7 +89,7 @@ STRIKE_RANGE = 2.0
 #: Fearless: "roll one die. On a 4+ it counts as passed instead".
 FEARLESS_ROLL = 4
 EPS = 1e-6
-DEPLOY_PHASES = ("deploy", "scout", "ambush")
+DEPLOY_PHASES = ("zone", "deploy", "scout", "ambush")
 #: Caster(X): "can't hold more than 6 tokens at once"; "Roll one die, on 4+ resolve the effect".
 SPELL_TOKENS_MAX = 6
 CASTING_ROLL = 4
@@ -122,6 +136,7 @@ def new_game(
     mechanic: str | Mechanic = "d6",
     table: Table | None = None,
     log: bool = True,
+    options: GffOptions | None = None,
 ) -> GameState:
     """A game ready for objectives and deployment; checks that both armies can play."""
     for i, army in enumerate((army_a, army_b)):
@@ -158,6 +173,8 @@ def new_game(
     if state.table.objectives:  # a table that comes with its markers (table.deploy)
         count = len(state.table.objectives)
     state.extra["objectives_left"] = count
+    state.extra["options"] = options or GffOptions()
+    state.extra["edges"] = list(edges.DEFAULT_EDGES)
     state.active = first
     state.phase = "objectives"
     state.extra["mechanic_name"] = mechanic if isinstance(mechanic, str) else mech.name
@@ -171,30 +188,42 @@ def new_game(
     return state
 
 
-def deployment_zone(state: GameState, side: int, *, scout: bool = False) -> tuple[float, float]:
-    """The band of y a side deploys in: 12" from its edge (Scout: 12" more)."""
-    t = state.table
-    depth = t.deployment_depth + (SCOUT_DEPTH if scout else 0.0)
-    return (0.0, depth) if side == 0 else (t.depth - depth, t.depth)
+def options_of(state: GameState) -> GffOptions:
+    """The game's readings (:class:`~oprlab.game.gff_setup.GffOptions`)."""
+    opts = state.extra.get("options")
+    return opts if isinstance(opts, GffOptions) else GffOptions()
 
 
-def home_edge(state: GameState, side: int) -> float:
-    """The y of a side's own table edge."""
-    return 0.0 if side == 0 else state.table.depth
+def edge_of(state: GameState, side: int) -> str:
+    """The table edge ``side`` deploys along (``"south"`` for A, ``"north"`` for B until the
+    deployment roll-off winner picks, seed 003 "Deployment" 1-2)."""
+    chosen = state.extra.get("edges")
+    return str(chosen[side]) if chosen else edges.DEFAULT_EDGES[side]
 
 
-def facing(side: int) -> float:
-    """Formations face the enemy edge."""
-    return 0.0 if side == 0 else math.pi
+def deployment_zone(state: GameState, side: int, *, scout: bool = False) -> edges.Box:
+    """The box ``(xmin, ymin, xmax, ymax)`` a side deploys in: 12" from its edge (Scout: 12"
+    more, "within 12" of the deployment zone")."""
+    depth = state.table.deployment_depth + (SCOUT_DEPTH if scout else 0.0)
+    return edges.zone_box(state.table, edge_of(state, side), depth)
+
+
+def facing(side: int, edge: str | None = None) -> float:
+    """Formations face the enemy edge (``edge``: the side's own; default A south, B north)."""
+    return edges.heading(edge or edges.DEFAULT_EDGES[side])
 
 
 def objective_problem(state: GameState, point: Point) -> str | None:
-    """Why a marker may not go at ``point`` (Mission 3), or ``None`` if it may."""
+    """Why a marker may not go at ``point`` (Mission 3), or ``None`` if it may.
+
+    Markers are placed before the deployment roll-off (Mission 2-3, then Deployment 1), so they
+    go outside the zone of every edge that may still be picked (``GffOptions.edges``).
+    """
     t = state.table
     x, y = point
     if not (0.0 <= x <= t.width and 0.0 <= y <= t.depth):
         return "objective marker off the table"
-    if y <= t.deployment_depth or y >= t.depth - t.deployment_depth:
+    if not edges.outside_zones(t, edges.EDGE_SETS[options_of(state).edges], point):
         return "objective markers go outside the deployment zones"
     if any(math.dist(point, o.position) <= OBJECTIVE_SPACING for o in state.objectives):
         return 'objective markers must be over 9" apart'
@@ -241,7 +270,7 @@ def _obstacles(state: GameState, us: UnitState) -> list[_Obstacle]:
 #: on their bytes; what depends on the table and a unit's formation, on their identity (each
 #: entry holds the table and the unit, so their ids stay unique while it is there).
 _CIRCLES: dict[tuple[bytes, bytes, bytes], tuple[float, float, float]] = {}
-_FORMATIONS: dict[tuple[int, int, int], tuple[Unit, Placement, float]] = {}
+_FORMATIONS: dict[tuple[int, int, float], tuple[Unit, Placement, float]] = {}
 _STANDS: dict[tuple[object, ...], tuple[Table, Unit, Placement, str | None]] = {}
 _CACHE_LIMIT = 16384
 
@@ -261,37 +290,43 @@ def _bounding_circle(p: Placement) -> tuple[float, float, float]:
     return found
 
 
-def _origin_formation(unit: Unit, models: int, side: int) -> tuple[Placement, float]:
+def _origin_formation(unit: Unit, models: int, heading: float) -> tuple[Placement, float]:
     """:func:`_formation_at_origin` by identity, and the radius of the circle that holds it."""
-    found = _FORMATIONS.get((id(unit), models, side))
+    found = _FORMATIONS.get((id(unit), models, heading))
     if found is None or found[0] is not unit:
-        base = _formation_at_origin(unit, models, side)
+        base = _formation_at_origin(unit, models, heading)
         own = float((np.hypot(base.centres[:, 0], base.centres[:, 1]) + base.radii).max())
         if len(_FORMATIONS) >= _CACHE_LIMIT:
             _FORMATIONS.clear()
-        found = _FORMATIONS[(id(unit), models, side)] = (unit, base, own)
+        found = _FORMATIONS[(id(unit), models, heading)] = (unit, base, own)
     return found[1], found[2]
 
 
 def _standing(
-    state: GameState, us: UnitState, point: Point, zone: tuple[float, float] | None
+    state: GameState, us: UnitState, point: Point, zone: edges.Box | None
 ) -> tuple[Placement, str | None]:
     """The unit's formation at ``point`` and what is wrong there whatever other units do:
-    off the table, or (``zone``: the band of y it deploys in) not wholly inside its zone."""
+    off the table, or (``zone``: the box it deploys in) not wholly inside its zone."""
     table = state.table
-    key = (id(table), id(us.unit), us.models, us.side, point, zone)
+    heading = facing(us.side, edge_of(state, us.side))
+    key = (id(table), id(us.unit), us.models, heading, point, zone)
     found = _STANDS.get(key)
     if found is not None and found[0] is table and found[1] is us.unit:
         return found[2], found[3]
-    base, _ = _origin_formation(us.unit, us.models, us.side)
+    base, _ = _origin_formation(us.unit, us.models, heading)
     p = geo.translated(base, point[0], point[1])
     problem: str | None = None
     if not geo.inside_table(table, p):
         problem = "the unit does not fit on the table there"  # (cheaper than fits: first)
     elif zone is not None:
-        lo, hi = zone
-        ys, r = p.centres[:, 1], p.radii
-        if float((ys - r).min()) < lo - EPS or float((ys + r).max()) > hi + EPS:
+        x0, y0, x1, y1 = zone
+        xs, ys, r = p.centres[:, 0], p.centres[:, 1], p.radii
+        if (
+            float((ys - r).min()) < y0 - EPS
+            or float((ys + r).max()) > y1 + EPS
+            or float((xs - r).min()) < x0 - EPS
+            or float((xs + r).max()) > x1 + EPS
+        ):
             problem = "the unit must be wholly inside its deployment zone"
     if len(_STANDS) >= _CACHE_LIMIT:
         _STANDS.clear()
@@ -307,7 +342,7 @@ def _deploy_problem(
     p, problem = _standing(state, us, point, zone)
     if problem is not None:
         return problem
-    _, own = _origin_formation(us.unit, us.models, us.side)
+    _, own = _origin_formation(us.unit, us.models, facing(us.side, edge_of(state, us.side)))
     near: list[Placement] = []
     for other, x, y, reach, enemy in obstacles:
         apart = math.hypot(x - point[0], y - point[1]) - reach - own  # a lower bound of the gap
@@ -328,9 +363,9 @@ def _deploy_problem(
 
 
 @lru_cache(maxsize=1024)
-def _formation_at_origin(unit: Unit, models: int, side: int) -> Placement:
+def _formation_at_origin(unit: Unit, models: int, heading: float) -> Placement:
     """The deployment formation centred on (0, 0); candidates translate it (never mutate)."""
-    return geo.formation(unit, models, (0.0, 0.0), facing(side))
+    return geo.formation(unit, models, (0.0, 0.0), heading)
 
 
 def deploy_candidates(state: GameState, us: UnitState) -> list[Point]:
@@ -344,10 +379,19 @@ def ambush_candidates(state: GameState, us: UnitState) -> list[Point]:
 
 
 def _deploy_points(state: GameState, us: UnitState) -> Iterator[Point]:
-    lo, hi = deployment_zone(state, us.side, scout=us.reserve == "scout")
+    """Three rows across the zone's depth, one point every 4" along its edge."""
+    x0, y0, x1, y1 = deployment_zone(state, us.side, scout=us.reserve == "scout")
     obstacles = _obstacles(state, us)
-    for y in np.linspace(lo + 2.5, hi - 2.5, 3):
-        for x in np.arange(4.0, state.table.width - 3.9, 4.0):
+    t = state.table
+    if edges.along_y(edge_of(state, us.side)):
+        for y in np.linspace(y0 + 2.5, y1 - 2.5, 3):
+            for x in np.arange(4.0, t.width - 3.9, 4.0):
+                p = (float(x), float(y))
+                if _deploy_problem(state, us, p, obstacles) is None:
+                    yield p
+        return
+    for x in np.linspace(x0 + 2.5, x1 - 2.5, 3):
+        for y in np.arange(4.0, t.depth - 3.9, 4.0):
             p = (float(x), float(y))
             if _deploy_problem(state, us, p, obstacles) is None:
                 yield p
@@ -415,8 +459,7 @@ def move_goals(state: GameState, us: UnitState) -> list[Point]:
         assert e.placement is not None
         goals.append(geo.centroid(e.placement))
     assert us.placement is not None
-    cx, _ = geo.centroid(us.placement)
-    goals.append((cx, home_edge(state, us.side)))
+    goals.append(edges.home_point(state.table, edge_of(state, us.side), geo.centroid(us.placement)))
     return list(dict.fromkeys(goals))  # two goals at one point are one action
 
 
@@ -518,6 +561,8 @@ def legal_actions(state: GameState) -> list[Action]:
     out: list[Action] = []
     if state.phase == "objectives":
         out = [Action(Kind.PLACE_OBJECTIVE, to=p) for p in objective_candidates(state)]
+    elif state.phase == "zone":
+        out = [Action(Kind.CHOOSE_ZONE, choice=e) for e in zone_choices(state)]
     elif state.phase in DEPLOY_PHASES:
         for us in _to_deploy(state, side):
             pts = (
@@ -537,6 +582,10 @@ def legal_actions(state: GameState) -> list[Action]:
         out = shoot_actions(state, state.units[state.pending.unit])
     elif state.phase == "consolidate" and state.pending is not None:
         out = consolidate_actions(state, state.units[state.pending.unit])
+    elif state.phase == "defend":
+        out = defend_actions(state)
+    elif state.phase == "resist":
+        out = resist_actions(state)
     return sorted(out, key=Action.sort_key)
 
 
@@ -584,9 +633,13 @@ def spell_helpers(state: GameState, us: UnitState) -> list[UnitState]:
 
     Seed 003 "Caster(X)": they "may spend any number of spell tokens at the same time".
     """
+    return _casters_near(state, us, state.friends(us.side))
+
+
+def _casters_near(state: GameState, us: UnitState, units: list[UnitState]) -> list[UnitState]:
     assert us.placement is not None
     found: list[tuple[float, str, UnitState]] = []
-    for f in state.friends(us.side):
+    for f in units:
         if f.uid == us.uid or f.spell_tokens <= 0 or f.placement is None:
             continue
         d = geo.gap(us.placement, f.placement)
@@ -712,12 +765,25 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         raise bad("the game is over")
     if a.kind is not Kind.SHOOT and (a.second or a.split):
         raise bad("only shooting takes a second target or a weapon split")
-    if a.kind not in (Kind.CAST, Kind.SET_CLOCK) and (a.spell or a.value or a.boost):
-        raise bad("only casting takes a spell, a value and a boost")
+    if a.kind not in (Kind.CAST, Kind.SET_CLOCK) and (a.spell or a.boost):
+        raise bad("only casting takes a spell and a boost")
+    if a.kind not in (Kind.CAST, Kind.SET_CLOCK, Kind.RESIST, Kind.DEFEND) and a.value:
+        raise bad("only casting, setting a clock, resisting and defending take a value")
     if a.benny and a.kind not in (Kind.SHOOT, Kind.CHARGE):
         raise bad("a benny buys an extra attack: only when shooting or charging")
     if a.benny and a.kind is Kind.CHARGE and bennies_available(state, state.active) <= 0:
         raise bad("no bennies left")
+    if a.choice and a.kind is not Kind.CHOOSE_ZONE:
+        raise bad("only the deployment roll-off winner's zone choice takes a choice")
+    if a.kind is Kind.CHOOSE_ZONE:
+        if state.phase != "zone":
+            raise bad("no deployment edge to pick now")
+        if a.unit or a.to is not None or a.target or a.benny:
+            raise bad("choose_zone takes only a choice")
+        offered = zone_choices(state)
+        if a.choice not in offered:
+            raise bad(f"the roll-off winner picks one of the edges {', '.join(offered)}")
+        return None
     if a.kind is Kind.PLACE_OBJECTIVE:
         if state.phase != "objectives" or a.to is None:
             raise bad("no objective to place now")
@@ -729,7 +795,7 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
     if us is None or us.side != state.active:
         raise bad("not a unit of the side to act")
     if a.kind is Kind.DEPLOY:
-        if state.phase not in DEPLOY_PHASES or us not in _to_deploy(state, us.side):
+        if state.phase not in DEPLOY_PHASES[1:] or us not in _to_deploy(state, us.side):
             raise bad("this unit cannot deploy now")
         if a.to is None or a.target:
             raise bad("deploy needs a position and no target")
@@ -739,6 +805,16 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         return us
     if a.kind is Kind.SET_CLOCK:
         problem = _set_clock_problem(state, us, a)
+        if problem:
+            raise bad(problem)
+        return us
+    if a.kind is Kind.DEFEND:
+        problem = _defend_problem(state, us, a)
+        if problem:
+            raise bad(problem)
+        return us
+    if a.kind is Kind.RESIST:
+        problem = _resist_problem(state, us, a)
         if problem:
             raise bad(problem)
         return us
@@ -871,6 +947,9 @@ def apply(state: GameState, action: Action) -> None:
         if state.extra["objectives_left"] == 0:
             _start_deployment(state)
         return
+    if action.kind is Kind.CHOOSE_ZONE:
+        _choose_zone(state, action.choice)
+        return
     assert us is not None
     if action.kind is Kind.DEPLOY:
         _deploy(state, us, action)
@@ -882,6 +961,10 @@ def apply(state: GameState, action: Action) -> None:
         _cast(state, us, action)
     elif action.kind is Kind.SET_CLOCK:
         _set_clock(state, us, action)
+    elif action.kind is Kind.DEFEND:
+        _defend(state, us, action)
+    elif action.kind is Kind.RESIST:
+        _resist(state, us, action)
     else:
         _activate(state, us, action)
 
@@ -890,14 +973,30 @@ def _start_deployment(state: GameState) -> None:
     first = int(state.rng.integers(2))  # Deployment 1: roll-off
     state.first = first
     state.active = first
-    state.phase = "deploy"
+    state.phase = "zone"
     state.log.add("deployment", first=first)
+
+
+def zone_choices(state: GameState) -> list[str]:
+    """The edges the deployment roll-off winner may pick (Deployment 1), in the fixed order."""
+    allowed = edges.EDGE_SETS[options_of(state).edges]
+    return edges.offered_edges(state.table, allowed, [o.position for o in state.objectives])
+
+
+def _choose_zone(state: GameState, edge: str) -> None:
+    """Deployment 1-2: the winner's edge, the opposite one for the opponent; then deploy."""
+    chosen = ["", ""]
+    chosen[state.active] = edge
+    chosen[1 - state.active] = edges.OPPOSITE[edge]
+    state.extra["edges"] = chosen
+    state.log.add("zone", side=state.active, edge=edge, edges=list(chosen))
+    state.phase = "deploy"
     _next_deployer(state)
 
 
 def _deploy(state: GameState, us: UnitState, action: Action) -> None:
     assert action.to is not None
-    base = _formation_at_origin(us.unit, us.models, us.side)
+    base = _formation_at_origin(us.unit, us.models, facing(us.side, edge_of(state, us.side)))
     us.placement = geo.translated(base, action.to[0], action.to[1])
     if us.reserve == "ambush":
         us.arrived = state.round
@@ -1001,6 +1100,21 @@ def _begin(state: GameState, us: UnitState) -> None:
     us.activated = True
     state.activations += 1
     state.last_activation[us.side] = state.activations
+    _dangerous_start(state, us)
+
+
+def _dangerous_start(state: GameState, us: UnitState) -> None:
+    """Seed 003 "Dangerous Terrain": models "that activate in it" roll at the activation's
+    start (Flying too: it ignores terrain only "whilst moving"). Under ``dangerous="once"``
+    those models do not roll again for moving across it in this activation."""
+    assert us.placement is not None
+    checks = dangerous_terrain_checks(state.table, us.placement, None, system="gff")
+    if not checks:
+        return
+    touching = np.zeros(len(us.placement.radii), dtype=np.bool_)
+    touching[[c.owner.model for c in checks]] = True
+    state.extra["rolled_in"] = (us.uid, state.activations, touching)
+    _dangerous(state, us, len(checks), cause="activation")
 
 
 def _cast(state: GameState, us: UnitState, a: Action) -> None:
@@ -1008,20 +1122,35 @@ def _cast(state: GameState, us: UnitState, a: Action) -> None:
     one die, and on a 4+ the spell hits its target; the unit then takes its action."""
     tried = state.pending.cast if state.pending is not None else ()
     _begin(state, us)
+    if not us.on_table:  # lost to dangerous terrain as it activated: nothing is cast
+        _end_activation(state, us.side)
+        return
     spell = _spell(a.spell)
     assert spell is not None
     us.spell_tokens -= a.value
-    helped: dict[str, int] = {}
-    need = a.boost
-    for f in spell_helpers(state, us):
-        take = min(need, f.spell_tokens)
-        if take:
-            f.spell_tokens -= take
-            helped[f.uid] = take
-            need -= take
+    helped = casting.pay(spell_helpers(state, us), a.boost)
+    paid = Casting(us.uid, a, tuple(helped.items()), (*tried, spell.name))
+    if spell_resisters(state, us):  # the other side may spend tokens first (RESIST)
+        state.extra["casting"] = paid
+        state.pending = Pending("resist", us.uid, us.side, cast=paid.tried)
+        state.phase = "resist"
+        state.active = 1 - us.side
+        return
+    _roll_cast(state, paid, None)
+
+
+def _roll_cast(state: GameState, c: Casting, resisted: dict[str, int] | None) -> None:
+    """Roll the spell: +1 per boosting token, -1 per resisting token; on a success the spell
+    hits its target. The caster then takes its action (phase ``act``)."""
+    us, a = state.units[c.caster], c.action
+    spell = _spell(a.spell)
+    assert spell is not None
+    against = sum(resisted.values()) if resisted else 0
     roller = _roller(state)
-    # The clock: "add 3 to the clock"; each extra token takes 1 off, down to 0 (Test.CASTING).
-    roll = roller.roll(Check(Test.CASTING, CASTING_ROLL, modifier=a.boost, owner=us.owner))
+    # The clock: "add 3 to the clock"; each extra token takes 1 off, down to 0 (Test.CASTING);
+    # each resisting token adds 1 (up to the clock's most, 5).
+    check = Check(Test.CASTING, CASTING_ROLL, modifier=a.boost - against, owner=us.owner)
+    roll = roller.roll(check)
     state.mech_state = roller.state
     state.log.add(
         "cast",
@@ -1030,19 +1159,53 @@ def _cast(state: GameState, us: UnitState, a: Action) -> None:
         value=a.value,
         target=a.target,
         boost=a.boost,
-        helpers=helped,
+        helpers=dict(c.helped),
         natural=roll.natural,
         success=roll.success,
         tokens=us.spell_tokens,
+        **({} if resisted is None else {"resisted": against}),
     )
     target = state.units[a.target]
     if roll.success and target.on_table:
         roller = _roller(state)
         _spell_hits(state, us, target, spell, a.value, roller)
         state.mech_state = roller.state
-    state.pending = Pending("act", us.uid, us.side, cast=(*tried, spell.name))
+    state.pending = Pending("act", us.uid, us.side, cast=c.tried)
     state.phase = "act"
     state.active = us.side
+
+
+def spell_resisters(state: GameState, us: UnitState) -> list[UnitState]:
+    """Enemy Casters with tokens within 18" of the casting unit and seeing it, nearest first.
+
+    Seed 003 "Caster(X)": models "within 18" in line of sight of the caster's unit" may spend
+    tokens "to give the caster +1/-1 to the roll per token": the enemy's are the -1.
+    """
+    return _casters_near(state, us, state.enemies(us.side))
+
+
+def resist_actions(state: GameState) -> list[Action]:
+    """The other side's choice: 0 up to its Casters' tokens (listed to boost + 2)."""
+    c = state.extra.get("casting")
+    if state.phase != "resist" or not isinstance(c, Casting):
+        return []
+    return casting.resist_actions(c, spell_resisters(state, state.units[c.caster]))
+
+
+def _resist_problem(state: GameState, us: UnitState, a: Action) -> str | None:
+    c = state.extra.get("casting")
+    if state.phase != "resist" or not isinstance(c, Casting):
+        return "no spell to resist now"
+    return casting.resist_problem(c, spell_resisters(state, state.units[c.caster]), us, a)
+
+
+def _resist(state: GameState, us: UnitState, a: Action) -> None:
+    """Spend the resisting tokens, nearest Caster first, then roll the spell."""
+    c = state.extra.pop("casting")
+    assert isinstance(c, Casting)
+    spent = casting.pay(spell_resisters(state, state.units[c.caster]), a.value)
+    state.log.add("resist", side=us.side, unit=c.caster, tokens=a.value, casters=spent)
+    _roll_cast(state, c, spent)
 
 
 def _spell_hits(
@@ -1072,7 +1235,7 @@ def _spell_hits(
         wounds=result.wounds,
         casualties=result.casualties,
     )
-    _apply_result(state, target, result, us)
+    _apply_result(state, target, result, us, roller)
 
 
 def _set_clock(state: GameState, us: UnitState, a: Action) -> None:
@@ -1108,6 +1271,9 @@ def _activate(state: GameState, us: UnitState, a: Action) -> None:
         target=a.target,
     )
     assert us.placement is not None
+    if not us.on_table:  # lost to dangerous terrain as it activated
+        _end_activation(state, us.side)
+        return
     if a.kind is Kind.IDLE:
         us.shaken = False  # "must spend one full activation idle to stop being Shaken"
         state.log.add("rally", unit=us.uid)
@@ -1159,18 +1325,23 @@ def _move(
         path=round(outcome.advanced, 3),
     )
     crossed = np.asarray(outcome.dangerous, dtype=np.bool_)
+    rolled = state.extra.get("rolled_in")
+    once = options_of(state).dangerous == "once"
+    if once and rolled is not None and rolled[0] == us.uid and rolled[1] == state.activations:
+        crossed = crossed & ~rolled[2]  # one roll per model per activation
     if crossed.any() and not us.unit.has("Flying"):
         _dangerous(state, us, int((crossed & start.alive).sum()))
 
 
-def _dangerous(state: GameState, us: UnitState, models: int) -> None:
+def _dangerous(state: GameState, us: UnitState, models: int, cause: str = "move") -> None:
     """Seed 003 "Dangerous Terrain": each model rolls one die (Tough: that many); a 1 wounds."""
     if models <= 0:
         return
     roller = _roller(state)
     check = Check(Test.GENERIC, 2, owner=us.owner)
     wounds = sum(not roller.roll(check).success for _ in range(models * us.unit.tough))
-    state.log.add("dangerous", unit=us.uid, dice=models * us.unit.tough, wounds=wounds)
+    event = {"cause": cause} if cause != "move" else {}  # (moving: as logged before)
+    state.log.add("dangerous", unit=us.uid, dice=models * us.unit.tough, wounds=wounds, **event)
     if wounds:
         d = defender_profile(us.unit, models=us.models, markers=us.markers, shaken=us.shaken)
         situation = Situation(defender=us.owner)
@@ -1214,31 +1385,47 @@ def _shoot_step(state: GameState, us: UnitState, a: Action) -> None:
     """Seed 003 "Shooting": up to two targets with different weapon types."""
     pending = state.pending
     assert pending is not None and us.placement is not None
-    if a.target:
-        if a.benny:
-            _spend_benny(state, us)
-        roller = _roller(state)
-        plan: list[tuple[UnitState, list[Weapon], float]] = []
-        for target, second in ((a.target, False), (a.second, True)):
-            if not target:
-                continue
-            t = state.units[target]
-            d = geo.gap(us.placement, _placement(state, target))
-            weapons = [
-                w
-                for w in ranged_weapons(us.unit)
-                if (w.name in a.split) == second and (w.range or 0) >= d
-            ]
-            plan.append((t, weapons, d))
-        for i, (t, weapons, d) in enumerate(plan):
-            if t.on_table:
-                _fire(
-                    state, us, t, weapons, d, roller, moved=pending.moved, extra=a.benny and i == 0
-                )
-        state.mech_state = roller.state
-    else:
+    if not a.target:
         state.log.add("hold_fire", unit=us.uid)
-    _end_activation(state, pending.side)
+        _end_activation(state, pending.side)
+        return
+    if a.benny:
+        _spend_benny(state, us)
+    plan: list[tuple[str, tuple[int, ...], float]] = []
+    ranged = ranged_weapons(us.unit)
+    for target, second in ((a.target, False), (a.second, True)):
+        if not target:
+            continue
+        d = geo.gap(us.placement, _placement(state, target))
+        weapons = tuple(
+            k for k, w in enumerate(ranged) if (w.name in a.split) == second and (w.range or 0) >= d
+        )
+        plan.append((target, weapons, d))
+    _fire_plan(state, us, tuple(plan), moved=pending.moved, extra=a.benny, side=pending.side)
+
+
+def _fire_plan(
+    state: GameState,
+    us: UnitState,
+    plan: tuple[tuple[str, tuple[int, ...], float], ...],
+    *,
+    moved: bool,
+    extra: bool,
+    side: int,
+) -> None:
+    """Fire at each target of the plan in turn; a defender's ``DEFEND`` decision pauses it."""
+    roller = _roller(state)
+    ranged = ranged_weapons(us.unit)
+    for i, (uid, weapons, d) in enumerate(plan):
+        t = state.units[uid]
+        if not t.on_table:
+            continue
+        rest = plan[i + 1 :]
+        shot = [ranged[k] for k in weapons]
+        if _fire(state, us, t, shot, d, roller, moved=moved, extra=extra and i == 0, rest=rest):
+            return  # waiting for the defender (``_fire`` kept the clocks' state)
+    state.mech_state = roller.state
+    _end_activation(state, side)
 
 
 def _spend_benny(state: GameState, us: UnitState) -> None:
@@ -1277,7 +1464,8 @@ def _fire(
     *,
     moved: bool,
     extra: bool = False,
-) -> None:
+    rest: tuple[tuple[str, tuple[int, ...], float], ...] = (),
+) -> bool:
     """One attack at one target: the weapons the models left carry, fired by those that see it.
 
     Each weapon fires from the share of the unit's models that can fire it: all models left
@@ -1295,7 +1483,7 @@ def _fire(
     if extra and profiles:  # a benny: "a single extra attack"
         profiles[0] = replace(profiles[0], dice=profiles[0].dice + 1)
     if not profiles:
-        return
+        return False
     assert us.placement is not None and target.placement is not None
     indirect = all(p.indirect for p in profiles)
     cover = geo.in_cover(
@@ -1317,28 +1505,154 @@ def _fire(
     d = defender_profile(
         target.unit, models=target.models, markers=target.markers, shaken=target.shaken
     )
-    result = resolve_attack(profiles, d, situation, roller)
+    rolled = defend.roll_hits(profiles, d, situation, roller)
+    waiting = defend.Defending(
+        shooter=us.uid,
+        side=state.pending.side if state.pending is not None else us.side,
+        target=target.uid,
+        rolled=rolled,
+        situation=situation,
+        weapons=tuple(p.name for p in profiles),
+        dice=sum(p.dice for p in profiles),
+        distance=distance,
+        cover=cover,
+        rest=rest,
+        moved=moved,
+    )
+    if defend.hit_count(rolled) and bennies_available(state, target.side) > 0:
+        # seed 000 variation 5: the defender may spend bennies before the Defense rolls.
+        state.mech_state = roller.state
+        state.extra["defending"] = waiting
+        state.pending = Pending("defend", target.uid, waiting.side, moved=moved)
+        state.phase = "defend"
+        state.active = target.side
+        return True
+    _shot_result(state, waiting, defend.resolve_hits(rolled, d, situation, roller), roller)
+    return False
+
+
+def _shot_result(
+    state: GameState,
+    shot: defend.Defending,
+    result: AttackResult,
+    roller: Roller,
+    defended: int | None = None,
+) -> None:
+    """Log one attack and apply it to its target."""
+    event = {} if defended is None else {"defended": defended}
     state.log.add(
         "shoot",
-        unit=us.uid,
-        target=target.uid,
-        distance=round(distance, 3),
-        weapons=[p.name for p in profiles],
-        dice=sum(p.dice for p in profiles),
-        cover=cover,
+        unit=shot.shooter,
+        target=shot.target,
+        distance=round(shot.distance, 3),
+        weapons=list(shot.weapons),
+        dice=shot.dice,
+        cover=shot.cover,
         hits=result.hits,
         wounds=result.wounds,
         casualties=result.casualties,
+        **event,
     )
-    _apply_result(state, target, result, us)
+    _apply_result(state, state.units[shot.target], result, state.units[shot.shooter], roller)
 
 
-def _apply_result(state: GameState, target: UnitState, r: AttackResult, by: UnitState) -> None:
+def defend_actions(state: GameState) -> list[Action]:
+    """The defender's choice: spend 0 up to one benny per hit (and no more than it has)."""
+    shot = state.extra.get("defending")
+    if state.phase != "defend" or not isinstance(shot, defend.Defending):
+        return []
+    return defend.defend_actions(shot, bennies_available(state, state.active))
+
+
+def _defend_problem(state: GameState, us: UnitState, a: Action) -> str | None:
+    shot = state.extra.get("defending")
+    if state.phase != "defend" or not isinstance(shot, defend.Defending):
+        return "no attack to defend against now"
+    return defend.defend_problem(shot, us.uid, a, bennies_available(state, us.side))
+
+
+def _defend(state: GameState, us: UnitState, a: Action) -> None:
+    """Spend ``a.value`` bennies on as many hits, then roll the rest of the attack."""
+    shot = state.extra.pop("defending")
+    assert isinstance(shot, defend.Defending) and isinstance(state.mech_state, ClockState)
+    for _ in range(a.value):
+        state.mech_state = spend_benny(state.mech_state, f"side{us.side}", BennyUse.DEFEND)
+    if a.value:
+        state.log.add("benny", side=us.side, unit=us.uid, use=BennyUse.DEFEND.value, hits=a.value)
+    roller = _roller(state)
+    d = defender_profile(us.unit, models=us.models, markers=us.markers, shaken=us.shaken)
+    result = defend.resolve_hits(shot.rolled, d, shot.situation, roller, defended=a.value)
+    _shot_result(state, shot, result, roller, defended=a.value)
+    state.mech_state = roller.state
+    shooter = state.units[shot.shooter]
+    state.pending = Pending("shoot", shooter.uid, shot.side, moved=shot.moved)
+    _fire_plan(state, shooter, shot.rest, moved=shot.moved, extra=False, side=shot.side)
+
+
+def _apply_result(
+    state: GameState,
+    target: UnitState,
+    r: AttackResult,
+    by: UnitState,
+    roller: Roller | None = None,
+) -> None:
+    """Casualties, markers and Shaken; with ``roller`` (an attack) the attacker may push."""
     _remove(state, target, r.casualties, by)
     target.markers = r.markers if target.alive else 0
     if r.shaken and target.alive and not target.shaken:
         target.shaken = True
         state.log.add("shaken", unit=target.uid, cause="wound effect")
+    if r.shaken and roller is not None and options_of(state).special_moves:
+        _push(state, target, by, roller)
+
+
+def _push(state: GameState, target: UnitState, by: UnitState, roller: Roller) -> None:
+    """Seed 003 "Pushing": a model that rolled a Shaken result; the attacker rolls one die and
+    on a 4+ moves it up to 2" (its habit: :func:`gff_moves.best_push`); off an elevated
+    position at least 2" tall it falls ("Falling")."""
+    if by is target or not target.alive or target.placement is None:
+        return
+    roll = roller.roll(Check(Test.GENERIC, PUSH_TARGET, owner=by.owner))
+    found = moves.best_push(state, target, _others(state, target)) if roll.success else None
+    state.log.add(
+        "push",
+        unit=by.uid,
+        target=target.uid,
+        success=roll.success,
+        moved=0.0 if found is None else round(found[1].moved, 3),
+        drop=0.0 if found is None else round(found[1].drop, 3),
+    )
+    if found is None:
+        return
+    index, pushed = found
+    target.placement = pushed.placement
+    if pushed.falls:
+        _fall(state, target, by, index, pushed.drop, roller)
+
+
+def _fall(
+    state: GameState, target: UnitState, by: UnitState, index: int, drop: float, roller: Roller
+) -> None:
+    """Seed 003 "Falling": one hit at AP(1 per full 3"), or in a unit of several models the
+    model is killed; the model is placed within 2" of the bottom."""
+    assert target.placement is not None
+    f = fall(drop, models_left=target.models)
+    foot = target.placement.centres[index]
+    landed = land(state.table, target.placement, index, (float(foot[0]), float(foot[1])))
+    if landed is not None:
+        target.placement = landed
+    state.log.add("fall", unit=target.uid, height=round(drop, 3), ap=f.ap, killed=f.killed)
+    if f.killed:
+        _remove(state, target, 1, by)
+        return
+    p = AttackProfile(name="Fall", dice=0, quality=by.unit.quality, melee=False, ap=f.ap)
+    situation = Situation(attacker=by.owner, defender=target.owner)
+    d = defender_profile(
+        target.unit, models=target.models, markers=target.markers, shaken=target.shaken
+    )
+    wounds = wounds_from_block(p, roller.roll(defense_check(p, situation, d, Hit(f.ap))))
+    result = finish(d, take_wounds(d, [], wounds), wounds, 1, situation, roller)
+    _apply_result(state, target, result, by)  # no roller: a fall pushes nobody
 
 
 def casualty_order(state: GameState, target: UnitState, by: UnitState, n: int) -> list[int]:
@@ -1458,6 +1772,9 @@ def _charge(state: GameState, us: UnitState, target: UnitState, *, benny: bool =
         if res.shaken and side_state.alive and not side_state.shaken:
             side_state.shaken = True
             state.log.add("shaken", unit=side_state.uid, cause="wound effect")
+            if options_of(state).special_moves:  # the exchange reports Shaken, not each roll
+                _push(state, side_state, foe, roller)
+                state.mech_state = roller.state
         side_state.fatigued = res.fatigued
     if us.alive and target.alive:
         _separate(state, us, target)

@@ -46,7 +46,7 @@ from oprlab.game.state import GameState, UnitState
 from oprlab.mechanics import get_mechanic
 from oprlab.mechanics.clock import Clock
 from oprlab.mechanics.clock_state import ClockState
-from oprlab.players import riverside_choices, riverside_odds
+from oprlab.players import gff_choices, riverside_choices, riverside_odds
 from oprlab.players.base import COMMANDERS
 from oprlab.rules.gff.attack import LONG_RANGE, Situation
 from oprlab.rules.gff.fast import attack_odds_fast
@@ -412,6 +412,8 @@ class RulesCommander:
             if picked is not None:
                 return picked
         kind = actions[0].kind
+        if gff_choices.handles(state, kind):  # GFF edges, deployment, enemy tokens, defence
+            return gff_choices.choose(state, actions, lambda u: _role(u) is Role.SHOOTING)
         if kind is Kind.PLACE_OBJECTIVE:
             return self._objective(state, actions)
         if kind is Kind.DEPLOY:

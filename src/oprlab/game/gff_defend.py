@@ -1,0 +1,150 @@
+"""One GFF attack split at its Defense rolls, so the defender may spend bennies in between.
+
+Seed 000 variation 5 ("Bennies"): "Defend against any single attack (even if it would have
+bypassed Defense)". oprlab reads a single attack as one hit: once an attack's hits on a unit are
+known and before its Defense rolls, the defending side may spend one benny per hit to defend
+against it automatically (``Kind.DEFEND``). :func:`roll_hits` then :func:`resolve_hits` roll the
+same checks in the same order as :func:`oprlab.rules.gff.resolve.resolve_attack` (tested), so an
+attack with nothing defended is that attack, die for die.
+
+May import ``oprlab.game.actions``, ``oprlab.rules`` and below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from oprlab.game.actions import Action, Kind
+from oprlab.rules.gff.attack import (
+    Hit,
+    Situation,
+    bane_reroll,
+    defense_check,
+    hit_check,
+    hits_from,
+    regenerates,
+    regeneration_check,
+    wounds_from_block,
+)
+from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
+from oprlab.rules.gff.resolve import AttackResult, Roller, finish
+from oprlab.rules.gff.wounds import take_wounds
+
+#: One weapon's profile and the hits its dice made (Deadly weapons first).
+Rolled = tuple[tuple[AttackProfile, tuple[Hit, ...]], ...]
+
+
+def roll_hits(
+    weapons: Sequence[AttackProfile], defender: DefenderProfile, situation: Situation, r: Roller
+) -> Rolled:
+    """Every attack die of one attack, Deadly weapons first ("resolved first")."""
+    ordered = sorted(weapons, key=lambda p: p.deadly == 1)  # stable: Deadly first
+    rolled = []
+    for p in ordered:
+        check = hit_check(p, situation, defender)
+        hits: list[Hit] = []
+        for _ in range(p.dice):
+            hits.extend(hits_from(p, situation, defender, r.roll(check)))
+        rolled.append((p, tuple(hits)))
+    return tuple(rolled)
+
+
+def hit_count(rolled: Rolled) -> int:
+    return sum(len(h) for _, h in rolled)
+
+
+def defended_hits(rolled: Rolled, n: int) -> set[tuple[int, int]]:
+    """The ``n`` hits a benny defends (weapon index, hit index): the ones that hurt most.
+
+    Deadly hits first (the most wounds), then the highest AP, then the list order.
+    """
+    order = sorted(
+        ((i, j) for i, (_, hits) in enumerate(rolled) for j in range(len(hits))),
+        key=lambda ij: (-rolled[ij[0]][0].deadly, -rolled[ij[0]][1][ij[1]].ap, ij),
+    )
+    return set(order[: max(0, n)])
+
+
+def resolve_hits(
+    rolled: Rolled,
+    defender: DefenderProfile,
+    situation: Situation,
+    r: Roller,
+    *,
+    defended: int = 0,
+    fear: int = 0,
+) -> AttackResult:
+    """The rest of the attack: a Defense roll per hit not defended (Bane's re-roll at once),
+    Regeneration per wound, the wound effect. A defended hit rolls nothing and wounds nobody
+    (Deadly, Rending's AP and Bane never come into play); Blast's copies are hits like others.
+    """
+    skip = defended_hits(rolled, defended)
+    unsaved: list[tuple[AttackProfile, int]] = []
+    for i, (p, hits) in enumerate(rolled):
+        for j, hit in enumerate(hits):
+            if (i, j) in skip:
+                continue
+            block = r.roll(defense_check(p, situation, defender, hit))
+            if bane_reroll(p, block):
+                block = r.roll(defense_check(p, situation, defender, hit))
+            unsaved.append((p, wounds_from_block(p, block)))
+    deadly: list[int] = []
+    ordinary = 0
+    for p, size in unsaved:
+        if size and regenerates(p, defender):
+            size = sum(not r.roll(regeneration_check(situation)).success for _ in range(size))
+        if p.deadly > 1:
+            deadly.append(size)
+        else:
+            ordinary += size
+    damage = take_wounds(defender, deadly, ordinary)
+    return finish(defender, damage, sum(deadly) + ordinary, hit_count(rolled), situation, r, fear)
+
+
+@dataclass(frozen=True)
+class Defending:
+    """A shot waiting for the defender's ``DEFEND`` decision (kept in ``state.extra``).
+
+    Attributes:
+        shooter: the shooting unit's uid; ``side``: its side (play passes on from it).
+        target: the unit hit.
+        rolled: the attack's hits.
+        situation: the attack's situation (distance, cover, owners).
+        weapons: the profiles' names (for the log).
+        dice: the attack dice rolled.
+        distance, cover: for the log.
+        rest: the shot's other target still to fire at: (uid, indices into the shooter's
+            ranged weapons, distance), if any.
+        moved: the shooter moved this activation (Indirect).
+    """
+
+    shooter: str
+    side: int
+    target: str
+    rolled: Rolled
+    situation: Situation
+    weapons: tuple[str, ...]
+    dice: int
+    distance: float
+    cover: bool
+    rest: tuple[tuple[str, tuple[int, ...], float], ...]
+    moved: bool
+
+
+def defend_actions(shot: Defending, bennies: int) -> list[Action]:
+    """0 up to one benny per hit, no more than the side's ``bennies``."""
+    most = min(hit_count(shot.rolled), bennies)
+    return [Action(Kind.DEFEND, shot.target, target=shot.shooter, value=n) for n in range(most + 1)]
+
+
+def defend_problem(shot: Defending, unit: str, a: Action, bennies: int) -> str | None:
+    """Why ``a`` (a ``DEFEND`` by ``unit``) may not be taken against ``shot``, or ``None``."""
+    if unit != shot.target or a.target != shot.shooter:
+        return "defend names the unit hit and the shooter"
+    if a.to is not None or a.benny or a.spell or a.boost:
+        return "defend takes only the number of bennies to spend"
+    most = min(hit_count(shot.rolled), bennies)
+    if not 0 <= a.value <= most:
+        return f"spend 0 to {most} bennies: one per hit, no more than the side has"
+    return None

@@ -1,0 +1,147 @@
+"""GFF game options and table edges: deployment zones, home edges and facings for any edge.
+
+Seed 003 "Deployment" 1-3: the deployment roll-off winner picks a table edge, the opponent takes
+the opposite one, and each deploys within 12" of its edge. An edge is named by the compass
+(``"south"``: y = 0, ``"north"``: y = depth, ``"west"``: x = 0, ``"east"``: x = width); a zone is
+a box ``(xmin, ymin, xmax, ymax)``. Pure functions of the table, so the procedure
+(``oprlab.game.gff``) and the commanders share one geometry.
+
+May import ``oprlab.errors`` and ``oprlab.table.model``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from oprlab.errors import OptionError
+from oprlab.table.model import Point, Table
+
+#: Every edge, in the fixed order habits break ties by (side A's default first).
+EDGES = ("south", "north", "west", "east")
+OPPOSITE = {"south": "north", "north": "south", "west": "east", "east": "west"}
+#: The edge pairs an ``edges`` option allows: any edge, or the y = 0 / y = depth pair only.
+EDGE_SETS: dict[str, tuple[str, ...]] = {"all": EDGES, "north-south": ("south", "north")}
+#: Before the roll-off: side A along y = 0, side B opposite (scenes and tables from files).
+DEFAULT_EDGES = ("south", "north")
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class GffOptions:
+    """Readings of seed 003 a game fixes at its start (docs/rules/gff.md "Full games").
+
+    Attributes:
+        edges: ``"all"``: the deployment roll-off winner picks any edge (markers then go
+            outside every edge's 12" band, being placed before the pick); ``"north-south"``:
+            only the y = 0 or y = depth edge (markers outside those two bands).
+        dangerous: ``"once"``: a model rolls for dangerous terrain at most once per activation
+            (activating in it and moving across it is one roll); ``"twice"``: once for each.
+        special_moves: seed 003 "SPECIAL MOVES (Optional)": the attacker pushes a model that
+            rolls a Shaken result, and a push off an elevated position falls (no jumping).
+    """
+
+    edges: str = "all"
+    dangerous: str = "once"
+    special_moves: bool = False
+
+    def __post_init__(self) -> None:
+        if self.edges not in EDGE_SETS:
+            raise OptionError(
+                "unknown deployment edges reading",
+                value=self.edges,
+                expected=" or ".join(EDGE_SETS),
+                where="edges",
+            )
+        if self.dangerous not in ("once", "twice"):
+            raise OptionError(
+                "unknown dangerous terrain reading",
+                value=self.dangerous,
+                expected="once or twice",
+                where="dangerous",
+            )
+
+
+def check_edge(edge: str) -> str:
+    if edge not in OPPOSITE:
+        raise OptionError("unknown table edge", value=edge, expected=" or ".join(EDGES))
+    return edge
+
+
+def zone_box(table: Table, edge: str, depth: float) -> Box:
+    """The band within ``depth`` inches of ``edge``, as ``(xmin, ymin, xmax, ymax)``."""
+    w, d = table.width, table.depth
+    if edge == "south":
+        return (0.0, 0.0, w, depth)
+    if edge == "north":
+        return (0.0, d - depth, w, d)
+    if edge == "west":
+        return (0.0, 0.0, depth, d)
+    check_edge(edge)
+    return (w - depth, 0.0, w, d)
+
+
+def along_y(edge: str) -> bool:
+    """Whether the edge is a line of constant y (its zone's depth runs along y)."""
+    return edge in ("south", "north")
+
+
+def edge_distance(table: Table, edge: str, point: Point) -> float:
+    """How far ``point`` lies from ``edge`` (how deep into the table from that side)."""
+    x, y = point
+    if edge == "south":
+        return y
+    if edge == "north":
+        return table.depth - y
+    if edge == "west":
+        return x
+    check_edge(edge)
+    return table.width - x
+
+
+def home_point(table: Table, edge: str, point: Point) -> Point:
+    """The point of ``edge`` straight back from ``point`` ("back toward home")."""
+    x, y = point
+    if edge == "south":
+        return (x, 0.0)
+    if edge == "north":
+        return (x, table.depth)
+    if edge == "west":
+        return (0.0, y)
+    check_edge(edge)
+    return (table.width, y)
+
+
+def heading(edge: str) -> float:
+    """A formation's facing (radians, ``geometry.formation``) from ``edge`` toward the other.
+
+    Facing 0 fronts toward +y; the south and north values are the ones side A and B always had.
+    """
+    return {"south": 0.0, "north": math.pi, "west": -math.pi / 2, "east": math.pi / 2}[
+        check_edge(edge)
+    ]
+
+
+def in_box(box: Box, point: Point) -> bool:
+    x0, y0, x1, y1 = box
+    return x0 <= point[0] <= x1 and y0 <= point[1] <= y1
+
+
+def outside_zones(table: Table, edges: Sequence[str], point: Point) -> bool:
+    """Seed 003 "Mission" 3: the point is outside (not on) every listed edge's 12" zone."""
+    return all(edge_distance(table, e, point) > table.deployment_depth for e in edges)
+
+
+def offered_edges(table: Table, edges: Sequence[str], markers: Sequence[Point]) -> list[str]:
+    """The edges the roll-off winner may pick: those whose zone and whose opposite zone hold
+    no marker (a table brought with its markers may have some in a west or east band); if that
+    leaves none, every allowed edge."""
+    depth = table.deployment_depth
+    free = [
+        e
+        for e in edges
+        if not any(in_box(zone_box(table, z, depth), m) for z in (e, OPPOSITE[e]) for m in markers)
+    ]
+    return free or list(edges)

@@ -1,0 +1,162 @@
+"""The rules commander's habits for GFF's setup and interrupting decisions (docs/rules/gff.md).
+
+``RulesCommander.choose`` sends these decisions here: the deployment roll-off winner's edge
+(``CHOOSE_ZONE``), deployment along whichever edge the side has (``DEPLOY``), an enemy Caster's
+tokens against a spell (``RESIST``) and a benny spent to defend against hits (``DEFEND``). Each
+habit is simple and documented; estimates use d6 odds under every mechanic.
+
+May import ``oprlab.game`` and below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from oprlab.game import gff, gff_casting, gff_defend
+from oprlab.game import gff_setup as edges
+from oprlab.game.actions import Action, Kind
+from oprlab.game.state import GameState, UnitState
+from oprlab.rules.gff.profile import defender_profile
+from oprlab.units.model import Unit
+
+#: DEFEND: an attack threatens "many points" when it is expected to remove this share of the
+#: unit's cost.
+MANY_POINTS = 0.25
+
+#: The decisions this module answers for the rules commander in GFF games.
+KINDS = frozenset({Kind.CHOOSE_ZONE, Kind.DEPLOY, Kind.RESIST, Kind.DEFEND})
+
+
+def handles(state: GameState, kind: Kind) -> bool:
+    """Whether the rules commander should ask this module (GFF games only)."""
+    return state.system == "gff" and kind in KINDS
+
+
+def choose(state: GameState, actions: Sequence[Action], shooting: Callable[[Unit], bool]) -> Action:
+    """The habit for ``actions[0].kind``; ``shooting`` says which units deploy back."""
+    kind = actions[0].kind
+    if kind is Kind.CHOOSE_ZONE:
+        return choose_edge(state, actions)
+    if kind is Kind.DEPLOY:
+        return deploy(state, actions, shooting)
+    if kind is Kind.DEFEND:
+        return defend(state, actions)
+    return resist(state, actions)
+
+
+def choose_edge(state: GameState, actions: Sequence[Action]) -> Action:
+    """The edge with the most markers nearer to it than to the opposite edge; ties go to the
+    smaller total distance from the edge to the markers, then to the order of ``EDGES``."""
+    table = state.table
+    markers = [o.position for o in state.objectives]
+
+    def key(a: Action) -> tuple[int, float, int]:
+        mine = [edges.edge_distance(table, a.choice, m) for m in markers]
+        theirs = [edges.edge_distance(table, edges.OPPOSITE[a.choice], m) for m in markers]
+        nearer = sum(d < e for d, e in zip(mine, theirs, strict=True))
+        return (-nearer, sum(mine), edges.EDGES.index(a.choice))
+
+    return min(actions, key=key)
+
+
+def deploy(state: GameState, actions: Sequence[Action], shooting: Callable[[Unit], bool]) -> Action:
+    """Shooters as far back as they may, fighters as far forward, near the markers' line.
+
+    Depth is measured from the side's own edge (``gff.edge_of``), the lateral offset along
+    it: the habit the commander always had, turned with the edge it deploys on.
+    """
+    table = state.table
+    edge = gff.edge_of(state, state.active)
+    lateral = 0 if edges.along_y(edge) else 1
+    centre = (table.width / 2, table.depth / 2)
+    targets = [o.position for o in state.objectives] or [edges.home_point(table, edge, centre)]
+
+    def key(a: Action) -> float:
+        assert a.to is not None
+        us = state.units[a.unit]
+        depth = abs(edges.edge_distance(table, edge, a.to))
+        forward = depth if shooting(us.unit) else -depth
+        near = min(abs(a.to[lateral] - t[lateral]) for t in targets)
+        return forward + 0.3 * near
+
+    return min(actions, key=key)
+
+
+def spare_bennies(state: GameState, side: int) -> int:
+    """Bennies beyond one kept for each round to come (the commander's benny habit)."""
+    return gff.bennies_available(state, side) - (state.rounds - state.round)
+
+
+def defend(state: GameState, actions: Sequence[Action]) -> Action:
+    """Defend (one benny per hit, as many hits as spare bennies allow) when the hits threaten
+    a Hero, the unit's last model, or an expected quarter of its points; else spend none.
+
+    The expected loss counts each hit's wound chance at d6 odds (its AP, the cover), Deadly
+    multiplying, at the unit's cost per wound.
+    """
+    shot = state.extra.get("defending")
+    none = min(actions, key=lambda a: a.value)
+    if not isinstance(shot, gff_defend.Defending):
+        return none
+    us = state.units[none.unit]
+    spare = spare_bennies(state, us.side)
+    if spare <= 0:
+        return none
+    d = defender_profile(us.unit, models=us.models, markers=us.markers, shaken=us.shaken)
+    cover = 1 if shot.situation.cover else 0
+    wounds = 0.0
+    for p, hits in shot.rolled:
+        for hit in hits:
+            need = d.defense - cover + hit.ap  # the Defense roll's target after modifiers
+            fails = min(5, max(1, need - 1)) / 6
+            wounds += fails * p.deadly
+    per_wound = us.unit.cost / max(1, us.unit.size) / max(1, us.unit.tough)
+    threatened = us.unit.hero or us.models == 1 or wounds * per_wound >= MANY_POINTS * us.unit.cost
+    if not threatened:
+        return none
+    want = min(spare, gff_defend.hit_count(shot.rolled))
+    return max((a for a in actions if a.value <= want), key=lambda a: a.value)
+
+
+def resist(state: GameState, actions: Sequence[Action]) -> Action:
+    """Resist with the number of tokens whose expected points saved, less what the tokens are
+    worth to its own Casters, is largest (0 when nothing beats keeping them).
+
+    d6 odds: the spell works on ``CASTING_ROLL``+ with +1 per boost and -1 per resisting token
+    (a 1 fails, a 6 works); its expected damage is its hits times the target's chance to fail
+    a Defense roll at the spell's AP, at the target's cost per wound. A token is worth what one
+    token of the resisting side's own spell would remove from the casting unit (it stands in
+    reach and sight: a likely next target), times its chance to work unboosted.
+    """
+    c = state.extra.get("casting")
+    none = min(actions, key=lambda a: a.value)
+    if not isinstance(c, gff_casting.Casting):
+        return none
+    spell = next(s for s in gff.SPELLS if s.name == c.action.spell)
+    caster = state.units[c.caster]
+    target = state.units[c.action.target]
+
+    def works(modifier: int) -> float:
+        return min(5, max(1, 7 - gff.CASTING_ROLL + modifier)) / 6
+
+    def per_token(unit_state: UnitState) -> float:
+        d = defender_profile(
+            unit_state.unit,
+            models=unit_state.models,
+            markers=unit_state.markers,
+            shaken=unit_state.shaken,
+        )
+        fails = min(5, max(1, d.defense + spell.ap - 1)) / 6
+        unit = unit_state.unit
+        return spell.hits_per_token * fails * unit.cost / max(1, unit.size) / max(1, unit.tough)
+
+    damage = c.action.value * per_token(target)
+    worth = works(0) * per_token(caster)
+    boost = c.action.boost
+    return max(
+        actions,
+        key=lambda a: (
+            (works(boost) - works(boost - a.value)) * damage - a.value * worth,
+            -a.value,
+        ),
+    )
