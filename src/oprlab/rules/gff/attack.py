@@ -208,3 +208,35 @@ def impact_attack(
         return None
     dice = impact - counter
     return impact_profile(quality, dice) if dice > 0 else None
+
+
+class GffHooks:
+    """Seed 003's clauses for the shared chain (:class:`~oprlab.rules.attack_chain.AttackHooks`)."""
+
+    __slots__ = ()
+
+    def hit_check(self, p: AttackProfile, s: Situation, d: DefenderProfile) -> Check:
+        return hit_check(p, s, d)
+
+    def hits_from(
+        self, p: AttackProfile, s: Situation, d: DefenderProfile, hit: Outcome
+    ) -> tuple[Hit, ...]:
+        return hits_from(p, s, d, hit)
+
+    def defense_check(self, p: AttackProfile, s: Situation, d: DefenderProfile, hit: Hit) -> Check:
+        return defense_check(p, s, d, hit)
+
+    def rerolls_block(self, p: AttackProfile, block: Outcome) -> bool:
+        return bane_reroll(p, block)
+
+    def wounds_from_block(self, p: AttackProfile, block: Outcome) -> int:
+        return wounds_from_block(p, block)
+
+    def regeneration_check(
+        self, p: AttackProfile, s: Situation, d: DefenderProfile
+    ) -> Check | None:
+        return regeneration_check(s) if regenerates(p, d) else None
+
+
+#: The GFF hooks (they read no options).
+HOOKS = GffHooks()
