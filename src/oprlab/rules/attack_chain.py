@@ -42,6 +42,7 @@ __all__ = [
     "RolledWounds",
     "Roller",
     "WeaponDice",
+    "casualty_dice",
     "die_result",
     "float_die",
     "float_sums",
@@ -65,6 +66,8 @@ class WeaponDice(Protocol):
     @property
     def deadly(self) -> int: ...
 
+    def __hash__(self) -> int: ...
+
 
 P = TypeVar("P", bound=WeaponDice)
 S = TypeVar("S")
@@ -79,6 +82,8 @@ D_in = TypeVar("D_in", contravariant=True)
 class AttackHooks(Protocol[P_in, S_in, D_in, H]):
     """A system's clauses for each step of the chain (weapon ``p``, situation ``s``, target
     ``d``); ``H`` is the system's hit (its AP, and whether it can be a natural 6)."""
+
+    def __hash__(self) -> int: ...
 
     def hit_check(self, p: P_in, s: S_in, d: D_in) -> Check:
         """The quality test of one attack die."""
@@ -202,6 +207,44 @@ def sum_dice(
         else:
             ordinary = add(ordinary, repeat_sum(one.map(lambda r: r[1]), p.dice))
     return DiceSums(hits, wounds, ordinary, tuple(deadly))
+
+
+@lru_cache(maxsize=4096)
+def _ordinary_sum(hooks: AttackHooks[P, S, D, H], p: P, s: S, d: D, mech: Mechanic) -> Dist[int]:
+    return repeat_sum(die_result(hooks, p, s, d, mech).map(lambda r: r[1]), p.dice)
+
+
+@lru_cache(maxsize=4096)
+def _packets(
+    hooks: AttackHooks[P, S, D, H], p: P, s: S, d: D, mech: Mechanic
+) -> Dist[tuple[int, ...]]:
+    return die_result(hooks, p, s, d, mech).map(lambda r: r[2])
+
+
+def casualty_dice(
+    hooks: AttackHooks[P, S, D, H],
+    weapons: Iterable[P],
+    s: S,
+    target: Callable[[P], D],
+    mech: Mechanic,
+) -> tuple[Dist[int], tuple[tuple[Dist[tuple[int, ...]], int], ...]]:
+    """What the weapons bring to the casualty state: the ordinary wounds of all plain weapons,
+    and each Deadly weapon's packets of one die with its dice (for :func:`fold_packets`).
+
+    Each weapon's part is cached (a melee exchange composes the same attacks stage after stage);
+    ``target`` gives the target as that weapon's die sees it, so the cache key stays small.
+    """
+    ordinary: Dist[int] = Dist.point(0)
+    deadly: list[tuple[Dist[tuple[int, ...]], int]] = []
+    for p in weapons:
+        if p.dice <= 0:
+            continue
+        d = target(p)
+        if p.deadly > 1:
+            deadly.append((_packets(hooks, p, s, d, mech), p.dice))
+        else:
+            ordinary = add(ordinary, _ordinary_sum(hooks, p, s, d, mech))
+    return ordinary, tuple(deadly)
 
 
 def fold_packets(
