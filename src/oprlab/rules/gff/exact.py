@@ -20,7 +20,13 @@ from oprlab.rules import attack_chain
 from oprlab.rules.attack_chain import DieResult, require_stateless
 from oprlab.rules.gff.attack import HOOKS, Hit, Situation
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
-from oprlab.rules.gff.wounds import Damage, rolls_wound_effect, take_wounds, wound_effect_check
+from oprlab.rules.gff.wounds import (
+    Damage,
+    rolls_wound_effect,
+    take_wounds,
+    take_wounds_from,
+    wound_effect_check,
+)
 
 
 @dataclass(frozen=True)
@@ -98,24 +104,12 @@ def attack_odds(
     )
 
 
-def take_wounds_from(km: tuple[int, int], packets: tuple[int, ...], spare: int) -> tuple[int, int]:
-    """Continue :func:`take_wounds`'s Deadly rule from a state (killed, markers)."""
-    killed, markers = km
-    for size in packets:
-        if size <= 0:
-            continue
-        if killed < spare:
-            killed += 1
-        else:
-            markers += size
-    return killed, markers
-
-
 __all__ = [
     "AttackOdds",
     "DieResult",
     "attack_odds",
     "die_result",
     "take_wounds",
+    "take_wounds_from",
     "wounds_per_hit",
 ]

@@ -28,23 +28,13 @@ import numpy as np
 
 from oprlab.mechanics import Check, Mechanic, Owner
 from oprlab.prob.floats import Array, frozen, power
-from oprlab.rules.attack_chain import (
-    MECHANICS,
-    FloatDie,
-    FloatWeapon,
-    float_die,
-    float_sums,
-    mechanic_for,
-    mechanic_key,
-    powered,
-    require_stateless,
-)
+from oprlab.rules import attack_chain as chain
 from oprlab.rules.gff.attack import HOOKS, LONG_RANGE, Situation
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
 from oprlab.rules.gff.wounds import Damage, rolls_wound_effect, wound_effect_check
 
 #: The shared mechanic registry under its old name here (tests reach for it).
-_MECHANICS = MECHANICS
+_MECHANICS = chain.MECHANICS
 #: The closing table is made for track lengths rounded up to this, so nearby queries share it.
 _ROWS = 16
 
@@ -75,29 +65,33 @@ def _canonical(
     return s2, d2
 
 
-def _die_chain(p: AttackProfile, s: Situation, d: DefenderProfile, mech: Mechanic) -> FloatDie:
+def _die_chain(
+    p: AttackProfile, s: Situation, d: DefenderProfile, mech: Mechanic
+) -> chain.FloatDie:
     """One die's chain in floats under the GFF hooks (uncached)."""
-    return float_die(HOOKS, p, s, d, mech)
+    return chain.float_die(HOOKS, p, s, d, mech)
 
 
 @lru_cache(maxsize=4096)
-def _die_cached(p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str) -> FloatDie:
-    return _die_chain(p, s, d, mechanic_for(mech_key))
+def _die_cached(
+    p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str
+) -> chain.FloatDie:
+    return _die_chain(p, s, d, chain.mechanic_for(mech_key))
 
 
-def _die(p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str) -> FloatDie:
+def _die(p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str) -> chain.FloatDie:
     s2, d2 = _canonical(p, s, d)
     return _die_cached(p, s2, d2, mech_key)
 
 
 @lru_cache(maxsize=4096)
-def _weapon(p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str) -> FloatWeapon:
+def _weapon(p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str) -> chain.FloatWeapon:
     """A weapon's dice at a target, keyed by the query itself (cheaper than the canonical key)."""
-    return powered(_die(p, s, d, mech_key), p.dice)
+    return chain.powered(_die(p, s, d, mech_key), p.dice)
 
 
 @lru_cache(maxsize=4096)
-def _head(die: FloatDie, spare: int) -> Array:
+def _head(die: chain.FloatDie, spare: int) -> Array:
     """Where one Deadly die moves each position before the last model (``t < spare``).
 
     Row ``t`` is the distribution of the new position: each positive packet kills a model while
@@ -114,7 +108,7 @@ def _head(die: FloatDie, spare: int) -> Array:
 
 
 @lru_cache(maxsize=1024)
-def _transition(die: FloatDie, spare: int, size: int) -> Array:
+def _transition(die: chain.FloatDie, spare: int, size: int) -> Array:
     """One Deadly die as a matrix on track positions ``0..size-1``: the head rows from
     :func:`_head`, then a plain shift by the die's wounds (the last model takes them all).
 
@@ -131,7 +125,7 @@ def _transition(die: FloatDie, spare: int, size: int) -> Array:
 
 
 @lru_cache(maxsize=1024)
-def _track(deadly: tuple[tuple[FloatDie, int], ...], spare: int) -> Array:
+def _track(deadly: tuple[tuple[chain.FloatDie, int], ...], spare: int) -> Array:
     """The distribution of the wound-track position after the Deadly dice, in order."""
     size = spare + 1 + sum((die.wounds.size - 1) * dice for die, dice in deadly)
     v = np.zeros(size)
@@ -146,7 +140,7 @@ def _track(deadly: tuple[tuple[FloatDie, int], ...], spare: int) -> Array:
 @lru_cache(maxsize=8192)
 def _p_knocked_out(check: Check, mech_key: str) -> tuple[float, bool]:
     """P(Knocked Out) of one wound-effect roll, and whether it is certain."""
-    effect = mechanic_for(mech_key).float_outcomes(check)
+    effect = chain.mechanic_for(mech_key).float_outcomes(check)
     return sum(q for o, q in effect if not o.success), not any(o.success for o, _ in effect)
 
 
@@ -192,7 +186,7 @@ def clear_caches() -> None:
     """Forget every cached die, weapon and table (for cold-start timing and tests)."""
     for cached in (
         _die_cached,
-        powered,
+        chain.powered,
         _weapon,
         _head,
         _transition,
@@ -212,10 +206,12 @@ def attack_odds_fast(
     fear: int = 0,
 ) -> AttackOddsArrays:
     """Float odds of one unit's attack; the same rules as :func:`~.exact.attack_odds`."""
-    require_stateless(mech)
-    key = mechanic_key(mech)
+    chain.require_stateless(mech)
+    key = chain.mechanic_key(mech)
     spare = d.models - 1 if d.models > 1 else 0
-    hits, wounds, ordinary, deadly = float_sums(weapons, lambda p: _weapon(p, s, d, key), spare > 0)
+    hits, wounds, ordinary, deadly = chain.float_sums(
+        weapons, lambda p: _weapon(p, s, d, key), spare > 0
+    )
     final = wounds  # one model, or no Deadly: every wound is one step along the track
     if deadly:
         final = _track(tuple(deadly), spare)

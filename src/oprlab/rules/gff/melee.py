@@ -41,7 +41,6 @@ from oprlab.mechanics import Mechanic, Owner
 from oprlab.prob import Dist
 from oprlab.rules.attack_chain import casualty_dice, fold_packets, require_stateless
 from oprlab.rules.gff.attack import ATTACKER, DEFENDER, HOOKS, Situation, impact_attack
-from oprlab.rules.gff.exact import take_wounds_from
 from oprlab.rules.gff.profile import (
     AttackProfile,
     DefenderProfile,
@@ -50,7 +49,7 @@ from oprlab.rules.gff.profile import (
     defender_profile,
 )
 from oprlab.rules.gff.resolve import AttackResult, Roller, resolve_attack
-from oprlab.rules.gff.wounds import Damage, rolls_wound_effect, wound_effect_check
+from oprlab.rules.gff.wounds import Damage, rolls_wound_effect, take_wounds_from, wound_effect_check
 from oprlab.rules.melee_exchange import (
     CONSOLIDATE_INCHES,
     SEPARATE_INCHES,

@@ -23,16 +23,7 @@ import numpy as np
 
 from oprlab.mechanics import Mechanic
 from oprlab.prob.floats import Array, add_pmf, frozen, power
-from oprlab.rules.attack_chain import (
-    FloatDie,
-    FloatWeapon,
-    float_die,
-    float_sums,
-    mechanic_for,
-    mechanic_key,
-    powered,
-    require_stateless,
-)
+from oprlab.rules import attack_chain as chain
 from oprlab.rules.riverside.attack import READINGS, Readings, RiversideHooks, Situation
 from oprlab.rules.riverside.casualties import assign_deadly, capacity
 from oprlab.rules.riverside.exact import end_at
@@ -76,11 +67,13 @@ def _canonical(
 @lru_cache(maxsize=4096)
 def _die_cached(
     p: AttackProfile, s: Situation, d: DefenderProfile, r: Readings, mech_key: str
-) -> FloatDie:
-    return float_die(RiversideHooks(r), p, s, d, mechanic_for(mech_key))
+) -> chain.FloatDie:
+    return chain.float_die(RiversideHooks(r), p, s, d, chain.mechanic_for(mech_key))
 
 
-def _die(p: AttackProfile, s: Situation, d: DefenderProfile, r: Readings, key: str) -> FloatDie:
+def _die(
+    p: AttackProfile, s: Situation, d: DefenderProfile, r: Readings, key: str
+) -> chain.FloatDie:
     s2, d2 = _canonical(p, s, d, r)
     return _die_cached(p, s2, d2, r, key)
 
@@ -88,13 +81,13 @@ def _die(p: AttackProfile, s: Situation, d: DefenderProfile, r: Readings, key: s
 @lru_cache(maxsize=4096)
 def _weapon(
     p: AttackProfile, s: Situation, d: DefenderProfile, r: Readings, key: str
-) -> FloatWeapon:
+) -> chain.FloatWeapon:
     """A weapon's dice at a target, keyed by the query itself (cheaper than the canonical key)."""
-    return powered(_die(p, s, d, r, key), p.dice)
+    return chain.powered(_die(p, s, d, r, key), p.dice)
 
 
 @lru_cache(maxsize=2048)
-def _deadly(die: FloatDie, d: DefenderProfile, dice: int) -> Array:
+def _deadly(die: chain.FloatDie, d: DefenderProfile, dice: int) -> Array:
     """How ``dice`` Deadly dice move the casualty state: one die's moves (each packet to the
     model at the front of the line, ``assign_deadly``) as a matrix, to the power ``dice``."""
     top = capacity(d)
@@ -114,7 +107,7 @@ def _ends(d: DefenderProfile, s: Situation, r: Readings, key: str) -> Array:
     size = d.size
     out = np.zeros((top + 1, size + 5))
     for c in range(top + 1):
-        for end, q in end_at(d, c, s, mechanic_for(key), r).items():
+        for end, q in end_at(d, c, s, chain.mechanic_for(key), r).items():
             pr = q.numerator / q.denominator
             out[c, end.removed] += pr
             out[c, size + 1 :] += pr * np.array(
@@ -125,7 +118,7 @@ def _ends(d: DefenderProfile, s: Situation, r: Readings, key: str) -> Array:
 
 def clear_caches() -> None:
     """Forget every cached die, weapon and table (for cold-start timing and tests)."""
-    for cached in (_die_cached, powered, _weapon, _deadly, _ends):
+    for cached in (_die_cached, chain.powered, _weapon, _deadly, _ends):
         cached.cache_clear()
 
 
@@ -138,9 +131,9 @@ def attack_odds_fast(
     readings: Readings = READINGS,
 ) -> AttackOddsArrays:
     """Float odds of one unit's attack; the same rules as :func:`~.exact.attack_odds`."""
-    require_stateless(mech)
-    key = mechanic_key(mech)
-    sums = float_sums(weapons, lambda p: _weapon(p, s, d, readings, key))
+    chain.require_stateless(mech)
+    key = chain.mechanic_key(mech)
+    sums = chain.float_sums(weapons, lambda p: _weapon(p, s, d, readings, key))
     hits, wounds = sums.hits, sums.wounds
     ordinary: Array | None = None
     for w_pmf in sums.ordinary:
