@@ -199,17 +199,17 @@ def test_float_sums_keep_deadly_dice_apart_only_when_asked() -> None:
     d = Target()
     weapons = [Pebble(2), Pebble(1, deadly=2)]
 
-    def weapon(p: Pebble) -> FloatWeapon:
-        return powered(float_die(HOOKS, p, None, d, D6M), p.dice)
+    def weapon(p: Pebble, target: Target) -> FloatWeapon:
+        return powered(float_die(HOOKS, p, None, target, D6M), p.dice)
 
-    apart = float_sums(weapons, weapon)
-    together = float_sums(weapons, weapon, deadly_apart=False)
-    assert len(apart.ordinary) == 1 and len(apart.deadly) == 1
-    assert len(together.ordinary) == 2 and not together.deadly
-    assert np.allclose(apart.wounds, together.wounds)
-    assert apart.hits.sum() == pytest.approx(1.0)
-    empty = float_sums([], weapon)
-    assert list(empty.hits) == [1.0] and list(empty.wounds) == [1.0]
+    apart = float_sums(weapons, weapon, (d,))
+    together = float_sums(weapons, weapon, (d,), deadly_apart=False)
+    assert len(apart[2]) == 1 and len(apart[3]) == 1
+    assert len(together[2]) == 2 and not together[3]
+    assert np.allclose(apart[1], together[1])
+    assert apart[0].sum() == pytest.approx(1.0)
+    hits, wounds, _, _ = float_sums([], weapon, (d,))
+    assert list(hits) == [1.0] and list(wounds) == [1.0]
 
 
 def test_roll_wounds_rolls_in_a_players_order() -> None:

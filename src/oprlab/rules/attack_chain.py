@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 import numpy as np
 
@@ -378,20 +378,23 @@ def powered(die: FloatDie, dice: int) -> FloatWeapon:
     return FloatWeapon(die, frozen(power(die.hits, dice)), frozen(power(die.wounds, dice)))
 
 
-class FloatSums(NamedTuple):
-    """All weapons' float pmfs summed, with the ordinary weapons' wounds and the Deadly dice."""
-
-    hits: Array
-    wounds: Array
-    ordinary: list[Array]
-    deadly: list[tuple[FloatDie, int]]
+#: All weapons' float pmfs summed (hits, wounds), the ordinary weapons' wounds and the Deadly
+#: dice: a plain tuple, as the warm fast path builds one per query.
+FloatSums = tuple[Array, Array, list[Array], list[tuple[FloatDie, int]]]
 
 
 def float_sums(
-    weapons: Iterable[P], weapon: Callable[[P], FloatWeapon], deadly_apart: bool = True
+    weapons: Iterable[P],
+    weapon: Callable[..., FloatWeapon],
+    at: tuple[object, ...],
+    deadly_apart: bool = True,
 ) -> FloatSums:
-    """Sum the weapons' pmfs (``weapon``: one weapon's cached dice); with ``deadly_apart`` the
-    Deadly weapons' dice are kept apart to move the casualty state die by die."""
+    """Sum the weapons' pmfs (``weapon(p, *at)``: one weapon's cached dice at the target); with
+    ``deadly_apart`` the Deadly weapons' dice are kept apart to move the casualty state die by die.
+
+    Called on every warm fast-path query, so it takes the cached function and its arguments
+    rather than a closure.
+    """
     hits: Array | None = None
     wounds: Array | None = None
     ordinary: list[Array] = []
@@ -399,7 +402,7 @@ def float_sums(
     for p in weapons:
         if p.dice <= 0:
             continue
-        w = weapon(p)
+        w = weapon(p, *at)
         hits = add_pmf(hits, w.hits)
         wounds = add_pmf(wounds, w.wounds)
         if deadly_apart and p.deadly > 1:
@@ -408,7 +411,7 @@ def float_sums(
             ordinary.append(w.wounds)
     if hits is None or wounds is None:
         hits = wounds = np.ones(1)
-    return FloatSums(hits, wounds, ordinary, deadly)
+    return hits, wounds, ordinary, deadly
 
 
 # --- check by check ------------------------------------------------------------------------

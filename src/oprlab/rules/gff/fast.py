@@ -209,9 +209,7 @@ def attack_odds_fast(
     chain.require_stateless(mech)
     key = chain.mechanic_key(mech)
     spare = d.models - 1 if d.models > 1 else 0
-    hits, wounds, ordinary, deadly = chain.float_sums(
-        weapons, lambda p: _weapon(p, s, d, key), spare > 0
-    )
+    hits, wounds, ordinary, deadly = chain.float_sums(weapons, _weapon, (s, d, key), spare > 0)
     final = wounds  # one model, or no Deadly: every wound is one step along the track
     if deadly:
         final = _track(tuple(deadly), spare)

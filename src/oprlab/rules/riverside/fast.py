@@ -133,10 +133,9 @@ def attack_odds_fast(
     """Float odds of one unit's attack; the same rules as :func:`~.exact.attack_odds`."""
     chain.require_stateless(mech)
     key = chain.mechanic_key(mech)
-    sums = chain.float_sums(weapons, lambda p: _weapon(p, s, d, readings, key))
-    hits, wounds = sums.hits, sums.wounds
+    hits, wounds, plain, deadly = chain.float_sums(weapons, _weapon, (s, d, readings, key))
     ordinary: Array | None = None
-    for w_pmf in sums.ordinary:
+    for w_pmf in plain:
         ordinary = add_pmf(ordinary, w_pmf)
     # Ordinary wounds are assigned first, one at a time; past the last model they are lost.
     top = capacity(d)
@@ -146,7 +145,7 @@ def attack_odds_fast(
     else:
         state[: min(top + 1, ordinary.size)] = ordinary[: top + 1]
         state[top] += ordinary[top + 1 :].sum()
-    for die, dice in sums.deadly:  # then each die's Deadly packets, in rolling order
+    for die, dice in deadly:  # then each die's Deadly packets, in rolling order
         state = state @ _deadly(die, d, dice)
     ends = state @ _ends(d, s, readings, key)
     size = d.size
