@@ -456,19 +456,25 @@ def roll_wounds(
 ) -> RolledWounds:
     """Roll every attack die, then one Defense roll per hit (a re-roll at once), then one
     Regeneration roll per wound: the order a player rolls in, which the clock sees."""
-    rolled: list[tuple[P, H]] = []
+    # The driver of every sampled attack: hooks are looked up once, not per die.
+    hits_from, defense_check = hooks.hits_from, hooks.defense_check
+    rerolls_block, wounds_from_block = hooks.rerolls_block, hooks.wounds_from_block
+    rolled: list[tuple[P, list[H]]] = []
     for p in weapons:
         check = hooks.hit_check(p, s, d)
+        hits: list[H] = []
         for _ in range(p.dice):
-            rolled.extend((p, hit) for hit in hooks.hits_from(p, s, d, roller.roll(check)))
+            hits.extend(hits_from(p, s, d, roller.roll(check)))
+        rolled.append((p, hits))
     unsaved: list[tuple[P, int]] = []
-    for p, hit in rolled:
-        block = roller.roll(hooks.defense_check(p, s, d, hit))
-        if hooks.rerolls_block(p, block):
-            block = roller.roll(hooks.defense_check(p, s, d, hit))
-        size = hooks.wounds_from_block(p, block)
-        if size:
-            unsaved.append((p, size))
+    for p, hits in rolled:
+        for hit in hits:
+            block = roller.roll(defense_check(p, s, d, hit))
+            if rerolls_block(p, block):
+                block = roller.roll(defense_check(p, s, d, hit))
+            size = wounds_from_block(p, block)
+            if size:
+                unsaved.append((p, size))
     ordinary = 0
     packets: list[int] = []
     for p, size in unsaved:
@@ -480,4 +486,4 @@ def roll_wounds(
                 packets.append(size)
         else:
             ordinary += size
-    return RolledWounds(len(rolled), ordinary, tuple(packets))
+    return RolledWounds(sum(len(h) for _, h in rolled), ordinary, tuple(packets))

@@ -211,30 +211,22 @@ def impact_attack(
 
 
 class GffHooks:
-    """Seed 003's clauses for the shared chain (:class:`~oprlab.rules.attack_chain.AttackHooks`)."""
+    """Seed 003's clauses for the shared chain (:class:`~oprlab.rules.attack_chain.AttackHooks`).
+
+    The hooks above are bound as they are (no wrapper frame: the rolling driver calls them for
+    every die and hit); Bane is the re-roll, and Regeneration's check comes with its condition.
+    """
 
     __slots__ = ()
 
-    def hit_check(self, p: AttackProfile, s: Situation, d: DefenderProfile) -> Check:
-        return hit_check(p, s, d)
+    hit_check = staticmethod(hit_check)
+    hits_from = staticmethod(hits_from)
+    defense_check = staticmethod(defense_check)
+    rerolls_block = staticmethod(bane_reroll)
+    wounds_from_block = staticmethod(wounds_from_block)
 
-    def hits_from(
-        self, p: AttackProfile, s: Situation, d: DefenderProfile, hit: Outcome
-    ) -> tuple[Hit, ...]:
-        return hits_from(p, s, d, hit)
-
-    def defense_check(self, p: AttackProfile, s: Situation, d: DefenderProfile, hit: Hit) -> Check:
-        return defense_check(p, s, d, hit)
-
-    def rerolls_block(self, p: AttackProfile, block: Outcome) -> bool:
-        return bane_reroll(p, block)
-
-    def wounds_from_block(self, p: AttackProfile, block: Outcome) -> int:
-        return wounds_from_block(p, block)
-
-    def regeneration_check(
-        self, p: AttackProfile, s: Situation, d: DefenderProfile
-    ) -> Check | None:
+    @staticmethod
+    def regeneration_check(p: AttackProfile, s: Situation, d: DefenderProfile) -> Check | None:
         return regeneration_check(s) if regenerates(p, d) else None
 
 

@@ -294,16 +294,13 @@ class RiversideHooks:
     ) -> tuple[Hit, ...]:
         return hits_from(p, s, d, hit, self.readings)
 
-    def defense_check(self, p: AttackProfile, s: Situation, d: DefenderProfile, hit: Hit) -> Check:
-        return defense_check(p, s, d, hit)
+    defense_check = staticmethod(defense_check)
+    wounds_from_block = staticmethod(wounds_from_block)
 
-    def rerolls_block(self, p: AttackProfile, block: Outcome) -> bool:
+    @staticmethod
+    def rerolls_block(p: AttackProfile, block: Outcome) -> bool:
         return False
 
-    def wounds_from_block(self, p: AttackProfile, block: Outcome) -> int:
-        return wounds_from_block(p, block)
-
-    def regeneration_check(
-        self, p: AttackProfile, s: Situation, d: DefenderProfile
-    ) -> Check | None:
+    @staticmethod
+    def regeneration_check(p: AttackProfile, s: Situation, d: DefenderProfile) -> Check | None:
         return regeneration_check(p, s) if regenerates(d) else None
