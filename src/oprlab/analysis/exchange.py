@@ -122,19 +122,14 @@ class GffExchange:
     owners: tuple[Owner, ...] = OWNERS
     figures: Mapping[str, Callable[[ExchangeResult], bool]] = {}
 
+    def _kwargs(self, o: ExchangeOptions) -> dict[str, Any]:
+        _no_system_options(self.name, o)
+        return {**_common(o), "impact_timing": o.impact_timing}
+
     def exact(
         self, attacker: Unit, defender: Unit, mech: Mechanic, o: ExchangeOptions
     ) -> Dist[ExchangeResult]:
-        _no_system_options(self.name, o)
-        return exchange_outcomes(
-            attacker,
-            defender,
-            mech,
-            strike_back=o.strike_back,
-            attacker_state=o.attacker_state,
-            defender_state=o.defender_state,
-            impact_timing=o.impact_timing,
-        )
+        return exchange_outcomes(attacker, defender, mech, **self._kwargs(o))
 
     def resolve(
         self,
@@ -145,16 +140,17 @@ class GffExchange:
         rng: np.random.Generator | None,
         o: ExchangeOptions,
     ) -> ExchangeResult:
-        _no_system_options(self.name, o)
-        return resolve_exchange(
-            attacker,
-            defender,
-            Roller(mech, state, rng),
-            strike_back=o.strike_back,
-            attacker_state=o.attacker_state,
-            defender_state=o.defender_state,
-            impact_timing=o.impact_timing,
-        )
+        roller = Roller(mech, state, rng)
+        return resolve_exchange(attacker, defender, roller, **self._kwargs(o))
+
+
+def _common(o: ExchangeOptions) -> dict[str, Any]:
+    """The options every system's exchange takes, as its keyword arguments."""
+    return {
+        "strike_back": o.strike_back,
+        "attacker_state": o.attacker_state,
+        "defender_state": o.defender_state,
+    }
 
 
 def _no_system_options(name: str, o: ExchangeOptions) -> None:
@@ -187,7 +183,7 @@ class RiversideExchange:
         "p_attacker_routed": lambda r: riverside_melee.routed(r, Side.ATTACKER),
     }
 
-    def _options(self, o: ExchangeOptions) -> tuple[str, str, Readings]:
+    def _kwargs(self, o: ExchangeOptions) -> dict[str, Any]:
         unknown = sorted(set(o.system_options) - set(RIVERSIDE_OPTIONS))
         if unknown:
             raise OptionError(
@@ -213,23 +209,12 @@ class RiversideExchange:
             )
         impact = o.system_options.get("impact", "with_attack")
         tie = o.system_options.get("tie", "none")
-        return str(impact), str(tie), readings
+        return {**_common(o), "impact": str(impact), "tie": str(tie), "readings": readings}
 
     def exact(
         self, attacker: Unit, defender: Unit, mech: Mechanic, o: ExchangeOptions
     ) -> Dist[ExchangeResult]:
-        impact, tie, readings = self._options(o)
-        return riverside_melee.exchange_outcomes(
-            attacker,
-            defender,
-            mech,
-            strike_back=o.strike_back,
-            attacker_state=o.attacker_state,
-            defender_state=o.defender_state,
-            impact=impact,
-            tie=tie,
-            readings=readings,
-        )
+        return riverside_melee.exchange_outcomes(attacker, defender, mech, **self._kwargs(o))
 
     def resolve(
         self,
@@ -240,18 +225,8 @@ class RiversideExchange:
         rng: np.random.Generator | None,
         o: ExchangeOptions,
     ) -> ExchangeResult:
-        impact, tie, readings = self._options(o)
-        return riverside_melee.resolve_exchange(
-            attacker,
-            defender,
-            Roller(mech, state, rng),
-            strike_back=o.strike_back,
-            attacker_state=o.attacker_state,
-            defender_state=o.defender_state,
-            impact=impact,
-            tie=tie,
-            readings=readings,
-        )
+        roller = Roller(mech, state, rng)
+        return riverside_melee.resolve_exchange(attacker, defender, roller, **self._kwargs(o))
 
 
 #: Exchange systems by name.

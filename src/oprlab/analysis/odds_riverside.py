@@ -17,7 +17,12 @@ from oprlab.mechanics import Mechanic
 from oprlab.rules.riverside import attack as riverside_attack
 from oprlab.rules.riverside.attack import READINGS, Readings
 from oprlab.rules.riverside.fast import AttackOddsArrays, attack_odds_fast
-from oprlab.rules.riverside.profile import attack_profile, defender_profile
+from oprlab.rules.riverside.profile import (
+    AttackProfile,
+    DefenderProfile,
+    attack_profile,
+    defender_profile,
+)
 from oprlab.rules.riverside.resolve import AttackResult, Roller, resolve_attack
 from oprlab.units.model import Unit, Weapon
 
@@ -31,6 +36,14 @@ def riverside_situation(s: Situation) -> riverside_attack.Situation:
         cover=s.cover,
         fatigued=s.fatigued,
     )
+
+
+def _query(
+    attacker: Unit, weapons: Sequence[Weapon], defender: Unit, s: Situation
+) -> tuple[list[AttackProfile], DefenderProfile, riverside_attack.Situation]:
+    """An odds query in Riverside's terms: the weapons, the target and the situation."""
+    profiles = [attack_profile(attacker, w) for w in weapons]
+    return profiles, defender_profile(defender), riverside_situation(s)
 
 
 class RiversideAttack:
@@ -49,14 +62,7 @@ class RiversideAttack:
         self, attacker: Unit, weapons: Sequence[Weapon], defender: Unit, s: Situation, m: Mechanic
     ) -> AttackOddsArrays:
         """Float odds with every Riverside figure, ``p_routed`` and ``p_morale`` included."""
-        profiles = [attack_profile(attacker, w) for w in weapons]
-        return attack_odds_fast(
-            profiles,
-            defender_profile(defender),
-            riverside_situation(s),
-            m,
-            readings=self.readings,
-        )
+        return attack_odds_fast(*_query(attacker, weapons, defender, s), m, readings=self.readings)
 
     def exact(
         self, attacker: Unit, weapons: Sequence[Weapon], defender: Unit, s: Situation, m: Mechanic
@@ -77,14 +83,8 @@ class RiversideAttack:
         rng: np.random.Generator | None,
     ) -> AttackResult:
         """One attack with every Riverside figure (Morale Test, Rout, the target afterwards)."""
-        profiles = [attack_profile(attacker, w) for w in weapons]
-        return resolve_attack(
-            profiles,
-            defender_profile(defender),
-            riverside_situation(s),
-            Roller(m, state, rng),
-            readings=self.readings,
-        )
+        q = _query(attacker, weapons, defender, s)
+        return resolve_attack(*q, Roller(m, state, rng), readings=self.readings)
 
     def resolve(
         self,

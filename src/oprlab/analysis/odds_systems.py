@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -13,6 +14,7 @@ from oprlab.rules.gff import attack as gff_attack
 from oprlab.rules.gff.fast import attack_odds_fast
 from oprlab.rules.gff.profile import (
     AttackProfile,
+    DefenderProfile,
     attack_profile,
     counter_models,
     defender_profile,
@@ -52,10 +54,8 @@ class GffAttack:
     def exact(
         self, attacker: Unit, weapons: Sequence[Weapon], defender: Unit, s: Situation, m: Mechanic
     ) -> Summary:
-        gs = _gff_situation(s)
-        profiles = _gff_profiles(attacker, weapons, defender, gs)
-        fear = attacker.rating("Fear") or 0
-        odds = attack_odds_fast(profiles, defender_profile(defender), gs, m, fear=fear)
+        q = _GffQuery.of(attacker, weapons, defender, s)
+        odds = attack_odds_fast(q.weapons, q.defender, q.situation, m, fear=q.fear)
         return Summary(odds.hits, odds.wounds, odds.casualties, odds.p_destroyed, odds.p_shaken)
 
     def resolve(
@@ -68,17 +68,31 @@ class GffAttack:
         state: Any,
         rng: np.random.Generator | None,
     ) -> Outcome:
+        q = _GffQuery.of(attacker, weapons, defender, s)
+        r = resolve_attack(q.weapons, q.defender, q.situation, Roller(m, state, rng), fear=q.fear)
+        return Outcome(r.hits, r.wounds, r.casualties, r.destroyed, r.shaken)
+
+
+@dataclass(frozen=True)
+class _GffQuery:
+    """An odds query in GFF's terms, read once for the exact and the sampled path alike."""
+
+    weapons: list[AttackProfile]
+    defender: DefenderProfile
+    situation: gff_attack.Situation
+    fear: int
+
+    @classmethod
+    def of(
+        cls, attacker: Unit, weapons: Sequence[Weapon], defender: Unit, s: Situation
+    ) -> _GffQuery:
         gs = _gff_situation(s)
-        profiles = _gff_profiles(attacker, weapons, defender, gs)
-        fear = attacker.rating("Fear") or 0
-        r = resolve_attack(
-            profiles,
+        return cls(
+            _gff_profiles(attacker, weapons, defender, gs),
             defender_profile(defender),
             gs,
-            Roller(m, state, rng),
-            fear=fear,
+            attacker.rating("Fear") or 0,
         )
-        return Outcome(r.hits, r.wounds, r.casualties, r.destroyed, r.shaken)
 
 
 SYSTEMS["gff"] = GffAttack

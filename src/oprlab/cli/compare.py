@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -529,6 +529,27 @@ def _extremes(values: Iterable[tuple[str, Fraction]]) -> dict[str, Any]:
     return {"min": _f(low[1]), "min_at": low[0], "max": _f(high[1]), "max_at": high[0]}
 
 
+def _natural_only(
+    claim: Claim,
+    cells: Sequence[tuple[int, int]],
+    name: str,
+    figure: Callable[[DqFigures], Fraction],
+    natural: Fraction,
+) -> tuple[Claim, list[tuple[str, Fraction]]]:
+    """A claim that ``figure`` is above the natural roll's chance in every cell under opposed
+    rolls and exactly that chance under the current rules; also the current figures by cell.
+
+    With no cells there is nothing to measure: no numbers and no verdict.
+    """
+    opposed = [(_at(sc, d), figure(opposed_figures(sc, d))) for sc, d in cells]
+    current = [(_at(sc, d), figure(current_figures(sc, d))) for sc, d in cells]
+    if not cells:
+        return claim, current
+    numbers = {f"opposed_{name}": _extremes(opposed), f"current_{name}": _extremes(current)}
+    passed = all(v > natural for _, v in opposed) and all(v == natural for _, v in current)
+    return replace(claim, numbers=numbers, passed=passed), current
+
+
 def _at(sc: int, d: int) -> str:
     return f"SC {sc} vs D {d}"
 
@@ -586,47 +607,37 @@ def dq_claims(chances: Sequence[int], defences: Sequence[int]) -> list[Claim]:
 
     # Intent 1, why 4: a miss is possible even at SC = defence + 100, not only on a natural 00.
     plus_100 = [(d + 100, d) for d in defences if d + 100 <= MAX_CHANCE]
-    miss_opp = [(_at(sc, d), opposed_figures(sc, d).p_miss) for sc, d in plus_100]
-    miss_cur = [(_at(sc, d), current_figures(sc, d).p_miss) for sc, d in plus_100]
-    claims.append(
+    miss, _ = _natural_only(
         Claim(
             "miss_at_plus_100",
             "Defence is rolled rather than subtracted (why 4)",
             "an attacker can miss even with SC 100 more than the defence, not just on a natural 00",
             "P(miss) at SC = defence + 100 for each defence: opposed > 1/100 at every one, "
             "current = 1/100 (natural 00 only)",
-            {"opposed_p_miss": _extremes(miss_opp), "current_p_miss": _extremes(miss_cur)}
-            if plus_100
-            else {},
-            (
-                all(v > natural for _, v in miss_opp) and all(v == natural for _, v in miss_cur)
-                if plus_100
-                else None
-            ),
-        )
+        ),
+        plus_100,
+        "p_miss",
+        lambda f: f.p_miss,
+        natural,
     )
+    claims.append(miss)
 
     # Intent 1, why 5: a hit is possible against a defence above the SC, not only on a 01.
     above = [(sc, d) for sc, d in grid if d > sc]
-    hit_opp = [(_at(sc, d), opposed_figures(sc, d).p_hit) for sc, d in above]
-    hit_cur = [(_at(sc, d), current_figures(sc, d).p_hit) for sc, d in above]
-    claims.append(
+    hit, hit_cur = _natural_only(
         Claim(
             "hit_above_sc",
             "Defence is rolled rather than subtracted (why 5)",
             "an attacker can hit a defence greater than its SC, not just on a natural 01",
             "P(hit) where defence > SC: opposed > 1/100 in every cell, current = 1/100 "
             "(natural 01 only)",
-            {"opposed_p_hit": _extremes(hit_opp), "current_p_hit": _extremes(hit_cur)}
-            if above
-            else {},
-            (
-                all(v > natural for _, v in hit_opp) and all(v == natural for _, v in hit_cur)
-                if above
-                else None
-            ),
-        )
+        ),
+        above,
+        "p_hit",
+        lambda f: f.p_hit,
+        natural,
     )
+    claims.append(hit)
 
     # Intent 2, why 1: the added quality lets low SC attackers hit higher defences.
     numbers: dict[str, Any] = {}

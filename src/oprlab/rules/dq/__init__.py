@@ -8,60 +8,8 @@ Table 2, damage, the 57.1/57.2 modifier lists, aiming, the assassin and evading 
 May import ``oprlab.errors``, ``oprlab.prob``, ``oprlab.mechanics`` and ``oprlab.units``.
 """
 
-from oprlab.rules.dq.tables import (
-    AIMING,
-    DEFENCE_MODIFIERS,
-    KNOCKOUT_MIN_RESULT,
-    STRIKE_CHANCE_MODIFIERS,
-    TABLE_2,
-    Applied,
-    AssassinAttack,
-    Damage,
-    DamageRoll,
-    Modifier,
-    ModifierTotal,
-    ParryResult,
-    ResultQuality,
-    assassin_roll_modifier,
-    damage,
-    damage_dist,
-    knockout_succeeds,
-    may_parry,
-    missile_range_steps,
-    modified_chance,
-    modifier,
-    parry_chance,
-    parry_result,
-    result_row,
-    total_defence_modifiers,
-    total_strike_chance_modifiers,
-)
+from oprlab.rules.dq import tables
+from oprlab.rules.dq.tables import *  # noqa: F403  (the package shows the tables module's names)
 
-__all__ = [
-    "AIMING",
-    "DEFENCE_MODIFIERS",
-    "KNOCKOUT_MIN_RESULT",
-    "STRIKE_CHANCE_MODIFIERS",
-    "TABLE_2",
-    "Applied",
-    "AssassinAttack",
-    "Damage",
-    "DamageRoll",
-    "Modifier",
-    "ModifierTotal",
-    "ParryResult",
-    "ResultQuality",
-    "assassin_roll_modifier",
-    "damage",
-    "damage_dist",
-    "knockout_succeeds",
-    "may_parry",
-    "missile_range_steps",
-    "modified_chance",
-    "modifier",
-    "parry_chance",
-    "parry_result",
-    "result_row",
-    "total_defence_modifiers",
-    "total_strike_chance_modifiers",
-]
+__all__: list[str] = []
+__all__ += tables.__all__

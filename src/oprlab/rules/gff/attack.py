@@ -208,3 +208,27 @@ def impact_attack(
         return None
     dice = impact - counter
     return impact_profile(quality, dice) if dice > 0 else None
+
+
+class GffHooks:
+    """Seed 003's clauses for the shared chain (:class:`~oprlab.rules.attack_chain.AttackHooks`).
+
+    The hooks above are bound as they are (no wrapper frame: the rolling driver calls them for
+    every die and hit); Bane is the re-roll, and Regeneration's check comes with its condition.
+    """
+
+    __slots__ = ()
+
+    hit_check = staticmethod(hit_check)
+    hits_from = staticmethod(hits_from)
+    defense_check = staticmethod(defense_check)
+    rerolls_block = staticmethod(bane_reroll)
+    wounds_from_block = staticmethod(wounds_from_block)
+
+    @staticmethod
+    def regeneration_check(p: AttackProfile, s: Situation, d: DefenderProfile) -> Check | None:
+        return regeneration_check(s) if regenerates(p, d) else None
+
+
+#: The GFF hooks (they read no options).
+HOOKS = GffHooks()

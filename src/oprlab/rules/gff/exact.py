@@ -10,29 +10,23 @@ Probabilities are exact Fractions here; :mod:`oprlab.rules.gff.fast` is the floa
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from oprlab.errors import OptionError
-from oprlab.mechanics import Mechanic, Outcome
-from oprlab.prob import Dist, add, repeat_sum
-from oprlab.rules.gff.attack import (
-    Hit,
-    Situation,
-    bane_reroll,
-    defense_check,
-    hit_check,
-    hits_from,
-    regenerates,
-    regeneration_check,
-    wounds_from_block,
-)
+from oprlab.mechanics import Mechanic
+from oprlab.prob import Dist
+from oprlab.rules import attack_chain
+from oprlab.rules.attack_chain import DieResult, require_stateless
+from oprlab.rules.gff.attack import HOOKS, Hit, Situation
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
-from oprlab.rules.gff.wounds import Damage, rolls_wound_effect, take_wounds, wound_effect_check
-
-#: One die's result: (hits, ordinary wounds, Deadly wound sizes in order).
-DieResult = tuple[int, int, tuple[int, ...]]
+from oprlab.rules.gff.wounds import (
+    Damage,
+    rolls_wound_effect,
+    take_wounds,
+    take_wounds_from,
+    wound_effect_check,
+)
 
 
 @dataclass(frozen=True)
@@ -54,62 +48,18 @@ class AttackOdds:
     p_shaken: Fraction
 
 
-def _require_stateless(mechanic: Mechanic) -> None:
-    if mechanic.deterministic:
-        raise OptionError(
-            "exact composition needs a random mechanic; a deterministic one is resolved directly",
-            value=mechanic.name,
-            expected="d6 (use resolve_attack for the clock)",
-        )
-
-
 def wounds_per_hit(
     p: AttackProfile, s: Situation, d: DefenderProfile, hit: Hit, mech: Mechanic
 ) -> Dist[int]:
     """Wounds one hit causes: Defense roll (Bane re-rolls a 6), Deadly, Regeneration."""
-    blocks = mech.outcomes(defense_check(p, s, d, hit))
-
-    def reroll(block: Outcome) -> Dist[Outcome]:
-        return blocks if bane_reroll(p, block) else Dist.point(block)
-
-    def after_block(block: Outcome) -> Dist[int]:
-        size = wounds_from_block(p, block)
-        if not size or not regenerates(p, d):
-            return Dist.point(size)
-        stays = mech.outcomes(regeneration_check(s)).map(lambda o: int(not o.success))
-        return repeat_sum(stays, size)
-
-    return blocks.bind(reroll).bind(after_block)
+    return attack_chain.wounds_per_hit(HOOKS, p, s, d, hit, mech)
 
 
 def die_result(
     p: AttackProfile, s: Situation, d: DefenderProfile, mech: Mechanic
 ) -> Dist[DieResult]:
     """The whole chain of one attack die of weapon ``p``."""
-    _require_stateless(mech)
-    per_hit: dict[Hit, Dist[int]] = {}
-
-    def after_hit(hits: tuple[Hit, ...]) -> Dist[DieResult]:
-        out: Dist[DieResult] = Dist.point((len(hits), 0, ()))
-        for hit in hits:
-            if hit not in per_hit:
-                per_hit[hit] = wounds_per_hit(p, s, d, hit, mech)
-            out = out.bind(_adder(per_hit[hit], p.deadly > 1))
-        return out
-
-    return mech.outcomes(hit_check(p, s, d)).map(lambda o: hits_from(p, s, d, o)).bind(after_hit)
-
-
-def _adder(w: Dist[int], deadly: bool) -> Callable[[DieResult], Dist[DieResult]]:
-    """Add one hit's wounds to a die's result: as a Deadly packet, or as ordinary wounds."""
-
-    def add_to(r: DieResult) -> Dist[DieResult]:
-        hits, ordinary, packets = r
-        if deadly:
-            return w.map(lambda x: (hits, ordinary, (*packets, x)))
-        return w.map(lambda x: (hits, ordinary + x, packets))
-
-    return add_to
+    return attack_chain.die_result(HOOKS, p, s, d, mech)
 
 
 def attack_odds(
@@ -121,26 +71,16 @@ def attack_odds(
     fear: int = 0,
 ) -> AttackOdds:
     """Exact odds of one unit's attack, all weapons at one target (seed 003)."""
-    _require_stateless(mech)
+    require_stateless(mech)
+    # "Hits from Deadly must be resolved first" (a stable sort keeps the weapons' order).
     ordered = sorted(weapons, key=lambda p: p.deadly == 1)
-    hits: Dist[int] = Dist.point(0)
-    wounds: Dist[int] = Dist.point(0)
-    ordinary: Dist[int] = Dist.point(0)
+    dice = attack_chain.sum_dice(ordered, lambda p: die_result(p, s, d, mech))
     spare = max(0, d.models - 1)
     # Deadly packets: state (models killed, markers on the last model), packets in die order.
-    deadly_state: Dist[tuple[int, int]] = Dist.point((0, 0))
-    for p in ordered:
-        if p.dice <= 0:
-            continue
-        die = die_result(p, s, d, mech)
-        hits = add(hits, repeat_sum(die.map(lambda r: r[0]), p.dice))
-        wounds = add(wounds, repeat_sum(die.map(lambda r: r[1] + sum(r[2])), p.dice))
-        if p.deadly > 1:
-            step = _packet_step(die.map(lambda r: r[2]), spare)
-            for _ in range(p.dice):
-                deadly_state = deadly_state.bind(step)
-        else:
-            ordinary = add(ordinary, repeat_sum(die.map(lambda r: r[1]), p.dice))
+    deadly_state = attack_chain.fold_packets(
+        Dist.point((0, 0)), dice.deadly, lambda km, pk: take_wounds_from(km, pk, spare)
+    )
+    ordinary = dice.ordinary
     fear_now = fear if s.melee else 0
 
     def final(state_and_w: tuple[tuple[int, int], int]) -> Dist[tuple[int, bool, bool]]:
@@ -156,34 +96,20 @@ def attack_odds(
 
     joint = deadly_state.bind(lambda km: ordinary.map(lambda w: (km, w))).bind(final)
     return AttackOdds(
-        hits=hits,
-        wounds=wounds,
+        hits=dice.hits,
+        wounds=dice.wounds,
         casualties=joint.map(lambda r: r[0]),
         p_destroyed=joint.probability(lambda r: r[1] or r[0] >= d.models),
         p_shaken=joint.probability(lambda r: r[2]),
     )
 
 
-def _packet_step(
-    packets: Dist[tuple[int, ...]], spare: int
-) -> Callable[[tuple[int, int]], Dist[tuple[int, int]]]:
-    def step(km: tuple[int, int]) -> Dist[tuple[int, int]]:
-        return packets.map(lambda pk: take_wounds_from(km, pk, spare))
-
-    return step
-
-
-def take_wounds_from(km: tuple[int, int], packets: tuple[int, ...], spare: int) -> tuple[int, int]:
-    """Continue :func:`take_wounds`'s Deadly rule from a state (killed, markers)."""
-    killed, markers = km
-    for size in packets:
-        if size <= 0:
-            continue
-        if killed < spare:
-            killed += 1
-        else:
-            markers += size
-    return killed, markers
-
-
-__all__ = ["AttackOdds", "attack_odds", "die_result", "take_wounds", "wounds_per_hit"]
+__all__ = [
+    "AttackOdds",
+    "DieResult",
+    "attack_odds",
+    "die_result",
+    "take_wounds",
+    "take_wounds_from",
+    "wounds_per_hit",
+]

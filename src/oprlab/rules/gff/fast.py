@@ -26,32 +26,15 @@ from functools import lru_cache
 
 import numpy as np
 
-from oprlab.mechanics import Check, Mechanic, Outcome, Owner
-from oprlab.prob.floats import (
-    Array,
-    add_pmf,
-    bump,
-    frozen,
-    pmf_array,
-    power,
-    repeat_small,
-)
-from oprlab.rules.gff.attack import (
-    LONG_RANGE,
-    Hit,
-    Situation,
-    bane_reroll,
-    defense_check,
-    hit_check,
-    hits_from,
-    regenerates,
-    regeneration_check,
-    wounds_from_block,
-)
-from oprlab.rules.gff.exact import _require_stateless
+from oprlab.mechanics import Check, Mechanic, Owner
+from oprlab.prob.floats import Array, frozen, power
+from oprlab.rules import attack_chain as chain
+from oprlab.rules.gff.attack import HOOKS, LONG_RANGE, Situation
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
 from oprlab.rules.gff.wounds import Damage, rolls_wound_effect, wound_effect_check
 
+#: The shared mechanic registry under its old name here (tests reach for it).
+_MECHANICS = chain.MECHANICS
 #: The closing table is made for track lengths rounded up to this, so nearby queries share it.
 _ROWS = 16
 
@@ -65,94 +48,6 @@ class AttackOddsArrays:
     casualties: Array
     p_destroyed: float
     p_shaken: float
-
-
-@dataclass(frozen=True, eq=False)
-class _Die:
-    """One die's chain as floats.
-
-    Attributes:
-        hits: pmf of its hits.
-        wounds: pmf of its wounds, ordinary and Deadly alike (a Deadly die has no ordinary ones).
-        packets: a Deadly die's packets: the positive sizes in order (zeros are skipped by the
-            Deadly rule, so they are dropped and equal sequences merged), with probabilities.
-    """
-
-    hits: Array
-    wounds: Array
-    packets: tuple[tuple[tuple[int, ...], float], ...]
-
-
-@dataclass(frozen=True, eq=False)
-class _Weapon:
-    """A weapon's dice summed: the die and the pmfs of hits and wounds over all its dice."""
-
-    die: _Die
-    hits: Array
-    wounds: Array
-
-
-_MECHANICS: dict[str, Mechanic] = {}
-
-
-def _stays(mech: Mechanic, check: Check) -> list[tuple[int, float]]:
-    """One Regeneration roll as the wounds it leaves: 0 when the wound is ignored, else 1."""
-    return [(int(not o.success), q) for o, q in mech.float_outcomes(check)]
-
-
-def _wounds_per_hit(
-    p: AttackProfile, s: Situation, d: DefenderProfile, hit: Hit, mech: Mechanic
-) -> list[tuple[int, float]]:
-    """:func:`~oprlab.rules.gff.exact.wounds_per_hit` in floats: Defense roll (Bane re-rolls a
-    6 once), Deadly, then a Regeneration roll per wound."""
-    blocks = mech.float_outcomes(defense_check(p, s, d, hit))
-    regen = regenerates(p, d)
-    stays = _stays(mech, regeneration_check(s)) if regen else []
-    out: dict[int, float] = {}
-
-    def after_block(block: Outcome, q: float) -> None:
-        size = wounds_from_block(p, block)
-        if not size or not regen:
-            bump(out, size, q)
-            return
-        for k, a in repeat_small(stays, size):
-            bump(out, k, q * a)
-
-    for block, q in blocks:
-        if bane_reroll(p, block):
-            for again, r in blocks:
-                after_block(again, q * r)
-        else:
-            after_block(block, q)
-    return list(out.items())
-
-
-def _die_chain(p: AttackProfile, s: Situation, d: DefenderProfile, mech: Mechanic) -> _Die:
-    """:func:`~oprlab.rules.gff.exact.die_result` in floats, summarised for the fast path."""
-    deadly = p.deadly > 1
-    per_hit: dict[Hit, list[tuple[int, float]]] = {}
-    hits: dict[int, float] = {}
-    wounds: dict[int, float] = {}
-    packets: dict[tuple[int, ...], float] = {}
-    for outcome, q in mech.float_outcomes(hit_check(p, s, d)):
-        made = hits_from(p, s, d, outcome)
-        bump(hits, len(made), q)
-        seqs: dict[tuple[int, ...], float] = {(): q}
-        for hit in made:
-            if hit not in per_hit:
-                per_hit[hit] = _wounds_per_hit(p, s, d, hit, mech)
-            nxt: dict[tuple[int, ...], float] = {}
-            for seq, a in seqs.items():
-                for x, r in per_hit[hit]:
-                    # Deadly packets keep their order; ordinary wounds are just a count.
-                    k = ((*seq, x) if x else seq) if deadly else (sum(seq) + x,)
-                    nxt[k] = nxt.get(k, 0.0) + a * r
-            seqs = nxt
-        for seq, a in seqs.items():
-            bump(wounds, sum(seq), a)
-            if deadly:
-                bump(packets, seq, a)
-    return _Die(pmf_array(hits), pmf_array(wounds), tuple(packets.items()))
 
 
 def _canonical(
@@ -170,29 +65,33 @@ def _canonical(
     return s2, d2
 
 
+def _die_chain(
+    p: AttackProfile, s: Situation, d: DefenderProfile, mech: Mechanic
+) -> chain.FloatDie:
+    """One die's chain in floats under the GFF hooks (uncached)."""
+    return chain.float_die(HOOKS, p, s, d, mech)
+
+
 @lru_cache(maxsize=4096)
-def _die_cached(p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str) -> _Die:
-    return _die_chain(p, s, d, _MECHANICS[mech_key])
+def _die_cached(
+    p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str
+) -> chain.FloatDie:
+    return _die_chain(p, s, d, chain.mechanic_for(mech_key))
 
 
-def _die(p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str) -> _Die:
+def _die(p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str) -> chain.FloatDie:
     s2, d2 = _canonical(p, s, d)
     return _die_cached(p, s2, d2, mech_key)
 
 
 @lru_cache(maxsize=4096)
-def _powered(die: _Die, dice: int) -> _Weapon:
-    return _Weapon(die, frozen(power(die.hits, dice)), frozen(power(die.wounds, dice)))
-
-
-@lru_cache(maxsize=4096)
-def _weapon(p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str) -> _Weapon:
+def _weapon(p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str) -> chain.FloatWeapon:
     """A weapon's dice at a target, keyed by the query itself (cheaper than the canonical key)."""
-    return _powered(_die(p, s, d, mech_key), p.dice)
+    return chain.powered(_die(p, s, d, mech_key), p.dice)
 
 
 @lru_cache(maxsize=4096)
-def _head(die: _Die, spare: int) -> Array:
+def _head(die: chain.FloatDie, spare: int) -> Array:
     """Where one Deadly die moves each position before the last model (``t < spare``).
 
     Row ``t`` is the distribution of the new position: each positive packet kills a model while
@@ -209,7 +108,7 @@ def _head(die: _Die, spare: int) -> Array:
 
 
 @lru_cache(maxsize=1024)
-def _transition(die: _Die, spare: int, size: int) -> Array:
+def _transition(die: chain.FloatDie, spare: int, size: int) -> Array:
     """One Deadly die as a matrix on track positions ``0..size-1``: the head rows from
     :func:`_head`, then a plain shift by the die's wounds (the last model takes them all).
 
@@ -226,7 +125,7 @@ def _transition(die: _Die, spare: int, size: int) -> Array:
 
 
 @lru_cache(maxsize=1024)
-def _track(deadly: tuple[tuple[_Die, int], ...], spare: int) -> Array:
+def _track(deadly: tuple[tuple[chain.FloatDie, int], ...], spare: int) -> Array:
     """The distribution of the wound-track position after the Deadly dice, in order."""
     size = spare + 1 + sum((die.wounds.size - 1) * dice for die, dice in deadly)
     v = np.zeros(size)
@@ -241,7 +140,7 @@ def _track(deadly: tuple[tuple[_Die, int], ...], spare: int) -> Array:
 @lru_cache(maxsize=8192)
 def _p_knocked_out(check: Check, mech_key: str) -> tuple[float, bool]:
     """P(Knocked Out) of one wound-effect roll, and whether it is certain."""
-    effect = _MECHANICS[mech_key].float_outcomes(check)
+    effect = chain.mechanic_for(mech_key).float_outcomes(check)
     return sum(q for o, q in effect if not o.success), not any(o.success for o, _ in effect)
 
 
@@ -287,7 +186,7 @@ def clear_caches() -> None:
     """Forget every cached die, weapon and table (for cold-start timing and tests)."""
     for cached in (
         _die_cached,
-        _powered,
+        chain.powered,
         _weapon,
         _head,
         _transition,
@@ -307,26 +206,10 @@ def attack_odds_fast(
     fear: int = 0,
 ) -> AttackOddsArrays:
     """Float odds of one unit's attack; the same rules as :func:`~.exact.attack_odds`."""
-    _require_stateless(mech)
-    key = repr(mech)
-    _MECHANICS.setdefault(key, mech)
+    chain.require_stateless(mech)
+    key = chain.mechanic_key(mech)
     spare = d.models - 1 if d.models > 1 else 0
-    hits: Array | None = None
-    wounds: Array | None = None
-    ordinary: list[Array] = []
-    deadly: list[tuple[_Die, int]] = []
-    for p in weapons:  # exact.attack_odds takes Deadly weapons first, in their order
-        if p.dice <= 0:
-            continue
-        w = _weapon(p, s, d, key)
-        hits = add_pmf(hits, w.hits)
-        wounds = add_pmf(wounds, w.wounds)
-        if spare and p.deadly > 1:
-            deadly.append((w.die, p.dice))
-        else:
-            ordinary.append(w.wounds)
-    if hits is None or wounds is None:
-        hits = wounds = np.ones(1)
+    hits, wounds, ordinary, deadly = chain.float_sums(weapons, _weapon, (s, d, key), spare > 0)
     final = wounds  # one model, or no Deadly: every wound is one step along the track
     if deadly:
         final = _track(tuple(deadly), spare)

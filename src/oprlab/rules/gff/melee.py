@@ -20,38 +20,58 @@ run it: :func:`resolve_exchange` rolls each attack with a :class:`Roller` (d6 or
 :func:`exchange_outcomes` composes the exact joint distribution of every stage with the d6, so
 exact odds and simulation cannot drift apart.
 
-:class:`ExchangeResult` and :class:`Side` are system-neutral, so another system's exchange
-(Riverside, seed 002 "Melee Attacks") can report with the same type.
+:class:`ExchangeResult`, :class:`Side`, :func:`carried` and the exact stage driver are
+system-neutral and live in :mod:`oprlab.rules.melee_exchange` (importable from here too), so
+another system's exchange (Riverside, seed 002 "Melee Attacks") reports with the same type.
 
-May import ``oprlab.mechanics``, ``oprlab.prob``, ``oprlab.units`` and ``oprlab.rules.gff``.
+May import ``oprlab.mechanics``, ``oprlab.prob``, ``oprlab.units``, ``oprlab.rules.gff`` and the
+shared ``oprlab.rules.attack_chain`` and ``oprlab.rules.melee_exchange``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 from functools import lru_cache
 from typing import Literal
 
-from oprlab.errors import OprlabError, OptionError
+from oprlab.errors import OptionError
 from oprlab.mechanics import Mechanic, Owner
-from oprlab.prob import Dist, add, repeat_sum
-from oprlab.rules.gff.attack import ATTACKER, DEFENDER, Situation, impact_attack
-from oprlab.rules.gff.exact import die_result, take_wounds_from
+from oprlab.prob import Dist
+from oprlab.rules.attack_chain import casualty_dice, fold_packets, require_stateless
+from oprlab.rules.gff.attack import ATTACKER, DEFENDER, HOOKS, Situation, impact_attack
 from oprlab.rules.gff.profile import (
     AttackProfile,
     DefenderProfile,
+    all_rules,
     attack_profile,
     defender_profile,
 )
 from oprlab.rules.gff.resolve import AttackResult, Roller, resolve_attack
-from oprlab.rules.gff.wounds import Damage, rolls_wound_effect, wound_effect_check
-from oprlab.units.model import Rule, Unit, Weapon
+from oprlab.rules.gff.wounds import Damage, rolls_wound_effect, take_wounds_from, wound_effect_check
+from oprlab.rules.melee_exchange import (
+    CONSOLIDATE_INCHES,
+    SEPARATE_INCHES,
+    AfterCombat,
+    Arm,
+    ExactTooLarge,
+    ExchangeResult,
+    Side,
+    SideResult,
+    UnitState,
+    arms,
+    carried,
+    check_models,
+    compose_stages,
+    strikes_with,
+)
+from oprlab.units.model import Unit, Weapon
 
 __all__ = [
+    "CONSOLIDATE_INCHES",
     "OWNERS",
+    "SEPARATE_INCHES",
     "AfterCombat",
     "Effect",
     "ExactTooLarge",
@@ -71,10 +91,6 @@ __all__ = [
     "resolve_exchange",
 ]
 
-#: After Combat: "If one unit is destroyed, the other may move by up to 3"".
-CONSOLIDATE_INCHES = 3
-#: After Combat: "Otherwise, chargers must move back and separate by 1"".
-SEPARATE_INCHES = 1
 #: The clock owners of the charger's and the defender's checks (pass to ``initial_state``).
 OWNERS = (ATTACKER, DEFENDER)
 
@@ -84,13 +100,6 @@ ImpactTiming = Literal["first", "with_strikes"]
 IMPACT_TIMINGS: tuple[ImpactTiming, ...] = ("first", "with_strikes")
 
 
-class Side(StrEnum):
-    """The two units of a melee: the charger and the charged unit."""
-
-    ATTACKER = "attacker"
-    DEFENDER = "defender"
-
-
 class Step(StrEnum):
     """The attacks of a charge, in the order they are resolved."""
 
@@ -98,46 +107,6 @@ class Step(StrEnum):
     COUNTER = "counter"
     STRIKE = "strike"
     STRIKE_BACK = "strike back"
-
-
-class AfterCombat(StrEnum):
-    """Seed 003 "After Combat": who moves, and how far."""
-
-    ATTACKER_MOVES = "attacker may move up to 3 inches"
-    DEFENDER_MOVES = "defender may move up to 3 inches"
-    CHARGER_SEPARATES = "charger moves back 1 inch"
-    NONE = "no unit left to move"
-
-    @property
-    def mover(self) -> Side | None:
-        """The unit that moves (the charger when it separates)."""
-        if self is AfterCombat.DEFENDER_MOVES:
-            return Side.DEFENDER
-        return None if self is AfterCombat.NONE else Side.ATTACKER
-
-    @property
-    def inches(self) -> int:
-        """How far: up to 3" after destroying the other unit, else back 1" (0: nobody)."""
-        if self is AfterCombat.CHARGER_SEPARATES:
-            return SEPARATE_INCHES
-        return 0 if self is AfterCombat.NONE else CONSOLIDATE_INCHES
-
-
-@dataclass(frozen=True, slots=True)
-class UnitState:
-    """A unit's condition going into a melee.
-
-    Attributes:
-        models: models still in play.
-        markers: wound markers on the last model (only when one model is left).
-        shaken: the unit is Shaken.
-        fatigued: the unit already charged or struck back this round.
-    """
-
-    models: int
-    markers: int = 0
-    shaken: bool = False
-    fatigued: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,92 +140,7 @@ class Strike:
     result: AttackResult
 
 
-@dataclass(frozen=True, slots=True)
-class SideResult:
-    """One unit after the exchange.
-
-    Attributes:
-        wounds_dealt: wounds this unit dealt to the other.
-        casualties: models this unit lost in this exchange.
-        models: models left.
-        markers: wound markers on its last model.
-        shaken: Shaken afterwards.
-        fatigued: Fatigued afterwards.
-    """
-
-    wounds_dealt: int
-    casualties: int
-    models: int
-    markers: int
-    shaken: bool
-    fatigued: bool
-
-    @property
-    def destroyed(self) -> bool:
-        return self.models <= 0
-
-
-@dataclass(frozen=True, slots=True)
-class ExchangeResult:
-    """The outcome of one charge and its strike back (system-neutral).
-
-    Attributes:
-        attacker: the charging unit afterwards.
-        defender: the charged unit afterwards.
-        struck_back: the defender struck (with Counter weapons or striking back).
-        after_combat: which unit moves after combat, and how far.
-        strikes: each attack made, in order (empty in exact distributions).
-        system: the rule system that resolved it.
-    """
-
-    attacker: SideResult
-    defender: SideResult
-    struck_back: bool
-    after_combat: AfterCombat
-    strikes: tuple[Strike, ...] = field(default=(), compare=False)
-    system: str = "gff"
-
-    @property
-    def winner(self) -> Side | None:
-        """Who won the exchange (``None``: a draw); docs/rules/gff.md "Melee exchange".
-
-        The other unit destroyed wins; otherwise more wounds dealt wins; equal wounds draw.
-        """
-        a, d = self.attacker, self.defender
-        if d.destroyed != a.destroyed:
-            return Side.ATTACKER if d.destroyed else Side.DEFENDER
-        if a.wounds_dealt != d.wounds_dealt:
-            return Side.ATTACKER if a.wounds_dealt > d.wounds_dealt else Side.DEFENDER
-        return None
-
-
-class ExactTooLarge(OprlabError):
-    """The exact exchange would hold more joint states than allowed: sample it instead."""
-
-
 # --- who strikes with what ----------------------------------------------------------------
-
-
-def carried(count: int, models: int, size: int) -> int:
-    """How many of a weapon (or a per-model rule) ``models`` of ``size`` models still carry.
-
-    Casualties are spread evenly over the unit's weapons: ``count * models / size`` rounded half
-    up. Exact for weapons every model carries (``5x CCW`` with 3 of 5 left: 3); an upgrade one
-    model carries stays until fewer than half the models are left (docs/rules/gff.md).
-    """
-    if size <= 0 or models <= 0:
-        return 0
-    if models >= size:
-        return count
-    return (2 * count * models + size) // (2 * size)
-
-
-def _walk(rules: tuple[Rule, ...]) -> list[Rule]:
-    out: list[Rule] = []
-    for r in rules:
-        out.append(r)
-        out.extend(_walk(r.rules))
-    return out
 
 
 def _models_with(unit: Unit, name: str, models: int) -> list[int]:
@@ -264,7 +148,7 @@ def _models_with(unit: Unit, name: str, models: int) -> list[int]:
     key = name.casefold()
     return [
         min(models, carried(r.count if r.count is not None else unit.size, models, unit.size))
-        for r in _walk(unit.rules)
+        for r in all_rules(unit.rules)
         if r.name.casefold() == key
     ]
 
@@ -292,40 +176,8 @@ def impact_dice_left(unit: Unit, models: int) -> int:
     :func:`~oprlab.rules.gff.profile.impact_dice` for a unit that lost models.
     """
     key = "impact"
-    ratings = [r.rating or 0 for r in _walk(unit.rules) if r.name.casefold() == key]
+    ratings = [r.rating or 0 for r in all_rules(unit.rules) if r.name.casefold() == key]
     return sum(x * n for x, n in zip(ratings, _models_with(unit, "Impact", models), strict=True))
-
-
-@dataclass(frozen=True, slots=True)
-class _Arm:
-    """One melee weapon line of a unit, read once: its count, attacks and profile."""
-
-    count: int
-    attacks: int
-    profile: AttackProfile
-    counter: bool
-
-
-def _arms(unit: Unit) -> tuple[_Arm, ...]:
-    return tuple(
-        _Arm(w.count, w.attacks, attack_profile(unit, w), _is_counter(unit, w))
-        for w in unit.weapons
-        if w.melee
-    )
-
-
-def _melee_profiles(
-    arms: tuple[_Arm, ...], size: int, models: int, counter: bool | None
-) -> tuple[AttackProfile, ...]:
-    """The weapons (Counter ones, the others, or all for ``None``) scaled to the models left."""
-    out: list[AttackProfile] = []
-    for arm in arms:
-        if counter is not None and arm.counter != counter:
-            continue
-        dice = carried(arm.count, models, size) * arm.attacks
-        if dice > 0:
-            out.append(arm.profile if dice == arm.profile.dice else replace(arm.profile, dice=dice))
-    return tuple(out)
 
 
 # --- the exchange as a state machine ------------------------------------------------------
@@ -368,8 +220,8 @@ class _Melee:
     impact_timing: ImpactTiming
     attacker_owner: Owner
     defender_owner: Owner
-    attacker_arms: tuple[_Arm, ...]
-    defender_arms: tuple[_Arm, ...]
+    attacker_arms: tuple[Arm[AttackProfile], ...]
+    defender_arms: tuple[Arm[AttackProfile], ...]
     #: Impact dice of the charger and Counter models of the defender, by models left.
     impact_by_models: tuple[int, ...]
     counter_by_models: tuple[int, ...]
@@ -436,7 +288,7 @@ def _blow(m: _Melee, step: Step, f: _Fight) -> _Blow | None:
             impact = _impact(m, f)
             weapons = () if impact is None else (impact,)
         else:
-            weapons = _melee_profiles(m.attacker_arms, m.attacker.size, state.models, None)
+            weapons = strikes_with(m.attacker_arms, m.attacker.size, state.models)
             impact = _impact(m, f) if m.impact_timing == "with_strikes" else None
             weapons += () if impact is None else (impact,)
     else:
@@ -450,7 +302,7 @@ def _blow(m: _Melee, step: Step, f: _Fight) -> _Blow | None:
         )
         fear = m.defender_fear
         counter = step is Step.COUNTER
-        weapons = _melee_profiles(m.defender_arms, m.defender.size, state.models, counter)
+        weapons = strikes_with(m.defender_arms, m.defender.size, state.models, counter)
     if not weapons:
         return None
     return _Blow(
@@ -517,15 +369,7 @@ def _result(start: _Fight, f: _Fight, strikes: tuple[Strike, ...] = ()) -> Excha
 def _check_state(unit: Unit, s: UnitState | None, role: Side) -> UnitState:
     """A fresh unit by default; refuse states a unit cannot be in when a charge starts."""
     where = f"{role}_state"
-    if s is None:
-        return UnitState(models=unit.size)
-    if not 1 <= s.models <= unit.size:
-        raise OptionError(
-            f"models out of range for {unit.name!r}",
-            value=s.models,
-            expected=f"1 to {unit.size} (a unit with no models cannot fight)",
-            where=where,
-        )
+    s = check_models(unit, s, where)
     if s.markers < 0 or (s.markers and s.models > 1):
         raise OptionError(
             "wound markers sit on the last model only (seed 003 Groups & Wounds)",
@@ -566,8 +410,8 @@ def _melee(
         timing,
         owners[0],
         owners[1],
-        attacker_arms=_arms(attacker),
-        defender_arms=_arms(defender),
+        attacker_arms=arms(attacker, attack_profile, _is_counter),
+        defender_arms=arms(defender, attack_profile, _is_counter),
         impact_by_models=tuple(impact_dice_left(attacker, n) for n in range(attacker.size + 1)),
         counter_by_models=tuple(counter_models_left(defender, n) for n in range(defender.size + 1)),
         attacker_fear=attacker.rating("Fear") or 0,
@@ -637,18 +481,14 @@ def attack_effects(
     (:func:`~oprlab.rules.gff.exact.die_result`) into it, with the same wound rules.
     """
     spare = max(0, d.models - 1)
-    ordinary: Dist[int] = Dist.point(0)
+    ordered = sorted(weapons, key=lambda w: w.deadly == 1)  # Deadly first
+    ordinary, deadly_dice = casualty_dice(HOOKS, ordered, s, lambda p: _die_key(p, d), mech)
     # Deadly packets first: state (models killed, markers on the last model, Deadly wounds).
-    deadly: Dist[tuple[int, int, int]] = Dist.point((0, 0, 0))
-    for p in sorted(weapons, key=lambda w: w.deadly == 1):
-        if p.dice <= 0:
-            continue
-        if p.deadly > 1:
-            packets = _packets(p, s, _die_key(p, d), mech)
-            for _ in range(p.dice):
-                deadly = deadly.bind(_packet_step(packets, spare))
-        else:
-            ordinary = add(ordinary, _ordinary_sum(p, s, _die_key(p, d), mech))
+    deadly = fold_packets(
+        Dist.point((0, 0, 0)),
+        deadly_dice,
+        lambda st, pk: (*take_wounds_from((st[0], st[1]), pk, spare), st[2] + sum(pk)),
+    )
     fear_now = fear if s.melee else 0
 
     def final(state: tuple[tuple[int, int, int], int]) -> Dist[Effect]:
@@ -672,32 +512,6 @@ def attack_effects(
 def _die_key(p: AttackProfile, d: DefenderProfile) -> DefenderProfile:
     """The target as one die's chain sees it: models count only for Blast, markers never."""
     return replace(d, models=d.models if p.blast > 1 else 1, markers=0, shaken=False)
-
-
-@lru_cache(maxsize=4096)
-def _ordinary_sum(p: AttackProfile, s: Situation, d: DefenderProfile, mech: Mechanic) -> Dist[int]:
-    """Ordinary wounds of all ``p.dice`` dice of a weapon (cached: stages repeat them)."""
-    return repeat_sum(die_result(p, s, d, mech).map(lambda r: r[1]), p.dice)
-
-
-@lru_cache(maxsize=4096)
-def _packets(
-    p: AttackProfile, s: Situation, d: DefenderProfile, mech: Mechanic
-) -> Dist[tuple[int, ...]]:
-    """The Deadly wound packets of one die of a Deadly weapon."""
-    return die_result(p, s, d, mech).map(lambda r: r[2])
-
-
-def _packet_step(
-    packets: Dist[tuple[int, ...]], spare: int
-) -> Callable[[tuple[int, int, int]], Dist[tuple[int, int, int]]]:
-    def step(state: tuple[int, int, int]) -> Dist[tuple[int, int, int]]:
-        killed, markers, total = state
-        return packets.map(
-            lambda pk: (*take_wounds_from((killed, markers), pk, spare), total + sum(pk))
-        )
-
-    return step
 
 
 #: Joint states allowed at any stage of the exact exchange before it gives up.
@@ -726,12 +540,7 @@ def exchange_outcomes(
     :func:`resolve_exchange` rolls. Raises :class:`ExactTooLarge` beyond ``max_states`` joint
     states, or when the units' models multiply to more than ``max_model_pairs``.
     """
-    if mech.deterministic:
-        raise OptionError(
-            "exact composition needs a random mechanic; a deterministic one is played out",
-            value=mech.name,
-            expected="d6 (use resolve_exchange for the clock)",
-        )
+    require_stateless(mech, "resolve_exchange")
     m = _melee(attacker, defender, strike_back, impact_timing, OWNERS)
     start = _Fight(
         _check_state(attacker, attacker_state, Side.ATTACKER),
@@ -743,36 +552,14 @@ def exchange_outcomes(
             f"{start.attacker.models} x {start.defender.models} models is more than the "
             f"{max_model_pairs} pairs the exact exchange handles quickly"
         )
-    memo: dict[_Blow, Dist[Effect]] = {}
-
-    def effects(blow: _Blow) -> Dist[Effect]:
-        if blow not in memo:
-            memo[blow] = attack_effects(
-                blow.weapons, blow.target, blow.situation, mech, fear=blow.fear
-            )
-        return memo[blow]
-
-    def stage(step: Step) -> Callable[[_Fight], Dist[_Fight]]:
-        def go(f: _Fight) -> Dist[_Fight]:
-            blow = _blow(m, step, f)
-            if blow is None:
-                return Dist.point(f)
-            return effects(blow).map(lambda e: _after(f, blow, e))
-
-        return go
-
-    def branches(step: Step, f: _Fight) -> int:
-        blow = _blow(m, step, f)
-        return 1 if blow is None else len(effects(blow))
-
-    fights: Dist[_Fight] = Dist.point(start)
-    for step in m.steps:
-        # Count the branches before composing them: the composition is the costly part.
-        if sum(branches(step, f) for f in fights.support) > max_states:
-            raise ExactTooLarge(
-                f"the exact exchange would pass {max_states} joint states at the {step} step"
-            )
-        fights = fights.bind(stage(step))
+    fights = compose_stages(
+        start,
+        m.steps,
+        lambda step, f: _blow(m, step, f),
+        lambda b: attack_effects(b.weapons, b.target, b.situation, mech, fear=b.fear),
+        _after,
+        max_states,
+    )
     return fights.map(lambda f: _result(start, f))
 
 

@@ -108,11 +108,12 @@ def defender_profile(
     )
 
 
-def _walk(rules: tuple[Rule, ...]) -> list[Rule]:
+def all_rules(rules: tuple[Rule, ...]) -> list[Rule]:
+    """Every rule, and the rules each one grants, depth first."""
     out: list[Rule] = []
     for r in rules:
         out.append(r)
-        out.extend(_walk(r.rules))
+        out.extend(all_rules(r.rules))
     return out
 
 
@@ -125,7 +126,7 @@ def impact_dice(unit: Unit) -> int:
     """The unit's Impact dice: Impact(X) is per model, so X for every model that has it."""
     return sum(
         (r.rating or 0) * _models_with(r, unit.size)
-        for r in _walk(unit.rules)
+        for r in all_rules(unit.rules)
         if r.name.casefold() == "impact"
     )
 
@@ -137,7 +138,11 @@ def counter_models(unit: Unit) -> int:
     """
     armed = sum(w.count for w in unit.weapons if w.has("Counter"))
     ruled = max(
-        (_models_with(r, unit.size) for r in _walk(unit.rules) if r.name.casefold() == "counter"),
+        (
+            _models_with(r, unit.size)
+            for r in all_rules(unit.rules)
+            if r.name.casefold() == "counter"
+        ),
         default=0,
     )
     return min(unit.size, max(armed, ruled))

@@ -11,22 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
-from oprlab.mechanics import Check, Mechanic, Outcome, State
-from oprlab.rules.gff.attack import (
-    Hit,
-    Situation,
-    bane_reroll,
-    defense_check,
-    hit_check,
-    hits_from,
-    regenerates,
-    regeneration_check,
-    wounds_from_block,
-)
+from oprlab.rules.attack_chain import Roller, roll_wounds
+from oprlab.rules.gff.attack import HOOKS, Situation
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
 from oprlab.rules.gff.wounds import Damage, rolls_wound_effect, take_wounds, wound_effect_check
+
+__all__ = ["AttackResult", "Roller", "finish", "resolve_attack"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,26 +40,6 @@ class AttackResult:
     markers: int
 
 
-class Roller:
-    """Rolls checks with one mechanic, threading its state; the only place dice are drawn."""
-
-    def __init__(self, mechanic: Mechanic, state: State, rng: np.random.Generator | None):
-        self.mechanic = mechanic
-        self.state = state
-        self.rng = rng
-
-    def roll(self, check: Check) -> Outcome:
-        if self.mechanic.deterministic:
-            ((outcome, _),) = self.mechanic.outcomes(check, self.state).items()
-        else:
-            if self.rng is None:
-                raise ValueError(f"{self.mechanic.name} needs a random generator")
-            outcome = self.mechanic.sample(check, self.state, self.rng)
-        if outcome.state is not None:
-            self.state = outcome.state
-        return outcome
-
-
 def resolve_attack(
     weapons: Sequence[AttackProfile],
     defender: DefenderProfile,
@@ -83,33 +53,9 @@ def resolve_attack(
     Deadly weapons are resolved first ("Hits from Deadly must be resolved first").
     """
     ordered = sorted(weapons, key=lambda p: p.deadly == 1)  # stable: Deadly first
-    rolled: list[tuple[AttackProfile, list[Hit]]] = []
-    for p in ordered:
-        check = hit_check(p, situation, defender)
-        hits: list[Hit] = []
-        for _ in range(p.dice):
-            hits.extend(hits_from(p, situation, defender, roller.roll(check)))
-        rolled.append((p, hits))
-    total_hits = sum(len(h) for _, h in rolled)
-    # Every Defense roll (Bane's re-roll at once), then Regeneration for each wound.
-    unsaved: list[tuple[AttackProfile, int]] = []
-    for p, hits in rolled:
-        for hit in hits:
-            block = roller.roll(defense_check(p, situation, defender, hit))
-            if bane_reroll(p, block):
-                block = roller.roll(defense_check(p, situation, defender, hit))
-            unsaved.append((p, wounds_from_block(p, block)))
-    deadly: list[int] = []
-    ordinary = 0
-    for p, size in unsaved:
-        if size and regenerates(p, defender):
-            size = sum(not roller.roll(regeneration_check(situation)).success for _ in range(size))
-        if p.deadly > 1:
-            deadly.append(size)
-        else:
-            ordinary += size
-    damage = take_wounds(defender, deadly, ordinary)
-    return finish(defender, damage, sum(deadly) + ordinary, total_hits, situation, roller, fear)
+    rolled = roll_wounds(HOOKS, ordered, situation, defender, roller)
+    damage = take_wounds(defender, rolled.packets, rolled.ordinary)
+    return finish(defender, damage, rolled.wounds, rolled.hits, situation, roller, fear)
 
 
 def finish(

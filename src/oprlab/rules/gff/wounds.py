@@ -36,16 +36,23 @@ def take_wounds(d: DefenderProfile, deadly: Iterable[int], wounds: int) -> Damag
         wounds: ordinary wounds, one each.
     """
     spare = max(0, d.models - 1)  # models that die to any wound before the last one
-    killed = markers = 0
-    for size in deadly:
+    killed, markers = take_wounds_from((0, 0), deadly, spare)
+    ordinary = min(wounds, spare - killed)
+    return Damage(killed + ordinary, markers + wounds - ordinary)
+
+
+def take_wounds_from(km: tuple[int, int], packets: Iterable[int], spare: int) -> tuple[int, int]:
+    """Continue :func:`take_wounds`'s Deadly rule from a state (killed, markers): each packet
+    kills a model while one is to spare, then the last model takes its markers."""
+    killed, markers = km
+    for size in packets:
         if size <= 0:
             continue
         if killed < spare:
             killed += 1
         else:
             markers += size
-    ordinary = min(wounds, spare - killed)
-    return Damage(killed + ordinary, markers + wounds - ordinary)
+    return killed, markers
 
 
 def rolls_wound_effect(d: DefenderProfile, damage: Damage, fear: int = 0) -> bool:

@@ -277,3 +277,30 @@ def regeneration_check(p: AttackProfile, s: Situation) -> Check:
     """One Regeneration roll per wound: ignored on a 5+; Rending gives the roll -1."""
     modifier = RENDING_REGENERATION if p.rending else 0
     return Check(Test.REGENERATION, REGENERATION_TARGET, modifier=modifier, owner=s.defender)
+
+
+@dataclass(frozen=True, slots=True)
+class RiversideHooks:
+    """Seed 002's clauses under ``readings`` for the shared chain
+    (:class:`~oprlab.rules.attack_chain.AttackHooks`); no Defense roll is re-rolled."""
+
+    readings: Readings = READINGS
+
+    def hit_check(self, p: AttackProfile, s: Situation, d: DefenderProfile) -> Check:
+        return hit_check(p, s, d, self.readings)
+
+    def hits_from(
+        self, p: AttackProfile, s: Situation, d: DefenderProfile, hit: Outcome
+    ) -> tuple[Hit, ...]:
+        return hits_from(p, s, d, hit, self.readings)
+
+    defense_check = staticmethod(defense_check)
+    wounds_from_block = staticmethod(wounds_from_block)
+
+    @staticmethod
+    def rerolls_block(p: AttackProfile, block: Outcome) -> bool:
+        return False
+
+    @staticmethod
+    def regeneration_check(p: AttackProfile, s: Situation, d: DefenderProfile) -> Check | None:
+        return regeneration_check(p, s) if regenerates(d) else None

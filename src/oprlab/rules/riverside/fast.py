@@ -21,30 +21,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from oprlab.mechanics import Check, Mechanic
-from oprlab.prob.floats import (
-    Array,
-    add_pmf,
-    bump,
-    frozen,
-    pmf_array,
-    power,
-    repeat_small,
-)
-from oprlab.rules.riverside.attack import (
-    READINGS,
-    Hit,
-    Readings,
-    Situation,
-    defense_check,
-    hit_check,
-    hits_from,
-    regenerates,
-    regeneration_check,
-    wounds_from_block,
-)
+from oprlab.mechanics import Mechanic
+from oprlab.prob.floats import Array, add_pmf, frozen, power
+from oprlab.rules import attack_chain as chain
+from oprlab.rules.riverside.attack import READINGS, Readings, RiversideHooks, Situation
 from oprlab.rules.riverside.casualties import assign_deadly, capacity
-from oprlab.rules.riverside.exact import end_at, require_stateless
+from oprlab.rules.riverside.exact import end_at
 from oprlab.rules.riverside.profile import AttackProfile, DefenderProfile
 
 
@@ -63,87 +45,6 @@ class AttackOddsArrays:
     p_morale: float
     p_routed: float
     p_shaken: float | None
-
-
-@dataclass(frozen=True, eq=False)
-class _Die:
-    """One die's chain as floats.
-
-    Attributes:
-        hits: pmf of its hits.
-        wounds: pmf of its wounds, ordinary and Deadly alike (a Deadly die has no ordinary ones).
-        packets: a Deadly die's packets: the positive sizes in order (``assign_deadly`` skips
-            zeros, so they are dropped and equal sequences merged), with probabilities.
-    """
-
-    hits: Array
-    wounds: Array
-    packets: tuple[tuple[tuple[int, ...], float], ...]
-
-
-@dataclass(frozen=True, eq=False)
-class _Weapon:
-    """A weapon's dice summed: the die and the pmfs of hits and wounds over all its dice."""
-
-    die: _Die
-    hits: Array
-    wounds: Array
-
-
-_MECHANICS: dict[str, Mechanic] = {}
-
-
-def _stays(mech: Mechanic, check: Check) -> list[tuple[int, float]]:
-    """One Regeneration roll as the wounds it leaves: 0 when the wound is ignored, else 1."""
-    return [(int(not o.success), q) for o, q in mech.float_outcomes(check)]
-
-
-def _wounds_per_hit(
-    p: AttackProfile, s: Situation, d: DefenderProfile, hit: Hit, mech: Mechanic
-) -> list[tuple[int, float]]:
-    """:func:`~oprlab.rules.riverside.exact.wounds_per_hit` in floats: the Defense roll,
-    Deadly, then a Regeneration roll for each wound."""
-    regen = regenerates(d)
-    stays = _stays(mech, regeneration_check(p, s)) if regen else []
-    out: dict[int, float] = {}
-    for block, q in mech.float_outcomes(defense_check(p, s, d, hit)):
-        size = wounds_from_block(p, block)
-        if not size or not regen:
-            bump(out, size, q)
-            continue
-        for k, a in repeat_small(stays, size):
-            bump(out, k, q * a)
-    return list(out.items())
-
-
-def _die_chain(
-    p: AttackProfile, s: Situation, d: DefenderProfile, mech: Mechanic, r: Readings
-) -> _Die:
-    """:func:`~oprlab.rules.riverside.exact.die_result` in floats, summarised."""
-    deadly = p.deadly > 1
-    per_hit: dict[Hit, list[tuple[int, float]]] = {}
-    hits: dict[int, float] = {}
-    wounds: dict[int, float] = {}
-    packets: dict[tuple[int, ...], float] = {}
-    for outcome, q in mech.float_outcomes(hit_check(p, s, d, r)):
-        made = hits_from(p, s, d, outcome, r)
-        bump(hits, len(made), q)
-        seqs: dict[tuple[int, ...], float] = {(): q}
-        for hit in made:
-            if hit not in per_hit:
-                per_hit[hit] = _wounds_per_hit(p, s, d, hit, mech)
-            nxt: dict[tuple[int, ...], float] = {}
-            for seq, a in seqs.items():
-                for x, b in per_hit[hit]:
-                    # Deadly packets keep their order; ordinary wounds are just a count.
-                    k = ((*seq, x) if x else seq) if deadly else (sum(seq) + x,)
-                    bump(nxt, k, a * b)
-            seqs = nxt
-        for seq, a in seqs.items():
-            bump(wounds, sum(seq), a)
-            if deadly:
-                bump(packets, seq, a)
-    return _Die(pmf_array(hits), pmf_array(wounds), tuple(packets.items()))
 
 
 def _canonical(
@@ -166,28 +67,27 @@ def _canonical(
 @lru_cache(maxsize=4096)
 def _die_cached(
     p: AttackProfile, s: Situation, d: DefenderProfile, r: Readings, mech_key: str
-) -> _Die:
-    return _die_chain(p, s, d, _MECHANICS[mech_key], r)
+) -> chain.FloatDie:
+    return chain.float_die(RiversideHooks(r), p, s, d, chain.mechanic_for(mech_key))
 
 
-def _die(p: AttackProfile, s: Situation, d: DefenderProfile, r: Readings, key: str) -> _Die:
+def _die(
+    p: AttackProfile, s: Situation, d: DefenderProfile, r: Readings, key: str
+) -> chain.FloatDie:
     s2, d2 = _canonical(p, s, d, r)
     return _die_cached(p, s2, d2, r, key)
 
 
 @lru_cache(maxsize=4096)
-def _powered(die: _Die, dice: int) -> _Weapon:
-    return _Weapon(die, frozen(power(die.hits, dice)), frozen(power(die.wounds, dice)))
-
-
-@lru_cache(maxsize=4096)
-def _weapon(p: AttackProfile, s: Situation, d: DefenderProfile, r: Readings, key: str) -> _Weapon:
+def _weapon(
+    p: AttackProfile, s: Situation, d: DefenderProfile, r: Readings, key: str
+) -> chain.FloatWeapon:
     """A weapon's dice at a target, keyed by the query itself (cheaper than the canonical key)."""
-    return _powered(_die(p, s, d, r, key), p.dice)
+    return chain.powered(_die(p, s, d, r, key), p.dice)
 
 
 @lru_cache(maxsize=2048)
-def _deadly(die: _Die, d: DefenderProfile, dice: int) -> Array:
+def _deadly(die: chain.FloatDie, d: DefenderProfile, dice: int) -> Array:
     """How ``dice`` Deadly dice move the casualty state: one die's moves (each packet to the
     model at the front of the line, ``assign_deadly``) as a matrix, to the power ``dice``."""
     top = capacity(d)
@@ -207,7 +107,7 @@ def _ends(d: DefenderProfile, s: Situation, r: Readings, key: str) -> Array:
     size = d.size
     out = np.zeros((top + 1, size + 5))
     for c in range(top + 1):
-        for end, q in end_at(d, c, s, _MECHANICS[key], r).items():
+        for end, q in end_at(d, c, s, chain.mechanic_for(key), r).items():
             pr = q.numerator / q.denominator
             out[c, end.removed] += pr
             out[c, size + 1 :] += pr * np.array(
@@ -218,7 +118,7 @@ def _ends(d: DefenderProfile, s: Situation, r: Readings, key: str) -> Array:
 
 def clear_caches() -> None:
     """Forget every cached die, weapon and table (for cold-start timing and tests)."""
-    for cached in (_die_cached, _powered, _weapon, _deadly, _ends):
+    for cached in (_die_cached, chain.powered, _weapon, _deadly, _ends):
         cached.cache_clear()
 
 
@@ -231,25 +131,12 @@ def attack_odds_fast(
     readings: Readings = READINGS,
 ) -> AttackOddsArrays:
     """Float odds of one unit's attack; the same rules as :func:`~.exact.attack_odds`."""
-    require_stateless(mech)
-    key = repr(mech)
-    _MECHANICS.setdefault(key, mech)
-    hits: Array | None = None
-    wounds: Array | None = None
+    chain.require_stateless(mech)
+    key = chain.mechanic_key(mech)
+    hits, wounds, plain, deadly = chain.float_sums(weapons, _weapon, (s, d, readings, key))
     ordinary: Array | None = None
-    deadly: list[tuple[_Die, int]] = []
-    for p in weapons:
-        if p.dice <= 0:
-            continue
-        w = _weapon(p, s, d, readings, key)
-        hits = add_pmf(hits, w.hits)
-        wounds = add_pmf(wounds, w.wounds)
-        if p.deadly > 1:
-            deadly.append((w.die, p.dice))
-        else:
-            ordinary = add_pmf(ordinary, w.wounds)
-    if hits is None or wounds is None:
-        hits = wounds = np.ones(1)
+    for w_pmf in plain:
+        ordinary = add_pmf(ordinary, w_pmf)
     # Ordinary wounds are assigned first, one at a time; past the last model they are lost.
     top = capacity(d)
     state = np.zeros(top + 1)

@@ -21,12 +21,13 @@ which attack comes next from a :class:`_Fight`, :func:`_after` applies it; :func
 :func:`_morale` and :func:`_tested` do the same for the Morale Test), and both drivers run it:
 :func:`resolve_exchange` rolls with a :class:`Roller` (d6 or clock), :func:`exchange_outcomes`
 composes the exact joint distribution with the d6. Results are the system-neutral
-:class:`~oprlab.rules.gff.melee.ExchangeResult` (``system="riverside"``) whose sides are
+:class:`~oprlab.rules.melee_exchange.ExchangeResult` (``system="riverside"``) whose sides are
 :class:`RiversideSide`. See docs/rules/riverside.md "Melee exchange" for the readings chosen.
 
 May import ``oprlab.errors``, ``oprlab.mechanics``, ``oprlab.prob``, ``oprlab.units``,
-``oprlab.rules.riverside`` and the system-neutral parts of ``oprlab.rules.gff``
-(:class:`Roller`, the exchange result types, :func:`carried`, :func:`impact_dice_left`).
+``oprlab.rules.riverside``, the shared ``oprlab.rules.attack_chain`` and
+``oprlab.rules.melee_exchange``, and GFF's :func:`~oprlab.rules.gff.melee.impact_dice_left`
+(Impact read as in GFF).
 """
 
 from __future__ import annotations
@@ -39,23 +40,28 @@ from typing import Literal
 
 from oprlab.errors import OptionError
 from oprlab.mechanics import Check, Mechanic, Owner
-from oprlab.prob import Dist, add, repeat_sum
-from oprlab.rules.gff.melee import (
+from oprlab.prob import Dist
+from oprlab.rules.attack_chain import Roller, casualty_dice, fold_packets, require_stateless
+from oprlab.rules.gff.melee import impact_dice_left
+from oprlab.rules.melee_exchange import (
     AfterCombat,
-    ExactTooLarge,
+    Arm,
     ExchangeResult,
     Side,
     SideResult,
     UnitState,
-    carried,
-    impact_dice_left,
+    arms,
+    check_models,
+    compose_stages,
+    other,
+    strikes_with,
 )
-from oprlab.rules.gff.resolve import Roller
 from oprlab.rules.riverside.attack import (
     ATTACKER,
     DEFENDER,
     READINGS,
     Readings,
+    RiversideHooks,
     Situation,
 )
 from oprlab.rules.riverside.casualties import (
@@ -64,7 +70,6 @@ from oprlab.rules.riverside.casualties import (
     assign_wounds,
     casualties_at,
 )
-from oprlab.rules.riverside.exact import die_result, require_stateless
 from oprlab.rules.riverside.morale import (
     fails_automatically,
     half_strength,
@@ -208,30 +213,6 @@ def loser_shaken(r: ExchangeResult) -> bool:
 # --- the fixed parts of one exchange ------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Arm:
-    """One melee weapon line of a unit: its count, attacks and profile."""
-
-    count: int
-    attacks: int
-    profile: AttackProfile
-
-
-def _arms(unit: Unit) -> tuple[_Arm, ...]:
-    return tuple(_Arm(w.count, w.attacks, attack_profile(unit, w)) for w in unit.weapons if w.melee)
-
-
-def _melee_weapons(arms: tuple[_Arm, ...], size: int, models: int) -> tuple[AttackProfile, ...]:
-    """The melee weapons of ``models`` left of ``size``: "all models ... attack" (each line
-    scaled by :func:`carried`, the models left)."""
-    out: list[AttackProfile] = []
-    for arm in arms:
-        dice = carried(arm.count, models, size) * arm.attacks
-        if dice > 0:
-            out.append(arm.profile if dice == arm.profile.dice else replace(arm.profile, dice=dice))
-    return tuple(out)
-
-
 @dataclass(frozen=True)
 class _Melee:
     attacker: Unit
@@ -242,8 +223,8 @@ class _Melee:
     readings: Readings
     attacker_owner: Owner
     defender_owner: Owner
-    attacker_arms: tuple[_Arm, ...]
-    defender_arms: tuple[_Arm, ...]
+    attacker_arms: tuple[Arm[AttackProfile], ...]
+    defender_arms: tuple[Arm[AttackProfile], ...]
     #: The charger's Impact dice by models left.
     impact_by_models: tuple[int, ...]
     #: Each unit as a target at full strength (models, wounds and Shaken vary).
@@ -268,10 +249,6 @@ class _Melee:
         """``side`` as a target (or a unit testing morale) in condition ``s``."""
         base = self.attacker_target if side is Side.ATTACKER else self.defender_target
         return replace(base, models=s.models, wounds=s.markers, shaken=s.shaken)
-
-
-def _other(side: Side) -> Side:
-    return Side.DEFENDER if side is Side.ATTACKER else Side.ATTACKER
 
 
 def _choice(value: str, allowed: tuple[str, ...], what: str, where: str) -> None:
@@ -302,8 +279,8 @@ def _melee(
         readings,
         owners[0],
         owners[1],
-        attacker_arms=_arms(attacker),
-        defender_arms=_arms(defender),
+        attacker_arms=arms(attacker, attack_profile),
+        defender_arms=arms(defender, attack_profile),
         impact_by_models=tuple(impact_dice_left(attacker, n) for n in range(attacker.size + 1)),
         attacker_target=defender_profile(attacker),
         defender_target=defender_profile(defender),
@@ -318,15 +295,7 @@ def _check_state(unit: Unit, s: UnitState | None, role: Side) -> UnitState:
     Fatigued.
     """
     where = f"{role}_state"
-    if s is None:
-        return UnitState(models=unit.size)
-    if not 1 <= s.models <= unit.size:
-        raise OptionError(
-            f"models out of range for {unit.name!r}",
-            value=s.models,
-            expected=f"1 to {unit.size} (a unit with no models cannot fight)",
-            where=where,
-        )
+    s = check_models(unit, s, where)
     if not 0 <= s.markers < unit.tough:
         raise OptionError(
             "wounds on the wounded Tough model out of range (seed 002 Remove Casualties)",
@@ -401,7 +370,7 @@ def _make_blow(m: _Melee, step: MeleeStep, f: _Fight) -> _Blow | None:
     if step is MeleeStep.RETURN_STRIKES and not m.strike_back:
         return None
     striker = Side.ATTACKER if step is MeleeStep.CHARGE else Side.DEFENDER
-    own, target = f.state(striker), _other(striker)
+    own, target = f.state(striker), other(striker)
     situation = Situation(
         melee=True,
         charging=step is MeleeStep.CHARGE,
@@ -409,8 +378,8 @@ def _make_blow(m: _Melee, step: MeleeStep, f: _Fight) -> _Blow | None:
         attacker=m.owner(striker),
         defender=m.owner(target),
     )
-    arms = m.attacker_arms if striker is Side.ATTACKER else m.defender_arms
-    weapons = _melee_weapons(arms, m.unit(striker).size, own.models)
+    lines = m.attacker_arms if striker is Side.ATTACKER else m.defender_arms
+    weapons = strikes_with(lines, m.unit(striker).size, own.models)
     impact = _impact(m, own, situation) if step is MeleeStep.CHARGE else None
     every = weapons if impact is None else (impact, *weapons)
     if not every:
@@ -427,7 +396,7 @@ def _make_blow(m: _Melee, step: MeleeStep, f: _Fight) -> _Blow | None:
 
 def _after(f: _Fight, blow: _Blow, wounds: int, after: Casualties) -> _Fight:
     """The state after ``blow`` caused ``wounds`` and left its target at ``after``."""
-    was = f.state(_other(blow.striker))
+    was = f.state(other(blow.striker))
     hit = UnitState(after.models, after.wounds, was.shaken, was.fatigued)
     own = f.state(blow.striker)
     if blow.melee_weapon and not own.fatigued:  # "Fatigue"
@@ -454,7 +423,7 @@ def _testers(m: _Melee, f: _Fight) -> tuple[Side, ...]:
     else:
         losers = (Side.ATTACKER, Side.DEFENDER) if m.tie == "both" else ()
     return tuple(
-        side for side in losers if f.state(side).models > 0 and f.state(_other(side)).models > 0
+        side for side in losers if f.state(side).models > 0 and f.state(other(side)).models > 0
     )
 
 
@@ -606,32 +575,6 @@ def _die_key(p: AttackProfile, d: DefenderProfile) -> DefenderProfile:
     return replace(d, models=1, wounds=0, shaken=False, started=None, hero=None)
 
 
-@lru_cache(maxsize=4096)
-def _ordinary_sum(
-    p: AttackProfile, s: Situation, d: DefenderProfile, mech: Mechanic, r: Readings
-) -> Dist[int]:
-    """Ordinary wounds of all ``p.dice`` dice of a weapon (cached: stages repeat them)."""
-    return repeat_sum(die_result(p, s, d, mech, r).map(lambda x: x[1]), p.dice)
-
-
-@lru_cache(maxsize=4096)
-def _packets(
-    p: AttackProfile, s: Situation, d: DefenderProfile, mech: Mechanic, r: Readings
-) -> Dist[tuple[int, ...]]:
-    """The Deadly wound packets of one die of a Deadly weapon."""
-    return die_result(p, s, d, mech, r).map(lambda x: x[2])
-
-
-def _packet_step(
-    d: DefenderProfile, packets: Dist[tuple[int, ...]]
-) -> Callable[[Effect], Dist[Effect]]:
-    def step(e: Effect) -> Dist[Effect]:
-        wounds, consumed = e
-        return packets.map(lambda pk: (wounds + sum(pk), assign_deadly(d, consumed, pk)))
-
-    return step
-
-
 def attack_effects(
     weapons: tuple[AttackProfile, ...],
     d: DefenderProfile,
@@ -647,22 +590,11 @@ def attack_effects(
     each Deadly packet in rolling order).
     """
     require_stateless(mech)
-    ordinary: Dist[int] = Dist.point(0)
-    deadly: list[tuple[Dist[tuple[int, ...]], int]] = []
-    for p in weapons:
-        if p.dice <= 0:
-            continue
-        key = _die_key(p, d)
-        if p.deadly > 1:
-            deadly.append((_packets(p, s, key, mech, readings), p.dice))
-        else:
-            ordinary = add(ordinary, _ordinary_sum(p, s, key, mech, readings))
+    ordinary, deadly = casualty_dice(
+        RiversideHooks(readings), weapons, s, lambda p: _die_key(p, d), mech
+    )
     state: Dist[Effect] = ordinary.map(lambda w: (w, assign_wounds(d, 0, w)))
-    for packets, dice in deadly:
-        step = _packet_step(d, packets)
-        for _ in range(dice):
-            state = state.bind(step)
-    return state
+    return fold_packets(state, deadly, lambda e, pk: (e[0] + sum(pk), assign_deadly(d, e[1], pk)))
 
 
 #: Joint states allowed at any step of the exact exchange before it gives up (two 30-model
@@ -688,44 +620,19 @@ def exchange_outcomes(
     The charge is composed first (the defender's models and wounds after it, with the wounds
     caused), then the Return Strikes conditioned on each of those states, then the Morale Test
     on each end state: the same state machine :func:`resolve_exchange` rolls. Raises
-    :class:`~oprlab.rules.gff.melee.ExactTooLarge` beyond ``max_states`` joint states.
+    :class:`~oprlab.rules.melee_exchange.ExactTooLarge` beyond ``max_states`` joint states.
     """
     require_stateless(mech)
     m = _melee(attacker, defender, strike_back, impact, tie, readings, OWNERS)
     start = _start(m, attacker_state, defender_state)
-    memo: dict[_Blow, Dist[Effect]] = {}
-
-    def effects(blow: _Blow) -> Dist[Effect]:
-        if blow not in memo:
-            memo[blow] = attack_effects(blow.weapons, blow.target, blow.situation, mech, readings)
-        return memo[blow]
-
-    def stage(step: MeleeStep) -> Callable[[_Fight], Dist[_Fight]]:
-        def go(f: _Fight) -> Dist[_Fight]:
-            blow = _blow(m, step, f)
-            if blow is None:
-                return Dist.point(f)
-            return effects(blow).map(
-                lambda e: _after(f, blow, e[0], casualties_at(blow.target, e[1]))
-            )
-
-        return go
-
-    def branches(step: MeleeStep, f: _Fight) -> int:
-        blow = _blow(m, step, f)
-        return 1 if blow is None else len(effects(blow))
-
-    fights: Dist[_Fight] = Dist.point(start)
-    for step in MeleeStep:
-        # Count the branches before composing them (the costly part), and stop counting early.
-        total = 0
-        for f in fights.support:
-            total += branches(step, f)
-            if total > max_states:
-                raise ExactTooLarge(
-                    f"the exact exchange would pass {max_states} joint states at the {step} step"
-                )
-        fights = fights.bind(stage(step))
+    fights = compose_stages(
+        start,
+        MeleeStep,
+        lambda step, f: _blow(m, step, f),
+        lambda b: attack_effects(b.weapons, b.target, b.situation, mech, readings),
+        lambda f, b, e: _after(f, b, e[0], casualties_at(b.target, e[1])),
+        max_states,
+    )
 
     def morale(f: _Fight) -> Dist[_Fight]:
         out: Dist[_Fight] = Dist.point(f)

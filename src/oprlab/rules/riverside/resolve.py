@@ -6,8 +6,8 @@ Casualties and, outside melee, the Morale Test. The order matters for the clock 
 is shared by both sides), and it is the order a player rolls in. The same driver samples with
 the d6 and plays out the clock's certain result, so full games and odds share it.
 
-May import ``oprlab.mechanics``, ``oprlab.rules.gff.resolve`` (the system-neutral
-:class:`Roller`) and ``oprlab.rules.riverside``.
+May import ``oprlab.mechanics``, ``oprlab.rules.attack_chain`` (the system-neutral
+:class:`Roller` and dice) and ``oprlab.rules.riverside``.
 """
 
 from __future__ import annotations
@@ -15,19 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from oprlab.rules.gff.resolve import Roller
-from oprlab.rules.riverside.attack import (
-    READINGS,
-    Hit,
-    Readings,
-    Situation,
-    defense_check,
-    hit_check,
-    hits_from,
-    regenerates,
-    regeneration_check,
-    wounds_from_block,
-)
+from oprlab.rules.attack_chain import Roller, roll_wounds
+from oprlab.rules.riverside.attack import READINGS, Readings, RiversideHooks, Situation
 from oprlab.rules.riverside.casualties import Casualties, remove_casualties
 from oprlab.rules.riverside.morale import (
     fails_automatically,
@@ -78,28 +67,9 @@ def resolve_attack(
 ) -> AttackResult:
     """Roll one unit's attack (all its weapons at one target) and apply it (seed 002)."""
     s, d, r = situation, defender, readings
-    rolled: list[tuple[AttackProfile, Hit]] = []
-    for p in weapons:
-        check = hit_check(p, s, d, r)
-        for _ in range(p.dice):
-            rolled.extend((p, hit) for hit in hits_from(p, s, d, roller.roll(check), r))
-    unsaved: list[tuple[AttackProfile, int]] = []
-    for p, hit in rolled:
-        size = wounds_from_block(p, roller.roll(defense_check(p, s, d, hit)))
-        if size:
-            unsaved.append((p, size))
-    ordinary = 0
-    packets: list[int] = []
-    for p, size in unsaved:
-        if regenerates(d):
-            check = regeneration_check(p, s)
-            size = sum(not roller.roll(check).success for _ in range(size))
-        if p.deadly > 1:
-            packets.append(size)
-        else:
-            ordinary += size
-    after = remove_casualties(d, ordinary, packets)
-    return finish(d, after, ordinary + sum(packets), len(rolled), s, roller, r)
+    rolled = roll_wounds(RiversideHooks(r), weapons, s, d, roller)
+    after = remove_casualties(d, rolled.ordinary, rolled.packets)
+    return finish(d, after, rolled.wounds, rolled.hits, s, roller, r)
 
 
 def finish(
