@@ -35,7 +35,7 @@ from oprlab.analysis.series import SeriesSpec, play_one, play_series
 from oprlab.cli import battle as battle_cli
 from oprlab.cli import results as results_cli
 from oprlab.errors import OptionError
-from oprlab.game.play import GameResult
+from oprlab.game.play import ENGINE_VERSIONS, GameResult
 from oprlab.mechanics import get_mechanic
 from oprlab.rng import spawn
 from oprlab.table.terrain import generate_table
@@ -61,6 +61,8 @@ def _fake_game(spec: SeriesSpec, seed: int) -> GameResult:
         rounds=1 + seed % 4,
         decisions=seed % 97,
         commanders=spec.commanders,
+        rules_version=ENGINE_VERSIONS[spec.system],
+        rule_options=(("edges", "all"), ("special_moves", bool(seed % 2))),
     )
 
 
@@ -118,7 +120,12 @@ def test_every_row_records_how_to_replay_the_game(tmp_path: Path) -> None:
     for i, row in enumerate(rows):
         assert row["series_id"] == stored.series_id and row["game_index"] == i
         assert row["series_seed"] == 5 and row["seed"] == spawn(5, 2)[i]
-        assert row["system"] == "gff" and row["rules_version"] == __version__
+        assert row["system"] == "gff" and row["rules_version"] == ENGINE_VERSIONS["gff"]
+        assert json.loads(row["rule_options"]) == {
+            "edges": "all",
+            "dangerous": "once",
+            "special_moves": False,
+        }
         assert row["mechanic"] == "clock-tokens"
         assert row["mechanic_version"] == type(mechanic).version
         assert json.loads(row["mechanic_options"]) == mechanic.options  # type: ignore[attr-defined]

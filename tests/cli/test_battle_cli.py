@@ -66,7 +66,7 @@ def test_one_game_json(armies: dict[str, str]) -> None:
     data = json.loads(_run(armies["line"], armies["line"], "--seed", "4", "--json"))
     assert set(data) == {
         "seed", "system", "mechanic", "winner", "objectives", "units_left", "models_lost",
-        "rounds", "decisions", "commanders", "oprlab",
+        "rounds", "decisions", "commanders", "rules_version", "rule_options", "oprlab",
     }  # fmt: skip
     assert data["seed"] == 4 and data["rounds"] == 4 and data["commanders"] == ["rules", "rules"]
     again = json.loads(_run(armies["line"], armies["line"], "--seed", "4", "--json"))
@@ -256,3 +256,24 @@ def test_svg_rounds_draws_the_table_at_the_end_of_every_round(tmp_path) -> None:
     assert drawn[-1] == out.read_text(encoding="utf-8")  # round 4's end is the game's end
     assert len(set(drawn)) > 1  # the table changes as the game goes on
     assert main(["battle", "gff/shooty-150", "gff/melee-150", "--svg-rounds"]) == 2
+
+
+def test_rules_options_reach_the_game_and_its_result(armies: dict[str, str]) -> None:
+    """`--rules-option KEY=VALUE` sets a reading (docs/rules/gff.md); the result records it."""
+    data = json.loads(
+        _run(armies["line"], armies["line"], "--seed", "4", "--json",
+             "--rules-option", "edges=north-south", "--rules-option", "dangerous=twice")
+    )  # fmt: skip
+    assert data["rule_options"] == {
+        "edges": "north-south",
+        "dangerous": "twice",
+        "special_moves": False,
+    }
+    assert data["rules_version"].startswith("003_")
+
+
+def test_bad_rules_option_is_one_line(
+    armies: dict[str, str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, err = _main(monkeypatch, capsys, armies["line"], armies["line"], "--rules-option", "x")
+    assert code == 2 and err.count("\n") == 1 and "KEY=VALUE" in err

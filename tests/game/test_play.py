@@ -68,6 +68,8 @@ def test_result_json_has_what_is_needed_to_replay() -> None:
         "rounds",
         "decisions",
         "commanders",
+        "rules_version",
+        "rule_options",
         "oprlab",
     }
     assert data["oprlab"] == __version__ and data["mechanic"] == "clock" and data["seed"] == 3

@@ -31,12 +31,13 @@ import numpy as np
 from oprlab import __version__
 from oprlab.analysis.series import SeriesResult, SeriesSpec, play_series, summarize_games
 from oprlab.errors import OptionError
-from oprlab.game.play import GameResult
+from oprlab.game.options import OPTIONS
+from oprlab.game.play import ENGINE_VERSIONS, GameResult
 from oprlab.mechanics import get_mechanic
 from oprlab.rng import spawn
 
 #: Bumped when a table changes shape; a file with another schema is refused, not misread.
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 #: The ``games`` table: one row per finished game, in the order of the columns here.
 GAME_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -47,6 +48,7 @@ GAME_COLUMNS: tuple[tuple[str, str], ...] = (
     ("seed", "BIGINT NOT NULL"),
     ("system", "VARCHAR NOT NULL"),
     ("rules_version", "VARCHAR NOT NULL"),
+    ("rule_options", "VARCHAR NOT NULL"),
     ("mechanic", "VARCHAR NOT NULL"),
     ("mechanic_version", "VARCHAR NOT NULL"),
     ("mechanic_options", "VARCHAR NOT NULL"),
@@ -147,7 +149,8 @@ def series_record(spec: SeriesSpec, *, table_ref: str | None = None) -> dict[str
     return {
         "seed": spec.seed,
         "system": spec.system,
-        "rules_version": __version__,
+        "rules_version": ENGINE_VERSIONS[spec.system],
+        "rule_options": _plain(OPTIONS[spec.system]() if spec.options is None else spec.options),
         "mechanic": spec.mechanic,
         "mechanic_version": type(mechanic).version,
         "mechanic_options": _plain(options if isinstance(options, Mapping) else {}),
@@ -338,7 +341,8 @@ class ResultStore:
             r["seed"],
             game.seed,
             game.system,
-            r["rules_version"],
+            game.rules_version or r["rules_version"],
+            json.dumps(dict(game.rule_options)),  # the options' own order, as GameResult has it
             game.mechanic,
             r["mechanic_version"],
             _dump(r["mechanic_options"]),
@@ -421,6 +425,8 @@ def game_from_row(row: Mapping[str, Any]) -> GameResult:
         rounds=int(row["rounds"]),
         decisions=int(row["decisions"]),
         commanders=(str(row["commander_a"]), str(row["commander_b"])),
+        rules_version=str(row["rules_version"]),
+        rule_options=tuple(json.loads(row["rule_options"]).items()),
     )
 
 

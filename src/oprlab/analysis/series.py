@@ -50,6 +50,7 @@ class SeriesSpec:
     table: Table | None = None
     seed: int = 0
     system: str = "gff"
+    options: Any = None  # the system's rule options (oprlab.game.options); None: defaults
 
 
 def play_one(spec: SeriesSpec, game_seed: int) -> GameResult:
@@ -64,6 +65,7 @@ def play_one(spec: SeriesSpec, game_seed: int) -> GameResult:
         table=spec.table,
         log=False,
         system=spec.system,
+        options=spec.options,
     )
     return result
 

@@ -18,6 +18,7 @@ from oprlab import __version__
 from oprlab.analysis.series import SeriesSpec, dask_backend, play_series
 from oprlab.analysis.stats import wilson
 from oprlab.errors import OptionError
+from oprlab.game.options import parse_options
 from oprlab.game.play import GameResult, play_game
 from oprlab.game.state import GameState
 from oprlab.mechanics import get_mechanic
@@ -103,6 +104,14 @@ def battle(
     resume: bool = typer.Option(
         False, help="With --out: play only the games of this series the file does not hold yet."
     ),
+    rules_option: list[str] = typer.Option(
+        [],
+        "--rules-option",
+        metavar="KEY=VALUE",
+        help="A reading of the rules text, repeatable (gff: edges=all|north-south, "
+        "dangerous=once|twice, special_moves=true; riverside: winner_takes, ambush_round, "
+        "strike_back, tie, impact). See docs/rules/.",
+    ),
     cluster: str | None = typer.Option(
         None,
         metavar="ADDRESS",
@@ -145,6 +154,13 @@ def battle(
             expected="--system gff or riverside",
         )
     get_mechanic(mechanic)  # fail early on an unknown mechanic
+    if rules_option and system == "wwpd":
+        raise OptionError(
+            "--rules-option sets gff and riverside readings",
+            value=rules_option[0],
+            expected="--system gff or riverside",
+        )
+    options = parse_options(system, rules_option) if system != "wwpd" else None
     seeded = make_rng(seed)
     board = _table(table, seeded.seed)
     if system == "wwpd":
@@ -176,6 +192,7 @@ def battle(
             table=board,
             system=system,
             on_round=draw_round if svg_rounds else None,
+            options=options,
         )
         if log is not None:
             log.write_text(
@@ -189,7 +206,9 @@ def battle(
         else:
             _account(console, state, result)
         return
-    spec = SeriesSpec(a, b, (commander_a, commander_b), mechanic, board, seeded.seed, system)
+    spec = SeriesSpec(
+        a, b, (commander_a, commander_b), mechanic, board, seeded.seed, system, options
+    )
     _series(
         console,
         spec,

@@ -6,6 +6,7 @@ names the commander and the action, so a bad player never corrupts a game silent
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -42,6 +43,8 @@ class GameResult:
     rounds: int
     decisions: int
     commanders: tuple[str, str]
+    rules_version: str = ""
+    rule_options: tuple[tuple[str, Any], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -55,12 +58,22 @@ class GameResult:
             "rounds": self.rounds,
             "decisions": self.decisions,
             "commanders": list(self.commanders),
+            "rules_version": self.rules_version,
+            "rule_options": dict(self.rule_options),
             "oprlab": __version__,
         }
 
 
 #: The OPR rule systems' game procedures, by name (each a module with the same functions).
 ENGINES: dict[str, ModuleType] = {"gff": gff, "riverside": riverside}
+
+#: Each procedure's version: the seed text it implements and a revision, bumped whenever a
+#: change of rules changes games (with the pinned log hashes), so stored results say which
+#: rules played them.
+ENGINE_VERSIONS: dict[str, str] = {
+    "gff": "003_8abb008d4113ed75 r3",
+    "riverside": "002_fdb385c07cc953af r2",
+}
 
 
 def engine(system: str) -> ModuleType:
@@ -86,15 +99,19 @@ def play_game(
     log: bool = True,
     system: str = "gff",
     on_round: Callable[[GameState, int], None] | None = None,
+    options: Any = None,
 ) -> tuple[GameResult, GameState]:
     """Play one game to its end; returns the result and the final state (with its log).
 
     ``on_round(state, n)`` is called once each round ``n`` has ended (morale and markers
     settled), before anything of the next round: how a caller draws the table round by round
-    without the procedure knowing about drawings.
+    without the procedure knowing about drawings. ``options`` are the system's readings
+    (:mod:`oprlab.game.options`; ``None``: its defaults).
     """
     rules = engine(system)
-    state = rules.new_game(army_a, army_b, seed=seed, mechanic=mechanic, table=table, log=log)
+    state = rules.new_game(
+        army_a, army_b, seed=seed, mechanic=mechanic, table=table, log=log, options=options
+    )
     decisions = 0
     while not state.done:
         actions = rules.legal_actions(state)
@@ -139,4 +156,12 @@ def result_of(state: GameState, commanders: Sequence[Commander], decisions: int)
         rounds=state.round,
         decisions=decisions,
         commanders=(commanders[0].name, commanders[1].name),
+        rules_version=ENGINE_VERSIONS[state.system],
+        rule_options=_flat(engine(state.system).options_of(state)),
     )
+
+
+def _flat(options: Any) -> tuple[tuple[str, Any], ...]:
+    """A game's options as (name, value) pairs of plain values (nested readings by repr)."""
+    pairs = ((f.name, getattr(options, f.name)) for f in dataclasses.fields(options))
+    return tuple((k, v if isinstance(v, str | int | float | bool) else repr(v)) for k, v in pairs)

@@ -1,0 +1,67 @@
+"""Rule options from KEY=VALUE text (`oprlab battle --rules-option`), for GFF and Riverside."""
+
+from __future__ import annotations
+
+import pytest
+
+from oprlab.errors import OptionError
+from oprlab.game.gff_setup import GffOptions
+from oprlab.game.options import parse_options, settable
+from oprlab.game.play import play_game
+from oprlab.game.riverside import RiversideOptions
+from oprlab.players import get_commander
+from tests.game import line
+
+
+def test_no_pairs_means_the_defaults() -> None:
+    assert parse_options("gff", []) is None
+    assert settable("gff") == {"edges": "all", "dangerous": "once", "special_moves": False}
+    assert set(settable("riverside")) == {
+        "winner_takes",
+        "ambush_round",
+        "strike_back",
+        "tie",
+        "impact",
+    }
+
+
+def test_values_are_converted_to_each_option_type() -> None:
+    got = parse_options("gff", ["edges=north-south", "special-moves=yes", "dangerous=twice"])
+    assert got == GffOptions(edges="north-south", dangerous="twice", special_moves=True)
+    got = parse_options("riverside", ["ambush_round=3", "strike_back=false", "tie=both"])
+    assert got == RiversideOptions(ambush_round=3, strike_back=False, tie="both")
+
+
+@pytest.mark.parametrize(
+    ("system", "pairs", "message"),
+    [
+        ("gff", ["edges"], "KEY=VALUE"),
+        ("gff", ["=all"], "KEY=VALUE"),
+        ("gff", ["edge=all"], "unknown gff rule option"),
+        ("gff", ["edges=all", "edges=all"], "given twice"),
+        ("gff", ["edges=diagonal"], "edges"),
+        ("gff", ["special_moves=perhaps"], "yes/no"),
+        ("riverside", ["ambush_round=soon"], "not a number"),
+        ("riverside", ["ambush_round=7"], "rounds 2-4"),
+        ("riverside", ["tie=coin"], "value not allowed"),
+        ("riverside", ["readings=x"], "unknown riverside rule option"),
+        ("wwpd", ["x=1"], "no rule options"),
+    ],
+)
+def test_bad_options_name_the_value_and_what_is_allowed(
+    system: str, pairs: list[str], message: str
+) -> None:
+    with pytest.raises(OptionError, match=message) as err:
+        parse_options(system, pairs)
+    assert err.value.expected  # says what would be right
+
+
+def test_a_game_plays_under_its_options_and_reports_them() -> None:
+    """GFF "Deployment" 1 read as north/south only: the edge decision offers two edges."""
+    options = parse_options("gff", ["edges=north-south"])
+    commanders = [get_commander("random", 1), get_commander("random", 2)]
+    result, state = play_game(line(), line(), commanders, seed=4, options=options)
+    assert dict(result.rule_options)["edges"] == "north-south"
+    assert result.rules_version.startswith("003_")
+    (zone,) = state.log.of_kind("zone")
+    assert zone["edge"] in ("north", "south") and set(zone["edges"]) == {"north", "south"}
