@@ -763,12 +763,52 @@ def _astar(
     """A* over the graph's corners and the blockers' free corners, from ``s`` to ``g``.
 
     Sight lines are measured only where they could change the search: toward nodes not yet
-    done that the step would bring closer (by the 1e-12 the search asks for) and, once the goal
-    has been reached at cost ``G``, whose estimate is at most ``G`` (plus far more than
-    round-off). Any other node would be popped after the goal, so the search never uses it;
-    every node it pops, and so the path, is the one the search measuring every line finds.
+    done that the step would bring closer (by the 1e-12 the search asks for) and whose estimate
+    is at most the cost of some known way to the goal (plus far more than round-off). Any other
+    node would be popped after the goal, so the search never uses it; every node it pops, and
+    so the path, is the one the search measuring every line finds.
+
+    A known way comes early from a first search among the nodes near the straight line (within
+    an ellipse round ``s`` and ``g``): its path is a path of the whole graph, so its cost bounds
+    the goal's. The lines it measured are kept for the second search, which then measures
+    little more than the nodes inside the bound.
     """
     sight = blockers.sight(nav)
+    upper = math.inf
+    nodes = sight.nodes
+    if len(nodes) > _NEAR_NODES:
+        d = float(np.hypot(*(g - s)))
+        reach = np.hypot(*(nodes - s).T) + np.hypot(*(nodes - g).T)
+        near = reach <= _ELLIPSE * d + _ELLIPSE_PAD
+        if near.sum() < len(nodes):
+            _, found, cost = _graph_search(nav, s, g, blockers, sight, math.inf, near)
+            if found:
+                upper = cost
+    path, found, _ = _graph_search(nav, s, g, blockers, sight, upper, None)
+    return path, found
+
+
+_NO_NODES = np.zeros(0, dtype=np.intp)
+#: A* first searches near the straight line when there are more nodes than this.
+_NEAR_NODES = 24
+#: The ellipse of that first search: nodes ``j`` with ``|s j| + |j g|`` at most this many times
+#: ``|s g|``, plus the pad (inches).
+_ELLIPSE = 1.3
+_ELLIPSE_PAD = 4.0
+
+
+def _graph_search(
+    nav: NavGraph,
+    s: FloatArray,
+    g: FloatArray,
+    blockers: Blockers,
+    sight: _Sight,
+    upper: float,
+    allowed: BoolArray | None,
+) -> tuple[list[FloatArray], bool, float]:
+    """A* from ``s`` to ``g`` among the sight's nodes (only ``allowed`` ones, if given); nodes
+    whose estimate exceeds ``upper`` (a cost the goal's is known to be at most) are left out.
+    Returns the path, whether it reaches ``g``, and its cost."""
     fixed = sight.nodes
     f = len(fixed)
     nodes = np.vstack([fixed, s[None, :], g[None, :]])
@@ -792,39 +832,42 @@ def _astar(
             break
         key: int | bytes = s.tobytes() if u == si else u
         p = nodes[u]
-        # the goal first: once reached, it bounds which other lines are worth measuring
         seen_g = toward.get(key)
-        if seen_g is None:
-            ok_g = bool(nav.clear(p[None, :], g[None, :], blockers)[0])
-            seen_g = toward[key] = (
-                ok_g,
-                float(nav.cost(p[None, :], g[None, :])[0]) if ok_g else math.inf,
-            )
+        cand = unknown = _NO_NODES
+        if f:
+            dist, vis = sight.line(key, p)
+            newc = best[u] + dist
+            want = ~done[:f] & (newc < best[:f] - 1e-12)
+            if allowed is not None:
+                want &= allowed
+            bound = min(float(best[gi]), upper)
+            if seen_g is not None and seen_g[0]:  # the goal, reached from here
+                bound = min(bound, float(best[u] + seen_g[1]))
+            if bound < math.inf:
+                want &= newc + h_fixed <= bound + _POP_MARGIN
+            cand = np.flatnonzero(want)
+            unknown = cand[vis[cand] < 0]
+        if seen_g is None or len(unknown):
+            got = sight.measure(key, p, unknown, blockers, g if seen_g is None else None)
+            if seen_g is None:
+                ok_g = got
+                cost_g = math.inf
+                if ok_g:
+                    climbs = len(nav.climb_h)
+                    cost_g = float(nav.cost(p[None, :], g[None, :])[0]) if climbs else float(h[u])
+                seen_g = toward[key] = (ok_g, cost_g)
         if seen_g[0]:
             c = best[u] + seen_g[1]
             if c < best[gi] - 1e-12:
                 best[gi] = c
                 came[gi] = u
                 heapq.heappush(heap, (float(c + h[gi]), int(gi)))
-        if f == 0:
-            continue
-        dist, vis = sight.line(key, p)
-        newc = best[u] + dist
-        want = ~done[:f] & (newc < best[:f] - 1e-12)
-        bound = best[gi]
-        if bound < math.inf:
-            want &= newc + h_fixed <= bound + _POP_MARGIN
-        cand = np.flatnonzero(want)
-        if len(cand) == 0:
-            continue
-        unknown = cand[vis[cand] < 0]
-        if len(unknown):
-            sight.measure(key, p, unknown, blockers)
-        for j in cand[vis[cand] == 1].tolist():
-            c = newc[j]
-            best[j] = c
-            came[j] = u
-            heapq.heappush(heap, (float(c + h[j]), j))
+        if len(cand):
+            for j in cand[vis[cand] == 1].tolist():
+                c = newc[j]
+                best[j] = c
+                came[j] = u
+                heapq.heappush(heap, (float(c + h[j]), j))
     if np.isfinite(best[gi]):
         end = gi
         found = True
@@ -837,7 +880,7 @@ def _astar(
     while k != -1:
         out.append(nodes[k])
         k = int(came[k])
-    return out[::-1], found
+    return out[::-1], found, float(best[gi])
 
 
 #: A node whose estimate exceeds the goal's cost by more than this is popped after the goal.
@@ -894,23 +937,36 @@ class _Sight:
             hit = self.lines[key] = (dist, vis)
         return hit
 
-    def measure(self, key: int | bytes, p: FloatArray, idx: IntArray, blockers: Blockers) -> None:
-        """Test the sight lines from ``key`` (at ``p``) to the nodes ``idx``."""
+    def measure(
+        self,
+        key: int | bytes,
+        p: FloatArray,
+        idx: IntArray,
+        blockers: Blockers,
+        goal: FloatArray | None = None,
+    ) -> bool:
+        """Test the sight lines from ``key`` (at ``p``) to the nodes ``idx`` and (if given)
+        to ``goal``, in one batch; returns whether it sees the goal."""
         nav, nodes = self.nav, self.nodes
-        vis = self.lines[key][1]
-        v = len(nav.verts)
         rest = idx
-        if isinstance(key, int) and key < v:
-            corners, rest = idx[idx < v], idx[idx >= v]
-            if len(corners):
-                vis[corners] = 0
-                st = corners[nav.vis[key, corners]]
-                if len(st):
-                    a = np.repeat(p[None, :], len(st), axis=0)
-                    vis[st] = nav.clear(a, nodes[st], blockers, static=False)
+        if len(idx):
+            vis = self.lines[key][1]
+            v = len(nav.verts)
+            if isinstance(key, int) and key < v:
+                corners, rest = idx[idx < v], idx[idx >= v]
+                if len(corners):
+                    vis[corners] = 0
+                    st = corners[nav.vis[key, corners]]
+                    if len(st):
+                        a = np.repeat(p[None, :], len(st), axis=0)
+                        vis[st] = nav.clear(a, nodes[st], blockers, static=False)
+        ends = nodes[rest] if goal is None else np.vstack([nodes[rest], goal[None, :]])
+        if not len(ends):
+            return False
+        seen = nav.clear(np.repeat(p[None, :], len(ends), axis=0), ends, blockers)
         if len(rest):
-            a = np.repeat(p[None, :], len(rest), axis=0)
-            vis[rest] = nav.clear(a, nodes[rest], blockers)
+            vis[rest] = seen[: len(rest)]
+        return goal is not None and bool(seen[-1])
 
 
 def walk(
