@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pytest
 
 from oprlab.game import geometry as geo
 from oprlab.game import gff
+from oprlab.game.actions import Action, Kind
 from oprlab.game.play import play_game
+from oprlab.game.state import GameState
 from oprlab.players import get_commander
-from oprlab.players.rules_commander import _Units
+from oprlab.players.rules_commander import RulesCommander, _facts, _Units
 from oprlab.samples import sample_path
 from oprlab.table.deploy import mission_table
 from oprlab.table.formation import legal_end
@@ -220,3 +222,32 @@ def test_clones_share_the_frozen_unit_profiles_and_nothing_mutable() -> None:
         assert other.unit is us.unit
         assert other is not us
         assert other.placement is None or other.placement is not us.placement
+
+
+def test_commander_move_bound_is_never_below_the_score() -> None:
+    """The rules commander skips a Rush (or a ranged-less unit's Advance) whose bound is below
+    the best score so far; the bound must be at least the exact score in every decision of
+    seeded games (open and generated tables), or a skipped move could have been the best."""
+    checked = 0
+
+    class Checking(RulesCommander):
+        def _best_action(self, state: GameState, actions: Sequence[Action]) -> Action:
+            nonlocal checked
+            for a in actions:
+                if a.kind is Kind.RUSH or (
+                    a.kind is Kind.ADVANCE and not _facts(state.units[a.unit].unit)[2]
+                ):
+                    assert self._move_bound(state, a) >= self.score(state, a)
+                    checked += 1
+            return super()._best_action(state, actions)
+
+    for size, seed, generated in ((150, 3, False), (300, 4, True), (300, 8, False)):
+        a, b = _lists(size)()
+        play_game(
+            a,
+            b,
+            [Checking(seed), Checking(seed + 1)],
+            seed=seed,
+            table=mission_table(seed) if generated else None,
+        )
+    assert checked > 500

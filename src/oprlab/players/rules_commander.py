@@ -309,6 +309,7 @@ class _View:
         self.shots: dict[tuple[str, str, int, bool], float] = {}
         self.targets: dict[str, list[str]] = {}
         self.reaches: dict[str, float] = {}
+        self.bounds: dict[tuple[str, str], float] = {}
         self._points: FloatArray | None = None
 
     def centroid(self, us: UnitState) -> Point:
@@ -469,10 +470,23 @@ class RulesCommander:
         keys: list[tuple[float, tuple[int, ...]] | None] = [None] * len(actions)
         best: tuple[float, tuple[int, ...]] | None = None
         held: list[int] = []
+        moves: list[int] = []
         for i, a in enumerate(actions):
             if a.kind is Kind.HOLD and _facts(state.units[a.unit].unit)[2]:
                 held.append(i)
                 continue
+            if a.kind is Kind.RUSH or (
+                a.kind is Kind.ADVANCE and not _facts(state.units[a.unit].unit)[2]
+            ):
+                moves.append(i)  # bounded first: most cannot be the best
+                continue
+            key = keys[i] = (self.score(state, a), _tiebreak(a))
+            if best is None or key > best:
+                best = key
+        for i in moves:
+            a = actions[i]
+            if best is not None and (self._move_bound(state, a), _tiebreak(a)) < best:
+                continue  # cannot be the best: its exact score is not needed
             key = keys[i] = (self.score(state, a), _tiebreak(a))
             if best is None or key > best:
                 best = key
@@ -505,6 +519,62 @@ class RulesCommander:
             elif a.to is not None and a.kind in (Kind.ADVANCE, Kind.RUSH):
                 points.append(_step_toward(here, a.to, move_allowance(us.unit, a.kind)))
         view.enemies(state.active).prefetch(points)
+
+    def _move_bound(self, state: GameState, a: Action) -> float:
+        """At least the score of a Rush, or of an Advance by a unit with no ranged weapon.
+
+        The move ends within its allowance of the centroid, so no marker is nearer than its
+        distance from there less the allowance: each marker's gain is at most the gain at that
+        distance (the same monotone operations, on a smaller distance), the sorted gains are
+        dominated term by term, a melee unit's bonus near enemies is at most 15, a shooting
+        unit's danger costs at least 0, and the markers held at the end of the round are at
+        most those held plus every marker it could add within its reach, the allowance and 3"
+        (the test :meth:`_projected` makes first). Margins far above round-off cover the rest.
+        """
+        view = self._read(state)
+        us = state.units[a.unit]
+        memo = (us.uid, a.kind.value)
+        found = view.bounds.get(memo)
+        if found is not None:
+            return found
+        here = view.centroid(us)
+        allowance = move_allowance(us.unit, a.kind)
+        gains = []
+        for position, full in self._worth(state, view, us, None):
+            beyond = math.dist(here, position) - allowance - 1e-6 - OBJECTIVE_RANGE + 0.5
+            gains.append(full / (1.0 + (beyond if beyond > 0.0 else 0.0) / 4.0))
+        gains.sort(reverse=True)
+        value = sum(g * (1.0 if i == 0 else 0.25) for i, g in enumerate(gains))
+        kind = _role(us.unit)
+        if kind is Role.MELEE:
+            value += 15.0
+        base, swing = self._swing(state, view, us)
+        total = base
+        if swing and not us.shaken and us.arrived != state.round:
+            # a marker counts only within the unit's reach plus 3" of where it ends
+            reach = view.reach(us, here) + allowance + OBJECTIVE_RANGE + 1e-3
+            total += sum(
+                change for x, y, change in swing if change > 0 and math.dist(here, (x, y)) <= reach
+            )
+        value += PROJECTION_VALUE * (0.5 + state.round / (2 * state.rounds)) * total
+        if a.kind is not Kind.ADVANCE and kind is Role.SHOOTING:
+            value -= 5.0
+        value += 1e-6
+        view.bounds[memo] = value
+        return value
+
+    def _worth(
+        self, state: GameState, view: _View, us: UnitState, contested: UnitState | None
+    ) -> list[tuple[Point, float]]:
+        """Each marker and what being on it is worth to ``us`` (60 points times its need)."""
+        other = "" if contested is None else contested.uid
+        worth = view.worth.get((us.uid, other))
+        if worth is None:
+            worth = view.worth[(us.uid, other)] = [
+                (o.position, self._need(state, us, i, o.controller, contested) * OBJECTIVE_VALUE)
+                for i, o in enumerate(state.objectives)
+            ]
+        return worth
 
     def _hold_bound(self, state: GameState, a: Action) -> float:
         """At least Hold's score: the best shot at any enemy in range, seen or not."""
@@ -759,12 +829,7 @@ class RulesCommander:
         found = view.positions.get(memo)
         if found is not None:
             return found
-        worth = view.worth.get((us.uid, other))
-        if worth is None:  # each marker and what being on it is worth (60 points times need)
-            worth = view.worth[(us.uid, other)] = [
-                (o.position, self._need(state, us, i, o.controller, contested) * OBJECTIVE_VALUE)
-                for i, o in enumerate(state.objectives)
-            ]
+        worth = self._worth(state, view, us, contested)
         gains = []
         for position, full in worth:
             beyond = math.dist(at, position) - OBJECTIVE_RANGE + 0.5  # half an inch inside
