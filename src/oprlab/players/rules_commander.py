@@ -462,8 +462,10 @@ class RulesCommander:
 
         Hold's score needs the targets in line of sight; it is only worked out when an upper
         bound (every enemy in range counted as a target) could still reach the best score of
-        the other actions. An action whose bound is below that cannot be the first maximum, so
-        the choice is the one ``max`` over every exact score makes.
+        the other actions. Moves (Advance, Rush) are scored after the other actions, highest
+        bound first (:meth:`_move_bound`), and only while their bound could reach the best. An
+        action whose bound is below the best cannot be the first maximum, so the choice is
+        the one ``max`` over every exact score in list order makes.
         """
         view = self._read(state)
         self._prefetch(state, view, actions)
@@ -475,18 +477,19 @@ class RulesCommander:
             if a.kind is Kind.HOLD and _facts(state.units[a.unit].unit)[2]:
                 held.append(i)
                 continue
-            if a.kind is Kind.RUSH or (
-                a.kind is Kind.ADVANCE and not _facts(state.units[a.unit].unit)[2]
-            ):
+            if a.kind is Kind.RUSH or a.kind is Kind.ADVANCE:
                 moves.append(i)  # bounded first: most cannot be the best
                 continue
             key = keys[i] = (self.score(state, a), _tiebreak(a))
             if best is None or key > best:
                 best = key
-        for i in moves:
-            a = actions[i]
-            if best is not None and (self._move_bound(state, a), _tiebreak(a)) < best:
+        # the highest bounds first, so that the best score rises early and skips the rest
+        bounds = [(self._move_bound(state, actions[i]), _tiebreak(actions[i])) for i in moves]
+        for k in sorted(range(len(moves)), key=lambda k: bounds[k], reverse=True):
+            if best is not None and bounds[k] < best:
                 continue  # cannot be the best: its exact score is not needed
+            i = moves[k]
+            a = actions[i]
             key = keys[i] = (self.score(state, a), _tiebreak(a))
             if best is None or key > best:
                 best = key
@@ -557,11 +560,57 @@ class RulesCommander:
                 change for x, y, change in swing if change > 0 and math.dist(here, (x, y)) <= reach
             )
         value += PROJECTION_VALUE * (0.5 + state.round / (2 * state.rounds)) * total
-        if a.kind is not Kind.ADVANCE and kind is Role.SHOOTING:
+        if a.kind is Kind.ADVANCE:
+            value += 0.9 * self._shot_bound(state, view, us, here, allowance)
+        elif kind is Role.SHOOTING:
             value -= 5.0
         value += 1e-6
         view.bounds[memo] = value
         return value
+
+    def _shot_bound(
+        self, state: GameState, view: _View, us: UnitState, here: Point, allowance: float
+    ) -> float:
+        """At least :meth:`_best_shot_from` any point within ``allowance`` of ``here``.
+
+        A unit's gap to an enemy changes by no more than the unit moves, so each enemy is at
+        a distance in ``gap +- allowance`` (plus round-off) from the end; a shot's value depends
+        on the distance only through the weapons that reach (an index into the sorted reaches)
+        and whether it is at long range, so the best over every band that distance can fall
+        in is at least the shot from the end.
+        """
+        reaches = _facts(us.unit)[2]
+        reach = max(reaches, default=0)
+        if reach <= 0:
+            return 0.0
+        best = 0.0
+        enemies = view.enemies(us.side)
+        for e, g in zip(enemies.units, enemies.gaps(here), strict=True):
+            lo = max(0.0, g - allowance - 1e-6)
+            hi = min(float(reach), g + allowance + 1e-6)
+            if lo > reach:
+                continue
+            fars = {lo > LONG_RANGE, hi > LONG_RANGE}
+            for idx in range(bisect_left(reaches, lo), bisect_left(reaches, hi) + 1):
+                if idx >= len(reaches):
+                    continue
+                below = reaches[idx - 1] if idx else -math.inf  # the band is (below, top]
+                top = float(reaches[idx])
+                for far in fars:
+                    if far == (top > LONG_RANGE):
+                        d = top
+                    elif not far and below < LONG_RANGE:
+                        d = float(LONG_RANGE)
+                    else:
+                        continue  # no distance in this band is (or is not) at long range
+                    key = (us.uid, e.uid, idx, far)
+                    value = view.shots.get(key)
+                    if value is None:
+                        value = view.shots[key] = expected_damage(
+                            us, e, melee=False, distance=d, charging=False
+                        )
+                    best = max(best, value)
+        return best
 
     def _worth(
         self, state: GameState, view: _View, us: UnitState, contested: UnitState | None
