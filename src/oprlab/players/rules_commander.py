@@ -266,9 +266,11 @@ class _Units:
         px = np.array([p[0] for p in todo], dtype=np.float64)[:, None]
         py = np.array([p[1] for p in todo], dtype=np.float64)[:, None]
         d = np.hypot(self.x[None, :] - px, self.y[None, :] - py) - self.r[None, :]
-        rows = np.minimum.reduceat(d, self.starts, axis=1).tolist()
+        low = np.minimum.reduceat(d, self.starts, axis=1)
+        # max(0.0, v) for each v (NaN and -0.0 give 0.0 as max does), in one call
+        rows = np.where(low > 0.0, low, 0.0).tolist()
         for p, row in zip(todo, rows, strict=True):
-            self._gaps[p] = [max(0.0, v) for v in row]
+            self._gaps[p] = row
 
     def gaps(self, at: Point) -> list[float]:
         """The gap from ``at`` to each unit's closest base edge, in unit order."""
@@ -279,7 +281,8 @@ class _Units:
             found = []
         elif self.whole:
             d = np.hypot(self.x - at[0], self.y - at[1]) - self.r
-            found = [max(0.0, v) for v in np.minimum.reduceat(d, self.starts).tolist()]
+            low = np.minimum.reduceat(d, self.starts)
+            found = np.where(low > 0.0, low, 0.0).tolist()
         else:  # a unit without models: measure one by one (as before, an empty min raises)
             found = [
                 max(0.0, float((np.hypot(c[:, 0] - at[0], c[:, 1] - at[1]) - r).min()))
@@ -506,7 +509,8 @@ class RulesCommander:
         return max(scored, key=lambda pair: pair[0])[1]
 
     def _prefetch(self, state: GameState, view: _View, actions: Sequence[Action]) -> None:
-        """Measure every point the actions will be scored from to every enemy, in one call."""
+        """Measure the points the actions other than moves are scored from to every enemy, in
+        one call."""
         points: list[Point] = [o.position for o in state.objectives]
         for a in actions:
             us = state.units[a.unit]
@@ -519,12 +523,12 @@ class RulesCommander:
                 target = state.units[a.target]
                 if target.placement is not None:
                     points.append(view.centroid(target))
-            elif a.to is not None and a.kind in (Kind.ADVANCE, Kind.RUSH):
-                points.append(_step_toward(here, a.to, move_allowance(us.unit, a.kind)))
+            # moves: most are never scored (their bound is below the best), so their ends are
+            # measured one by one when they are
         view.enemies(state.active).prefetch(points)
 
     def _move_bound(self, state: GameState, a: Action) -> float:
-        """At least the score of a Rush, or of an Advance by a unit with no ranged weapon.
+        """At least the score of a Rush or an Advance (for its advance, see :meth:`_shot_bound`).
 
         The move ends within its allowance of the centroid, so no marker is nearer than its
         distance from there less the allowance: each marker's gain is at most the gain at that
