@@ -157,3 +157,42 @@ def test_crossings_same_for_frozen_and_writable_edges() -> None:
     moved = crossings(a, b, p, q)
     assert not np.array_equal(moved, fresh)
     assert np.array_equal(moved, crossings(a, b, p.copy(), q.copy()))
+
+
+def test_charge_contact_memo_answers_as_cold() -> None:
+    """A charge asks where its nearest model reaches contact twice (``can_charge``, then the
+    move); the remembered answer is the one a cold search gives, and a unit standing elsewhere
+    (other blockers) is asked afresh."""
+    from oprlab.table import charge
+
+    table = mission_table(4)
+    rng = np.random.default_rng(4)
+    charged = 0
+    for _ in range(8):
+        attacker, target, *others = _units(rng, table, 5)
+        moves = []
+        for cold in (True, False):
+            if cold:
+                charge._REACH.clear()
+            try:
+                r = charge.charge_move(table, attacker, target, others, 12.0)
+            except ValueError:
+                moves.append(None)
+                continue
+            moves.append((r.placement.centres.tobytes(), r.move.paths, r.in_contact.tobytes()))
+        assert moves[0] == moves[1]
+        charged += moves[0] is not None
+        # another unit a little elsewhere: asked afresh, the same as a cold start
+        moved = [Placement(others[0].centres + 0.25, others[0].radii), *others[1:]]
+        after = []
+        for cold in (False, True):
+            if cold:
+                charge._REACH.clear()
+            try:
+                r = charge.charge_move(table, attacker, target, moved, 12.0)
+            except ValueError:
+                after.append(None)
+                continue
+            after.append((r.placement.centres.tobytes(), r.move.paths, r.in_contact.tobytes()))
+        assert after[0] == after[1]
+    assert charged >= 2

@@ -139,6 +139,14 @@ def _free_spots(
     return out
 
 
+#: :func:`_reach_contact` answers by what they depend on: the navigation graph and blockers
+#: (by identity; each entry holds them, so their ids stay unique while it is there), the start,
+#: radius, spots, allowance and tries. A charge asks ``can_charge`` first and then places its
+#: models, asking the nearest model the same question twice.
+_REACH: dict[tuple[object, ...], tuple[object, object, tuple[FloatArray, Path] | None]] = {}
+_REACH_LIMIT = 256
+
+
 def _reach_contact(
     m: Mover,
     start: FloatArray,
@@ -151,6 +159,37 @@ def _reach_contact(
     ``tries`` spots nearest in a straight line)."""
     if len(spots) == 0:
         return None
+    nav, blocks = m.nav(radius), m.blocks(radius)
+    key = (
+        id(nav),
+        id(blocks),
+        float(radius),
+        start.tobytes(),
+        spots.tobytes(),
+        spots.shape,
+        float(allow),
+        tries,
+    )
+    hit = _REACH.get(key)
+    if hit is not None and hit[0] is nav and hit[1] is blocks:
+        found = hit[2]
+    else:
+        found = _reach_contact_search(m, start, radius, spots, allow, tries)
+        if len(_REACH) >= _REACH_LIMIT:
+            _REACH.pop(next(iter(_REACH)))
+        _REACH[key] = (nav, blocks, found)
+    return None if found is None else (found[0].copy(), found[1])
+
+
+def _reach_contact_search(
+    m: Mover,
+    start: FloatArray,
+    radius: float,
+    spots: FloatArray,
+    allow: float,
+    tries: int,
+) -> tuple[FloatArray, Path] | None:
+    """:func:`_reach_contact`, worked out."""
     straight = np.hypot(*(spots - start).T)
     order = np.argsort(straight, kind="stable")
     order = order[straight[order] <= allow + 1e-9]
