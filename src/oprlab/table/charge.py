@@ -407,13 +407,15 @@ def _best_close_in(
             )
         costs = np.array([p.cost for p in paths])
         if touching.any() and costs.max(initial=0.0) > rules.difficult_cap + 1e-9:
-            if not avoid and allow == allowance and len(modes) < 2 * len(idx) + 4:
-                # let the models that would cross it stand still instead, and try again
+            if allow == allowance and len(modes) < 2 * len(idx) + 4:
+                # let the models that would cross it stand still instead, and try again (also
+                # going round: a model that reaches contact round the terrain may charge while
+                # those that would have to cross it stay put)
                 still = np.zeros(len(unit.radii), dtype=np.bool_)
                 if frozen is not None:
                     still |= frozen
                 still[idx[touching]] = True
-                modes.insert(tried, (False, allow, still))
+                modes.insert(tried, (avoid, allow, still))
             continue
         if best is None or int(contact.sum()) > int(best[2].sum()):
             best = (ends, paths, contact, allow)
@@ -439,7 +441,9 @@ def charge_move(
     rest as close as possible in cohesion; each model within the allowance along its path.
 
     Raises:
-        OptionError: no charging model can reach base contact (the charge is not legal).
+        OptionError: no charging model can reach base contact (the charge is not legal), or
+            no move within the difficult-terrain cap puts one in contact (seed 003
+            "Difficult Terrain"): the engines then move the unit as close as it can.
     """
     rules = rules or MoveRules()
     _check_allowance(allowance)
@@ -450,6 +454,13 @@ def charge_move(
             expected="a target at least one model can reach within the charge move",
         )
     ends, paths, contact, allow = _best_close_in(table, attacker, target, others, allowance, rules)
+    if not contact.any():  # no legal move puts a model in contact after all: not a charge
+        raise OptionError(
+            "no charging model can reach base contact with the target within the difficult"
+            " terrain cap",
+            value=allowance,
+            expected="a target at least one model can reach within the charge move",
+        )
     return _finish(table, attacker, ends, paths, contact, rules, allow)
 
 
