@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import cProfile
+import os
 import pstats
 import time
 
@@ -14,16 +15,15 @@ from oprlab.units.load import load_army
 from oprlab.units.model import Army
 
 TITLE = "Full games (GFF, rules-based commanders, d6)"
-NOTES = """
+_ABOUT = """
 One game = objectives, deployment, 4 rounds, morale and scoring between two rules-based
-commanders, event log on, on an open table. 150 and 300 points: the bundled shooty and melee
-lists; 600 points: two 300-point lists merged per side. The "where the time goes" lines profile
-one game per size (cProfile, so Python-heavy parts look slower than they are) and split it into:
-the table's movement (`move_unit`, `charge_move`, pile-in and separation, called through
-`game.geometry`), line of sight and cover, the rules commander's choices, the legal action lists
-and the rest of `apply`. The target is a 300-point game in milliseconds; the table's movement is
-now most of what is left.
+commanders, event log on, on an open table (seeds 0, 1, ...; caches warm from the games before,
+as in a batch of games). 150 and 300 points: the bundled shooty and melee lists; 600 points:
+two 300-point lists merged per side. The target is a 300-point game in milliseconds (50 ms).
 """
+#: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
+#: after running the suite).
+NOTES = _ABOUT
 
 #: Where a game's time goes: a label and the functions (file part, name) whose cumulative time
 #: it is. Movement and sight are the table layer's, reached through ``game.geometry``.
@@ -40,7 +40,7 @@ PARTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("sight", (("geometry.py", "sees"), ("geometry.py", "in_cover"))),
     ("commander", (("rules_commander.py", "choose"),)),
     ("legal actions", (("gff.py", "legal_actions"),)),
-    ("apply incl. movement", (("gff.py", "apply"),)),
+    ("apply", (("gff.py", "apply"),)),
 )
 
 
@@ -57,27 +57,44 @@ def _games(a: Army, b: Army, n: int) -> float:
     return time.perf_counter() - start
 
 
-def profile_line(a: Army, b: Army) -> str:
-    """Where one game's time goes, as shares of the whole (see :data:`PARTS`)."""
+def split(a: Army, b: Army) -> dict[str, float]:
+    """Seconds of one profiled game (seed 1) by part (see :data:`PARTS`), and ``"total"``.
+
+    Parts nest: ``apply`` includes the movement; sight and cover are asked by the legal
+    actions (targets in sight) and by ``apply`` (shooting). cProfile slows Python-heavy parts
+    more than numpy-heavy ones.
+    """
     prof = cProfile.Profile()
     prof.enable()
     play_game(a, b, [get_commander("rules", 1), get_commander("rules", 2)], seed=1)
     prof.disable()
     stats = pstats.Stats(prof)
-    total = stats.total_tt  # type: ignore[attr-defined]
     cumulative: dict[tuple[str, str], float] = {}
     for (file, _line, func), (_cc, _nc, _tt, ct, _callers) in stats.stats.items():  # type: ignore[attr-defined]
         if "oprlab" in file:
             key = (file.rsplit("/", 1)[-1], func)
             cumulative[key] = cumulative.get(key, 0.0) + ct
-    shares = []
-    for label, funcs in PARTS:
-        seconds = sum(cumulative.get(f, 0.0) for f in funcs)
-        shares.append(f"{label} {100 * seconds / total:.0f}%")
-    return ", ".join(shares)
+    out = {label: sum(cumulative.get(f, 0.0) for f in funcs) for label, funcs in PARTS}
+    out["total"] = float(stats.total_tt)  # type: ignore[attr-defined]
+    return out
+
+
+def split_line(parts: dict[str, float]) -> str:
+    """One readable line: each part's share of the game and its milliseconds (profiled)."""
+    total = parts["total"]
+    apply_rest = max(0.0, parts["apply"] - parts["movement"])
+    shown = [
+        ("movement", parts["movement"]),
+        ("rest of apply (attacks, morale, log)", apply_rest),
+        ("commander", parts["commander"]),
+        ("legal actions", parts["legal actions"]),
+        ("sight and cover (within the two before)", parts["sight"]),
+    ]
+    return ", ".join(f"{name} {100 * s / total:.0f}% ({1000 * s:.0f} ms)" for name, s in shown)
 
 
 def run(budget: float) -> list[Result]:
+    global NOTES
     sizes = {
         "150 pts": (
             load_army(sample_path("gff/shooty-150.txt")),
@@ -93,9 +110,36 @@ def run(budget: float) -> list[Result]:
         ),
     }
     out = []
+    per_game: dict[str, float] = {}
     for label, (a, b) in sizes.items():
         n = 2 if budget < 1 else 5
-        out.append(Result(f"game, {label}", n, "games", _games(a, b, n)))
-    for label, (a, b) in sizes.items():
-        out.append(Result(f"where the time goes ({label}): {profile_line(a, b)}", 1, "games", 0.0))
+        seconds = _games(a, b, n)
+        per_game[label] = seconds / n
+        out.append(Result(f"game, {label}", n, "games", seconds))
+    lines = [f"- {label}: {split_line(split(a, b))}" for label, (a, b) in sizes.items()]
+    ms = {label: 1000 * s for label, s in per_game.items()}
+    growth = (
+        f"Cost by army size: {ms['150 pts']:.0f} ms, {ms['300 pts']:.0f} ms and "
+        f"{ms['600 pts']:.0f} ms a game at 150, 300 and 600 points: x"
+        f"{ms['300 pts'] / ms['150 pts']:.1f} from 150 to 300 and x"
+        f"{ms['600 pts'] / ms['300 pts']:.1f} from 300 to 600 (more units make more actions to "
+        f"score, each against more enemies, and more obstacles for every path). The 300-point "
+        f"game is {ms['300 pts'] / 50:.1f} times the 50 ms target."
+    )
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    NOTES = "\n".join(
+        [
+            _ABOUT.strip(),
+            "",
+            f"Wall-clock times; load average {load:.1f} on {os.cpu_count()} cores when run (a "
+            "busy machine makes every number here larger).",
+            "",
+            "Where the time goes: one game per size under cProfile (seed 1; parts nest, see "
+            "`bench_games.split`):",
+            "",
+            *lines,
+            "",
+            growth,
+        ]
+    )
     return out

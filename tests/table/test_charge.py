@@ -233,3 +233,53 @@ def test_separate_already_apart_and_bad_gap() -> None:
     assert s.separated and np.array_equal(s.move.placement.centres, a.centres)
     with pytest.raises(OptionError):
         separate(Table(), a, b, [], gap=-1.0)
+
+
+def test_charge_round_difficult_terrain_reaches_contact() -> None:
+    """seed 003 "Difficult Terrain": units moving through difficult terrain can't move more
+    than 6" in total. A target standing in a difficult piece ~9" away can still be charged by a
+    model that goes round the piece into contact (its way never touches the terrain);
+    models that could only follow through the piece stay put instead of holding everyone to 6".
+    Before the fix ``can_charge`` said yes but ``charge_move`` did not move at all."""
+    outline = (
+        (21.864188133412085, 15.820942274246528),
+        (28.50030640409404, 16.956171960868275),
+        (27.361856749959273, 23.611112929279138),
+        (20.725738479277318, 22.47588324265739),
+    )
+    piece = TerrainPiece("scrub", outline, frozenset({TerrainType.DIFFICULT}))
+    table = Table(pieces=(piece,))
+    attacker = Placement(
+        np.array([[28.76, 8.943012701892219], [30.26, 8.943012701892219], [29.51, 7.6439745962]]),
+        np.full(3, 0.5),
+    )
+    target = Placement(
+        np.array([[20.76, 17.38602540378444], [22.26, 17.38602540378444], [21.51, 16.0869873]]),
+        np.full(3, 0.5),
+    )
+    assert min_gap(attacker, target) > 6.0 + 3.0
+    assert can_charge(table, attacker, target, 12.0)
+    r = charge_move(table, attacker, target, [], 12.0)
+    assert r.in_contact.any()
+    assert r.move.path_lengths.max() > 6.0  # round the piece, further than the cap allows
+    assert not r.move.difficult  # ... so no moving model touched the piece
+    assert (r.move.path_lengths <= 12.0 + 1e-9).all()
+    poly = shapely.Polygon(outline)
+    for path, length in zip(r.move.paths, r.move.path_lengths, strict=True):
+        if length > 0:
+            line = shapely.LineString(path)
+            assert shapely.distance(line, poly) >= 0.5 - 1e-9
+    assert not overlaps([r.placement, target])
+
+
+def test_charge_that_cannot_reach_within_the_cap_raises() -> None:
+    """seed 003 "Difficult Terrain" and "Charge": when no legal charge move puts a model in
+    contact (the target stands deep in difficult terrain 7" away), ``charge_move`` raises like
+    ``can_charge`` says no, so the engine moves the unit as close as it can instead."""
+    table = Table(pieces=(rect("bog", 10.0, 20.0, 30.0, 40.0, TerrainType.DIFFICULT),))
+    attacker = unit(3, (20.0, 12.0))
+    target = unit(3, (20.0, 21.5))
+    assert 6.0 < min_gap(attacker, target) < 12.0
+    assert not can_charge(table, attacker, target, 12.0)
+    with pytest.raises(OptionError):
+        charge_move(table, attacker, target, [], 12.0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import shapely
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from oprlab.table.charge import can_charge, charge_move
@@ -117,6 +117,7 @@ def test_move_invariants(s: dict[str, object]) -> None:
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10_000), st.integers(0, 8), st.integers(1, 8), st.floats(4.0, 14.0))
+@example(5, 1, 3, 4.5)  # a target by difficult terrain, reached round it (the 6" cap)
 def test_charge_invariants(seed: int, pieces: int, size: int, distance: float) -> None:
     """A legal charge puts at least one model in base contact, overlaps nothing, and no model
     moves further than the charge allowance along its path."""

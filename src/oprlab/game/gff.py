@@ -309,9 +309,10 @@ def _standing(
     off the table, or (``zone``: the box it deploys in) not wholly inside its zone."""
     table = state.table
     heading = facing(us.side, edge_of(state, us.side))
-    key = (id(table), id(us.unit), us.models, heading, point, zone)
+    # only the table's size matters here (not its terrain): games on equal tables share it
+    key = (table.width, table.depth, id(us.unit), us.models, heading, point, zone)
     found = _STANDS.get(key)
-    if found is not None and found[0] is table and found[1] is us.unit:
+    if found is not None and found[1] is us.unit:
         return found[2], found[3]
     base, _ = _origin_formation(us.unit, us.models, heading)
     p = geo.translated(base, point[0], point[1])

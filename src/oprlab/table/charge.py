@@ -139,6 +139,14 @@ def _free_spots(
     return out
 
 
+#: :func:`_reach_contact` answers by what they depend on: the navigation graph and blockers
+#: (by identity; each entry holds them, so their ids stay unique while it is there), the start,
+#: radius, spots, allowance and tries. A charge asks ``can_charge`` first and then places its
+#: models, asking the nearest model the same question twice.
+_REACH: dict[tuple[object, ...], tuple[object, object, tuple[FloatArray, Path] | None]] = {}
+_REACH_LIMIT = 256
+
+
 def _reach_contact(
     m: Mover,
     start: FloatArray,
@@ -151,6 +159,37 @@ def _reach_contact(
     ``tries`` spots nearest in a straight line)."""
     if len(spots) == 0:
         return None
+    nav, blocks = m.nav(radius), m.blocks(radius)
+    key = (
+        id(nav),
+        id(blocks),
+        float(radius),
+        start.tobytes(),
+        spots.tobytes(),
+        spots.shape,
+        float(allow),
+        tries,
+    )
+    hit = _REACH.get(key)
+    if hit is not None and hit[0] is nav and hit[1] is blocks:
+        found = hit[2]
+    else:
+        found = _reach_contact_search(m, start, radius, spots, allow, tries)
+        if len(_REACH) >= _REACH_LIMIT:
+            _REACH.pop(next(iter(_REACH)))
+        _REACH[key] = (nav, blocks, found)
+    return None if found is None else (found[0].copy(), found[1])
+
+
+def _reach_contact_search(
+    m: Mover,
+    start: FloatArray,
+    radius: float,
+    spots: FloatArray,
+    allow: float,
+    tries: int,
+) -> tuple[FloatArray, Path] | None:
+    """:func:`_reach_contact`, worked out."""
     straight = np.hypot(*(spots - start).T)
     order = np.argsort(straight, kind="stable")
     order = order[straight[order] <= allow + 1e-9]
@@ -368,13 +407,15 @@ def _best_close_in(
             )
         costs = np.array([p.cost for p in paths])
         if touching.any() and costs.max(initial=0.0) > rules.difficult_cap + 1e-9:
-            if not avoid and allow == allowance and len(modes) < 2 * len(idx) + 4:
-                # let the models that would cross it stand still instead, and try again
+            if allow == allowance and len(modes) < 2 * len(idx) + 4:
+                # let the models that would cross it stand still instead, and try again (also
+                # going round: a model that reaches contact round the terrain may charge while
+                # those that would have to cross it stay put)
                 still = np.zeros(len(unit.radii), dtype=np.bool_)
                 if frozen is not None:
                     still |= frozen
                 still[idx[touching]] = True
-                modes.insert(tried, (False, allow, still))
+                modes.insert(tried, (avoid, allow, still))
             continue
         if best is None or int(contact.sum()) > int(best[2].sum()):
             best = (ends, paths, contact, allow)
@@ -400,7 +441,9 @@ def charge_move(
     rest as close as possible in cohesion; each model within the allowance along its path.
 
     Raises:
-        OptionError: no charging model can reach base contact (the charge is not legal).
+        OptionError: no charging model can reach base contact (the charge is not legal), or
+            no move within the difficult-terrain cap puts one in contact (seed 003
+            "Difficult Terrain"): the engines then move the unit as close as it can.
     """
     rules = rules or MoveRules()
     _check_allowance(allowance)
@@ -411,6 +454,13 @@ def charge_move(
             expected="a target at least one model can reach within the charge move",
         )
     ends, paths, contact, allow = _best_close_in(table, attacker, target, others, allowance, rules)
+    if not contact.any():  # no legal move puts a model in contact after all: not a charge
+        raise OptionError(
+            "no charging model can reach base contact with the target within the difficult"
+            " terrain cap",
+            value=allowance,
+            expected="a target at least one model can reach within the charge move",
+        )
     return _finish(table, attacker, ends, paths, contact, rules, allow)
 
 

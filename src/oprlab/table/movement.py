@@ -133,16 +133,46 @@ def crossings(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> Boo
     if len(a) == 0 or len(p) == 0:
         return np.zeros((len(a), len(p)), dtype=np.bool_)
     za = a[:, 0] + 1j * a[:, 1]
-    zp = p[:, 0] + 1j * p[:, 1]
+    zp, ze, ze_conj = _edges_complex(p, q)
     cd = np.conj(b[:, 0] + 1j * b[:, 1] - za)[:, None]
-    ze = (q[:, 0] + 1j * q[:, 1] - zp)[None, :]
     w = zp[None, :] - za[:, None]
     o1 = (cd * w).imag  # side of p from ab
     den = (cd * ze).imag
-    o3 = -(np.conj(ze) * w).imag  # side of a from pq
+    o3 = -(ze_conj * w).imag  # side of a from pq
     # side of q from ab is o1 + den; side of b from pq is o3 - den
     out: BoolArray = (o1 * (o1 + den) < -1e-12) & (o3 * (o3 - den) < -1e-12)
     return out
+
+
+ComplexArray = npt.NDArray[np.complex128]
+#: The edge side of :func:`crossings` for frozen edge arrays (the table's obstacles and the
+#: blockers' edges, asked about many times), by the arrays' identity. Only read-only arrays
+#: that own their data are kept (nothing can change them), and each entry holds its arrays, so
+#: their ids stay unique while it is there.
+_EDGES: dict[int, tuple[FloatArray, FloatArray, ComplexArray, ComplexArray, ComplexArray]] = {}
+
+
+def _frozen(*arrays: FloatArray) -> None:
+    """Make arrays that own their data read-only: their edges may then be kept."""
+    for x in arrays:
+        if x.base is None:
+            x.flags.writeable = False
+
+
+def _edges_complex(p: FloatArray, q: FloatArray) -> tuple[ComplexArray, ComplexArray, ComplexArray]:
+    """Edges ``p -> q`` as complex numbers: their starts, their vectors (a row) and the
+    vectors' conjugates, computed as :func:`crossings` always has."""
+    frozen = not (p.flags.writeable or q.flags.writeable) and p.base is None and q.base is None
+    hit = _EDGES.get(id(p)) if frozen else None
+    if hit is None or hit[0] is not p or hit[1] is not q:
+        zp = p[:, 0] + 1j * p[:, 1]
+        ze = (q[:, 0] + 1j * q[:, 1] - zp)[None, :]
+        hit = (p, q, zp, ze, np.conj(ze))
+        if frozen:
+            if len(_EDGES) >= 4 * _NAV_CACHE_SIZE:
+                _EDGES.pop(next(iter(_EDGES)))
+            _EDGES[id(p)] = hit
+    return hit[2], hit[3], hit[4]
 
 
 def _crossing_params(
@@ -229,6 +259,7 @@ class Blockers:
             # outside the polygon, so only points near a polygon are tested against its edges
             self.lo = np.minimum.reduceat(self.corners, first, axis=0) - _BOX_MARGIN
             self.hi = np.maximum.reduceat(self.corners, first, axis=0) + _BOX_MARGIN
+        _frozen(self.corners, self.ends)
         self._merged: dict[int, tuple[FloatArray, FloatArray, FloatArray, FloatArray]] = {}
         self._sights: dict[int, _Sight] = {}
 
@@ -241,6 +272,7 @@ class Blockers:
         hit = self._merged.get(key)
         if hit is None or hit[0] is not p or hit[1] is not q:
             hit = (p, q, np.concatenate([p, self.corners]), np.concatenate([q, self.ends]))
+            _frozen(hit[2], hit[3])
             if len(self._merged) >= _NAV_CACHE_SIZE:
                 self._merged.pop(next(iter(self._merged)))
             self._merged[key] = hit
@@ -515,6 +547,7 @@ def _build_nav(
         shapely.prepare(geom)
     edge_a = np.concatenate([r for r in rings]) if rings else np.zeros((0, 2))
     edge_b = np.concatenate([np.roll(r, -1, axis=0) for r in rings]) if rings else np.zeros((0, 2))
+    _frozen(edge_a, edge_b)
     verts_l: list[FloatArray] = []
     for r in rings:
         prev, after = np.roll(r, 1, axis=0), np.roll(r, -1, axis=0)
@@ -727,8 +760,57 @@ def _walk_nxt(nav: NavGraph, i: int, j: int) -> list[FloatArray]:
 def _astar(
     nav: NavGraph, s: FloatArray, g: FloatArray, blockers: Blockers
 ) -> tuple[list[FloatArray], bool]:
+    """A* over the graph's corners and the blockers' free corners, from ``s`` to ``g``.
+
+    Sight lines are measured only where they could change the search: toward nodes not yet
+    done that the step would bring closer (by the 1e-12 the search asks for) and whose estimate
+    is at most the cost of some known way to the goal (plus far more than round-off). Any other
+    node would be popped after the goal, so the search never uses it; every node it pops, and
+    so the path, is the one the search measuring every line finds.
+
+    A known way comes early from a first search among the nodes near the straight line (within
+    an ellipse round ``s`` and ``g``): its path is a path of the whole graph, so its cost bounds
+    the goal's. The lines it measured are kept for the second search, which then measures
+    little more than the nodes inside the bound.
+    """
     sight = blockers.sight(nav)
+    upper = math.inf
+    nodes = sight.nodes
+    if len(nodes) > _NEAR_NODES:
+        d = float(np.hypot(*(g - s)))
+        reach = np.hypot(*(nodes - s).T) + np.hypot(*(nodes - g).T)
+        near = reach <= _ELLIPSE * d + _ELLIPSE_PAD
+        if near.sum() < len(nodes):
+            _, found, cost = _graph_search(nav, s, g, blockers, sight, math.inf, near)
+            if found:
+                upper = cost
+    path, found, _ = _graph_search(nav, s, g, blockers, sight, upper, None)
+    return path, found
+
+
+_NO_NODES = np.zeros(0, dtype=np.intp)
+#: A* first searches near the straight line when there are more nodes than this.
+_NEAR_NODES = 24
+#: The ellipse of that first search: nodes ``j`` with ``|s j| + |j g|`` at most this many times
+#: ``|s g|``, plus the pad (inches).
+_ELLIPSE = 1.3
+_ELLIPSE_PAD = 4.0
+
+
+def _graph_search(
+    nav: NavGraph,
+    s: FloatArray,
+    g: FloatArray,
+    blockers: Blockers,
+    sight: _Sight,
+    upper: float,
+    allowed: BoolArray | None,
+) -> tuple[list[FloatArray], bool, float]:
+    """A* from ``s`` to ``g`` among the sight's nodes (only ``allowed`` ones, if given); nodes
+    whose estimate exceeds ``upper`` (a cost the goal's is known to be at most) are left out.
+    Returns the path, whether it reaches ``g``, and its cost."""
     fixed = sight.nodes
+    f = len(fixed)
     nodes = np.vstack([fixed, s[None, :], g[None, :]])
     n = len(nodes)
     si, gi = n - 2, n - 1
@@ -737,7 +819,9 @@ def _astar(
     came = np.full(n, -1, dtype=np.intp)
     done = np.zeros(n, dtype=np.bool_)
     h = np.hypot(*(nodes - g).T)
+    h_fixed = h[:f]
     gkey = g.tobytes()
+    toward = sight.toward(gkey)
     heap = [(float(h[si]), si)]
     while heap:
         _, u = heapq.heappop(heap)
@@ -746,19 +830,44 @@ def _astar(
         done[u] = True
         if u == gi:
             break
-        row_ok, row_cost, g_ok, g_cost = sight.row(si if u == si else u, blockers, s, g, gkey)
-        ok = np.concatenate([row_ok, [False, g_ok]])
-        cost = np.concatenate([row_cost, [np.inf, g_cost]])
-        ok &= ~done
-        if not ok.any():
-            continue
-        cand = np.flatnonzero(ok)
-        newc = best[u] + cost[cand]
-        better = newc < best[cand] - 1e-12
-        for j, c in zip(cand[better], newc[better], strict=True):
-            best[j] = c
-            came[j] = u
-            heapq.heappush(heap, (float(c + h[j]), int(j)))
+        key: int | bytes = s.tobytes() if u == si else u
+        p = nodes[u]
+        seen_g = toward.get(key)
+        cand = unknown = _NO_NODES
+        if f:
+            dist, vis = sight.line(key, p)
+            newc = best[u] + dist
+            want = ~done[:f] & (newc < best[:f] - 1e-12)
+            if allowed is not None:
+                want &= allowed
+            bound = min(float(best[gi]), upper)
+            if seen_g is not None and seen_g[0]:  # the goal, reached from here
+                bound = min(bound, float(best[u] + seen_g[1]))
+            if bound < math.inf:
+                want &= newc + h_fixed <= bound + _POP_MARGIN
+            cand = np.flatnonzero(want)
+            unknown = cand[vis[cand] < 0]
+        if seen_g is None or len(unknown):
+            got = sight.measure(key, p, unknown, blockers, g if seen_g is None else None)
+            if seen_g is None:
+                ok_g = got
+                cost_g = math.inf
+                if ok_g:
+                    climbs = len(nav.climb_h)
+                    cost_g = float(nav.cost(p[None, :], g[None, :])[0]) if climbs else float(h[u])
+                seen_g = toward[key] = (ok_g, cost_g)
+        if seen_g[0]:
+            c = best[u] + seen_g[1]
+            if c < best[gi] - 1e-12:
+                best[gi] = c
+                came[gi] = u
+                heapq.heappush(heap, (float(c + h[gi]), int(gi)))
+        if len(cand):
+            for j in cand[vis[cand] == 1].tolist():
+                c = newc[j]
+                best[j] = c
+                came[j] = u
+                heapq.heappush(heap, (float(c + h[j]), j))
     if np.isfinite(best[gi]):
         end = gi
         found = True
@@ -771,102 +880,93 @@ def _astar(
     while k != -1:
         out.append(nodes[k])
         k = int(came[k])
-    return out[::-1], found
+    return out[::-1], found, float(best[gi])
 
 
-def _sight_row(
-    nav: NavGraph, blockers: Blockers, a: FloatArray, b: FloatArray
-) -> tuple[BoolArray, FloatArray]:
-    """Which segments ``a[i] -> b[i]`` are clear of everything, and their costs (``inf`` if
-    not): each segment is tested on its own, so batching never changes an answer."""
-    ok = nav.clear(a, b, blockers)
-    cost = np.full(len(a), np.inf)
-    if ok.any():
-        cost[ok] = nav.cost(a[ok], b[ok])
-    return ok, cost
-
-
+#: A node whose estimate exceeds the goal's cost by more than this is popped after the goal.
+_POP_MARGIN = 1e-9
 #: Starts and goals each :class:`_Sight` keeps what it sees from and toward.
 _ENDS_SIZE = 64
 
 
 class _Sight:
     """The A* graph one set of blockers gives one navigation graph: its nodes (the graph's
-    corners and the blockers' free corners) and, filled in as searches pop them, which nodes
-    each sees and at what cost. Blockers are kept while the units stand still, so later
-    searches among the same units (and a unit's models from the same start or toward the
-    same goal) reuse the rows."""
+    corners and the blockers' free corners) and, filled in as searches need them, which nodes
+    each node (or start) sees and at what cost. Blockers are kept while the units stand still,
+    so later searches among the same units (and a unit's models from the same start or toward
+    the same goal) reuse what was measured.
+
+    Each sight line is tested on its own, as one row of the whole graph would test it: static
+    corners see each other through the graph's own visibility less the blockers, every other
+    line is tested against everything (:meth:`NavGraph.clear`)."""
 
     def __init__(self, nav: NavGraph, blockers: Blockers) -> None:
         self.nav = nav
         extra = blockers.corners
         extra = extra[nav.free(extra, blockers)] if len(extra) else extra
         self.nodes: FloatArray = np.vstack([nav.verts, extra])
-        self.rows: dict[int, tuple[BoolArray, FloatArray]] = {}
-        self.starts: dict[bytes, tuple[BoolArray, FloatArray]] = {}
+        #: per node (index) or start (bytes): the cost to every node, and which it sees
+        #: (1 yes, 0 no, -1 not measured yet)
+        self.lines: dict[int | bytes, tuple[FloatArray, npt.NDArray[np.int8]]] = {}
+        self.starts: list[bytes] = []
         self.goals: dict[bytes, dict[int | bytes, tuple[bool, float]]] = {}
 
-    def row(
-        self, u: int, blockers: Blockers, s: FloatArray, g: FloatArray, gkey: bytes
-    ) -> tuple[BoolArray, FloatArray, bool, float]:
-        """What node ``u`` (or the start ``s``, for a ``u`` past the nodes) sees among the
-        nodes, with the costs, and whether it sees the goal ``g`` and at what cost. The
-        static corners see each other through the graph's own visibility, less the blockers;
-        everything else is tested in one batch with what is not known yet."""
-        nav, nodes = self.nav, self.nodes
-        v, f = len(nav.verts), len(nodes)
-        toward = self.goals.get(gkey)
-        if toward is None:
-            toward = {}
+    def toward(self, gkey: bytes) -> dict[int | bytes, tuple[bool, float]]:
+        """What each node and start is known to see of the goal ``gkey``, and at what cost."""
+        found = self.goals.get(gkey)
+        if found is None:
             if len(self.goals) >= _ENDS_SIZE:
                 self.goals.pop(next(iter(self.goals)))
-            self.goals[gkey] = toward
-        start = u >= f
-        skey = s.tobytes() if start else b""
-        hit = self.starts.get(skey) if start else self.rows.get(u)
-        gsub: int | bytes = skey if start else u
-        seen_g = toward.get(gsub)
-        if hit is not None and seen_g is not None:
-            return hit[0], hit[1], seen_g[0], seen_g[1]
-        p = s if start else nodes[u]
-        # the segments still to test, all from p: [nodes past `lo`..., g] or just [g]
-        lo = f if hit is not None else (v if (not start and u < v) else 0)
-        ends = np.vstack([nodes[lo:], g[None, :]])
-        a = np.repeat(p[None, :], len(ends), axis=0)
-        ok_b, cost_b = _sight_row(nav, blockers, a, ends)
-        seen_g = (bool(ok_b[-1]), float(cost_b[-1]))
-        toward[gsub] = seen_g
-        if hit is None:
-            ok = np.zeros(f, dtype=np.bool_)
-            cost = np.full(f, np.inf)
-            ok[lo:] = ok_b[:-1]
-            cost[lo:] = cost_b[:-1]
-            if lo == v and v:
-                ok[:v] = self._corner_row(u, blockers)
-                if ok[:v].any():
-                    idx = np.flatnonzero(ok[:v])
-                    cost[idx] = nav.cost(np.repeat(p[None, :], len(idx), axis=0), nodes[idx])
-            if not start:
-                ok[u] = False
-                cost[u] = np.inf
-            hit = (ok, cost)
-            if start:
-                if len(self.starts) >= _ENDS_SIZE:
-                    self.starts.pop(next(iter(self.starts)))
-                self.starts[skey] = hit
-            else:
-                self.rows[u] = hit
-        return hit[0], hit[1], seen_g[0], seen_g[1]
+            found = self.goals[gkey] = {}
+        return found
 
-    def _corner_row(self, u: int, blockers: Blockers) -> BoolArray:
-        """Which static corners corner ``u`` sees past the blockers."""
-        nav = self.nav
-        out = np.zeros(len(nav.verts), dtype=np.bool_)
-        st = np.flatnonzero(nav.vis[u])
-        if len(st):
-            a = np.repeat(nav.verts[u : u + 1], len(st), axis=0)
-            out[st] = nav.clear(a, nav.verts[st], blockers, static=False)
-        return out
+    def line(self, key: int | bytes, p: FloatArray) -> tuple[FloatArray, npt.NDArray[np.int8]]:
+        """From node ``key`` (or a start, by its bytes) at ``p``: the cost to every node (as if
+        it saw it) and what is known of which it sees."""
+        hit = self.lines.get(key)
+        if hit is None:
+            f = len(self.nodes)
+            dist = self.nav.cost(np.repeat(p[None, :], f, axis=0), self.nodes)
+            vis = np.full(f, -1, dtype=np.int8)
+            if isinstance(key, bytes):
+                if len(self.starts) >= _ENDS_SIZE:
+                    self.lines.pop(self.starts.pop(0), None)
+                self.starts.append(key)
+            else:
+                vis[key] = 0
+            hit = self.lines[key] = (dist, vis)
+        return hit
+
+    def measure(
+        self,
+        key: int | bytes,
+        p: FloatArray,
+        idx: IntArray,
+        blockers: Blockers,
+        goal: FloatArray | None = None,
+    ) -> bool:
+        """Test the sight lines from ``key`` (at ``p``) to the nodes ``idx`` and (if given)
+        to ``goal``, in one batch; returns whether it sees the goal."""
+        nav, nodes = self.nav, self.nodes
+        rest = idx
+        if len(idx):
+            vis = self.lines[key][1]
+            v = len(nav.verts)
+            if isinstance(key, int) and key < v:
+                corners, rest = idx[idx < v], idx[idx >= v]
+                if len(corners):
+                    vis[corners] = 0
+                    st = corners[nav.vis[key, corners]]
+                    if len(st):
+                        a = np.repeat(p[None, :], len(st), axis=0)
+                        vis[st] = nav.clear(a, nodes[st], blockers, static=False)
+        ends = nodes[rest] if goal is None else np.vstack([nodes[rest], goal[None, :]])
+        if not len(ends):
+            return False
+        seen = nav.clear(np.repeat(p[None, :], len(ends), axis=0), ends, blockers)
+        if len(rest):
+            vis[rest] = seen[: len(rest)]
+        return goal is not None and bool(seen[-1])
 
 
 def walk(
