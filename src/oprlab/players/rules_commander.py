@@ -32,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from oprlab.game import geometry as geo
+from oprlab.game import riverside
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff import (
     CASTING_ROLL,
@@ -564,7 +565,7 @@ class RulesCommander:
         if found is not None:
             return found
         here = view.centroid(us)
-        allowance = move_allowance(us.unit, a.kind)
+        allowance = _allowance(state, us.unit, a.kind)
         gains = []
         for position, full in self._worth(state, view, us, None):
             beyond = math.dist(here, position) - allowance - 1e-6 - OBJECTIVE_RANGE + 0.5
@@ -700,7 +701,7 @@ class RulesCommander:
         if a.kind is Kind.HOLD:
             targets = view.targets.get(us.uid)
             if targets is None:
-                targets = view.targets[us.uid] = shooting_targets(state, us)
+                targets = view.targets[us.uid] = _targets(state, us)
             return (
                 self._position_value(state, us, here)
                 + self._best_shot_from(state, us, here, targets)
@@ -709,11 +710,11 @@ class RulesCommander:
         if a.kind is Kind.CHARGE:
             target = state.units[a.target]
             assert target.placement is not None
-            end = _step_toward(here, view.centroid(target), move_allowance(us.unit, a.kind))
+            end = _step_toward(here, view.centroid(target), _allowance(state, us.unit, a.kind))
             value = self._charge_value(state, us, target) + self._projected(state, us, end)
             return value + (self._benny(state, us, value) if a.benny else 0.0)
         assert a.to is not None
-        allowance = move_allowance(us.unit, a.kind)
+        allowance = _allowance(state, us.unit, a.kind)
         end = _step_toward(here, a.to, allowance)
         value = self._position_value(state, us, end) + self._projected(state, us, end)
         if a.kind is Kind.ADVANCE:
@@ -916,7 +917,7 @@ class RulesCommander:
             enemies = view.enemies(us.side)
             if threats is None:
                 threats = view.threats[us.side] = [
-                    (k, e, move_allowance(e.unit, Kind.CHARGE) + 1.0)
+                    (k, e, _allowance(state, e.unit, Kind.CHARGE) + 1.0)
                     for k, e in enumerate(enemies.units)
                     if _role(e.unit) is not Role.SHOOTING
                     and e.placement is not None
@@ -949,7 +950,7 @@ class RulesCommander:
             e is not contested
             and not e.shaken
             and e.placement is not None
-            and d <= move_allowance(e.unit, Kind.RUSH) + 3.0
+            and d <= _allowance(state, e.unit, Kind.RUSH) + 3.0
             for e, d in zip(enemies.units, gaps, strict=True)
         )
         need = 1.0 if controller != us.side else (0.7 if enemy_near else 0.15)
@@ -959,6 +960,21 @@ class RulesCommander:
             for f in view.side_friends(us.side)
         )
         return need * (0.35 if guarded else 1.0)
+
+
+def _allowance(state: GameState, unit: Unit, kind: Kind) -> float:
+    """How far ``unit`` moves with ``kind`` under the game's own text."""
+    if state.system == "riverside":
+        return riverside.move_allowance(unit, kind)
+    return move_allowance(unit, kind)
+
+
+def _targets(state: GameState, us: UnitState) -> list[str]:
+    """Who ``us`` may shoot now, by the game's own range and line-of-sight rules (Riverside
+    traces its sampled sight lines, GFF one centre line)."""
+    if state.system == "riverside":
+        return sorted(riverside.shooting_targets(state, us))
+    return shooting_targets(state, us)
 
 
 def _held(controller: int | None, near: set[int], side: int) -> int:
