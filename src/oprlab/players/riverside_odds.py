@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from oprlab.game.state import UnitState
 from oprlab.mechanics import get_mechanic
+from oprlab.players.memo import IdentityMemo, attack_weapons
 from oprlab.rules.gff.melee import carried
 from oprlab.rules.riverside.attack import Situation
 from oprlab.rules.riverside.fast import attack_odds_fast
@@ -27,8 +28,7 @@ D6 = get_mechanic("d6")
 #: A Shaken target is worth this share of its points (it cannot contest markers, fails morale).
 SHAKEN_SHARE = 0.3
 
-_MEMO: dict[tuple[object, ...], tuple[tuple[object, ...], float]] = {}
-_MEMO_LIMIT = 65536
+_MEMO = IdentityMemo()
 
 
 def expected_damage(
@@ -48,31 +48,11 @@ def expected_damage(
     In melee every model attacks (the odds layer has no table) and a Shaken or Fatigued
     attacker strikes on 6s only. ``only``/``skip`` select weapon types (a split shot).
     """
-    weapons = tuple(
-        w
-        for w in attacker.unit.weapons
-        if (w.melee if melee else (not w.melee and (w.range or 0) >= distance))
-        and (w.name in only if only is not None else w.name not in skip)
-    )
+    weapons = attack_weapons(attacker, melee=melee, distance=distance, only=only, skip=skip)
     if not weapons or attacker.models <= 0 or target.models <= 0:
         return 0.0
     fatigued = melee and (attacker.fatigued or attacker.shaken)
-    key = (
-        id(attacker.unit),
-        attacker.models,
-        fatigued,
-        *map(id, weapons),
-        id(target.unit),
-        target.models,
-        target.markers,
-        target.shaken,
-        melee,
-        charging,
-    )
-    hit = _MEMO.get(key)
-    if hit is not None:
-        return hit[1]
-    value = _expected(
+    args = (
         attacker.unit,
         attacker.models,
         fatigued,
@@ -84,10 +64,11 @@ def expected_damage(
         melee,
         charging,
     )
-    if len(_MEMO) >= _MEMO_LIMIT:
-        _MEMO.clear()
-    _MEMO[key] = ((attacker.unit, weapons, target.unit), value)  # keeps the ids alive
-    return value
+    return _MEMO.get(
+        (attacker.unit, *weapons, target.unit),
+        (len(weapons), *args[1:3], *args[5:]),
+        lambda: _expected(*args),
+    )
 
 
 def _expected(

@@ -49,6 +49,7 @@ from oprlab.mechanics.clock import Clock
 from oprlab.mechanics.clock_state import ClockState
 from oprlab.players import gff_choices, riverside_choices, riverside_odds
 from oprlab.players.base import COMMANDERS
+from oprlab.players.memo import IdentityMemo, attack_weapons
 from oprlab.rules.gff.attack import LONG_RANGE, Situation
 from oprlab.rules.gff.fast import attack_odds_fast
 from oprlab.rules.gff.melee import carried
@@ -134,15 +135,10 @@ def expected_damage(
             only=only,
             skip=skip,
         )
-    weapons = tuple(
-        w
-        for w in attacker.unit.weapons
-        if (w.melee if melee else (not w.melee and (w.range or 0) >= distance))
-        and (w.name in only if only is not None else w.name not in skip)
-    )
+    weapons = attack_weapons(attacker, melee=melee, distance=distance, only=only, skip=skip)
     if not weapons or attacker.models <= 0 or target.models <= 0:
         return 0.0
-    return _expected_by_identity(
+    args = (
         attacker.unit,
         attacker.models,
         attacker.fatigued and melee,
@@ -155,60 +151,15 @@ def expected_damage(
         charging,
         distance > LONG_RANGE,
     )
-
-
-#: :func:`_expected` keyed on the identity of its units and weapons (hashing them is slow); each
-#: entry holds those objects, so their ids cannot be reused while it is there.
-_EXPECTED: dict[tuple[object, ...], tuple[tuple[object, ...], float]] = {}
-_EXPECTED_LIMIT = 65536
-
-
-def _expected_by_identity(
-    unit: Unit,
-    models: int,
-    fatigued: bool,
-    weapons: tuple[Weapon, ...],
-    target: Unit,
-    target_models: int,
-    markers: int,
-    shaken: bool,
-    melee: bool,
-    charging: bool,
-    far: bool,
-) -> float:
-    key = (
-        id(unit),
-        models,
-        fatigued,
-        *map(id, weapons),
-        id(target),
-        target_models,
-        markers,
-        shaken,
-        melee,
-        charging,
-        far,
+    return _EXPECTED.get(
+        (attacker.unit, *weapons, target.unit),
+        (len(weapons), *args[1:3], *args[5:]),
+        lambda: _expected(*args),
     )
-    hit = _EXPECTED.get(key)
-    if hit is not None:
-        return hit[1]
-    value = _expected(
-        unit,
-        models,
-        fatigued,
-        weapons,
-        target,
-        target_models,
-        markers,
-        shaken,
-        melee,
-        charging,
-        far,
-    )
-    if len(_EXPECTED) >= _EXPECTED_LIMIT:
-        _EXPECTED.clear()
-    _EXPECTED[key] = ((unit, weapons, target), value)
-    return value
+
+
+#: :func:`_expected` keyed on the identity of its units and weapons (hashing them is slow).
+_EXPECTED = IdentityMemo()
 
 
 @lru_cache(maxsize=65536)

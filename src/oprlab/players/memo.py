@@ -1,0 +1,63 @@
+"""What the commanders' attack estimates share: picking the weapons an attack uses, and a memo
+keyed on units and weapons by identity.
+
+Hashing frozen units and weapons is slow and a decision asks for the same estimate many times,
+so estimates are memoised on the objects' ``id``; each entry keeps its objects alive, so an id
+cannot be reused while the entry stands. May import ``oprlab.game.state`` and ``oprlab.units``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+
+from oprlab.game.state import UnitState
+from oprlab.units.model import Weapon
+
+
+def attack_weapons(
+    attacker: UnitState,
+    *,
+    melee: bool,
+    distance: float,
+    only: frozenset[str] | None = None,
+    skip: frozenset[str] = frozenset(),
+) -> tuple[Weapon, ...]:
+    """The weapon lines of one attack: melee ones, or ranged ones reaching ``distance``;
+    ``only``: just these weapon types, ``skip``: not these (a split shot's two halves)."""
+    return tuple(
+        w
+        for w in attacker.unit.weapons
+        if (w.melee if melee else (not w.melee and (w.range or 0) >= distance))
+        and (w.name in only if only is not None else w.name not in skip)
+    )
+
+
+class IdentityMemo:
+    """Values keyed on some objects' identities plus plain values, bounded in size."""
+
+    def __init__(self, limit: int = 65536) -> None:
+        self.limit = limit
+        self._entries: dict[tuple[Hashable, ...], tuple[tuple[object, ...], float]] = {}
+
+    def get(
+        self,
+        objects: tuple[object, ...],
+        values: tuple[Hashable, ...],
+        compute: Callable[[], float],
+    ) -> float:
+        """The value for ``objects`` (by identity) and ``values``, computed once."""
+        key = (*map(id, objects), *values)
+        hit = self._entries.get(key)
+        if hit is not None:
+            return hit[1]
+        value = compute()
+        if len(self._entries) >= self.limit:
+            self._entries.clear()
+        self._entries[key] = (objects, value)
+        return value
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)

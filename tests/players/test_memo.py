@@ -1,0 +1,49 @@
+"""The commanders' shared attack-estimate pieces: weapon selection and the identity memo."""
+
+from __future__ import annotations
+
+from oprlab.game.state import UnitState
+from oprlab.players.memo import IdentityMemo, attack_weapons
+from tests.game import army
+
+TEXT = """++ Memo Test [GFF 100pts] ++
+
+Mixed Squad [2] Q4+ D5+ | 50pts
+2x Long Gun (24", A1), 2x Short Gun (12", A2), 2x Knife (A1)
+"""
+
+
+def _squad() -> UnitState:
+    unit = army(TEXT).units[0]
+    return UnitState(uid="A1", unit=unit, side=0, models=unit.size)
+
+
+def test_attack_weapons_pick_by_range_melee_and_split() -> None:
+    """seed 003 "Shooting": weapons in range fire; melee weapons strike in melee."""
+    us = _squad()
+    names = lambda ws: [w.name for w in ws]  # noqa: E731
+    assert names(attack_weapons(us, melee=False, distance=18.0)) == ["Long Gun"]
+    assert names(attack_weapons(us, melee=False, distance=6.0)) == ["Long Gun", "Short Gun"]
+    assert names(attack_weapons(us, melee=True, distance=0.0)) == ["Knife"]
+    only = frozenset({"Short Gun"})
+    assert names(attack_weapons(us, melee=False, distance=6.0, only=only)) == ["Short Gun"]
+    skip = frozenset({"Short Gun"})
+    assert names(attack_weapons(us, melee=False, distance=6.0, skip=skip)) == ["Long Gun"]
+
+
+def test_identity_memo_computes_once_per_key_and_keeps_objects_alive() -> None:
+    memo = IdentityMemo(limit=2)
+    calls: list[int] = []
+    a, b = object(), object()
+
+    def compute(v: float) -> float:
+        calls.append(1)
+        return v
+
+    assert memo.get((a,), (1,), lambda: compute(1.0)) == 1.0
+    assert memo.get((a,), (1,), lambda: compute(9.0)) == 1.0  # memoised
+    assert memo.get((b,), (1,), lambda: compute(2.0)) == 2.0  # another object
+    assert memo.get((a,), (2,), lambda: compute(3.0)) == 3.0  # another value; limit clears
+    assert len(calls) == 3 and len(memo) == 1
+    memo.clear()
+    assert len(memo) == 0
