@@ -92,17 +92,23 @@ def defend(state: GameState, actions: Sequence[Action]) -> Action:
     a Hero, the unit's last model, or an expected quarter of its points; else spend none.
 
     The expected loss counts each hit's wound chance at d6 odds (its AP, the cover), Deadly
-    multiplying, at the unit's cost per wound.
+    multiplying, at the unit's cost per wound. The same habit for a shot, each attack of a
+    melee exchange (the unit as it stands in the exchange) and a spell's hits.
     """
     shot = state.extra.get("defending")
     none = min(actions, key=lambda a: a.value)
-    if not isinstance(shot, gff_defend.Defending):
+    if not isinstance(shot, gff_defend.WAITING):
         return none
     us = state.units[none.unit]
     spare = spare_bennies(state, us.side)
     if spare <= 0:
         return none
-    d = defender_profile(us.unit, models=us.models, markers=us.markers, shaken=us.shaken)
+    if isinstance(shot, gff_defend.MeleeDefending):
+        d = shot.blow.target
+    elif isinstance(shot, gff_defend.SpellDefending):
+        d = shot.defender
+    else:
+        d = defender_profile(us.unit, models=us.models, markers=us.markers, shaken=us.shaken)
     cover = 1 if shot.situation.cover else 0
     wounds = 0.0
     for p, hits in shot.rolled:
@@ -111,7 +117,7 @@ def defend(state: GameState, actions: Sequence[Action]) -> Action:
             fails = min(5, max(1, need - 1)) / 6
             wounds += fails * p.deadly
     per_wound = us.unit.cost / max(1, us.unit.size) / max(1, us.unit.tough)
-    threatened = us.unit.hero or us.models == 1 or wounds * per_wound >= MANY_POINTS * us.unit.cost
+    threatened = us.unit.hero or d.models == 1 or wounds * per_wound >= MANY_POINTS * us.unit.cost
     if not threatened:
         return none
     want = min(spare, gff_defend.hit_count(shot.rolled))
