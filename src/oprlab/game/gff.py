@@ -617,6 +617,8 @@ def legal_actions(state: GameState) -> list[Action]:
         out = defend_actions(state)
     elif state.phase == "resist":
         out = resist_actions(state)
+    elif state.phase == "clocks":
+        out = start_clock_actions(state)
     return sorted(out, key=Action.sort_key)
 
 
@@ -822,6 +824,13 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         if problem:
             raise bad(problem)
         return None
+    if state.phase == "clocks" or (a.kind is Kind.SET_CLOCK and not a.unit):
+        if state.phase != "clocks" or a.kind is not Kind.SET_CLOCK:
+            raise bad("at an activation's start: set a clock with a benny, or pass")
+        problem = _start_clock_problem(state, a)
+        if problem:
+            raise bad(problem)
+        return None
     us = state.units.get(a.unit)
     if us is None or us.side != state.active:
         raise bad("not a unit of the side to act")
@@ -981,6 +990,9 @@ def apply(state: GameState, action: Action) -> None:
     if action.kind is Kind.CHOOSE_ZONE:
         _choose_zone(state, action.choice)
         return
+    if action.kind is Kind.SET_CLOCK and state.phase == "clocks":
+        _start_clock(state, action)
+        return
     assert us is not None
     if action.kind is Kind.DEPLOY:
         _deploy(state, us, action)
@@ -1066,6 +1078,7 @@ def _next_deployer(state: GameState) -> None:
             state.phase = "activation"
             state.active = state.first
             _skip_empty(state)
+            _offer_clocks(state)
         return
 
 
@@ -1098,6 +1111,7 @@ def _start_round(state: GameState, n: int) -> None:
         return
     state.phase = "activation"
     _skip_empty(state)
+    _offer_clocks(state)
 
 
 def _give_spell_tokens(state: GameState) -> None:
@@ -1443,6 +1457,76 @@ def _end_activation(state: GameState, side: int) -> None:
     state.pending = None
     state.phase = "activation"
     _after_activation(state, side)
+    _offer_clocks(state)
+
+
+def _offer_clocks(state: GameState) -> None:
+    """Seed 000 variation 5, "Roll any clock (friend or foe) immediately to any value": under
+    ``set_clock_at_activation`` a side with a benny may set one clock in play (or pass) at the
+    start of each of its activations (phase ``clocks``, before it picks the unit)."""
+    if (
+        state.phase == "activation"
+        and not state.done
+        and options_of(state).set_clock_at_activation
+        and can_set_clocks(state, state.active)
+        and _can_activate(state, state.active)
+    ):
+        state.phase = "clocks"
+
+
+def clocks_in_play(state: GameState) -> list[str]:
+    """One unit on the table naming each clock in play (by uid, the first of each clock)."""
+    mech = state.mechanic
+    assert isinstance(mech, Clock)
+    seen: dict[tuple[str, ...], str] = {}
+    for uid in sorted(state.units):
+        us = state.units[uid]
+        if us.on_table:
+            seen.setdefault(mech.clock_key(us.owner), uid)
+    return list(seen.values())
+
+
+def start_clock_actions(state: GameState) -> list[Action]:
+    """Phase ``clocks``: pass (``value`` 0) or set a clock in play (named by a unit) to 1..6."""
+    acts = [Action(Kind.SET_CLOCK)]
+    for uid in clocks_in_play(state):
+        acts += [Action(Kind.SET_CLOCK, target=uid, value=v) for v in CLOCK_VALUES]
+    return acts
+
+
+def _start_clock_problem(state: GameState, a: Action) -> str | None:
+    if a.unit or a.spell or a.boost or a.to is not None or a.benny:
+        return "set_clock at an activation's start takes a clock (a unit using it) and a value"
+    if not a.target and a.value == 0:
+        return None  # pass
+    whose = state.units.get(a.target)
+    if whose is None or not whose.on_table:
+        return "name the clock by a unit on the table"
+    if a.value not in CLOCK_VALUES:
+        return "a clock is set to 1..6 (or pass: no clock and value 0)"
+    return None
+
+
+def _start_clock(state: GameState, a: Action) -> None:
+    """Spend the benny and set the clock (or pass); the side then picks its unit."""
+    side = state.active
+    state.phase = "activation"
+    if not a.target:
+        return
+    mech = state.mechanic
+    assert isinstance(mech, Clock) and isinstance(state.mech_state, ClockState)
+    owner = state.units[a.target].owner
+    state.mech_state = mech.spend_benny(
+        state.mech_state, f"side{side}", BennyUse.SET_CLOCK, owner=owner, value=a.value
+    )
+    state.log.add(
+        "benny",
+        side=side,
+        use=BennyUse.SET_CLOCK.value,
+        clock=list(mech.clock_key(owner)),
+        value=a.value,
+        when="activation",
+    )
 
 
 def _after_activation(state: GameState, side: int) -> None:
