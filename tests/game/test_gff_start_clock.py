@@ -77,7 +77,7 @@ def test_passing_spends_nothing() -> None:
 
 def test_no_offer_without_bennies_the_option_or_the_clock() -> None:
     """Off by option, with no bennies left, or under the d6: activations start as before."""
-    assert _game(options=GffOptions()).phase == "activation"
+    assert _game(options=GffOptions(set_clock_at_activation=False)).phase == "activation"
     assert _game(bennies=0).phase == "activation"
     state = scene(line(), line(), FAR, mechanic="d6")
     state.extra["options"] = ON

@@ -11,7 +11,9 @@ Shaken), then, after Hold or Advance with a target in range, the shooting (``SHO
 targets with different weapon types, or hold fire), and after a melee in which one unit was
 destroyed, the survivor's move of up to 3" (``CONSOLIDATE``, decided by the survivor's side).
 The other side may interrupt with its own decisions: ``RESIST`` (phase ``resist``) before a
-spell's roll and ``DEFEND`` (phase ``defend``) before a shot's Defense rolls.
+spell's roll and ``DEFEND`` (phase ``defend``) before the Defense rolls of a shot, of each
+attack of a melee exchange or of a spell's hits. Under clock-bennies an activation may start
+with phase ``clocks``: the side sets any clock in play with a benny, or passes.
 
 Readings (docs/rules/gff.md "Full games"): the deployment roll-off winner picks a table edge
 (``CHOOSE_ZONE``; :class:`~oprlab.game.gff_setup.GffOptions`), deploys first and goes first in
@@ -23,12 +25,14 @@ morale tests use the Quality of a Hero that is not Shaken when the morale step b
 comes before objectives at the end of a round; roll-offs and the D3 of objectives use the game's
 generator under every mechanic. Under ``clock-bennies`` a Shoot or Charge may spend a benny on
 one extra attack, before a shot a benny may set any clock to 1..6 (``SET_CLOCK``, seed 000
-variation 5), and once a shot's hits are known the defending side may spend bennies to defend
-against them (``DEFEND``, :mod:`oprlab.game.gff_defend`). Caster(X) units get X spell tokens
-each round (at most 6) and may try each spell of :data:`SPELLS` once per activation (``CAST``)
-before their action, the other side's Casters in reach may spend tokens against it first
-(``RESIST``); army lists carry no spells, so :data:`SPELLS` is oprlab's stand-in (docs/rules/
-gff.md "Caster"). Movement, line of sight and cover come from :mod:`oprlab.game.geometry`.
+variation 5; also at the start of each activation), and once an attack's hits are known the
+side hit may spend bennies to defend against them (``DEFEND``, :mod:`oprlab.game.gff_defend`).
+Armies with a unit too big for its deployment zone are refused (:mod:`oprlab.game.gff_room`).
+Caster(X) units get X spell tokens each round (at most 6) and may try each spell of
+:data:`SPELLS` once per activation (``CAST``) before their action, the other side's Casters in
+reach may spend tokens against it first (``RESIST``); army lists carry no spells, so
+:data:`SPELLS` is oprlab's stand-in (docs/rules/gff.md "Caster"). Movement, line of sight and
+cover come from :mod:`oprlab.game.geometry`.
 
 May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.units``, ``oprlab.mechanics`` and below.
 """

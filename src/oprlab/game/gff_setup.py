@@ -44,7 +44,7 @@ class GffOptions:
         special_moves: seed 003 "SPECIAL MOVES (Optional)": the attacker pushes a model that
             rolls a Shaken result, and a push off an elevated position falls (no jumping).
         charge_dangerous: a charge that reaches contact rolls for its models that crossed
-            dangerous terrain before the strikes (``False``: the old engine, no roll).
+            dangerous terrain before the strikes (``False``: no roll, as before).
         defend: which attacks clock-bennies' ``DEFEND`` interrupts: ``"all"`` (shots, each
             attack of a melee exchange, a spell's hits) or ``"shooting"`` (shots only).
         set_clock_at_activation: under clock-bennies, the side to activate may first spend a
@@ -54,9 +54,9 @@ class GffOptions:
     edges: str = "all"
     dangerous: str = "once"
     special_moves: bool = False
-    charge_dangerous: bool = False
-    defend: str = "shooting"
-    set_clock_at_activation: bool = False
+    charge_dangerous: bool = True
+    defend: str = "all"
+    set_clock_at_activation: bool = True
 
     def __post_init__(self) -> None:
         if self.edges not in EDGE_SETS:
