@@ -35,6 +35,7 @@ from oprlab.analysis.series import SeriesSpec, play_one, play_series
 from oprlab.cli import battle as battle_cli
 from oprlab.cli import results as results_cli
 from oprlab.errors import OptionError
+from oprlab.game.options import settable
 from oprlab.game.play import ENGINE_VERSIONS, GameResult
 from oprlab.mechanics import get_mechanic
 from oprlab.rng import spawn
@@ -121,11 +122,7 @@ def test_every_row_records_how_to_replay_the_game(tmp_path: Path) -> None:
         assert row["series_id"] == stored.series_id and row["game_index"] == i
         assert row["series_seed"] == 5 and row["seed"] == spawn(5, 2)[i]
         assert row["system"] == "gff" and row["rules_version"] == ENGINE_VERSIONS["gff"]
-        assert json.loads(row["rule_options"]) == {
-            "edges": "all",
-            "dangerous": "once",
-            "special_moves": False,
-        }
+        assert json.loads(row["rule_options"]) == settable("gff")
         assert row["mechanic"] == "clock-tokens"
         assert row["mechanic_version"] == type(mechanic).version
         assert json.loads(row["mechanic_options"]) == mechanic.options  # type: ignore[attr-defined]

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 import oprlab.cli
 from oprlab.cli.battle import register
+from oprlab.game.options import settable
 from tests.game import LINE_TEXT
 
 runner = CliRunner(env={"COLUMNS": "200"})
@@ -265,9 +266,9 @@ def test_rules_options_reach_the_game_and_its_result(armies: dict[str, str]) -> 
              "--rules-option", "edges=north-south", "--rules-option", "dangerous=twice")
     )  # fmt: skip
     assert data["rule_options"] == {
+        **settable("gff"),
         "edges": "north-south",
         "dangerous": "twice",
-        "special_moves": False,
     }
     assert data["rules_version"].startswith("003_")
 

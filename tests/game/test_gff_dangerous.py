@@ -12,7 +12,7 @@ from oprlab.game.state import GameState
 from oprlab.mechanics import Check, Test
 from oprlab.table.model import Table, TerrainPiece, TerrainType
 from oprlab.units.model import Rule
-from tests.game import Scripted, line, specials
+from tests.game import Scripted, line, put, specials
 from tests.game.test_gff_rounds import scene
 
 #: A bog 4" deep across the middle of side A's half.
@@ -100,3 +100,68 @@ def test_flying_units_roll_when_they_activate_in_it() -> None:
     gff.apply(state, Action(Kind.HOLD, "A4"))
     (roll,) = state.log.of_kind("dangerous")
     assert roll["cause"] == "activation" and roll["dice"] == 2
+
+
+def _charge_across(option: str = "once", *, on: bool = True) -> tuple[GameState, Scripted]:
+    """A Rifle Squad south of the bog charges a squad north of it (no wounds are rolled as
+    every check succeeds: the unit lives to fight)."""
+    mech = Scripted(lambda c: True)
+    state = scene(line(), line(), {"A2": (24.0, 7.0), "B2": (24.0, 17.0)}, mechanic=mech)
+    state.table = Table(pieces=(BOG,))
+    state.extra["options"] = GffOptions(dangerous=option, charge_dangerous=on)
+    return state, mech
+
+
+def test_a_charge_across_dangerous_terrain_rolls_before_the_strikes() -> None:
+    """seed 003 "Dangerous Terrain": "Models moving across dangerous terrain ... must roll",
+    a charge too: each model that crossed the bog rolls one die (three Rifle models), logged
+    with ``cause="charge"`` before the melee."""
+    state, mech = _charge_across()
+    gff.apply(state, Action(Kind.CHARGE, "A2", target="B2"))
+    kinds = [e["kind"] for e in state.log.events]
+    (roll,) = state.log.of_kind("dangerous")
+    assert roll["cause"] == "charge" and roll["dice"] == 3
+    assert kinds.index("dangerous") < kinds.index("melee")
+    assert len(mech.of(Test.GENERIC)) == 3
+
+
+def test_the_charge_roll_is_an_option_and_counts_once_per_activation() -> None:
+    """``charge_dangerous=False`` keeps the old engine (no roll); a unit that activated in the
+    bog rolled then and does not roll again for charging across it (``dangerous="once"``)."""
+    state, _ = _charge_across(on=False)
+    gff.apply(state, Action(Kind.CHARGE, "A2", target="B2"))
+    assert state.log.of_kind("dangerous") == [] and state.log.of_kind("melee")
+    for option, rolls in (("once", 1), ("twice", 2)):
+        state, _ = _charge_across(option)
+        state.units["A2"].placement = None
+        put(state, "A2", (24.0, 11.0))  # in the bog as it activates
+        gff.apply(state, Action(Kind.CHARGE, "A2", target="B2"))
+        assert [e["cause"] for e in state.log.of_kind("dangerous")][:rolls] == [
+            "activation",
+            "charge",
+        ][:rolls]
+        assert len(state.log.of_kind("dangerous")) == rolls
+
+
+def test_a_charger_knocked_out_on_the_way_does_not_fight() -> None:
+    """Every dangerous die a 1 and every wound effect Knocked Out: the charger is destroyed in
+    the bog; no melee, play passes on."""
+    state, mech = _charge_across()
+    mech.succeeds = lambda c: c.test not in (Test.GENERIC, Test.WOUND_EFFECT)
+    gff.apply(state, Action(Kind.CHARGE, "A2", target="B2"))
+    assert not state.units["A2"].alive and state.log.of_kind("melee") == []
+    assert state.phase == "activation" and state.active == 1
+
+
+def test_a_charger_shaken_on_the_way_still_fights_as_fatigued() -> None:
+    """Dangerous dice all 1s, wound effects Shaken: the last model is Shaken but the charge
+    goes on (the action was chosen; the exchange takes a Shaken charger, striking as
+    fatigued)."""
+    state, mech = _charge_across()
+    mech.succeeds = lambda c: c.test is not Test.GENERIC
+    gff.apply(state, Action(Kind.CHARGE, "A2", target="B2"))
+    kinds = [e["kind"] for e in state.log.events]
+    assert kinds.index("dangerous") < kinds.index("shaken") < kinds.index("melee")
+    assert state.log.of_kind("melee")
+    strikes = [c for c in mech.of(Test.HIT) if c.owner.unit == "A2"]
+    assert len(strikes) == 1 and strikes[0].unmodified_six_only  # one model left, fatigued

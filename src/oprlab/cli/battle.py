@@ -429,21 +429,28 @@ def _account(console: Console, state: GameState, result: GameResult) -> None:
             works = "works" if e["success"] else "fails"
             console.print(f"    casts {e['spell']} ({e['value']}) at {names[e['target']]}: {works}")
         elif k == "spell":
-            console.print(f"    {e['hits']} hits, {e['wounds']} wounds, {e['casualties']} down")
+            console.print(
+                f"    {e['hits']} hits, {e['wounds']} wounds, {e['casualties']} down"
+                + (f" ({e['defended']} defended by bennies)" if e.get("defended") else "")
+            )
         elif k == "teleport":
             console.print(f'    {names[e["unit"]]} teleports {e["distance"]:.1f}"')
         elif k == "dangerous":
-            when = " as it activates" if e.get("cause") == "activation" else ""
+            when = {"activation": " as it activates", "charge": " on the charge"}.get(
+                e.get("cause", ""), ""
+            )
             console.print(f"    dangerous terrain{when}: {e['dice']} dice, {e['wounds']} wounds")
         elif k == "resist":
             console.print(f"    enemy Casters resist with {e['tokens']} tokens")
         elif k == "benny":
             use = {"set_clock": "to set a clock", "defend": f"x{e.get('hits', 1)} to defend"}
-            console.print(f"    spends a benny {use.get(e['use'], 'on an extra attack')}")
+            who = f"  {'AB'[e['side']]} " if e.get("when") == "activation" else "    "
+            console.print(f"{who}spends a benny {use.get(e['use'], 'on an extra attack')}")
         elif k == "melee":
             console.print(
                 f"    melee with {names[e['target']]}: dealt {e['wounds_dealt']} "
                 f"wounds, took {e['wounds_taken']}"
+                + (f" ({e['defended']} hits defended by bennies)" if e.get("defended") else "")
             )
         elif k == "consolidate":
             console.print(f'    {names[e["unit"]]} consolidates {e["distance"]:.1f}"')

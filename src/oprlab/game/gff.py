@@ -11,7 +11,9 @@ Shaken), then, after Hold or Advance with a target in range, the shooting (``SHO
 targets with different weapon types, or hold fire), and after a melee in which one unit was
 destroyed, the survivor's move of up to 3" (``CONSOLIDATE``, decided by the survivor's side).
 The other side may interrupt with its own decisions: ``RESIST`` (phase ``resist``) before a
-spell's roll and ``DEFEND`` (phase ``defend``) before a shot's Defense rolls.
+spell's roll and ``DEFEND`` (phase ``defend``) before the Defense rolls of a shot, of each
+attack of a melee exchange or of a spell's hits. Under clock-bennies an activation may start
+with phase ``clocks``: the side sets any clock in play with a benny, or passes.
 
 Readings (docs/rules/gff.md "Full games"): the deployment roll-off winner picks a table edge
 (``CHOOSE_ZONE``; :class:`~oprlab.game.gff_setup.GffOptions`), deploys first and goes first in
@@ -23,12 +25,14 @@ morale tests use the Quality of a Hero that is not Shaken when the morale step b
 comes before objectives at the end of a round; roll-offs and the D3 of objectives use the game's
 generator under every mechanic. Under ``clock-bennies`` a Shoot or Charge may spend a benny on
 one extra attack, before a shot a benny may set any clock to 1..6 (``SET_CLOCK``, seed 000
-variation 5), and once a shot's hits are known the defending side may spend bennies to defend
-against them (``DEFEND``, :mod:`oprlab.game.gff_defend`). Caster(X) units get X spell tokens
-each round (at most 6) and may try each spell of :data:`SPELLS` once per activation (``CAST``)
-before their action, the other side's Casters in reach may spend tokens against it first
-(``RESIST``); army lists carry no spells, so :data:`SPELLS` is oprlab's stand-in (docs/rules/
-gff.md "Caster"). Movement, line of sight and cover come from :mod:`oprlab.game.geometry`.
+variation 5; also at the start of each activation), and once an attack's hits are known the
+side hit may spend bennies to defend against them (``DEFEND``, :mod:`oprlab.game.gff_defend`).
+Armies with a unit too big for its deployment zone are refused (:mod:`oprlab.game.gff_room`).
+Caster(X) units get X spell tokens each round (at most 6) and may try each spell of
+:data:`SPELLS` once per activation (``CAST``) before their action, the other side's Casters in
+reach may spend tokens against it first (``RESIST``); army lists carry no spells, so
+:data:`SPELLS` is oprlab's stand-in (docs/rules/gff.md "Caster"). Movement, line of sight and
+cover come from :mod:`oprlab.game.geometry`.
 
 May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.units``, ``oprlab.mechanics`` and below.
 """
@@ -47,6 +51,7 @@ from oprlab.game import geometry as geo
 from oprlab.game import gff_casting as casting
 from oprlab.game import gff_defend as defend
 from oprlab.game import gff_moves as moves
+from oprlab.game import gff_room as room
 from oprlab.game import gff_setup as edges
 from oprlab.game import objectives
 from oprlab.game.actions import Action, Kind
@@ -57,6 +62,7 @@ from oprlab.game.state import GameState, Objective, Pending, UnitState
 from oprlab.mechanics import Check, Mechanic, Test, get_mechanic
 from oprlab.mechanics.clock import Clock
 from oprlab.mechanics.clock_state import BennyUse, ClockState, bennies_left, spend_benny
+from oprlab.rules.gff import melee
 from oprlab.rules.gff.attack import (
     Hit,
     Situation,
@@ -65,13 +71,14 @@ from oprlab.rules.gff.attack import (
     regeneration_check,
     wounds_from_block,
 )
+from oprlab.rules.gff.melee import Side, carried
 from oprlab.rules.gff.melee import UnitState as MeleeState
-from oprlab.rules.gff.melee import carried, resolve_exchange
 from oprlab.rules.gff.profile import AttackProfile, attack_profile, defender_profile
-from oprlab.rules.gff.resolve import AttackResult, Roller, finish
+from oprlab.rules.gff.resolve import AttackResult, Roller, finish, resolve_attack
 from oprlab.rules.gff.wounds import take_wounds
+from oprlab.table import charge as table_charge
 from oprlab.table.model import Placement, Point, Table
-from oprlab.table.movement import dangerous_terrain_checks
+from oprlab.table.movement import MoveRules, dangerous_terrain_checks
 from oprlab.table.special_moves import PUSH_TARGET, fall, land
 from oprlab.units.model import Army, Unit, Weapon
 
@@ -148,6 +155,11 @@ def new_game(
                 value=army.system,
                 expected="a GFF (or GF) list for the gff rules",
             )
+    opts = options or GffOptions()
+    t = table or Table()
+    for i, army in enumerate((army_a, army_b)):
+        for unit in army.units:
+            room.check_room(i, army, unit, _zones(t, unit, opts), (t.width, t.depth))
     mech = get_mechanic(mechanic) if isinstance(mechanic, str) else mechanic
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
     units: dict[str, UnitState] = {}
@@ -173,7 +185,7 @@ def new_game(
     if state.table.objectives:  # a table that comes with its markers (table.deploy)
         count = len(state.table.objectives)
     state.extra["objectives_left"] = count
-    state.extra["options"] = options or GffOptions()
+    state.extra["options"] = opts
     state.extra["edges"] = list(edges.DEFAULT_EDGES)
     state.active = first
     state.phase = "objectives"
@@ -186,6 +198,29 @@ def new_game(
         state.extra["objectives_left"] = 0
         _start_deployment(state)
     return state
+
+
+def _zones(table: Table, unit: Unit, opts: GffOptions) -> list[tuple[Placement, room.Zone]]:
+    """Each zone ``unit`` may have to deploy in, with its formation there (``gff_room``).
+
+    Any edge the roll-off may give (``GffOptions.edges``), 12" deep (Scout: 24"); Ambush
+    units arrive anywhere on the table.
+    """
+    if unit.has("Ambush"):
+        return [
+            (
+                _formation_at_origin(unit, unit.size, facing(0)),
+                ("table", (0.0, 0.0, table.width, table.depth), True),
+            )
+        ]
+    depth = table.deployment_depth + (SCOUT_DEPTH if unit.has("Scout") else 0.0)
+    return [
+        (
+            _formation_at_origin(unit, unit.size, edges.heading(edge)),
+            (f"{edge} deployment zone", edges.zone_box(table, edge, depth), edges.along_y(edge)),
+        )
+        for edge in edges.EDGE_SETS[opts.edges]
+    ]
 
 
 def options_of(state: GameState) -> GffOptions:
@@ -587,6 +622,8 @@ def legal_actions(state: GameState) -> list[Action]:
         out = defend_actions(state)
     elif state.phase == "resist":
         out = resist_actions(state)
+    elif state.phase == "clocks":
+        out = start_clock_actions(state)
     return sorted(out, key=Action.sort_key)
 
 
@@ -792,6 +829,13 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         if problem:
             raise bad(problem)
         return None
+    if state.phase == "clocks" or (a.kind is Kind.SET_CLOCK and not a.unit):
+        if state.phase != "clocks" or a.kind is not Kind.SET_CLOCK:
+            raise bad("at an activation's start: set a clock with a benny, or pass")
+        problem = _start_clock_problem(state, a)
+        if problem:
+            raise bad(problem)
+        return None
     us = state.units.get(a.unit)
     if us is None or us.side != state.active:
         raise bad("not a unit of the side to act")
@@ -951,6 +995,9 @@ def apply(state: GameState, action: Action) -> None:
     if action.kind is Kind.CHOOSE_ZONE:
         _choose_zone(state, action.choice)
         return
+    if action.kind is Kind.SET_CLOCK and state.phase == "clocks":
+        _start_clock(state, action)
+        return
     assert us is not None
     if action.kind is Kind.DEPLOY:
         _deploy(state, us, action)
@@ -1036,6 +1083,7 @@ def _next_deployer(state: GameState) -> None:
             state.phase = "activation"
             state.active = state.first
             _skip_empty(state)
+            _offer_clocks(state)
         return
 
 
@@ -1068,6 +1116,7 @@ def _start_round(state: GameState, n: int) -> None:
         return
     state.phase = "activation"
     _skip_empty(state)
+    _offer_clocks(state)
 
 
 def _give_spell_tokens(state: GameState) -> None:
@@ -1169,9 +1218,16 @@ def _roll_cast(state: GameState, c: Casting, resisted: dict[str, int] | None) ->
     target = state.units[a.target]
     if roll.success and target.on_table:
         roller = _roller(state)
-        _spell_hits(state, us, target, spell, a.value, roller)
+        waiting = _spell_hits(state, us, target, spell, a.value, roller, c.tried)
         state.mech_state = roller.state
-    state.pending = Pending("act", us.uid, us.side, cast=c.tried)
+        if waiting:  # the target's side decides on its bennies first (DEFEND)
+            return
+    _to_act(state, us, c.tried)
+
+
+def _to_act(state: GameState, us: UnitState, tried: tuple[str, ...]) -> None:
+    """After a cast the caster chooses its action (phase ``act``)."""
+    state.pending = Pending("act", us.uid, us.side, cast=tried)
     state.phase = "act"
     state.active = us.side
 
@@ -1210,9 +1266,19 @@ def _resist(state: GameState, us: UnitState, a: Action) -> None:
 
 
 def _spell_hits(
-    state: GameState, us: UnitState, target: UnitState, spell: Spell, value: int, roller: Roller
-) -> None:
-    """The stand-in effect: ``value x hits_per_token`` hits at AP(``spell.ap``), no cover."""
+    state: GameState,
+    us: UnitState,
+    target: UnitState,
+    spell: Spell,
+    value: int,
+    roller: Roller,
+    tried: tuple[str, ...] = (),
+) -> bool:
+    """The stand-in effect: ``value x hits_per_token`` hits at AP(``spell.ap``), no cover.
+
+    Under ``defend="all"`` a target whose side has bennies may defend against them first
+    (the spell's hits are "an attack"): ``True`` when the game now waits for that decision.
+    """
     assert us.placement is not None and target.placement is not None
     hits = value * spell.hits_per_token
     p = AttackProfile(name=spell.name, dice=0, quality=us.unit.quality, melee=False, ap=spell.ap)
@@ -1221,20 +1287,44 @@ def _spell_hits(
     d = defender_profile(
         target.unit, models=target.models, markers=target.markers, shaken=target.shaken
     )
+    if hits and options_of(state).defend == "all" and bennies_available(state, target.side) > 0:
+        rolled: defend.Rolled = ((p, (Hit(spell.ap),) * hits),)
+        state.extra["defending"] = defend.SpellDefending(
+            us.uid, target.uid, us.side, spell.name, rolled, situation, d, tried
+        )
+        state.pending = Pending("defend", target.uid, us.side)
+        state.phase = "defend"
+        state.active = target.side
+        return True
     wounds = 0
     for _ in range(hits):
         wounds += wounds_from_block(p, roller.roll(defense_check(p, situation, d, Hit(spell.ap))))
     if wounds and regenerates(p, d):
         wounds = sum(not roller.roll(regeneration_check(situation)).success for _ in range(wounds))
     result = finish(d, take_wounds(d, [], wounds), wounds, hits, situation, roller)
+    _spell_result(state, us, target, spell.name, result, roller)
+    return False
+
+
+def _spell_result(
+    state: GameState,
+    us: UnitState,
+    target: UnitState,
+    spell: str,
+    result: AttackResult,
+    roller: Roller,
+    defended: int | None = None,
+) -> None:
+    """Log a spell's hits and apply them to the target."""
     state.log.add(
         "spell",
         unit=us.uid,
-        spell=spell.name,
+        spell=spell,
         target=target.uid,
-        hits=hits,
+        hits=result.hits,
         wounds=result.wounds,
         casualties=result.casualties,
+        **({} if defended is None else {"defended": defended}),
     )
     _apply_result(state, target, result, us, roller)
 
@@ -1325,13 +1415,21 @@ def _move(
         distance=round(math.dist(before, after), 3),
         path=round(outcome.advanced, 3),
     )
-    crossed = np.asarray(outcome.dangerous, dtype=np.bool_)
+    _dangerous_crossed(state, us, start, outcome.dangerous)
+
+
+def _dangerous_crossed(
+    state: GameState, us: UnitState, start: Placement, dangerous: np.ndarray, cause: str = "move"
+) -> None:
+    """Seed 003 "Dangerous Terrain": models "moving across" it roll (not Flying ones); under
+    ``dangerous="once"`` not those that rolled as the unit activated."""
+    crossed = np.asarray(dangerous, dtype=np.bool_)
     rolled = state.extra.get("rolled_in")
     once = options_of(state).dangerous == "once"
     if once and rolled is not None and rolled[0] == us.uid and rolled[1] == state.activations:
         crossed = crossed & ~rolled[2]  # one roll per model per activation
     if crossed.any() and not us.unit.has("Flying"):
-        _dangerous(state, us, int((crossed & start.alive).sum()))
+        _dangerous(state, us, int((crossed & start.alive).sum()), cause)
 
 
 def _dangerous(state: GameState, us: UnitState, models: int, cause: str = "move") -> None:
@@ -1364,6 +1462,76 @@ def _end_activation(state: GameState, side: int) -> None:
     state.pending = None
     state.phase = "activation"
     _after_activation(state, side)
+    _offer_clocks(state)
+
+
+def _offer_clocks(state: GameState) -> None:
+    """Seed 000 variation 5, "Roll any clock (friend or foe) immediately to any value": under
+    ``set_clock_at_activation`` a side with a benny may set one clock in play (or pass) at the
+    start of each of its activations (phase ``clocks``, before it picks the unit)."""
+    if (
+        state.phase == "activation"
+        and not state.done
+        and options_of(state).set_clock_at_activation
+        and can_set_clocks(state, state.active)
+        and _can_activate(state, state.active)
+    ):
+        state.phase = "clocks"
+
+
+def clocks_in_play(state: GameState) -> list[str]:
+    """One unit on the table naming each clock in play (by uid, the first of each clock)."""
+    mech = state.mechanic
+    assert isinstance(mech, Clock)
+    seen: dict[tuple[str, ...], str] = {}
+    for uid in sorted(state.units):
+        us = state.units[uid]
+        if us.on_table:
+            seen.setdefault(mech.clock_key(us.owner), uid)
+    return list(seen.values())
+
+
+def start_clock_actions(state: GameState) -> list[Action]:
+    """Phase ``clocks``: pass (``value`` 0) or set a clock in play (named by a unit) to 1..6."""
+    acts = [Action(Kind.SET_CLOCK)]
+    for uid in clocks_in_play(state):
+        acts += [Action(Kind.SET_CLOCK, target=uid, value=v) for v in CLOCK_VALUES]
+    return acts
+
+
+def _start_clock_problem(state: GameState, a: Action) -> str | None:
+    if a.unit or a.spell or a.boost or a.to is not None or a.benny:
+        return "set_clock at an activation's start takes a clock (a unit using it) and a value"
+    if not a.target and a.value == 0:
+        return None  # pass
+    whose = state.units.get(a.target)
+    if whose is None or not whose.on_table:
+        return "name the clock by a unit on the table"
+    if a.value not in CLOCK_VALUES:
+        return "a clock is set to 1..6 (or pass: no clock and value 0)"
+    return None
+
+
+def _start_clock(state: GameState, a: Action) -> None:
+    """Spend the benny and set the clock (or pass); the side then picks its unit."""
+    side = state.active
+    state.phase = "activation"
+    if not a.target:
+        return
+    mech = state.mechanic
+    assert isinstance(mech, Clock) and isinstance(state.mech_state, ClockState)
+    owner = state.units[a.target].owner
+    state.mech_state = mech.spend_benny(
+        state.mech_state, f"side{side}", BennyUse.SET_CLOCK, owner=owner, value=a.value
+    )
+    state.log.add(
+        "benny",
+        side=side,
+        use=BennyUse.SET_CLOCK.value,
+        clock=list(mech.clock_key(owner)),
+        value=a.value,
+        when="activation",
+    )
 
 
 def _after_activation(state: GameState, side: int) -> None:
@@ -1560,27 +1728,46 @@ def _shot_result(
 def defend_actions(state: GameState) -> list[Action]:
     """The defender's choice: spend 0 up to one benny per hit (and no more than it has)."""
     shot = state.extra.get("defending")
-    if state.phase != "defend" or not isinstance(shot, defend.Defending):
+    if state.phase != "defend" or not isinstance(shot, defend.WAITING):
         return []
     return defend.defend_actions(shot, bennies_available(state, state.active))
 
 
 def _defend_problem(state: GameState, us: UnitState, a: Action) -> str | None:
     shot = state.extra.get("defending")
-    if state.phase != "defend" or not isinstance(shot, defend.Defending):
+    if state.phase != "defend" or not isinstance(shot, defend.WAITING):
         return "no attack to defend against now"
     return defend.defend_problem(shot, us.uid, a, bennies_available(state, us.side))
 
 
 def _defend(state: GameState, us: UnitState, a: Action) -> None:
-    """Spend ``a.value`` bennies on as many hits, then roll the rest of the attack."""
-    shot = state.extra.pop("defending")
-    assert isinstance(shot, defend.Defending) and isinstance(state.mech_state, ClockState)
+    """Spend ``a.value`` bennies on as many hits, then roll the rest of the attack (a shot,
+    one attack of a melee exchange, which then goes on, or a spell's hits)."""
+    waiting = state.extra.pop("defending")
+    assert isinstance(waiting, defend.WAITING) and isinstance(state.mech_state, ClockState)
     for _ in range(a.value):
         state.mech_state = spend_benny(state.mech_state, f"side{us.side}", BennyUse.DEFEND)
     if a.value:
         state.log.add("benny", side=us.side, unit=us.uid, use=BennyUse.DEFEND.value, hits=a.value)
     roller = _roller(state)
+    if isinstance(waiting, defend.MeleeDefending):
+        blow = waiting.blow
+        r = defend.resolve_hits(
+            waiting.rolled, blow.target, blow.situation, roller, defended=a.value, fear=blow.fear
+        )
+        x = melee.after_blow(waiting.exchange, blow, r)
+        _fight(state, waiting.charger, waiting.charged, x, roller, waiting.defended + a.value)
+        return
+    if isinstance(waiting, defend.SpellDefending):
+        caster = state.units[waiting.attacker]
+        r = defend.resolve_hits(
+            waiting.rolled, waiting.defender, waiting.situation, roller, defended=a.value
+        )
+        _spell_result(state, caster, us, waiting.spell, r, roller, defended=a.value)
+        state.mech_state = roller.state
+        _to_act(state, caster, waiting.tried)
+        return
+    shot = waiting
     d = defender_profile(us.unit, models=us.models, markers=us.markers, shaken=us.shaken)
     result = defend.resolve_hits(shot.rolled, d, shot.situation, roller, defended=a.value)
     _shot_result(state, shot, result, roller, defended=a.value)
@@ -1716,19 +1903,32 @@ def _remove(state: GameState, target: UnitState, casualties: int, by: UnitState)
         state.log.add("destroyed", unit=target.uid, side=target.side)
 
 
-def _charge(state: GameState, us: UnitState, target: UnitState, *, benny: bool = False) -> None:
-    """Seed 003 "Melee": charge into contact, strike, strike back, then After Combat."""
+def _charge_move(
+    state: GameState, us: UnitState, target: UnitState
+) -> table_charge.ChargeResult | None:
+    """``geometry.charge_move`` keeping the move's result (which models crossed dangerous
+    terrain); ``None`` if no model can reach contact."""
     assert us.placement is not None and target.placement is not None
-    others = state.placements_except(us.uid)
-    moved = geo.charge_move(
-        state.table,
-        us.placement,
-        target.placement,
-        others,
-        move_allowance(us.unit, Kind.CHARGE),
-        unit=us.unit,
-    )
-    if moved is None:
+    rest = [o for o in state.placements_except(us.uid) if o is not target.placement]
+    try:
+        return table_charge.charge_move(
+            state.table,
+            us.placement,
+            target.placement,
+            rest,
+            move_allowance(us.unit, Kind.CHARGE),
+            rules=MoveRules.of(us.unit, "gff"),
+        )
+    except OptionError:
+        return None
+
+
+def _charge(state: GameState, us: UnitState, target: UnitState, *, benny: bool = False) -> None:
+    """Seed 003 "Melee": charge into contact (rolling for dangerous terrain crossed), strike,
+    strike back, then After Combat."""
+    assert us.placement is not None and target.placement is not None
+    res = _charge_move(state, us, target)
+    if res is None:
         # No path into contact (terrain or units in the way): "or as close as possible".
         goal = geo.centroid(target.placement)
         allowance = move_allowance(us.unit, Kind.CHARGE)
@@ -1737,8 +1937,15 @@ def _charge(state: GameState, us: UnitState, target: UnitState, *, benny: bool =
             state.log.add("charge_failed", unit=us.uid, target=target.uid)
             _end_activation(state, us.side)
             return
-        moved = us.placement
-    us.placement = moved
+    else:
+        start = us.placement
+        us.placement = res.placement
+        if options_of(state).charge_dangerous:  # seed 003: "moving across" it, in contact too
+            _dangerous_crossed(state, us, start, res.move.dangerous, "charge")
+            if not us.alive:
+                _end_activation(state, us.side)
+                return
+    assert us.placement is not None
     # Charging: "Defenders must do the same by moving up to 3"" into base contact.
     target.placement = geo.pile_in(
         state.table, target.placement, us.placement, _others(state, us, target), unit=target.unit
@@ -1747,16 +1954,57 @@ def _charge(state: GameState, us: UnitState, target: UnitState, *, benny: bool =
     if benny:
         _spend_benny(state, us)
         striker = with_extra_attack(us.unit, us.models)
-    roller = _roller(state)
-    result = resolve_exchange(
+    exchange = melee.start_exchange(
         striker,
         target.unit,
-        roller,
         attacker_state=MeleeState(us.models, us.markers, us.shaken, us.fatigued),
         defender_state=MeleeState(target.models, target.markers, target.shaken, target.fatigued),
         owners=(us.owner, target.owner),
+        shaken_charger=True,  # Shaken by dangerous terrain on its way: it strikes as fatigued
     )
+    _fight(state, us.uid, target.uid, exchange, _roller(state), 0)
+
+
+def _fight(
+    state: GameState, charger: str, charged: str, x: melee.Exchange, roller: Roller, defended: int
+) -> None:
+    """The exchange, attack by attack (``rules/gff/melee.py``); under ``defend="all"`` the
+    victim of an attack with hits may first spend bennies on them (``DEFEND``)."""
+    may_defend = options_of(state).defend == "all" and isinstance(state.mech_state, ClockState)
+    side = state.units[charger].side
+    while (found := melee.next_blow(x)) is not None:
+        blow, x = found
+        by, hit = (charger, charged) if blow.striker is Side.ATTACKER else (charged, charger)
+        state.mech_state = roller.state
+        if may_defend and bennies_available(state, state.units[hit].side) > 0:
+            rolled = defend.roll_hits(blow.weapons, blow.target, blow.situation, roller)
+            if defend.hit_count(rolled):  # seed 000 variation 5: "any single attack"
+                state.mech_state = roller.state
+                state.extra["defending"] = defend.MeleeDefending(
+                    charger, charged, side, by, hit, x, blow, rolled, defended
+                )
+                state.pending = Pending("defend", hit, side)
+                state.phase = "defend"
+                state.active = state.units[hit].side
+                return
+            r = defend.resolve_hits(rolled, blow.target, blow.situation, roller, fear=blow.fear)
+        else:
+            r = resolve_attack(blow.weapons, blow.target, blow.situation, roller, fear=blow.fear)
+        x = melee.after_blow(x, blow, r)
     state.mech_state = roller.state
+    _after_exchange(state, charger, charged, melee.exchange_result(x), roller, defended)
+
+
+def _after_exchange(
+    state: GameState,
+    charger: str,
+    charged: str,
+    result: melee.ExchangeResult,
+    roller: Roller,
+    defended: int,
+) -> None:
+    """Log the exchange, apply it to both units, then After Combat."""
+    us, target = state.units[charger], state.units[charged]
     state.log.add(
         "melee",
         unit=us.uid,
@@ -1766,6 +2014,7 @@ def _charge(state: GameState, us: UnitState, target: UnitState, *, benny: bool =
         casualties_dealt=result.defender.casualties,
         casualties_taken=result.attacker.casualties,
         struck_back=result.struck_back,
+        **({"defended": defended} if defended else {}),
     )
     for side_state, res, foe in ((us, result.attacker, target), (target, result.defender, us)):
         _remove(state, side_state, side_state.models - res.models, foe)

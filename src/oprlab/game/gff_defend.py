@@ -1,11 +1,14 @@
-"""One GFF attack split at its Defense rolls, so the defender may spend bennies in between.
+"""GFF attacks split at their Defense rolls, so the defender may spend bennies in between.
 
 Seed 000 variation 5 ("Bennies"): "Defend against any single attack (even if it would have
 bypassed Defense)". oprlab reads a single attack as one hit: once an attack's hits on a unit are
 known and before its Defense rolls, the defending side may spend one benny per hit to defend
 against it automatically (``Kind.DEFEND``). :func:`roll_hits` then :func:`resolve_hits` roll the
 same checks in the same order as :func:`oprlab.rules.gff.resolve.resolve_attack` (tested), so an
-attack with nothing defended is that attack, die for die.
+attack with nothing defended is that attack, die for die. Shots (:class:`Defending`), the
+attacks of a melee exchange (:class:`MeleeDefending`, one pause per attack of the exchange:
+Impact, Counter, the strikes, the strike back) and a spell's hits (:class:`SpellDefending`)
+each wait in ``state.extra["defending"]`` for the decision.
 
 May import ``oprlab.game.actions``, ``oprlab.rules`` and below.
 """
@@ -27,6 +30,7 @@ from oprlab.rules.gff.attack import (
     regeneration_check,
     wounds_from_block,
 )
+from oprlab.rules.gff.melee import Blow, Exchange
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
 from oprlab.rules.gff.resolve import AttackResult, Roller, finish
 from oprlab.rules.gff.wounds import take_wounds
@@ -131,17 +135,78 @@ class Defending:
     rest: tuple[tuple[str, tuple[int, ...], float], ...]
     moved: bool
 
+    @property
+    def attacker(self) -> str:
+        return self.shooter
 
-def defend_actions(shot: Defending, bennies: int) -> list[Action]:
+
+@dataclass(frozen=True)
+class MeleeDefending:
+    """One attack of a melee exchange waiting for its victim's ``DEFEND`` decision.
+
+    Attributes:
+        charger, charged: the charging and the charged unit's uids (the charge goes on).
+        side: the charger's side (play passes on from it).
+        attacker, target: the striking unit and the unit hit (either way round).
+        exchange: the exchange, already past this attack's step.
+        blow: the attack (its weapons, target as it stands in the exchange, situation, Fear).
+        rolled: its hits.
+        defended: hits defended earlier in this exchange (for the log).
+    """
+
+    charger: str
+    charged: str
+    side: int
+    attacker: str
+    target: str
+    exchange: Exchange
+    blow: Blow
+    rolled: Rolled
+    defended: int = 0
+
+    @property
+    def situation(self) -> Situation:
+        return self.blow.situation
+
+
+@dataclass(frozen=True)
+class SpellDefending:
+    """A spell's hits waiting for the target's ``DEFEND`` decision; the caster then acts.
+
+    Attributes:
+        attacker: the caster; ``target``: the unit hit; ``side``: the caster's side.
+        spell: its name; ``rolled``: its hits (one weapon line, no dice rolled: spells hit).
+        situation: the hits' situation; ``defender``: the target as it stood.
+        tried: the spells the caster has tried this activation.
+    """
+
+    attacker: str
+    target: str
+    side: int
+    spell: str
+    rolled: Rolled
+    situation: Situation
+    defender: DefenderProfile
+    tried: tuple[str, ...]
+
+
+#: Any attack waiting for a ``DEFEND`` decision (and the same for ``isinstance``).
+Waiting = Defending | MeleeDefending | SpellDefending
+WAITING = (Defending, MeleeDefending, SpellDefending)
+
+
+def defend_actions(shot: Waiting, bennies: int) -> list[Action]:
     """0 up to one benny per hit, no more than the side's ``bennies``."""
     most = min(hit_count(shot.rolled), bennies)
-    return [Action(Kind.DEFEND, shot.target, target=shot.shooter, value=n) for n in range(most + 1)]
+    return [
+        Action(Kind.DEFEND, shot.target, target=shot.attacker, value=n) for n in range(most + 1)
+    ]
 
 
-def defend_problem(shot: Defending, unit: str, a: Action, bennies: int) -> str | None:
+def defend_problem(shot: Waiting, unit: str, a: Action, bennies: int) -> str | None:
     """Why ``a`` (a ``DEFEND`` by ``unit``) may not be taken against ``shot``, or ``None``."""
-    if unit != shot.target or a.target != shot.shooter:
-        return "defend names the unit hit and the shooter"
+    if unit != shot.target or a.target != shot.attacker:
+        return "defend names the unit hit and the shooter, striker or caster"
     if a.to is not None or a.benny or a.spell or a.boost:
         return "defend takes only the number of bennies to spend"
     most = min(hit_count(shot.rolled), bennies)

@@ -27,6 +27,8 @@ EDGE_SETS: dict[str, tuple[str, ...]] = {"all": EDGES, "north-south": ("south", 
 DEFAULT_EDGES = ("south", "north")
 
 Box = tuple[float, float, float, float]
+#: ``GffOptions.defend``: every attack, or shots only.
+DEFEND_READINGS = ("all", "shooting")
 
 
 @dataclass(frozen=True)
@@ -41,11 +43,20 @@ class GffOptions:
             (activating in it and moving across it is one roll); ``"twice"``: once for each.
         special_moves: seed 003 "SPECIAL MOVES (Optional)": the attacker pushes a model that
             rolls a Shaken result, and a push off an elevated position falls (no jumping).
+        charge_dangerous: a charge that reaches contact rolls for its models that crossed
+            dangerous terrain before the strikes (``False``: no roll, as before).
+        defend: which attacks clock-bennies' ``DEFEND`` interrupts: ``"all"`` (shots, each
+            attack of a melee exchange, a spell's hits) or ``"shooting"`` (shots only).
+        set_clock_at_activation: under clock-bennies, the side to activate may first spend a
+            benny to set any clock in play (``SET_CLOCK``, or pass) before choosing its unit.
     """
 
     edges: str = "all"
     dangerous: str = "once"
     special_moves: bool = False
+    charge_dangerous: bool = True
+    defend: str = "all"
+    set_clock_at_activation: bool = True
 
     def __post_init__(self) -> None:
         if self.edges not in EDGE_SETS:
@@ -61,6 +72,13 @@ class GffOptions:
                 value=self.dangerous,
                 expected="once or twice",
                 where="dangerous",
+            )
+        if self.defend not in DEFEND_READINGS:
+            raise OptionError(
+                "unknown reading of the attacks bennies defend against",
+                value=self.defend,
+                expected=" or ".join(DEFEND_READINGS),
+                where="defend",
             )
 
 

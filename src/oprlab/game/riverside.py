@@ -44,6 +44,7 @@ import numpy as np
 
 from oprlab.errors import OptionError, UserError
 from oprlab.game import geometry as geo
+from oprlab.game import gff_room as room
 from oprlab.game import objectives
 from oprlab.game import riverside_abilities as abilities
 from oprlab.game import riverside_combat as combat
@@ -166,6 +167,7 @@ def new_game(
                 expected="an OPR list (GF, GFF, AOF, AOFS or AOFR) for the riverside rules",
             )
     opts = options or RiversideOptions()
+    _check_room(army_a, army_b, table or Table())
     mech = get_mechanic(mechanic) if isinstance(mechanic, str) else mechanic
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
     units: dict[str, UnitState] = {}
@@ -196,6 +198,26 @@ def new_game(
     state.phase = "objectives"
     state.log.add("setup", seed=seed, mechanic=repr(mech), objectives=count, first=winner)
     return state
+
+
+def _check_room(army_a: Army, army_b: Army, table: Table) -> None:
+    """Refuse a unit whose formation fits neither deployment band even on an empty table
+    (``gff_room``; Ambush units: the whole table)."""
+    for i, army in enumerate((army_a, army_b)):
+        for unit in army.units:
+            if unit.has("Ambush"):
+                box = (0.0, 0.0, table.width, table.depth)
+                zones = [(_formation_at_origin(unit, unit.size, True), ("table", box, True))]
+            else:
+                deep = table.deployment_depth + (SCOUT_DEPTH if unit.has("Scout") else 0.0)
+                zones = [
+                    (_formation_at_origin(unit, unit.size, up), ("deployment zone", box, True))
+                    for up, box in (
+                        (True, (0.0, 0.0, table.width, deep)),
+                        (False, (0.0, table.depth - deep, table.width, table.depth)),
+                    )
+                ]
+            room.check_room(i, army, unit, zones, (table.width, table.depth))
 
 
 def options_of(state: GameState) -> RiversideOptions:

@@ -2,7 +2,8 @@
 
 ``RulesCommander.choose`` sends these decisions here: the deployment roll-off winner's edge
 (``CHOOSE_ZONE``), deployment along whichever edge the side has (``DEPLOY``), an enemy Caster's
-tokens against a spell (``RESIST``) and a benny spent to defend against hits (``DEFEND``). Each
+tokens against a spell (``RESIST``), a benny spent to defend against hits (``DEFEND``) and one
+spent on a clock at an activation's start (``SET_CLOCK``, phase ``clocks``). Each
 habit is simple and documented; estimates use d6 odds under every mechanic.
 
 May import ``oprlab.game`` and below.
@@ -16,6 +17,8 @@ from oprlab.game import gff, gff_casting, gff_defend
 from oprlab.game import gff_setup as edges
 from oprlab.game.actions import Action, Kind
 from oprlab.game.state import GameState, UnitState
+from oprlab.mechanics.clock import Clock
+from oprlab.mechanics.clock_state import ClockState
 from oprlab.rules.gff.profile import defender_profile
 from oprlab.units.model import Unit
 
@@ -24,7 +27,7 @@ from oprlab.units.model import Unit
 MANY_POINTS = 0.25
 
 #: The decisions this module answers for the rules commander in GFF games.
-KINDS = frozenset({Kind.CHOOSE_ZONE, Kind.DEPLOY, Kind.RESIST, Kind.DEFEND})
+KINDS = frozenset({Kind.CHOOSE_ZONE, Kind.DEPLOY, Kind.RESIST, Kind.DEFEND, Kind.SET_CLOCK})
 
 
 def handles(state: GameState, kind: Kind) -> bool:
@@ -41,6 +44,8 @@ def choose(state: GameState, actions: Sequence[Action], shooting: Callable[[Unit
         return deploy(state, actions, shooting)
     if kind is Kind.DEFEND:
         return defend(state, actions)
+    if kind is Kind.SET_CLOCK:  # (listed first only at an activation's start)
+        return start_clock(state, actions)
     return resist(state, actions)
 
 
@@ -92,17 +97,23 @@ def defend(state: GameState, actions: Sequence[Action]) -> Action:
     a Hero, the unit's last model, or an expected quarter of its points; else spend none.
 
     The expected loss counts each hit's wound chance at d6 odds (its AP, the cover), Deadly
-    multiplying, at the unit's cost per wound.
+    multiplying, at the unit's cost per wound. The same habit for a shot, each attack of a
+    melee exchange (the unit as it stands in the exchange) and a spell's hits.
     """
     shot = state.extra.get("defending")
     none = min(actions, key=lambda a: a.value)
-    if not isinstance(shot, gff_defend.Defending):
+    if not isinstance(shot, gff_defend.WAITING):
         return none
     us = state.units[none.unit]
     spare = spare_bennies(state, us.side)
     if spare <= 0:
         return none
-    d = defender_profile(us.unit, models=us.models, markers=us.markers, shaken=us.shaken)
+    if isinstance(shot, gff_defend.MeleeDefending):
+        d = shot.blow.target
+    elif isinstance(shot, gff_defend.SpellDefending):
+        d = shot.defender
+    else:
+        d = defender_profile(us.unit, models=us.models, markers=us.markers, shaken=us.shaken)
     cover = 1 if shot.situation.cover else 0
     wounds = 0.0
     for p, hits in shot.rolled:
@@ -111,7 +122,7 @@ def defend(state: GameState, actions: Sequence[Action]) -> Action:
             fails = min(5, max(1, need - 1)) / 6
             wounds += fails * p.deadly
     per_wound = us.unit.cost / max(1, us.unit.size) / max(1, us.unit.tough)
-    threatened = us.unit.hero or us.models == 1 or wounds * per_wound >= MANY_POINTS * us.unit.cost
+    threatened = us.unit.hero or d.models == 1 or wounds * per_wound >= MANY_POINTS * us.unit.cost
     if not threatened:
         return none
     want = min(spare, gff_defend.hit_count(shot.rolled))
@@ -160,3 +171,51 @@ def resist(state: GameState, actions: Sequence[Action]) -> Action:
             -a.value,
         ),
     )
+
+
+#: SET_CLOCK at an activation's start: the own clock is worth resetting from this value up,
+#: an enemy clock worth running up while it stands at this value or below.
+OWN_CLOCK_HIGH = 4
+ENEMY_CLOCK_LOW = 2
+
+
+def start_clock(state: GameState, actions: Sequence[Action]) -> Action:
+    """With a spare benny (one kept for each round to come): set an own clock standing at 4 or
+    more to 1 (the activation's own checks then succeed while they add up to 5 or less), else
+    run an enemy clock standing at 1-2 up to 5 (its next checks, Defense rolls against this
+    activation or its own attacks after it, roll over soon); else pass.
+
+    Among own clocks the highest first, among enemy clocks the one of the costliest enemy
+    unit (its strongest attacker); then by cost and uid. A shared (global) clock is own; own
+    per-unit clocks are left alone (the unit to activate is not chosen yet).
+    """
+    passing = next((a for a in actions if not a.target), actions[0])
+    mech, clocks = state.mechanic, state.mech_state
+    if not isinstance(mech, Clock) or not isinstance(clocks, ClockState):
+        return passing
+    if spare_bennies(state, state.active) <= 0:
+        return passing
+    start = mech.start if isinstance(mech.start, int) else 1
+    named = {a.target for a in actions if a.target}
+
+    def value(uid: str) -> int:
+        return clocks.clocks.get(mech.clock_key(state.units[uid].owner), start)
+
+    def shared(uid: str) -> bool:
+        return mech.clock_key(state.units[uid].owner) == ()
+
+    own = [u for u in named if state.units[u].side == state.active or shared(u)]
+    foes = [u for u in named if u not in own and value(u) <= ENEMY_CLOCK_LOW]
+    own = [u for u in own if len(mech.clock_key(state.units[u].owner)) < 2]
+    high = [u for u in own if value(u) >= OWN_CLOCK_HIGH]
+    if high:
+        pick = max(high, key=lambda u: (value(u), state.units[u].unit.cost, u))
+        return _setting(actions, pick, 1, passing)
+    if foes:
+        pick = max(foes, key=lambda u: (state.units[u].unit.cost, u))
+        return _setting(actions, pick, 5, passing)
+    return passing
+
+
+def _setting(actions: Sequence[Action], uid: str, value: int, passing: Action) -> Action:
+    return next((a for a in actions if a.target == uid and a.value == value), passing)

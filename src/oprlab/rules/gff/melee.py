@@ -73,8 +73,10 @@ __all__ = [
     "OWNERS",
     "SEPARATE_INCHES",
     "AfterCombat",
+    "Blow",
     "Effect",
     "ExactTooLarge",
+    "Exchange",
     "ExchangeResult",
     "ImpactTiming",
     "Side",
@@ -82,13 +84,17 @@ __all__ = [
     "Step",
     "Strike",
     "UnitState",
+    "after_blow",
     "attack_effects",
     "carried",
     "counter_models_left",
     "exchange_outcomes",
+    "exchange_result",
     "impact_dice_left",
+    "next_blow",
     "probability_of",
     "resolve_exchange",
+    "start_exchange",
 ]
 
 #: The clock owners of the charger's and the defender's checks (pass to ``initial_state``).
@@ -461,6 +467,84 @@ def resolve_exchange(
         strikes.append(Strike(step, blow.striker, blow.dice, r))
         f = _after(f, blow, Effect.of(r))
     return _result(start, f, tuple(strikes))
+
+
+# --- the exchange one attack at a time (games that pause between hits and Defense) ----------
+
+
+#: One attack of the exchange ready to resolve (its weapons, target, situation, Fear).
+Blow = _Blow
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """An exchange under way, between two of its attacks (a game may pause inside it).
+
+    Attributes:
+        melee: the fixed parts (units, options, clock owners).
+        start: both units as the charge began.
+        fight: both units now, and the wounds each has dealt.
+        strikes: the attacks made so far.
+        step: index into ``melee.steps`` of the next step to consider.
+    """
+
+    melee: _Melee
+    start: _Fight
+    fight: _Fight
+    strikes: tuple[Strike, ...] = ()
+    step: int = 0
+
+
+def start_exchange(
+    attacker: Unit,
+    defender: Unit,
+    *,
+    strike_back: bool = True,
+    attacker_state: UnitState | None = None,
+    defender_state: UnitState | None = None,
+    impact_timing: str = "first",
+    owners: tuple[Owner, Owner] = OWNERS,
+    shaken_charger: bool = False,
+) -> Exchange:
+    """:func:`resolve_exchange` taken apart: the exchange before its first attack.
+
+    Drive it with :func:`next_blow` and :func:`after_blow`; resolving each blow with
+    ``resolve_attack`` replays :func:`resolve_exchange` check for check. ``shaken_charger``
+    lets a game's charger be Shaken (by dangerous terrain on its way in): it strikes as
+    fatigued, as a Shaken unit always does.
+    """
+    m = _melee(attacker, defender, strike_back, impact_timing, owners)
+    a_state = attacker_state
+    if shaken_charger and a_state is not None and a_state.shaken:
+        a_state = replace(
+            _check_state(attacker, replace(a_state, shaken=False), Side.ATTACKER), shaken=True
+        )
+    else:
+        a_state = _check_state(attacker, a_state, Side.ATTACKER)
+    start = _Fight(a_state, _check_state(defender, defender_state, Side.DEFENDER))
+    return Exchange(m, start, start)
+
+
+def next_blow(x: Exchange) -> tuple[Blow, Exchange] | None:
+    """The next attack that happens, with the exchange moved past its step; ``None`` when
+    every step is done."""
+    steps = x.melee.steps
+    for i in range(x.step, len(steps)):
+        blow = _blow(x.melee, steps[i], x.fight)
+        if blow is not None:
+            return blow, replace(x, step=i + 1)
+    return None
+
+
+def after_blow(x: Exchange, blow: Blow, result: AttackResult) -> Exchange:
+    """The exchange after ``blow`` came out as ``result``."""
+    strike = Strike(blow.step, blow.striker, blow.dice, result)
+    return replace(x, fight=_after(x.fight, blow, Effect.of(result)), strikes=(*x.strikes, strike))
+
+
+def exchange_result(x: Exchange) -> ExchangeResult:
+    """Fatigue and the after-combat move once :func:`next_blow` has nothing left."""
+    return _result(x.start, x.fight, x.strikes)
 
 
 # --- exact exchange (a random, stateless mechanic: the d6) --------------------------------
