@@ -369,6 +369,47 @@ def test_leadership_pinning() -> None:
         assert [v.to_hit for v in after.volleys] == [v.to_hit + penalty for v in before.volleys]
 
 
+MARKSMEN = """
+name: Marksmen
+units:
+  - name: Marksman Pair
+    models:
+      - {name: Marksman, count: 2, ranged_skill: 3, melee_skill: 1, leadership: 4}
+    weapons:
+      - {name: Marksman Rifle, count: 2, range: 36, rate_of_fire: 1, single_out: true}
+"""
+
+
+def test_single_out_in_a_game() -> None:
+    """seed 004 "Allocation of Hits": "If the weapon permits the attacker to single out a target
+    model, that model must take all hits from the weapon". The attacking commander's choice is
+    a habit, not a decision (the legal actions are unchanged): the key model in range, here the
+    Line's launcher (the rarest kit); the log names it."""
+    state = scene(MARKSMEN, MIXED, {"A1": (10.0, 6.0), "B1": (10.0, 30.0)})
+    p = state.player
+    if p == 1:  # the marksmen's turn comes second: let the mixed force's turn pass
+        while state.player == 1:
+            wwpd.apply(state, WwpdAction(Kind.HOLD, wwpd.legal_actions(state)[0].unit))
+    hold_movement(state)
+    assert state.phase == Phase.SHOOTING.value
+    assert {a.kind for a in wwpd.legal_actions(state)} == {Kind.HOLD, Kind.SHOOT}
+    attack = wwpd.shooting_attack_of(state, state.units["A1"], state.units["B1"])
+    (volley,) = attack.volleys
+    kits = state.units["B1"].kits
+    launcher = next(i for i, k in enumerate(kits) if k.ranged[0].name == "Launcher")
+    assert volley.singled_out == launcher and volley.dice == 2
+    act(state, Kind.SHOOT, "A1", "B1")
+    (shot,) = kinds(state, "shooting")
+    assert shot["singled_out"] == {"Marksman Rifle": launcher}
+    plain = scene(RIFLES, RIFLES, {"A1": (10.0, 6.0), "B1": (10.0, 30.0)})
+    mine, theirs = ("A1", "B1") if plain.player == 0 else ("B1", "A1")
+    hold_movement(plain)
+    act(plain, Kind.SHOOT, mine, theirs)
+    assert "singled_out" not in kinds(plain, "shooting")[0]  # other logs keep their shape
+    assert shot["hits"] == 2 and shot["casualties"] == 1  # the second hit finds him gone
+    assert state.units["B1"].alive[launcher] is False and state.units["B1"].models == 5
+
+
 # ---------------------------------------------------------------- markers and the end
 
 

@@ -216,6 +216,76 @@ def test_wwpd_bad_files(text: str, where: str, fragment: str) -> None:
     assert fragment in str(info.value)
 
 
+# Weapon traits of "Allocation of Hits" (invented weapons).
+TRAITS_YAML = """
+name: Marksmen
+units:
+  - name: Hunters
+    models:
+      - {name: Hunter, count: 2, ranged_skill: 3, melee_skill: 2, leadership: 4}
+    weapons:
+      - name: Marksman Rifle
+        range: 36
+        rate_of_fire: 1
+        single_out: true
+      - name: Hunter Cannon
+        range: 36
+        rate_of_fire: 2
+        anti_tank: 2
+        prefers: vehicle
+      - name: Knife
+        count: 2
+"""
+
+
+def test_wwpd_weapon_traits() -> None:
+    """seed 004_b5c87f7769291d1c "Allocation of Hits": a weapon may permit the attacker to
+    single out a target model, or to designate a preferred target type (vehicle or infantry,
+    the one type distinction of a model profile); both default to off."""
+    (hunters,) = load_wwpd(TRAITS_YAML, "t.yaml").units
+    rifle, cannon, knife = (w for _, w in hunters.weapons)
+    assert rifle == WwpdWeapon("Marksman Rifle", 36, 1, single_out=True)
+    assert cannon == WwpdWeapon("Hunter Cannon", 36, 2, anti_tank=2, prefers="vehicle")
+    assert not knife.single_out and knife.prefers is None
+    infantry = TRAITS_YAML.replace("prefers: vehicle", "prefers: infantry")
+    assert load_wwpd(infantry, "t.yaml").units[0].weapons[1][1].prefers == "infantry"
+    assert all(not w.single_out and w.prefers is None for _, w in _wwpd().units[0].weapons)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "where", "fragment", "value"),
+    [
+        ("prefers: vehicle", "prefers: tank", "weapons[1].prefers", "infantry or vehicle", "tank"),
+        ("prefers: vehicle", "prefers: Vehicle", "weapons[1].prefers", "infantry or vehicle",
+         "Vehicle"),
+        ("prefers: vehicle", "prefers: [vehicle]", "weapons[1].prefers", "infantry or vehicle",
+         ["vehicle"]),
+        ("single_out: true", "single_out: 1", "weapons[0].single_out", "true", 1),
+        ("single_out: true", "single_out: sometimes", "weapons[0].single_out", "true",
+         "sometimes"),
+    ],
+)  # fmt: skip
+def test_wwpd_weapon_traits_bad_values(
+    old: str, new: str, where: str, fragment: str, value: object
+) -> None:
+    """A bad trait names its path, the value and what is allowed."""
+    with pytest.raises(ParseError) as info:
+        load_wwpd(TRAITS_YAML.replace(old, new), "t.yaml")
+    assert info.value.where == f"t.yaml: units[0].{where}"
+    assert info.value.value == value
+    assert info.value.expected is not None and fragment in info.value.expected
+
+
+@pytest.mark.parametrize("trait", ["single_out: true", "prefers: infantry"])
+def test_wwpd_weapon_traits_are_for_ranged_weapons(trait: str) -> None:
+    """seed 004 "Allocation of Hits" lists both traits under Shooting and Firefight only."""
+    text = TRAITS_YAML.replace("      - name: Knife\n", f"      - name: Knife\n        {trait}\n")
+    with pytest.raises(ParseError) as info:
+        load_wwpd(text, "t.yaml")
+    assert info.value.where == "t.yaml: units[0].weapons[2]"
+    assert "ranged weapons" in info.value.message
+
+
 # --- DQ -------------------------------------------------------------------------------------
 
 

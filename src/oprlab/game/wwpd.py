@@ -782,7 +782,12 @@ def shooting_attack_of(
     state: WwpdState, us: WwpdUnitState, target: WwpdUnitState, phase: Phase | None = None
 ) -> Attack:
     """The attack ``us`` would make on ``target`` now: models that see it fire the weapons
-    that reach it; hits go to models in range of each weapon; cover from the table."""
+    that reach it; hits go to models in range of each weapon; cover from the table.
+
+    The attacking commander's choice of a model to single out (weapons with ``single_out``) is
+    not a decision of its own: the attacker follows the habit
+    :func:`~oprlab.rules.wwpd.attack.single_out_pick` (the rarest kit in range it can damage),
+    which keeps the legal actions what they were."""
     assert us.placement is not None and target.placement is not None
     d = _gap(state, us, target)
     phase = phase or (Phase.SHOOTING if d > FIREFIGHT_RANGE else Phase.FIREFIGHT)
@@ -842,6 +847,9 @@ def _fire(state: WwpdState, us: WwpdUnitState, target: WwpdUnitState) -> AttackR
         return None
     result = resolve(attack, _roller(state))
     c = attack.conditions
+    # Only attacks with a singling-out weapon carry the extra field, so other logs are unchanged.
+    chosen = {v.name: v.singled_out for v in attack.volleys if v.singled_out is not None}
+    extra: dict[str, Any] = {"singled_out": chosen} if chosen else {}
     state.log.add(
         state.phase,
         unit=us.uid,
@@ -853,6 +861,7 @@ def _fire(state: WwpdState, us: WwpdUnitState, target: WwpdUnitState) -> AttackR
         wounds=result.wounds,
         saves=result.saves,
         casualties=result.casualties,
+        **extra,
     )
     return result
 

@@ -28,6 +28,7 @@ from pydantic.fields import FieldInfo
 from oprlab.errors import ParseError
 
 __all__ = [
+    "TARGET_TYPES",
     "DqArmour",
     "DqCombatant",
     "DqDefence",
@@ -35,6 +36,7 @@ __all__ = [
     "DqStrikeParts",
     "DqWeapon",
     "Facing",
+    "TargetType",
     "WwpdForce",
     "WwpdModel",
     "WwpdUnit",
@@ -55,6 +57,10 @@ SKILL_RANGE = (0, 4)
 LEADERSHIP_RANGE = (2, 6)
 #: Ratings of special characteristics: whole numbers 0..9, as ``oprlab.rules.wwpd`` accepts.
 RATING_RANGE = (0, 9)
+#: Target types a weapon may prefer ("Allocation of Hits"): the one type distinction a WWPD
+#: model profile carries is ``vehicle`` (``WwpdModel.vehicle``); every other model is infantry.
+TargetType = Literal["infantry", "vehicle"]
+TARGET_TYPES: tuple[str, ...] = ("infantry", "vehicle")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +78,10 @@ class WwpdWeapon:
         anti_tank: may damage vehicles.
         melee_defense: improves the wielder's Defensive Save (melee weapons only).
         melee_offense: worsens the enemy's Defensive Save (melee weapons only).
+        single_out: the attacker may single out one target model in range, which takes every
+            hit from the weapon (ranged weapons only; "Allocation of Hits").
+        prefers: a target type whose models take the weapon's hits before other models on the
+            same count (``"infantry"`` or ``"vehicle"``; ranged weapons only); ``None``: none.
     """
 
     name: str
@@ -83,6 +93,8 @@ class WwpdWeapon:
     anti_tank: int = 0
     melee_defense: int = 0
     melee_offense: int = 0
+    single_out: bool = False
+    prefers: TargetType | None = None
 
     @property
     def melee(self) -> bool:
@@ -341,6 +353,13 @@ class _WwpdWeaponIn(_In):
     anti_tank: int = _rating()
     melee_defense: int = _rating()
     melee_offense: int = _rating()
+    single_out: bool = Field(
+        default=False,
+        description="true if the attacker may single out one target model, else false",
+    )
+    prefers: TargetType | None = Field(
+        default=None, description="a target type: " + " or ".join(TARGET_TYPES)
+    )
 
     @model_validator(mode="after")
     def _kind(self) -> _WwpdWeaponIn:
@@ -357,6 +376,11 @@ class _WwpdWeaponIn(_In):
                 )
             if self.high_explosive:
                 raise ValueError("high_explosive is for ranged weapons (with a range)")
+            if self.single_out or self.prefers is not None:
+                raise ValueError(
+                    "single_out and prefers are for ranged weapons (with a range): "
+                    "the melee allocation clause has neither"
+                )
         return self
 
 

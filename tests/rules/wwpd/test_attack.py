@@ -18,6 +18,7 @@ from oprlab.rules.wwpd.attack import (
     Options,
     Volley,
     allocate,
+    can_damage,
     defender_order,
     kits,
     melee_attack,
@@ -26,6 +27,7 @@ from oprlab.rules.wwpd.attack import (
     resolve,
     save_target,
     shooting_attack,
+    single_out_pick,
     wound_target,
 )
 from oprlab.rules.wwpd.exact import chain_probability
@@ -403,3 +405,130 @@ def test_one_plus_to_hit_uses_the_dice_convention() -> None:
     attack = shooting_attack(ace, target)
     assert attack.volleys[0].to_hit == 1
     assert p_success(attack.volleys[0].to_hit) == Fraction(35, 36)
+
+
+# ---------------------------------------------------------------- weapon traits (allocation)
+
+# Invented units: a sniper pair (one marksman rifle that singles out), a gun team that prefers
+# vehicles, and a mixed target: a tractor (vehicle) with its crew.
+TRAITS = """
+name: Traits
+units:
+  - name: Snipers
+    models:
+      - {name: Sniper, count: 2, ranged_skill: 3, melee_skill: 2, leadership: 4}
+    weapons:
+      - {name: Long Rifle, range: 36, rate_of_fire: 1}
+      - {name: Marksman Rifle, range: 36, rate_of_fire: 3, ap: 1, single_out: true}
+  - name: Gun Team
+    models:
+      - {name: Gunner, count: 1, ranged_skill: 2, melee_skill: 2, leadership: 4}
+    weapons:
+      - {name: Hunter Cannon, range: 36, rate_of_fire: 5, massive: 1, anti_tank: 2,
+         prefers: vehicle}
+  - name: Tractor Crew
+    models:
+      - {name: Crewman, count: 2, ranged_skill: 2, melee_skill: 2, leadership: 4}
+      - {name: Tractor, ranged_skill: 1, melee_skill: 1, leadership: 4, armor: 2,
+         vehicle: true}
+    weapons:
+      - {name: Pistol, count: 2, range: 12, rate_of_fire: 1}
+"""
+
+
+def traits() -> dict[str, WwpdUnit]:
+    return {u.name: u for u in load_wwpd(TRAITS, "traits").units}
+
+
+def test_single_out_puts_every_hit_on_the_chosen_model() -> None:
+    """seed 004 "Allocation of Hits": "If the weapon permits the attacker to single out a
+    target model, that model must take all hits from the weapon" (the other rifle spreads)."""
+    u = traits()
+    target = units()["Rifle Team"]  # Leader, 2 Riflemen, the grenadier (index 3)
+    attack = shooting_attack(u["Snipers"], target, singled_out={"Marksman Rifle": 0})
+    marksman = next(v for v in attack.volleys if v.name == "Marksman Rifle")
+    assert marksman.singled_out == 0 and marksman.dice == 3
+    rifle = next(v for v in attack.volleys if v.name == "Long Rifle")
+    assert rifle.singled_out is None
+    hits = [1 if v is rifle else 3 for v in attack.volleys]
+    got = dict(zip((v.name for v in attack.volleys), allocate(attack, hits), strict=True))
+    assert got["Marksman Rifle"] == (3, 0, 0, 0)
+    # the marksman's hits count toward the even spread: the rifle's hit avoids the Leader
+    assert got["Long Rifle"][0] == 0 and sum(got["Long Rifle"]) == 1
+    # every check succeeds but saves: the singled-out Leader falls to the first hit on him
+    r = resolve(attack, Recorder(lambda c: c.test is not Test.SAVE))
+    assert 0 in r.removed
+
+
+def test_single_out_habit_and_choice() -> None:
+    """seed 004 "Allocation of Hits": the attacker singles out; our habit takes the key model
+    in range (the rarest kit: the grenadier), a weapon that cannot hurt a vehicle skips it, and
+    the attacker may also decline (``None``: hits are spread evenly)."""
+    u = traits()
+    team = units()["Rifle Team"]
+    attack = shooting_attack(u["Snipers"], team)
+    assert [v.singled_out for v in attack.volleys if v.name == "Marksman Rifle"] == [3]
+    # out of range of the marksman rifle: the next key model in range, the Leader
+    limited = shooting_attack(
+        u["Snipers"], team, in_range={"Marksman Rifle": (True, True, True, False)}
+    )
+    assert [v.singled_out for v in limited.volleys if v.singled_out is not None] == [0]
+    # no anti-tank: the tractor is passed over for the crew it can hurt
+    crew = u["Tractor Crew"]
+    (marksman,) = (w for _, w in u["Snipers"].weapons if w.single_out)
+    assert not can_damage(marksman, kits(crew)[2].profile)
+    assert single_out_pick(marksman, kits(crew), [True, True, True]) == 1
+    assert single_out_pick(marksman, kits(crew), [False, False, True]) == 2
+    assert single_out_pick(marksman, kits(crew), [False, False, False]) is None
+    spread = shooting_attack(u["Snipers"], team, singled_out={"Marksman Rifle": None})
+    assert all(v.singled_out is None for v in spread.volleys)
+
+
+def test_single_out_bad_choices() -> None:
+    """A weapon without the trait, or a model not in play or not in range, is refused."""
+    u = traits()
+    team = units()["Rifle Team"]
+    with pytest.raises(OptionError, match="does not permit") as info:
+        shooting_attack(u["Snipers"], team, singled_out={"Long Rifle": 0})
+    assert info.value.expected is not None and "Marksman Rifle" in info.value.expected
+    with pytest.raises(OptionError, match="singled-out"):
+        shooting_attack(u["Snipers"], team, singled_out={"Marksman Rifle": 9})
+    with pytest.raises(OptionError, match="singled-out"):
+        shooting_attack(
+            u["Snipers"], team, target_alive=(False, True, True, True),
+            singled_out={"Marksman Rifle": 0},
+        )  # fmt: skip
+    with pytest.raises(OptionError, match="singled-out"):
+        shooting_attack(
+            u["Snipers"], team, in_range={"Marksman Rifle": (False, True, True, True)},
+            singled_out={"Marksman Rifle": 0},
+        )  # fmt: skip
+    with pytest.raises(ValueError, match="eligible"):
+        single_out_pick(WwpdWeapon("x", 24, 1, single_out=True), kits(team), [True])
+
+
+def test_preferred_target_type_takes_the_spare_hits() -> None:
+    """seed 004 "Allocation of Hits": "the hit must be taken against a preferred target type
+    before against any other (This is relevant to certain heavy weapons.)"; evenness comes first
+    in the clause's order of priority, so the vehicle takes the hits left after the spread."""
+    u = traits()
+    attack = shooting_attack(u["Gun Team"], u["Tractor Crew"])
+    (cannon,) = attack.volleys
+    assert cannon.first == (False, False, True)
+    assert allocate(attack, [1]) == ((0, 0, 1),)
+    assert allocate(attack, [4]) == ((1, 1, 2),)
+    assert allocate(attack, [5]) == ((2, 1, 2),)  # then the defender's order (list order)
+    # a unit with no model (or only models) of the type: the plain even spread
+    plain = shooting_attack(u["Gun Team"], units()["Rifle Team"])
+    assert plain.volleys[0].first is None
+    # a weapon without the trait spreads by the defender's order alone
+    pistols = shooting_attack(u["Tractor Crew"], u["Tractor Crew"])
+    assert pistols.volleys[0].first is None
+
+
+def test_traits_keep_volleys_apart() -> None:
+    """Volleys that single out different models, or none, do not merge."""
+    a = Volley("A", 2, 4, singled_out=0)
+    assert merged([a, Volley("B", 1, 4, singled_out=0)]) == (Volley("A + B", 3, 4, singled_out=0),)
+    assert len(merged([a, Volley("B", 1, 4, singled_out=1)])) == 2
+    assert len(merged([a, Volley("B", 1, 4)])) == 2

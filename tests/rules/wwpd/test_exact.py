@@ -76,7 +76,10 @@ def brute_force(attack: Attack) -> Dist[int]:
             ]
             if n == 0 or not any(eligible):
                 continue
-            got = allocate_hits(n, eligible, first=v.first, taken=taken, order=attack.order)
+            if v.singled_out is not None:  # "that model must take all hits from the weapon"
+                got = tuple(n if i == v.singled_out else 0 for i in range(len(attack.targets)))
+            else:
+                got = allocate_hits(n, eligible, first=v.first, taken=taken, order=attack.order)
             taken = [t + g for t, g in zip(taken, got, strict=True)]
             chains += [(i, v) for i, g in enumerate(got) for _ in range(g)]
         # every hit: wound? then save?
@@ -151,6 +154,16 @@ SMALL_ATTACKS = {
         (True, True, False),
         (0, 1, 0),
         Conditions(Phase.MELEE),
+    ),
+    "a singled-out model and a preferred type": Attack(
+        (
+            Volley("Marksman", 2, 3, ap=1, singled_out=1),
+            Volley("Hunter", 3, 4, massive=1, anti_tank=2, first=(True, False, False)),
+        ),
+        (TANK, MARINE, CULTIST),
+        (True, True, True),
+        (0, 0, 0),
+        Conditions(Phase.FIREFIGHT),
     ),
 }
 
@@ -234,10 +247,22 @@ def test_sampled_attacks_agree_with_exact() -> None:
         ((5, WwpdModel("Trooper", 2, 2, 4, armor=1)),),
         ((4, WwpdWeapon("Rifle", 24, 2)), (1, WwpdWeapon("Launcher", 24, 1, high_explosive=1))),
     )
+    hunters = WwpdUnit(
+        "Hunters",
+        ((2, WwpdModel("Hunter", 3, 2, 4)),),
+        (
+            (1, WwpdWeapon("Marksman", 36, 2, ap=1, single_out=True)),
+            (1, WwpdWeapon("Lance", 36, 2, anti_tank=2, prefers="vehicle")),
+        ),
+    )
+    crew = WwpdUnit("Crew", ((1, TANK), (2, CULTIST)))
     cases = [
         melee_attack(brutes, squad),
         shooting_attack(squad, brutes, Conditions(Phase.FIREFIGHT, soft_cover=True)),
+        shooting_attack(hunters, crew),
     ]
+    assert [v.singled_out for v in cases[2].volleys] == [2, None]  # a crewman it can hurt
+    assert cases[2].volleys[1].first == (True, False, False)
     rng = np.random.default_rng(2024)
     n = 4000
     for attack in cases:
@@ -256,26 +281,38 @@ def test_sampled_attacks_agree_with_exact() -> None:
 @settings(max_examples=25, deadline=None)
 @given(
     st.lists(
-        st.tuples(st.integers(0, 3), st.integers(-1, 8), st.integers(0, 2), st.integers(0, 2)),
+        st.tuples(st.integers(0, 3), st.integers(-1, 8), st.integers(0, 2), st.integers(0, 2),
+                  st.integers(-1, 2)),
         min_size=1,
         max_size=2,
     ),
-    st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.booleans()), min_size=1,
-             max_size=3),
+    st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.booleans(), st.booleans()),
+             min_size=1, max_size=3),
     st.sampled_from([Phase.SHOOTING, Phase.FIREFIGHT, Phase.MELEE]),
 )  # fmt: skip
 def test_exact_matches_brute_force_property(
-    volleys: list[tuple[int, int, int, int]],
-    models: list[tuple[int, int, bool]],
+    volleys: list[tuple[int, int, int, int, int]],
+    models: list[tuple[int, int, bool, bool]],
     phase: Phase,
 ) -> None:
-    """Any small attack: the composed odds equal enumerating every check."""
-    targets = tuple(WwpdModel("M", 2, 2, 4, toughness=t, armor=a, vehicle=v) for t, a, v in models)
+    """Any small attack: the composed odds equal enumerating every check. Volleys may single
+    out a model (seed 004 "Allocation of Hits": it takes all their hits) and put spare hits on
+    a preferred type (``first``) first."""
+    targets = tuple(
+        WwpdModel("M", 2, 2, 4, toughness=t, armor=a, vehicle=v) for t, a, v, _ in models
+    )
+    first = tuple(f for *_, f in models)
     attack = Attack(
-        tuple(Volley("V", d, x, massive=m, ap=ap, anti_tank=ap) for d, x, m, ap in volleys),
+        tuple(
+            Volley(
+                "V", d, x, massive=m, ap=ap, anti_tank=ap, first=first,
+                singled_out=s if 0 <= s < len(targets) else None,
+            )
+            for d, x, m, ap, s in volleys
+        ),
         targets,
         (True,) * len(targets),
         (0,) * len(targets),
         Conditions(phase),
-    )
+    )  # fmt: skip
     assert removed_distribution(attack) == brute_force(attack)

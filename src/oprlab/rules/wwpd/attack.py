@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
 import numpy as np
@@ -37,7 +37,7 @@ from oprlab.rules.wwpd.targets import (
     to_hit_target,
     to_wound_target,
 )
-from oprlab.units.profiles import WwpdModel, WwpdUnit, WwpdWeapon
+from oprlab.units.profiles import TargetType, WwpdModel, WwpdUnit, WwpdWeapon
 
 __all__ = [
     "Attack",
@@ -49,13 +49,16 @@ __all__ = [
     "Roller",
     "Volley",
     "allocate",
+    "can_damage",
     "defender_order",
+    "is_target_type",
     "kits",
     "melee_attack",
     "representative_skill",
     "resolve",
     "save_target",
     "shooting_attack",
+    "single_out_pick",
     "wound_target",
 ]
 
@@ -123,6 +126,39 @@ def defender_order(unit_kits: Sequence[Kit]) -> tuple[int, ...]:
             ),
         )
     )
+
+
+def can_damage(weapon: WwpdWeapon, model: WwpdModel) -> bool:
+    """Whether a hit of ``weapon`` can harm ``model``: only Anti-Tank weapons "may damage
+    Vehicles" (``docs/rules/wwpd.md`` "To Wound")."""
+    return not model.vehicle or weapon.anti_tank > 0
+
+
+def is_target_type(model: WwpdModel, target_type: TargetType) -> bool:
+    """Whether ``model`` is of ``target_type``: a vehicle, or infantry (any other model)."""
+    return model.vehicle == (target_type == "vehicle")
+
+
+def single_out_pick(
+    weapon: WwpdWeapon, unit_kits: Sequence[Kit], eligible: Sequence[bool]
+) -> int | None:
+    """The attacker's habit for a weapon that singles out a model: the key model it can reach.
+
+    "If the weapon permits the attacker to single out a target model": the seed leaves the choice
+    to the attacker. Our habit takes, among ``eligible`` models (in range and in play), one the
+    weapon can damage, and of those the one the defender would keep longest by kit (the last
+    in :func:`defender_order`: the rarest kit, i.e. the sergeant or a special weapon; ties go to
+    the later model). ``None`` when no model is eligible.
+    """
+    if len(eligible) != len(unit_kits):
+        raise OptionError(
+            "eligible needs one entry per model", value=len(eligible), expected=str(len(unit_kits))
+        )
+    rank = {m: i for i, m in enumerate(defender_order(unit_kits))}
+    candidates = [i for i, e in enumerate(eligible) if e]
+    if not candidates:
+        return None
+    return max(candidates, key=lambda i: (can_damage(weapon, unit_kits[i].profile), rank[i]))
 
 
 def representative_skill(
@@ -210,7 +246,9 @@ class Volley:
         eligible: per target model, whether it may take these hits (in range; within 2" in
             melee); ``None``: every model.
         first: per target model, whether it takes hits before others on the same count (base
-            contact in melee); ``None``: none.
+            contact in melee, the weapon's preferred target type in shooting); ``None``: none.
+        singled_out: the target model the attacker singled out, which takes every hit of the
+            volley (a weapon that permits it; shooting only); ``None``: the hits are spread.
     """
 
     name: str
@@ -223,6 +261,7 @@ class Volley:
     melee_offense: int = 0
     eligible: Mask | None = None
     first: Mask | None = None
+    singled_out: int | None = None
 
     def __post_init__(self) -> None:
         if self.dice < 0:
@@ -239,6 +278,7 @@ class Volley:
             self.melee_offense,
             self.eligible,
             self.first,
+            self.singled_out,
         ) == (
             other.to_hit,
             other.massive,
@@ -248,6 +288,7 @@ class Volley:
             other.melee_offense,
             other.eligible,
             other.first,
+            other.singled_out,
         )
 
 
@@ -289,6 +330,16 @@ class Attack:
                         value=len(mask),
                         expected=str(n),
                     )
+            s = v.singled_out
+            if s is not None and not (
+                0 <= s < n and self.alive[s] and (v.eligible is None or v.eligible[s])
+            ):
+                raise OptionError(
+                    f"volley {v.name!r}: the singled-out model must be a target model in play "
+                    "and in range",
+                    value=s,
+                    expected="the index of an eligible model still in play",
+                )
 
     @property
     def phase(self) -> Phase:
@@ -313,18 +364,7 @@ def merged(volleys: Sequence[Volley]) -> tuple[Volley, ...]:
         if out and out[-1].same_roll(v):
             last = out[-1]
             name = last.name if v.name in last.name.split(" + ") else f"{last.name} + {v.name}"
-            out[-1] = Volley(
-                name,
-                last.dice + v.dice,
-                last.to_hit,
-                last.massive,
-                last.ap,
-                last.anti_tank,
-                last.high_explosive,
-                last.melee_offense,
-                last.eligible,
-                last.first,
-            )
+            out[-1] = replace(last, name=name, dice=last.dice + v.dice)
         else:
             out.append(v)
     return tuple(out)
@@ -379,7 +419,8 @@ def allocate(attack: Attack, hits: Sequence[int]) -> tuple[tuple[int, ...], ...]
     """Hits per target model for each volley, spread evenly in volley order ("Allocation").
 
     Each volley's hits go to its eligible models still in play, counting the hits earlier
-    volleys already put there; hits with no eligible model are lost.
+    volleys already put there; hits with no eligible model are lost. A volley that singles out a
+    model puts every hit on it; those hits count toward the even spread of later volleys.
     """
     if len(hits) != len(attack.volleys):
         raise OptionError(
@@ -393,7 +434,14 @@ def allocate(attack: Attack, hits: Sequence[int]) -> tuple[tuple[int, ...], ...]
         if h == 0 or not any(eligible):
             out.append((0,) * n)
             continue
-        got = allocate_hits(h, eligible, first=v.first, taken=taken, order=attack.order)
+        got = allocate_hits(
+            h,
+            eligible,
+            first=v.first,
+            singled_out=v.singled_out,
+            taken=taken,
+            order=attack.order,
+        )
         taken = [t + g for t, g in zip(taken, got, strict=True)]
         out.append(got)
     return tuple(out)
@@ -434,8 +482,14 @@ def shooting_attack(
     in_range: Mapping[str, Sequence[bool]] | None = None,
     order: Sequence[int] | None = None,
     options: Options = Options(),
+    singled_out: Mapping[str, int | None] | None = None,
 ) -> Attack:
     """The attack of ``attacker``'s ranged weapons on ``target`` in Shooting or Firefight.
+
+    A weapon with ``single_out`` puts all its hits on one target model in its range (the
+    attacker's choice: ``singled_out``, else :func:`single_out_pick`); a weapon that
+    ``prefers`` a target type puts the hits left after an even spread on models of that type
+    first ("Allocation of Hits").
 
     Args:
         attacker: the shooting unit.
@@ -448,6 +502,9 @@ def shooting_attack(
         in_range: per weapon name, the target models in its range (default: all).
         order: the defender's preference among equal models (default :func:`defender_order`).
         options: readings with a choice.
+        singled_out: per weapon name (weapons with ``single_out`` only), the target model index
+            the attacker singles out, or ``None`` to spread its hits as usual; weapons left out
+            follow :func:`single_out_pick`.
     """
     if conditions.phase is Phase.MELEE:
         raise OptionError(
@@ -464,6 +521,16 @@ def shooting_attack(
     defender_skill = representative_skill(living or models, "ranged")
     groups: dict[tuple[int, int], int] = {}  # (weapon slot, skill) -> dice, in first-seen order
     slots: list[WwpdWeapon] = [w for _, w in attacker.weapons if not w.melee]
+    choices = dict(singled_out or {})
+    for name in choices:
+        if not any(w.name == name and w.single_out for w in slots):
+            raise OptionError(
+                f"{attacker.name}: weapon {name!r} does not permit singling out a model",
+                value=name,
+                expected="the name of a ranged weapon with single_out: "
+                + (", ".join(sorted({w.name for w in slots if w.single_out})) or "(none)"),
+                where="singled_out",
+            )
     for k, a, f in zip(ak, a_alive, fires, strict=True):
         if not (a and f):
             continue
@@ -487,6 +554,18 @@ def shooting_attack(
         eligible = None
         if in_range is not None and w.name in in_range:
             eligible = _mask(f"in_range[{w.name!r}]", in_range[w.name], len(tk))
+        first = None
+        if w.prefers is not None:
+            first = tuple(is_target_type(m, w.prefers) for m in models)
+            if all(first) or not any(first):
+                first = None  # nobody (or everybody) preferred: the plain even spread
+        chosen = None
+        if w.single_out:
+            if w.name in choices:
+                chosen = choices[w.name]
+            else:
+                reachable = [a and (eligible is None or eligible[j]) for j, a in enumerate(alive)]
+                chosen = single_out_pick(w, tk, reachable)
         volleys.append(
             Volley(
                 w.name,
@@ -497,6 +576,8 @@ def shooting_attack(
                 anti_tank=w.anti_tank,
                 high_explosive=w.high_explosive,
                 eligible=eligible,
+                first=first,
+                singled_out=chosen,
             )
         )
     return Attack(
