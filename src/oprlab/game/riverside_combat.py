@@ -12,7 +12,7 @@ The melee exchange of :mod:`oprlab.rules.riverside.melee` lets every model of bo
 from the same pieces (``resolve_attack``, the morale hooks) with the strikers the table gives.
 
 May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.units``, ``oprlab.mechanics`` and
-``oprlab.game``'s state, events and geometry.
+``oprlab.game``'s state, events, geometry and ``riverside_defend``.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ import numpy.typing as npt
 
 from oprlab.errors import OptionError
 from oprlab.game import geometry as geo
+from oprlab.game import riverside_defend as defend
+from oprlab.game.riverside_defend import Group, Volley
 from oprlab.game.state import GameState, UnitState
 from oprlab.mechanics import Check, Test
 from oprlab.rules.gff.melee import carried, impact_dice_left
@@ -206,14 +208,6 @@ def reachable_types(us: UnitState, looks: dict[str, Look]) -> dict[str, tuple[st
 
 
 # --- resolving with Cover decided per model -----------------------------------------------
-
-
-@dataclass(frozen=True)
-class Group:
-    """Weapons that attack one target in one situation (the models with Cover, or without)."""
-
-    weapons: tuple[AttackProfile, ...]
-    situation: Situation
 
 
 def resolve_groups(
@@ -401,9 +395,22 @@ def ranged_attack(
 
     ``plan`` pairs each target with the weapon types fired at it. LoS, range and Cover are read
     once, before any attack ("Choose Targets" and "Determine Cover" precede "Resolve Attacks").
+    The game pauses between a volley's hits and its Defense rolls when the defender may spend
+    bennies (``game/riverside.py``); this is the attack with nothing defended.
     """
+    for v in volleys(state, us, plan):
+        if state.units[v.target].on_table:
+            fire(state, us, v, roller, readings)
+
+
+def volleys(
+    state: GameState, us: UnitState, plan: Sequence[tuple[str, tuple[str, ...]]]
+) -> list[Volley]:
+    """The plan's targets with the weapons each model fires at them ("Choose Targets",
+    "Determine Cover"), read before any attack; targets no model can attack are left out."""
     assert us.placement is not None
     looks = look(state, us)
+    out: list[Volley] = []
     for uid, types in plan:
         target = state.units[uid]
         lk = looks.get(uid)
@@ -411,24 +418,44 @@ def ranged_attack(
             continue
         distance = geo.gap(us.placement, target.placement)
         groups = ranged_groups(us, target, types, lk, distance)
-        if not groups:
-            continue
-        d = defender(target)
-        result = resolve_groups(groups, d, roller, readings=readings)
-        firing = [p.name for g in groups for p in g.weapons]
-        state.log.add(
-            "shoot",
-            unit=us.uid,
-            target=uid,
-            distance=round(distance, 3),
-            weapons=sorted(set(firing)),
-            dice=sum(p.dice for g in groups for p in g.weapons),
-            covered_dice=sum(p.dice for g in groups if g.situation.cover for p in g.weapons),
-            hits=result.hits,
-            wounds=result.wounds,
-            casualties=result.casualties,
-        )
-        apply_result(state, target, d, result, us.placement)
+        if groups:
+            out.append(Volley(uid, tuple(groups), distance))
+    return out
+
+
+def fire(
+    state: GameState, us: UnitState, v: Volley, roller: Roller, readings: Readings = READINGS
+) -> None:
+    """One volley resolved whole (nobody defends): "Resolving Attacks", then its result."""
+    d = defender(state.units[v.target])
+    rolled = defend.roll_hits(v.groups, d, roller, readings)
+    volley_result(state, us, v, d, defend.resolve_hits(rolled, d, roller, readings))
+
+
+def volley_result(
+    state: GameState,
+    us: UnitState,
+    v: Volley,
+    d: DefenderProfile,
+    result: AttackResult,
+    defended: int | None = None,
+) -> None:
+    """Log one volley and apply it to its target (``defended``: the bennies spent, if asked)."""
+    event = {} if defended is None else {"defended": defended}
+    state.log.add(
+        "shoot",
+        unit=us.uid,
+        target=v.target,
+        distance=round(v.distance, 3),
+        weapons=list(v.weapons),
+        dice=v.dice,
+        covered_dice=v.covered_dice,
+        hits=result.hits,
+        wounds=result.wounds,
+        casualties=result.casualties,
+        **event,
+    )
+    apply_result(state, state.units[v.target], d, result, us.placement)
 
 
 def apply_result(
@@ -475,9 +502,19 @@ class MeleeOptions:
 
 
 def melee_profiles(
-    us: UnitState, strikers: int, *, charging: bool, fatigued: bool, impact: ImpactReading
+    us: UnitState,
+    strikers: int,
+    *,
+    charging: bool,
+    fatigued: bool,
+    impact: ImpactReading,
+    extra: bool = False,
 ) -> tuple[AttackProfile, ...]:
-    """The melee weapons of the ``strikers`` models within 2" (and Impact on the charge)."""
+    """The melee weapons of the ``strikers`` models within 2" (and Impact on the charge).
+
+    ``extra``: a benny's "single extra attack" (seed 000 variation 5): one more die of the
+    unit's first melee weapon line that attacks (of its first melee weapon if none does).
+    """
     out: list[AttackProfile] = []
     if strikers <= 0:
         return ()
@@ -489,7 +526,10 @@ def melee_profiles(
         dice = dice_of(w, us.unit, us.models, strikers)
         if dice > 0:
             p = attack_profile(us.unit, w)
-            out.append(replace(p, dice=dice))
+            out.append(replace(p, dice=dice + (1 if extra else 0)))
+            extra = False
+    if extra and melee_weapons(us.unit):
+        out.append(replace(attack_profile(us.unit, melee_weapons(us.unit)[0]), dice=1))
     return tuple(out)
 
 
@@ -508,11 +548,15 @@ def strike(
     charging: bool,
     options: MeleeOptions,
     readings: Readings,
+    extra: bool = False,
 ) -> int:
-    """One side's melee attack: returns the wounds caused (the number morale compares)."""
+    """One side's melee attack: returns the wounds caused (the number morale compares);
+    ``extra``: one more attack die (a benny)."""
     n = strikers(state, us, enemy)
     fatigued = us.fatigued or us.shaken  # "Shaken units count as being Fatigued"
-    weapons = melee_profiles(us, n, charging=charging, fatigued=fatigued, impact=options.impact)
+    weapons = melee_profiles(
+        us, n, charging=charging, fatigued=fatigued, impact=options.impact, extra=extra
+    )
     step = "charge" if charging else "return strikes"
     if not weapons:
         state.log.add("strike", step=step, unit=us.uid, target=enemy.uid, strikers=n, dice=0)
@@ -570,9 +614,12 @@ def melee(
     *,
     options: MeleeOptions = MeleeOptions(),
     readings: Readings = READINGS,
+    extra: bool = False,
 ) -> None:
     """Seed 002 "Melee Attacks" after the charge move: pile-in, attacks, Return Strikes, Fatigue,
-    and the Morale Test by comparing wounds ("unless the opposing unit was destroyed")."""
+    and the Morale Test by comparing wounds ("unless the opposing unit was destroyed").
+
+    ``extra``: the charger's attack has one more die (a benny spent on the charge)."""
     assert us.placement is not None and target.placement is not None
     others = [
         p for p in state.placements_except(us.uid) if p is not target.placement
@@ -583,7 +630,9 @@ def melee(
     )
     target.placement = piled.placement
     state.log.add("pile_in", unit=target.uid, in_contact=int(piled.in_contact.sum()))
-    dealt = strike(state, us, target, roller, charging=True, options=options, readings=readings)
+    dealt = strike(
+        state, us, target, roller, charging=True, options=options, readings=readings, extra=extra
+    )
     taken = 0
     if options.strike_back and target.alive and us.alive:
         taken = strike(
@@ -636,10 +685,12 @@ __all__: Sequence[str] = [
     "Group",
     "Look",
     "MeleeOptions",
+    "Volley",
     "apply_casualties",
     "casualty_order",
     "dangerous_terrain",
     "defender",
+    "fire",
     "look",
     "melee",
     "melee_morale",
@@ -647,4 +698,6 @@ __all__: Sequence[str] = [
     "ranged_groups",
     "reachable_types",
     "resolve_groups",
+    "volley_result",
+    "volleys",
 ]
