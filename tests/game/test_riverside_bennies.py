@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import pickle
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -24,7 +25,7 @@ from oprlab.game.riverside_defend import (
     roll_hits,
 )
 from oprlab.game.state import GameState
-from oprlab.mechanics import Mechanic, Test, get_mechanic
+from oprlab.mechanics import Check, Mechanic, Test, get_mechanic
 from oprlab.mechanics.clock import Clock
 from oprlab.mechanics.clock_state import ClockState
 from oprlab.players import get_commander
@@ -43,7 +44,7 @@ from tests.game.test_riverside_game import (
     scene,
 )
 
-#: One musket team and a lone hero-like gun to shoot at.
+#: A musket team with knives.
 TEAM_TEXT = """++ Ferry Guard [GFF 60pts] ++
 
 Ferry Team [3] Q4+ D4+ | 60pts
@@ -297,6 +298,74 @@ def test_a_game_paused_for_a_defence_resumes_exactly() -> None:
         rv.apply(s, rv.legal_actions(s)[-1])
     assert json.dumps(state.log.events) == json.dumps(twin.log.events)
     assert state.mech_state == twin.mech_state
+
+
+def _charging(
+    bennies: tuple[int, int],
+    succeeds: Callable[[Check], bool] = lambda c: c.test is not Test.DEFENSE,
+) -> tuple[GameState, Scripted]:
+    """Ford Wardens charge Ford Wardens (by default every die hits, every Defense roll fails)."""
+    mech = Scripted(succeeds)
+    state = scene(army(LINE_TEXT), army(LINE_TEXT), mechanic=mech)
+    state.mech_state = ClockState(bennies={"side0": bennies[0], "side1": bennies[1]})
+    put(state, "A1", (24.0, 20.0))
+    put(state, "B1", (24.0, 27.0), ready=False)
+    return state, mech
+
+
+def test_the_charged_unit_defends_before_its_defense_rolls() -> None:
+    """seed 002 "Melee Attacks" 3 ("Resolve Attacks" of the charger) with seed 000 "Bennies":
+    once the charger's hits are known, the charged side decides; its defended hits roll no
+    Defense; then Return Strikes and the Morale Test follow as usual."""
+    state, mech = _charging((0, 2))
+    rv.apply(state, Action(Kind.CHARGE, "A1", target="B1"))
+    assert state.phase == "defend" and state.active == 1
+    assert mech.of(Test.DEFENSE) == [] and state.log.of_kind("strike") == []
+    hits = sum(len(h) for _, _, h in rv.defending(state).rolled)
+    listed = rv.legal_actions(state)
+    assert listed == [Action(Kind.DEFEND, "B1", target="A1", value=n) for n in range(3)]
+    rv.apply(state, listed[-1])
+    charge, back = state.log.of_kind("strike")
+    assert (charge["step"], charge["defended"], charge["wounds"]) == ("charge", 2, hits - 2)
+    assert back["step"] == "return strikes" and "defended" not in back  # side A has no bennies
+    assert len(mech.of(Test.DEFENSE, "B1")) == hits - 2
+    (melee,) = state.log.of_kind("melee")
+    assert (melee["wounds_dealt"], melee["wounds_taken"]) == (hits - 2, back["wounds"])
+    assert state.phase == "activation" and bennies_available(state, 1) == 0
+
+
+def test_the_charger_defends_against_return_strikes() -> None:
+    """seed 002 "Return Strikes" are an attack too: the charger's side decides once their hits
+    are known; with 0 spent every hit rolls Defense."""
+    state, mech = _charging(  # only side B's attack dice hit
+        (3, 0), lambda c: c.test is Test.MORALE or (c.test is Test.HIT and c.owner.unit == "B1")
+    )
+    rv.apply(state, Action(Kind.CHARGE, "A1", target="B1"))
+    assert state.phase == "defend" and state.active == 0
+    assert [e["step"] for e in state.log.of_kind("strike")] == ["charge"]
+    shot = rv.defending(state)
+    assert (shot.attacker, shot.target) == ("B1", "A1")
+    hits = sum(len(h) for _, _, h in shot.rolled)
+    rv.apply(state, Action(Kind.DEFEND, "A1", target="B1", value=0))
+    back = state.log.of_kind("strike")[-1]
+    assert (back["defended"], back["wounds"]) == (0, hits)
+    assert len(mech.of(Test.DEFENSE, "A1")) == hits
+    assert state.log.of_kind("melee") and state.phase == "activation"
+
+
+def test_a_fight_paused_for_a_defence_resumes_exactly() -> None:
+    """A saved game waiting for a ``DEFEND`` in melee plays on as the original does."""
+    state = scene(army(LINE_TEXT), army(LINE_TEXT), mechanic="clock-bennies")
+    put(state, "A1", (24.0, 20.0))
+    put(state, "B1", (24.0, 27.0), ready=False)
+    rv.apply(state, Action(Kind.CHARGE, "A1", target="B1", benny=True))
+    assert state.phase == "defend"
+    twin = pickle.loads(pickle.dumps(state))
+    for s in (state, twin):
+        while s.phase == "defend":
+            rv.apply(s, rv.legal_actions(s)[-1])
+    assert json.dumps(state.log.events) == json.dumps(twin.log.events)
+    assert state.mech_state == twin.mech_state and state.log.of_kind("melee")
 
 
 def test_rules_commander_defends_a_lone_model_with_spare_bennies() -> None:

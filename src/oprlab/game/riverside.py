@@ -23,8 +23,9 @@ deployment roll-off's outcome is three ``CHOOSE_ZONE`` decisions (:func:`zone_pi
 
 Under ``clock-bennies`` (seed 000 variation 5) a Shoot or Charge may spend a benny on one extra
 attack die (``benny=True``), before the Ranged Attack a benny may set any clock (``SET_CLOCK``),
-and once a volley's hits are known the defending side may spend bennies to defend against them
-(``DEFEND``, phase ``defend``; :mod:`oprlab.game.riverside_defend`), as in the GFF game.
+and once an attack's hits are known (a shot's volley, the charger's attack, the Return Strikes)
+the side hit may spend bennies to defend against them (``DEFEND``, phase ``defend``;
+:mod:`oprlab.game.riverside_defend`), as in the GFF game.
 
 Readings (docs/rules/riverside.md "Full games"): the roll-off winner places the first marker;
 Scout units always use the Scout phase and Ambush units arrive in :attr:`RiversideOptions.
@@ -1200,14 +1201,55 @@ def _fire_volleys(
         d = combat.defender(target)
         rolled = defend.roll_hits(v.groups, d, roller, readings)
         if defend.hit_count(rolled) and bennies_available(state, target.side) > 0:
-            state.mech_state = roller.state
-            state.extra["defending"] = defend.Defending(us.uid, side, v, rolled, volleys[i + 1 :])
-            state.pending = Pending("defend", target.uid, side)
-            state.phase = "defend"
-            state.active = target.side
+            shot = defend.Defending(us.uid, v.target, side, rolled, volley=v, rest=volleys[i + 1 :])
+            _ask_defender(state, shot, roller)
             return
         result = defend.resolve_hits(rolled, d, roller, readings)
         combat.volley_result(state, us, v, d, result)
+    state.mech_state = roller.state
+    _end_activation(state, side)
+
+
+def _ask_defender(state: GameState, shot: defend.Defending, roller: Roller) -> None:
+    """Pause the attack for the ``DEFEND`` decision of the side hit (seed 000 "Bennies")."""
+    state.mech_state = roller.state
+    state.extra["defending"] = shot
+    state.pending = Pending("defend", shot.target, shot.side)
+    state.phase = "defend"
+    state.active = state.units[shot.target].side
+
+
+def _fight(state: GameState, fight: defend.Fight, side: int, roller: Roller) -> None:
+    """Seed 002 "Melee Attacks" from ``fight.step`` on: the charger's attack, Return Strikes,
+    the Morale Test. Once a strike's hits are known, a struck side with bennies decides
+    (``DEFEND``) before its Defense rolls, which pauses the fight."""
+    opts = options_of(state)
+    us, target = state.units[fight.charger], state.units[fight.target]
+    while fight.step != "morale":
+        charging = fight.step == "charge"
+        if not charging and not (opts.strike_back and target.alive and us.alive):
+            fight = fight.after(0)
+            continue
+        striker, struck = (us, target) if charging else (target, us)
+        st = combat.plan_strike(
+            state, striker, struck, charging=charging, options=opts.melee,
+            extra=charging and fight.extra,
+        )  # fmt: skip
+        d = combat.defender(struck)
+        if not st.weapons:
+            fight = fight.after(combat.strike_result(state, st, d, None))
+            continue
+        rolled = defend.roll_hits(st.groups, d, roller, opts.readings)
+        if defend.hit_count(rolled) and bennies_available(state, struck.side) > 0:
+            shot = defend.Defending(st.unit, st.target, side, rolled, strike=st, fight=fight)
+            _ask_defender(state, shot, roller)
+            return
+        result = defend.resolve_hits(rolled, d, roller, opts.readings)
+        fight = fight.after(combat.strike_result(state, st, d, result))
+    combat.melee_end(
+        state, us, target, fight.dealt, fight.taken, roller, options=opts.melee,
+        readings=opts.readings,
+    )  # fmt: skip
     state.mech_state = roller.state
     _end_activation(state, side)
 
@@ -1224,10 +1266,15 @@ def _defend(state: GameState, us: UnitState, a: Action) -> None:
     roller = _roller(state)
     d = combat.defender(us)
     result = defend.resolve_hits(shot.rolled, d, roller, readings, defended=a.value)
-    shooter = state.units[shot.shooter]
-    combat.volley_result(state, shooter, shot.volley, d, result, defended=a.value)
+    attacker = state.units[shot.attacker]
+    if shot.strike is not None and shot.fight is not None:
+        wounds = combat.strike_result(state, shot.strike, d, result, defended=a.value)
+        _fight(state, shot.fight.after(wounds), shot.side, roller)
+        return
+    assert shot.volley is not None
+    combat.volley_result(state, attacker, shot.volley, d, result, defended=a.value)
     state.mech_state = roller.state
-    _fire_volleys(state, shooter, shot.rest, shot.side)
+    _fire_volleys(state, attacker, shot.rest, shot.side)
 
 
 def _spend_benny(state: GameState, us: UnitState) -> None:
@@ -1289,17 +1336,16 @@ def _charge(state: GameState, us: UnitState, target: UnitState, *, benny: bool =
     )
     roller = _roller(state)
     combat.dangerous_terrain(state, us, res.move.dangerous, roller, "charge")
-    if us.alive and target.alive:
-        opts = options_of(state)
-        if benny:  # the roller carries the clocks' state on: the benny is spent there too
-            state.mech_state = roller.state
-            _spend_benny(state, us)
-            roller.state = state.mech_state
-        combat.melee(
-            state, us, target, roller, options=opts.melee, readings=opts.readings, extra=benny
-        )
-    state.mech_state = roller.state
-    _end_activation(state, us.side)
+    if not (us.alive and target.alive):
+        state.mech_state = roller.state
+        _end_activation(state, us.side)
+        return
+    if benny:  # the roller carries the clocks' state on: the benny is spent there too
+        state.mech_state = roller.state
+        _spend_benny(state, us)
+        roller.state = state.mech_state
+    combat.pile_in(state, us, target)
+    _fight(state, defend.Fight(us.uid, target.uid, extra=benny), us.side, roller)
 
 
 # --- End Phase ------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ import numpy.typing as npt
 from oprlab.errors import OptionError
 from oprlab.game import geometry as geo
 from oprlab.game import riverside_defend as defend
-from oprlab.game.riverside_defend import Group, Volley
+from oprlab.game.riverside_defend import Group, Strike, Volley
 from oprlab.game.state import GameState, UnitState
 from oprlab.mechanics import Check, Test
 from oprlab.rules.gff.melee import carried, impact_dice_left
@@ -539,6 +539,68 @@ def strikers(state: GameState, us: UnitState, enemy: UnitState) -> int:
     return int(table_charge.strikers(us.placement, enemy.placement, STRIKE_RANGE).sum())
 
 
+def plan_strike(
+    state: GameState,
+    us: UnitState,
+    enemy: UnitState,
+    *,
+    charging: bool,
+    options: MeleeOptions,
+    extra: bool = False,
+) -> Strike:
+    """Who strikes and with what ("Determine Attacks", "Return Strikes"); ``extra``: a benny."""
+    n = strikers(state, us, enemy)
+    fatigued = us.fatigued or us.shaken  # "Shaken units count as being Fatigued"
+    weapons = melee_profiles(
+        us, n, charging=charging, fatigued=fatigued, impact=options.impact, extra=extra
+    )
+    s = Situation(
+        melee=True,
+        charging=charging,
+        fatigued=fatigued,
+        attacker=us.owner,
+        defender=enemy.owner,
+    )
+    step = "charge" if charging else "return strikes"
+    return Strike(us.uid, enemy.uid, step, n, weapons, s)
+
+
+def strike_result(
+    state: GameState,
+    st: Strike,
+    d: DefenderProfile,
+    result: AttackResult | None,
+    defended: int | None = None,
+) -> int:
+    """Log one strike and apply it: casualties, then Fatigue; returns the wounds caused (the
+    number morale compares). ``result`` is ``None`` for a strike with no attack dice."""
+    us, enemy = state.units[st.unit], state.units[st.target]
+    if result is None:
+        state.log.add(
+            "strike", step=st.step, unit=st.unit, target=st.target, strikers=st.strikers, dice=0
+        )
+        return 0
+    event = {} if defended is None else {"defended": defended}
+    state.log.add(
+        "strike",
+        step=st.step,
+        unit=st.unit,
+        target=st.target,
+        strikers=st.strikers,
+        dice=sum(p.dice for p in st.weapons),
+        fatigued=st.situation.fatigued,
+        hits=result.hits,
+        wounds=result.wounds,
+        casualties=result.casualties,
+        **event,
+    )
+    apply_casualties(state, enemy, result.after, us.placement, melee=True)
+    if any(p.name != "Impact" for p in st.weapons) and not us.fatigued:
+        us.fatigued = True  # "Fatigue": after attacking with a melee weapon
+        state.log.add("fatigued", unit=us.uid)
+    return result.wounds
+
+
 def strike(
     state: GameState,
     us: UnitState,
@@ -550,42 +612,14 @@ def strike(
     readings: Readings,
     extra: bool = False,
 ) -> int:
-    """One side's melee attack: returns the wounds caused (the number morale compares);
-    ``extra``: one more attack die (a benny)."""
-    n = strikers(state, us, enemy)
-    fatigued = us.fatigued or us.shaken  # "Shaken units count as being Fatigued"
-    weapons = melee_profiles(
-        us, n, charging=charging, fatigued=fatigued, impact=options.impact, extra=extra
-    )
-    step = "charge" if charging else "return strikes"
-    if not weapons:
-        state.log.add("strike", step=step, unit=us.uid, target=enemy.uid, strikers=n, dice=0)
-        return 0
-    s = Situation(
-        melee=True,
-        charging=charging,
-        fatigued=fatigued,
-        attacker=us.owner,
-        defender=enemy.owner,
-    )
-    result = resolve_attack(weapons, defender(enemy), s, roller, readings=readings)
-    state.log.add(
-        "strike",
-        step=step,
-        unit=us.uid,
-        target=enemy.uid,
-        strikers=n,
-        dice=sum(p.dice for p in weapons),
-        fatigued=fatigued,
-        hits=result.hits,
-        wounds=result.wounds,
-        casualties=result.casualties,
-    )
-    apply_casualties(state, enemy, result.after, us.placement, melee=True)
-    if any(p.name != "Impact" for p in weapons) and not us.fatigued:
-        us.fatigued = True  # "Fatigue": after attacking with a melee weapon
-        state.log.add("fatigued", unit=us.uid)
-    return result.wounds
+    """One side's melee attack resolved whole: returns the wounds caused (the number morale
+    compares); ``extra``: one more attack die (a benny)."""
+    st = plan_strike(state, us, enemy, charging=charging, options=options, extra=extra)
+    d = defender(enemy)
+    if not st.weapons:
+        return strike_result(state, st, d, None)
+    rolled = defend.roll_hits(st.groups, d, roller, readings)
+    return strike_result(state, st, d, defend.resolve_hits(rolled, d, roller, readings))
 
 
 def melee_morale(
@@ -620,6 +654,20 @@ def melee(
     and the Morale Test by comparing wounds ("unless the opposing unit was destroyed").
 
     ``extra``: the charger's attack has one more die (a benny spent on the charge)."""
+    pile_in(state, us, target)
+    dealt = strike(
+        state, us, target, roller, charging=True, options=options, readings=readings, extra=extra
+    )
+    taken = 0
+    if options.strike_back and target.alive and us.alive:
+        taken = strike(
+            state, target, us, roller, charging=False, options=options, readings=readings
+        )
+    melee_end(state, us, target, dealt, taken, roller, options=options, readings=readings)
+
+
+def pile_in(state: GameState, us: UnitState, target: UnitState) -> None:
+    """Seed 002 "Melee Attacks" Movement: the target's models not in contact move up to 3"."""
     assert us.placement is not None and target.placement is not None
     others = [
         p for p in state.placements_except(us.uid) if p is not target.placement
@@ -630,14 +678,21 @@ def melee(
     )
     target.placement = piled.placement
     state.log.add("pile_in", unit=target.uid, in_contact=int(piled.in_contact.sum()))
-    dealt = strike(
-        state, us, target, roller, charging=True, options=options, readings=readings, extra=extra
-    )
-    taken = 0
-    if options.strike_back and target.alive and us.alive:
-        taken = strike(
-            state, target, us, roller, charging=False, options=options, readings=readings
-        )
+
+
+def melee_end(
+    state: GameState,
+    us: UnitState,
+    target: UnitState,
+    dealt: int,
+    taken: int,
+    roller: Roller,
+    *,
+    options: MeleeOptions,
+    readings: Readings,
+) -> None:
+    """Seed 002 "Melee Attacks" Morale Test: the unit with the lowest wound total tests, unless
+    the opposing unit was destroyed."""
     state.log.add("melee", unit=us.uid, target=target.uid, wounds_dealt=dealt, wounds_taken=taken)
     loser = melee_loser(dealt, taken)
     if loser == "attacker":
@@ -693,11 +748,16 @@ __all__: Sequence[str] = [
     "fire",
     "look",
     "melee",
+    "melee_end",
     "melee_morale",
+    "pile_in",
+    "plan_strike",
     "ranged_attack",
     "ranged_groups",
     "reachable_types",
     "resolve_groups",
+    "strike",
+    "strike_result",
     "volley_result",
     "volleys",
 ]

@@ -4,7 +4,9 @@ Seed 000_e2a2d86473ae65c4 variation 5 ("Bennies"): "Defend against any single at
 would have bypassed Defense)", read as in GFF (:mod:`oprlab.game.gff_defend`): one benny defends
 one hit. Seed 002_fdb385c07cc953af "Resolving Attacks" rolls every attack die at a target first
 ("Roll Attacks"), then one Defense roll per Hit ("Roll Defense"): the hits are known between the
-two, and that is where the attack pauses for the defending side's ``DEFEND`` decision.
+two, and that is where the attack pauses for the defending side's ``DEFEND`` decision: a Ranged
+Attack's volley at one target (:class:`Volley`), or one strike of a Melee Attack (:class:`Strike`:
+the charger's attack or the Return Strikes, the rest of the fight kept as a :class:`Fight`).
 
 :func:`roll_hits` then :func:`resolve_hits` roll the same checks in the same order as
 :func:`oprlab.game.riverside_combat.resolve_groups` (and, for one group,
@@ -68,6 +70,55 @@ class Volley:
         g = self.groups[0]
         first = replace(g.weapons[0], dice=g.weapons[0].dice + 1)
         return replace(self, groups=(replace(g, weapons=(first, *g.weapons[1:])), *self.groups[1:]))
+
+
+@dataclass(frozen=True)
+class Strike:
+    """One side's melee attack (seed 002 "Determine Attacks" or "Return Strikes"), planned.
+
+    Attributes:
+        unit: the striking unit; ``target``: the unit it attacks.
+        step: ``"charge"`` or ``"return strikes"``.
+        strikers: its models within 2" of the target.
+        weapons: their melee weapons (and Impact on the charge), each with its dice.
+        situation: melee, charging or not, Fatigued (or Shaken) or not, the owners.
+    """
+
+    unit: str
+    target: str
+    step: str
+    strikers: int
+    weapons: tuple[AttackProfile, ...]
+    situation: Situation
+
+    @property
+    def groups(self) -> tuple[Group, ...]:
+        return (Group(self.weapons, self.situation),) if self.weapons else ()
+
+
+@dataclass(frozen=True)
+class Fight:
+    """A Melee Attack after the charge move, step by step (seed 002 "Melee Attacks" 2-5).
+
+    Attributes:
+        charger, target: the charging unit and the unit charged.
+        extra: the charger's attack has a benny's extra die.
+        step: the next strike: ``"charge"``, ``"return strikes"``, or ``"morale"`` (both done).
+        dealt, taken: the wounds the charger caused and took so far.
+    """
+
+    charger: str
+    target: str
+    extra: bool = False
+    step: str = "charge"
+    dealt: int = 0
+    taken: int = 0
+
+    def after(self, wounds: int) -> Fight:
+        """The fight once the current strike caused ``wounds``."""
+        if self.step == "charge":
+            return replace(self, step="return strikes", dealt=wounds)
+        return replace(self, step="morale", taken=wounds)
 
 
 def roll_hits(
@@ -150,36 +201,38 @@ def resolve_hits(
 
 @dataclass(frozen=True)
 class Defending:
-    """A Riverside shot waiting for the defender's ``DEFEND`` decision (in ``state.extra``).
+    """An attack waiting for the defender's ``DEFEND`` decision (kept in ``state.extra``).
 
     Attributes:
-        shooter: the shooting unit's uid; ``side``: the side whose activation it is.
-        volley: the attack (its target, weapons and dice, for the log).
+        attacker: the attacking unit's uid; ``target``: the unit hit.
+        side: the side whose activation it is (play passes on from it afterwards).
         rolled: the attack's hits.
-        rest: the shot's other volley still to fire, if any.
+        volley: a Ranged Attack's volley (for the log); ``rest``: its other volley to fire.
+        strike, fight: a melee strike and the Melee Attack it is part of.
     """
 
-    shooter: str
+    attacker: str
+    target: str
     side: int
-    volley: Volley
     rolled: Rolled
+    volley: Volley | None = None
     rest: tuple[Volley, ...] = ()
-
-    @property
-    def target(self) -> str:
-        return self.volley.target
+    strike: Strike | None = None
+    fight: Fight | None = None
 
 
 def defend_actions(shot: Defending, bennies: int) -> list[Action]:
     """0 up to one benny per hit, no more than the side's ``bennies``."""
     most = min(hit_count(shot.rolled), bennies)
-    return [Action(Kind.DEFEND, shot.target, target=shot.shooter, value=n) for n in range(most + 1)]
+    return [
+        Action(Kind.DEFEND, shot.target, target=shot.attacker, value=n) for n in range(most + 1)
+    ]
 
 
 def defend_problem(shot: Defending, unit: str, a: Action, bennies: int) -> str | None:
     """Why ``a`` (a ``DEFEND`` by ``unit``) may not be taken against ``shot``, or ``None``."""
-    if unit != shot.target or a.target != shot.shooter:
-        return "defend names the unit hit and the shooter"
+    if unit != shot.target or a.target != shot.attacker:
+        return "defend names the unit hit and the attacker"
     if a.to is not None or a.benny or a.spell or a.boost or a.second or a.split or a.choice:
         return "defend takes only the number of bennies to spend"
     most = min(hit_count(shot.rolled), bennies)
@@ -190,8 +243,10 @@ def defend_problem(shot: Defending, unit: str, a: Action, bennies: int) -> str |
 
 __all__: Sequence[str] = [
     "Defending",
+    "Fight",
     "Group",
     "Rolled",
+    "Strike",
     "Volley",
     "defend_actions",
     "defend_problem",
