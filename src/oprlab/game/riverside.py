@@ -21,6 +21,12 @@ targets, or hold fire). Special Abilities (``CAST``, ``TELEPORT``;
 the attack; a spell with enemy Casters in reach waits for their ``RESIST`` decision. The
 deployment roll-off's outcome is three ``CHOOSE_ZONE`` decisions (:func:`zone_picks`).
 
+Under ``clock-bennies`` (seed 000 variation 5) a Shoot or Charge may spend a benny on one extra
+attack die (``benny=True``), before the Ranged Attack a benny may set any clock (``SET_CLOCK``),
+and once an attack's hits are known (a shot's volley, the charger's attack, the Return Strikes)
+the side hit may spend bennies to defend against them (``DEFEND``, phase ``defend``;
+:mod:`oprlab.game.riverside_defend`), as in the GFF game.
+
 Readings (docs/rules/riverside.md "Full games"): the roll-off winner places the first marker;
 Scout units always use the Scout phase and Ambush units arrive in :attr:`RiversideOptions.
 ambush_round` (round 2 by default; a unit with no room waits a round); a Shaken unit may take any
@@ -28,15 +34,15 @@ action (only Idle removes Shaken); abilities come before a Charge, not during it
 defender always strikes back; roll-offs and the D3 use the game's generator under every mechanic.
 
 May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.units``, ``oprlab.mechanics`` and
-``oprlab.game``'s state, actions, events, geometry, ``riverside_combat`` and
-``riverside_abilities``.
+``oprlab.game``'s state, actions, events, geometry, ``riverside_combat``,
+``riverside_defend``, ``riverside_abilities`` and ``gff``'s benny helpers.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Literal
 
@@ -48,10 +54,14 @@ from oprlab.game import gff_room as room
 from oprlab.game import objectives
 from oprlab.game import riverside_abilities as abilities
 from oprlab.game import riverside_combat as combat
+from oprlab.game import riverside_defend as defend
 from oprlab.game.actions import Action, Kind
 from oprlab.game.events import EventLog
+from oprlab.game.gff import CLOCK_VALUES, bennies_available, can_set_clocks
 from oprlab.game.state import GameState, Objective, Pending, UnitState
 from oprlab.mechanics import Mechanic, get_mechanic
+from oprlab.mechanics.clock import Clock
+from oprlab.mechanics.clock_state import BennyUse, ClockState, spend_benny
 from oprlab.rules.gff.resolve import Roller
 from oprlab.rules.riverside.attack import READINGS, Readings
 from oprlab.table import charge as table_charge
@@ -545,6 +555,8 @@ def legal_actions(state: GameState) -> list[Action]:
             out.extend(ability_actions(state, us))
     elif state.phase == "resist":
         out = abilities.resist_actions(state, casting(state)[0])
+    elif state.phase == "defend":
+        out = defend.defend_actions(defending(state), bennies_available(state, side))
     elif state.phase in ABILITY_STEPS and state.pending is not None:
         us = state.units[state.pending.unit]
         if state.phase == "act":  # after a Special Ability: the action (Idle may use none)
@@ -616,8 +628,10 @@ def unit_actions(state: GameState, us: UnitState) -> list[Action]:
     for goal in move_goals(state, us):
         acts.append(Action(Kind.ADVANCE, us.uid, to=goal))
         acts.append(Action(Kind.RUSH, us.uid, to=goal))
-    acts += [Action(Kind.CHARGE, us.uid, target=t) for t in charge_targets(state, us)]
-    return acts
+    charges = [Action(Kind.CHARGE, us.uid, target=t) for t in charge_targets(state, us)]
+    if charges and combat.melee_weapons(us.unit) and bennies_available(state, us.side) > 0:
+        charges += [replace(a, benny=True) for a in charges]  # seed 000 "Bennies"
+    return acts + charges
 
 
 def shoot_actions(state: GameState, us: UnitState) -> list[Action]:
@@ -628,8 +642,7 @@ def shoot_actions(state: GameState, us: UnitState) -> list[Action]:
     :func:`is_legal` accepts any split of the types over two targets.
     """
     targets = shooting_targets(state, us)
-    acts = [Action(Kind.SHOOT, us.uid)]
-    acts += [Action(Kind.SHOOT, us.uid, target=t) for t in targets]
+    shots = [Action(Kind.SHOOT, us.uid, target=t) for t in targets]
     if len(combat.weapon_types(us.unit)) >= 2:
         for w in combat.weapon_types(us.unit):
             for t2, types2 in targets.items():
@@ -637,8 +650,39 @@ def shoot_actions(state: GameState, us: UnitState) -> list[Action]:
                     continue
                 for t1, types1 in targets.items():
                     if t1 != t2 and any(v != w for v in types1):
-                        acts.append(Action(Kind.SHOOT, us.uid, target=t1, second=t2, split=(w,)))
+                        shots.append(Action(Kind.SHOOT, us.uid, target=t1, second=t2, split=(w,)))
+    acts = [Action(Kind.SHOOT, us.uid), *shots]
+    if shots and bennies_available(state, us.side) > 0:
+        acts += [replace(a, benny=True) for a in shots]  # seed 000 "Bennies": an extra attack
+    return acts + set_clock_actions(state, us, list(targets))
+
+
+def set_clock_actions(state: GameState, us: UnitState, targets: list[str]) -> list[Action]:
+    """Before the Ranged Attack, a benny may set a clock: the shooter's or a target's, to 1..6.
+
+    Seed 000 variation 5: "Roll any clock (friend or foe) immediately to any value". One clock
+    per activation, only with a target to shoot at; each clock is named by one unit using it.
+    """
+    pending = state.pending
+    mech = state.mechanic
+    if not targets or pending is None or pending.clock_set or not can_set_clocks(state, us.side):
+        return []
+    assert isinstance(mech, Clock)
+    seen: set[tuple[str, ...]] = set()
+    acts = []
+    for uid in (us.uid, *targets):
+        key = mech.clock_key(state.units[uid].owner)
+        if key not in seen:
+            seen.add(key)
+            acts += [Action(Kind.SET_CLOCK, us.uid, target=uid, value=v) for v in CLOCK_VALUES]
     return acts
+
+
+def defending(state: GameState) -> defend.Defending:
+    """The volley waiting for the defending side's ``DEFEND`` decision."""
+    shot = state.extra["defending"]
+    assert isinstance(shot, defend.Defending)
+    return shot
 
 
 def is_legal(state: GameState, action: Action) -> bool:
@@ -661,16 +705,18 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
 
     if state.done:
         raise bad("the game is over")
-    if a.benny:
-        raise bad("Riverside shooting takes no benny")
+    if a.benny and a.kind not in (Kind.SHOOT, Kind.CHARGE):
+        raise bad("a benny buys an extra attack: only when shooting or charging")
+    if a.benny and bennies_available(state, state.active) <= 0:
+        raise bad("no bennies left (bennies come with the clock-bennies mechanic)")
     if a.kind is not Kind.SHOOT and (a.second or a.split):
         raise bad("only shooting takes a second target or a weapon split")
-    if a.kind in (Kind.CONSOLIDATE, Kind.SET_CLOCK, Kind.DEFEND):
-        raise bad("Riverside has no move after combat and no bennies")
+    if a.kind is Kind.CONSOLIDATE:
+        raise bad("Riverside has no move after combat")
     if a.kind is not Kind.CAST and (a.spell or a.boost):
         raise bad("only casting takes a spell and a boost")
-    if a.kind not in (Kind.CAST, Kind.RESIST) and a.value:
-        raise bad("only casting and resisting spend tokens")
+    if a.kind not in (Kind.CAST, Kind.RESIST, Kind.SET_CLOCK, Kind.DEFEND) and a.value:
+        raise bad("only casting, resisting, setting a clock and defending take a value")
     if a.kind is not Kind.CHOOSE_ZONE and a.choice:
         raise bad("only the roll-off choice takes a choice")
     if a.kind is Kind.CHOOSE_ZONE:
@@ -704,6 +750,22 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         if a.to is None or a.target:
             raise bad("deploy needs a position and no target")
         problem = deploy_problem(state, us, a.to)
+        if problem:
+            raise bad(problem)
+        return us
+    if a.kind is Kind.DEFEND:
+        if state.phase != "defend" or not isinstance(
+            state.extra.get("defending"), defend.Defending
+        ):
+            raise bad("no attack to defend against now")
+        problem = defend.defend_problem(
+            defending(state), us.uid, a, bennies_available(state, us.side)
+        )
+        if problem:
+            raise bad(problem)
+        return us
+    if a.kind is Kind.SET_CLOCK:
+        problem = _set_clock_problem(state, us, a)
         if problem:
             raise bad(problem)
         return us
@@ -749,12 +811,34 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         raise bad("a move needs a point on the table and no target")
     if a.kind is Kind.CHARGE and (a.to is not None or a.target not in charge_targets(state, us)):
         raise bad("no model can reach base contact with that target")
+    if a.kind is Kind.CHARGE and a.benny and not combat.melee_weapons(us.unit):
+        raise bad("a benny's extra attack needs a melee weapon")
     return us
+
+
+def _set_clock_problem(state: GameState, us: UnitState, a: Action) -> str | None:
+    p = state.pending
+    if state.phase != "shoot" or p is None or p.unit != us.uid:
+        return "a benny sets a clock before the unit's Ranged Attack"
+    if p.clock_set:
+        return "one clock per activation"
+    if not can_set_clocks(state, us.side):
+        return "no bennies left (or no clocks to set)"
+    if a.spell or a.boost or a.to is not None or a.benny or a.second or a.split:
+        return "set_clock takes a unit whose clock it sets and a value"
+    whose = state.units.get(a.target)
+    if whose is None or not whose.on_table:
+        return "name the clock by a unit on the table"
+    if a.value not in CLOCK_VALUES:
+        return "a clock is set to 1..6"
+    return None
 
 
 def _shot_problem(state: GameState, us: UnitState, a: Action) -> str | None:
     if not a.target:
-        return "a second target or a split needs a first target" if a.second or a.split else None
+        if a.second or a.split or a.benny:
+            return "a second target, a split or a benny needs a first target"
+        return None
     if a.to is not None:
         return "shooting takes no move"
     targets = shooting_targets(state, us)
@@ -808,6 +892,10 @@ def apply(state: GameState, action: Action) -> None:
         _cast(state, us, action)
     elif action.kind is Kind.TELEPORT:
         _teleport(state, us, action)
+    elif action.kind is Kind.SET_CLOCK:
+        _set_clock(state, us, action)
+    elif action.kind is Kind.DEFEND:
+        _defend(state, us, action)
     else:
         _activate(state, us, action)
 
@@ -964,7 +1052,10 @@ def _cast(state: GameState, us: UnitState, a: Action) -> None:
     tried = _tried(state, us)
     _begin(state, us)
     helped = abilities.pay_for_cast(state, us, a)
-    state.pending = Pending(step, us.uid, us.side, moved=moved, cast=(*tried, a.spell))
+    clock_set = p is not None and p.unit == us.uid and p.clock_set
+    state.pending = Pending(
+        step, us.uid, us.side, moved=moved, cast=(*tried, a.spell), clock_set=clock_set
+    )
     state.phase = step
     if abilities.resisters(state, us):  # "at the same time before rolling": their decision
         state.extra["casting"] = (a, helped)
@@ -996,7 +1087,8 @@ def _teleport(state: GameState, us: UnitState, a: Action) -> None:
     _begin(state, us)
     abilities.teleport(state, us, a)
     state.extra["teleported"] = us.uid
-    state.pending = Pending(step, us.uid, us.side, moved=moved, cast=tried)
+    clock_set = p is not None and p.unit == us.uid and p.clock_set
+    state.pending = Pending(step, us.uid, us.side, moved=moved, cast=tried, clock_set=clock_set)
     state.phase = step
     _after_ability(state, us)
 
@@ -1040,7 +1132,7 @@ def _activate(state: GameState, us: UnitState, a: Action) -> None:
         else:
             _end_activation(state, us.side)
     elif a.kind is Kind.CHARGE:
-        _charge(state, us, state.units[a.target])
+        _charge(state, us, state.units[a.target], benny=a.benny)
 
 
 def _move(state: GameState, us: UnitState, a: Action) -> None:
@@ -1105,16 +1197,141 @@ def _shoot_step(state: GameState, us: UnitState, a: Action) -> None:
         plan = [(a.target, tuple(w for w in targets[a.target] if w not in a.split))]
         if a.second:
             plan.append((a.second, tuple(a.split)))
-        roller = _roller(state)
-        combat.ranged_attack(state, us, plan, roller, options_of(state).readings)
-        state.mech_state = roller.state
-    elif state.phase == "shoot":
+        volleys = combat.volleys(state, us, plan)
+        if a.benny:
+            _spend_benny(state, us)
+            if volleys:  # "a single extra attack" against the (first) target
+                volleys[0] = volleys[0].with_extra_die()
+        _fire_volleys(state, us, tuple(volleys), pending.side)
+        return
+    if state.phase == "shoot":
         state.log.add("hold_fire", unit=us.uid)
     _end_activation(state, pending.side)
 
 
-def _charge(state: GameState, us: UnitState, target: UnitState) -> None:
-    """Seed 002 "Charge Action": move up to 12" into base contact, then the Melee Attack."""
+def _fire_volleys(
+    state: GameState, us: UnitState, volleys: tuple[defend.Volley, ...], side: int
+) -> None:
+    """Each volley in turn; a defender with bennies gets a ``DEFEND`` decision once the hits
+    are known (seed 002 "Roll Attacks" done, "Roll Defense" not yet), which pauses the rest."""
+    readings = options_of(state).readings
+    roller = _roller(state)
+    for i, v in enumerate(volleys):
+        target = state.units[v.target]
+        if not target.on_table:
+            continue
+        d = combat.defender(target)
+        rolled = defend.roll_hits(v.groups, d, roller, readings)
+        if defend.hit_count(rolled) and bennies_available(state, target.side) > 0:
+            shot = defend.Defending(us.uid, v.target, side, rolled, volley=v, rest=volleys[i + 1 :])
+            _ask_defender(state, shot, roller)
+            return
+        result = defend.resolve_hits(rolled, d, roller, readings)
+        combat.volley_result(state, us, v, d, result)
+    state.mech_state = roller.state
+    _end_activation(state, side)
+
+
+def _ask_defender(state: GameState, shot: defend.Defending, roller: Roller) -> None:
+    """Pause the attack for the ``DEFEND`` decision of the side hit (seed 000 "Bennies")."""
+    state.mech_state = roller.state
+    state.extra["defending"] = shot
+    state.pending = Pending("defend", shot.target, shot.side)
+    state.phase = "defend"
+    state.active = state.units[shot.target].side
+
+
+def _fight(state: GameState, fight: defend.Fight, side: int, roller: Roller) -> None:
+    """Seed 002 "Melee Attacks" from ``fight.step`` on: the charger's attack, Return Strikes,
+    the Morale Test. Once a strike's hits are known, a struck side with bennies decides
+    (``DEFEND``) before its Defense rolls, which pauses the fight."""
+    opts = options_of(state)
+    us, target = state.units[fight.charger], state.units[fight.target]
+    while fight.step != "morale":
+        charging = fight.step == "charge"
+        if not charging and not (opts.strike_back and target.alive and us.alive):
+            fight = fight.after(0)
+            continue
+        striker, struck = (us, target) if charging else (target, us)
+        st = combat.plan_strike(
+            state, striker, struck, charging=charging, options=opts.melee,
+            extra=charging and fight.extra,
+        )  # fmt: skip
+        d = combat.defender(struck)
+        if not st.weapons:
+            fight = fight.after(combat.strike_result(state, st, d, None))
+            continue
+        rolled = defend.roll_hits(st.groups, d, roller, opts.readings)
+        if defend.hit_count(rolled) and bennies_available(state, struck.side) > 0:
+            shot = defend.Defending(st.unit, st.target, side, rolled, strike=st, fight=fight)
+            _ask_defender(state, shot, roller)
+            return
+        result = defend.resolve_hits(rolled, d, roller, opts.readings)
+        fight = fight.after(combat.strike_result(state, st, d, result))
+    combat.melee_end(
+        state, us, target, fight.dealt, fight.taken, roller, options=opts.melee,
+        readings=opts.readings,
+    )  # fmt: skip
+    state.mech_state = roller.state
+    _end_activation(state, side)
+
+
+def _defend(state: GameState, us: UnitState, a: Action) -> None:
+    """Spend ``a.value`` bennies on as many hits, then roll the rest of the volley and go on."""
+    shot = state.extra.pop("defending")
+    assert isinstance(shot, defend.Defending) and isinstance(state.mech_state, ClockState)
+    for _ in range(a.value):
+        state.mech_state = spend_benny(state.mech_state, f"side{us.side}", BennyUse.DEFEND)
+    if a.value:
+        state.log.add("benny", side=us.side, unit=us.uid, use=BennyUse.DEFEND.value, hits=a.value)
+    readings = options_of(state).readings
+    roller = _roller(state)
+    d = combat.defender(us)
+    result = defend.resolve_hits(shot.rolled, d, roller, readings, defended=a.value)
+    attacker = state.units[shot.attacker]
+    if shot.strike is not None and shot.fight is not None:
+        wounds = combat.strike_result(state, shot.strike, d, result, defended=a.value)
+        _fight(state, shot.fight.after(wounds), shot.side, roller)
+        return
+    assert shot.volley is not None
+    combat.volley_result(state, attacker, shot.volley, d, result, defended=a.value)
+    state.mech_state = roller.state
+    _fire_volleys(state, attacker, shot.rest, shot.side)
+
+
+def _spend_benny(state: GameState, us: UnitState) -> None:
+    """Seed 000 "Bennies": "grant a single extra attack to any unit" (the commander's choice)."""
+    assert isinstance(state.mech_state, ClockState)
+    state.mech_state = spend_benny(state.mech_state, f"side{us.side}", BennyUse.EXTRA_ATTACK)
+    state.log.add("benny", side=us.side, unit=us.uid, use=BennyUse.EXTRA_ATTACK.value)
+
+
+def _set_clock(state: GameState, us: UnitState, a: Action) -> None:
+    """Seed 000 variation 5: a benny sets any clock, friend or foe, to any value."""
+    mech = state.mechanic
+    pending = state.pending
+    assert isinstance(mech, Clock) and isinstance(state.mech_state, ClockState)
+    assert pending is not None
+    owner = state.units[a.target].owner
+    state.mech_state = mech.spend_benny(
+        state.mech_state, f"side{us.side}", BennyUse.SET_CLOCK, owner=owner, value=a.value
+    )
+    state.log.add(
+        "benny",
+        side=us.side,
+        unit=us.uid,
+        use=BennyUse.SET_CLOCK.value,
+        clock=list(mech.clock_key(owner)),
+        value=a.value,
+    )
+    state.pending = replace(pending, clock_set=True)
+
+
+def _charge(state: GameState, us: UnitState, target: UnitState, *, benny: bool = False) -> None:
+    """Seed 002 "Charge Action": move up to 12" into base contact, then the Melee Attack.
+
+    ``benny``: one extra attack die in the charger's attack, the benny spent once the Melee
+    Attack comes (a charge that cannot be made, or a charger lost on the way, keeps it)."""
     assert us.placement is not None and target.placement is not None
     others = [p for p in state.placements_except(us.uid) if p is not target.placement]
     start = us.placement
@@ -1141,11 +1358,16 @@ def _charge(state: GameState, us: UnitState, target: UnitState) -> None:
     )
     roller = _roller(state)
     combat.dangerous_terrain(state, us, res.move.dangerous, roller, "charge")
-    if us.alive and target.alive:
-        opts = options_of(state)
-        combat.melee(state, us, target, roller, options=opts.melee, readings=opts.readings)
-    state.mech_state = roller.state
-    _end_activation(state, us.side)
+    if not (us.alive and target.alive):
+        state.mech_state = roller.state
+        _end_activation(state, us.side)
+        return
+    if benny:  # the roller carries the clocks' state on: the benny is spent there too
+        state.mech_state = roller.state
+        _spend_benny(state, us)
+        roller.state = state.mech_state
+    combat.pile_in(state, us, target)
+    _fight(state, defend.Fight(us.uid, target.uid, extra=benny), us.side, roller)
 
 
 # --- End Phase ------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ The melee exchange of :mod:`oprlab.rules.riverside.melee` lets every model of bo
 from the same pieces (``resolve_attack``, the morale hooks) with the strikers the table gives.
 
 May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.units``, ``oprlab.mechanics`` and
-``oprlab.game``'s state, events and geometry.
+``oprlab.game``'s state, events, geometry and ``riverside_defend``.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ import numpy.typing as npt
 
 from oprlab.errors import OptionError
 from oprlab.game import geometry as geo
+from oprlab.game import riverside_defend as defend
+from oprlab.game.riverside_defend import Group, Strike, Volley
 from oprlab.game.state import GameState, UnitState
 from oprlab.mechanics import Check, Test
 from oprlab.rules.gff.melee import carried, impact_dice_left
@@ -206,14 +208,6 @@ def reachable_types(us: UnitState, looks: dict[str, Look]) -> dict[str, tuple[st
 
 
 # --- resolving with Cover decided per model -----------------------------------------------
-
-
-@dataclass(frozen=True)
-class Group:
-    """Weapons that attack one target in one situation (the models with Cover, or without)."""
-
-    weapons: tuple[AttackProfile, ...]
-    situation: Situation
 
 
 def resolve_groups(
@@ -401,9 +395,22 @@ def ranged_attack(
 
     ``plan`` pairs each target with the weapon types fired at it. LoS, range and Cover are read
     once, before any attack ("Choose Targets" and "Determine Cover" precede "Resolve Attacks").
+    The game pauses between a volley's hits and its Defense rolls when the defender may spend
+    bennies (``game/riverside.py``); this is the attack with nothing defended.
     """
+    for v in volleys(state, us, plan):
+        if state.units[v.target].on_table:
+            fire(state, us, v, roller, readings)
+
+
+def volleys(
+    state: GameState, us: UnitState, plan: Sequence[tuple[str, tuple[str, ...]]]
+) -> list[Volley]:
+    """The plan's targets with the weapons each model fires at them ("Choose Targets",
+    "Determine Cover"), read before any attack; targets no model can attack are left out."""
     assert us.placement is not None
     looks = look(state, us)
+    out: list[Volley] = []
     for uid, types in plan:
         target = state.units[uid]
         lk = looks.get(uid)
@@ -411,24 +418,44 @@ def ranged_attack(
             continue
         distance = geo.gap(us.placement, target.placement)
         groups = ranged_groups(us, target, types, lk, distance)
-        if not groups:
-            continue
-        d = defender(target)
-        result = resolve_groups(groups, d, roller, readings=readings)
-        firing = [p.name for g in groups for p in g.weapons]
-        state.log.add(
-            "shoot",
-            unit=us.uid,
-            target=uid,
-            distance=round(distance, 3),
-            weapons=sorted(set(firing)),
-            dice=sum(p.dice for g in groups for p in g.weapons),
-            covered_dice=sum(p.dice for g in groups if g.situation.cover for p in g.weapons),
-            hits=result.hits,
-            wounds=result.wounds,
-            casualties=result.casualties,
-        )
-        apply_result(state, target, d, result, us.placement)
+        if groups:
+            out.append(Volley(uid, tuple(groups), distance))
+    return out
+
+
+def fire(
+    state: GameState, us: UnitState, v: Volley, roller: Roller, readings: Readings = READINGS
+) -> None:
+    """One volley resolved whole (nobody defends): "Resolving Attacks", then its result."""
+    d = defender(state.units[v.target])
+    rolled = defend.roll_hits(v.groups, d, roller, readings)
+    volley_result(state, us, v, d, defend.resolve_hits(rolled, d, roller, readings))
+
+
+def volley_result(
+    state: GameState,
+    us: UnitState,
+    v: Volley,
+    d: DefenderProfile,
+    result: AttackResult,
+    defended: int | None = None,
+) -> None:
+    """Log one volley and apply it to its target (``defended``: the bennies spent, if asked)."""
+    event = {} if defended is None else {"defended": defended}
+    state.log.add(
+        "shoot",
+        unit=us.uid,
+        target=v.target,
+        distance=round(v.distance, 3),
+        weapons=list(v.weapons),
+        dice=v.dice,
+        covered_dice=v.covered_dice,
+        hits=result.hits,
+        wounds=result.wounds,
+        casualties=result.casualties,
+        **event,
+    )
+    apply_result(state, state.units[v.target], d, result, us.placement)
 
 
 def apply_result(
@@ -475,9 +502,19 @@ class MeleeOptions:
 
 
 def melee_profiles(
-    us: UnitState, strikers: int, *, charging: bool, fatigued: bool, impact: ImpactReading
+    us: UnitState,
+    strikers: int,
+    *,
+    charging: bool,
+    fatigued: bool,
+    impact: ImpactReading,
+    extra: bool = False,
 ) -> tuple[AttackProfile, ...]:
-    """The melee weapons of the ``strikers`` models within 2" (and Impact on the charge)."""
+    """The melee weapons of the ``strikers`` models within 2" (and Impact on the charge).
+
+    ``extra``: a benny's "single extra attack" (seed 000 variation 5): one more die of the
+    unit's first melee weapon line that attacks (of its first melee weapon if none does).
+    """
     out: list[AttackProfile] = []
     if strikers <= 0:
         return ()
@@ -489,7 +526,10 @@ def melee_profiles(
         dice = dice_of(w, us.unit, us.models, strikers)
         if dice > 0:
             p = attack_profile(us.unit, w)
-            out.append(replace(p, dice=dice))
+            out.append(replace(p, dice=dice + (1 if extra else 0)))
+            extra = False
+    if extra and melee_weapons(us.unit):
+        out.append(replace(attack_profile(us.unit, melee_weapons(us.unit)[0]), dice=1))
     return tuple(out)
 
 
@@ -497,6 +537,68 @@ def strikers(state: GameState, us: UnitState, enemy: UnitState) -> int:
     """Models of ``us`` within 2" of ``enemy`` ("Determine Attacks", "Return Strikes")."""
     assert us.placement is not None and enemy.placement is not None
     return int(table_charge.strikers(us.placement, enemy.placement, STRIKE_RANGE).sum())
+
+
+def plan_strike(
+    state: GameState,
+    us: UnitState,
+    enemy: UnitState,
+    *,
+    charging: bool,
+    options: MeleeOptions,
+    extra: bool = False,
+) -> Strike:
+    """Who strikes and with what ("Determine Attacks", "Return Strikes"); ``extra``: a benny."""
+    n = strikers(state, us, enemy)
+    fatigued = us.fatigued or us.shaken  # "Shaken units count as being Fatigued"
+    weapons = melee_profiles(
+        us, n, charging=charging, fatigued=fatigued, impact=options.impact, extra=extra
+    )
+    s = Situation(
+        melee=True,
+        charging=charging,
+        fatigued=fatigued,
+        attacker=us.owner,
+        defender=enemy.owner,
+    )
+    step = "charge" if charging else "return strikes"
+    return Strike(us.uid, enemy.uid, step, n, weapons, s)
+
+
+def strike_result(
+    state: GameState,
+    st: Strike,
+    d: DefenderProfile,
+    result: AttackResult | None,
+    defended: int | None = None,
+) -> int:
+    """Log one strike and apply it: casualties, then Fatigue; returns the wounds caused (the
+    number morale compares). ``result`` is ``None`` for a strike with no attack dice."""
+    us, enemy = state.units[st.unit], state.units[st.target]
+    if result is None:
+        state.log.add(
+            "strike", step=st.step, unit=st.unit, target=st.target, strikers=st.strikers, dice=0
+        )
+        return 0
+    event = {} if defended is None else {"defended": defended}
+    state.log.add(
+        "strike",
+        step=st.step,
+        unit=st.unit,
+        target=st.target,
+        strikers=st.strikers,
+        dice=sum(p.dice for p in st.weapons),
+        fatigued=st.situation.fatigued,
+        hits=result.hits,
+        wounds=result.wounds,
+        casualties=result.casualties,
+        **event,
+    )
+    apply_casualties(state, enemy, result.after, us.placement, melee=True)
+    if any(p.name != "Impact" for p in st.weapons) and not us.fatigued:
+        us.fatigued = True  # "Fatigue": after attacking with a melee weapon
+        state.log.add("fatigued", unit=us.uid)
+    return result.wounds
 
 
 def strike(
@@ -508,40 +610,16 @@ def strike(
     charging: bool,
     options: MeleeOptions,
     readings: Readings,
+    extra: bool = False,
 ) -> int:
-    """One side's melee attack: returns the wounds caused (the number morale compares)."""
-    n = strikers(state, us, enemy)
-    fatigued = us.fatigued or us.shaken  # "Shaken units count as being Fatigued"
-    weapons = melee_profiles(us, n, charging=charging, fatigued=fatigued, impact=options.impact)
-    step = "charge" if charging else "return strikes"
-    if not weapons:
-        state.log.add("strike", step=step, unit=us.uid, target=enemy.uid, strikers=n, dice=0)
-        return 0
-    s = Situation(
-        melee=True,
-        charging=charging,
-        fatigued=fatigued,
-        attacker=us.owner,
-        defender=enemy.owner,
-    )
-    result = resolve_attack(weapons, defender(enemy), s, roller, readings=readings)
-    state.log.add(
-        "strike",
-        step=step,
-        unit=us.uid,
-        target=enemy.uid,
-        strikers=n,
-        dice=sum(p.dice for p in weapons),
-        fatigued=fatigued,
-        hits=result.hits,
-        wounds=result.wounds,
-        casualties=result.casualties,
-    )
-    apply_casualties(state, enemy, result.after, us.placement, melee=True)
-    if any(p.name != "Impact" for p in weapons) and not us.fatigued:
-        us.fatigued = True  # "Fatigue": after attacking with a melee weapon
-        state.log.add("fatigued", unit=us.uid)
-    return result.wounds
+    """One side's melee attack resolved whole: returns the wounds caused (the number morale
+    compares); ``extra``: one more attack die (a benny)."""
+    st = plan_strike(state, us, enemy, charging=charging, options=options, extra=extra)
+    d = defender(enemy)
+    if not st.weapons:
+        return strike_result(state, st, d, None)
+    rolled = defend.roll_hits(st.groups, d, roller, readings)
+    return strike_result(state, st, d, defend.resolve_hits(rolled, d, roller, readings))
 
 
 def melee_morale(
@@ -570,9 +648,26 @@ def melee(
     *,
     options: MeleeOptions = MeleeOptions(),
     readings: Readings = READINGS,
+    extra: bool = False,
 ) -> None:
     """Seed 002 "Melee Attacks" after the charge move: pile-in, attacks, Return Strikes, Fatigue,
-    and the Morale Test by comparing wounds ("unless the opposing unit was destroyed")."""
+    and the Morale Test by comparing wounds ("unless the opposing unit was destroyed").
+
+    ``extra``: the charger's attack has one more die (a benny spent on the charge)."""
+    pile_in(state, us, target)
+    dealt = strike(
+        state, us, target, roller, charging=True, options=options, readings=readings, extra=extra
+    )
+    taken = 0
+    if options.strike_back and target.alive and us.alive:
+        taken = strike(
+            state, target, us, roller, charging=False, options=options, readings=readings
+        )
+    melee_end(state, us, target, dealt, taken, roller, options=options, readings=readings)
+
+
+def pile_in(state: GameState, us: UnitState, target: UnitState) -> None:
+    """Seed 002 "Melee Attacks" Movement: the target's models not in contact move up to 3"."""
     assert us.placement is not None and target.placement is not None
     others = [
         p for p in state.placements_except(us.uid) if p is not target.placement
@@ -583,12 +678,21 @@ def melee(
     )
     target.placement = piled.placement
     state.log.add("pile_in", unit=target.uid, in_contact=int(piled.in_contact.sum()))
-    dealt = strike(state, us, target, roller, charging=True, options=options, readings=readings)
-    taken = 0
-    if options.strike_back and target.alive and us.alive:
-        taken = strike(
-            state, target, us, roller, charging=False, options=options, readings=readings
-        )
+
+
+def melee_end(
+    state: GameState,
+    us: UnitState,
+    target: UnitState,
+    dealt: int,
+    taken: int,
+    roller: Roller,
+    *,
+    options: MeleeOptions,
+    readings: Readings,
+) -> None:
+    """Seed 002 "Melee Attacks" Morale Test: the unit with the lowest wound total tests, unless
+    the opposing unit was destroyed."""
     state.log.add("melee", unit=us.uid, target=target.uid, wounds_dealt=dealt, wounds_taken=taken)
     loser = melee_loser(dealt, taken)
     if loser == "attacker":
@@ -636,15 +740,24 @@ __all__: Sequence[str] = [
     "Group",
     "Look",
     "MeleeOptions",
+    "Volley",
     "apply_casualties",
     "casualty_order",
     "dangerous_terrain",
     "defender",
+    "fire",
     "look",
     "melee",
+    "melee_end",
     "melee_morale",
+    "pile_in",
+    "plan_strike",
     "ranged_attack",
     "ranged_groups",
     "reachable_types",
     "resolve_groups",
+    "strike",
+    "strike_result",
+    "volley_result",
+    "volleys",
 ]

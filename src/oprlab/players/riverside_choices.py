@@ -12,6 +12,10 @@
 - Teleport (``TELEPORT``): looked ahead on a clone of the game: the unit teleports when the best
   action from where it lands (a charge now in reach, a shot now in range, a marker now held)
   scores better than the best action without it.
+- Bennies (``clock-bennies``): the extra attack and ``SET_CLOCK`` are the commander's GFF habits
+  (``RulesCommander._benny``, ``_set_clock``); ``DEFEND`` is GFF's habit (defend a Hero, the
+  last model, or a quarter of the unit's points, with spare bennies) read with Riverside's
+  Defense rolls.
 
 :func:`choose` answers the decisions that include these kinds and leaves the rest (``None``) to
 the commander. May import ``oprlab.game`` and ``oprlab.players``' Riverside modules.
@@ -23,9 +27,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from oprlab.game import riverside as rv
+from oprlab.game import riverside_combat as combat
+from oprlab.game import riverside_defend
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff import CASTING_ROLL, SPELLS
 from oprlab.game.state import GameState
+from oprlab.mechanics import get_mechanic
+from oprlab.players.gff_choices import MANY_POINTS, spare_bennies
+from oprlab.rules.riverside.attack import defense_check
 
 if TYPE_CHECKING:
     from oprlab.players.rules_commander import RulesCommander
@@ -44,6 +53,8 @@ def choose(cmd: RulesCommander, state: GameState, actions: Sequence[Action]) -> 
         return zone_choice(state, actions)
     if kind is Kind.RESIST:
         return resist_choice(state, actions)
+    if kind is Kind.DEFEND:
+        return defend_choice(state, actions)
     special = [a for a in actions if a.kind in ABILITIES]
     if not special:
         return None
@@ -73,6 +84,41 @@ def zone_choice(state: GameState, actions: Sequence[Action]) -> Action:
     if "low" in picks:
         return picks["low" if rv.preferred_edge(state) == 0 else "high"]
     return actions[0]  # a forced single pick ("zone")
+
+
+def expected_wounds(state: GameState) -> float:
+    """Wounds the waiting volley's hits are expected to cause (d6 odds of each hit's Defense
+    roll, Cover and AP as rolled, Deadly multiplying; Regeneration not counted)."""
+    shot = rv.defending(state)
+    d = combat.defender(state.units[shot.target])
+    d6 = get_mechanic("d6")
+    wounds = 0.0
+    for p, s, hits in shot.rolled:
+        for hit in hits:
+            check = defense_check(p, s, d, hit)
+            fails = float(d6.outcomes(check).probability(lambda o: not o.success))
+            wounds += fails * p.deadly
+    return wounds
+
+
+def defend_choice(state: GameState, actions: Sequence[Action]) -> Action:
+    """GFF's habit (``gff_choices.defend``): defend one benny per hit, as many hits as spare
+    bennies allow, when the hits threaten a Hero, the unit's last model, or an expected quarter
+    of its points; else spend none."""
+    none = min(actions, key=lambda a: a.value)
+    us = state.units[none.unit]
+    spare = spare_bennies(state, us.side)
+    if spare <= 0:
+        return none
+    unit = us.unit
+    per_wound = unit.cost / max(1, unit.size) / max(1, unit.tough)
+    threatened = (
+        unit.hero or us.models == 1 or expected_wounds(state) * per_wound >= MANY_POINTS * unit.cost
+    )
+    if not threatened:
+        return none
+    want = min(spare, riverside_defend.hit_count(rv.defending(state).rolled))
+    return max((a for a in actions if a.value <= want), key=lambda a: a.value)
 
 
 def resist_choice(state: GameState, actions: Sequence[Action]) -> Action:
@@ -112,6 +158,9 @@ def _bolt_per_token(state: GameState, target: str) -> float:
 
 def _value(cmd: RulesCommander, state: GameState, a: Action) -> float:
     """The commander's worth of an action: a shot's damage, or an activation's score."""
+    if a.kind is Kind.SET_CLOCK:  # before the shot: what the best shot is worth
+        shots = [s for s in rv.shoot_actions(state, state.units[a.unit]) if not s.benny]
+        return max(cmd._shoot_value(state, s) for s in shots)
     if a.kind is Kind.SHOOT:
         if state.phase == "shoot":
             return cmd._shoot_value(state, a)
