@@ -127,29 +127,32 @@ def crossings(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> Boo
     """``(k, m)``: whether segment ``a[i]b[i]`` properly crosses segment ``p[j]q[j]``.
 
     Touching at an end or running along an edge is not a crossing: paths may hug a corner.
-    Points are complex numbers here so that each cross product is one multiplication
-    (``cross(u, v) = Im(conj(u) v)``), which keeps the many small calls of a move cheap.
+    Each cross product is two float multiplications and a subtraction, each rounded on its
+    own: numpy may fuse a complex product into a multiply-add on some CPUs and not on others,
+    and a seed must give the same game on every machine.
     """
     if len(a) == 0 or len(p) == 0:
         return np.zeros((len(a), len(p)), dtype=np.bool_)
-    za = a[:, 0] + 1j * a[:, 1]
-    zp, ze, ze_conj = _edges_complex(p, q)
-    cd = np.conj(b[:, 0] + 1j * b[:, 1] - za)[:, None]
-    w = zp[None, :] - za[:, None]
-    o1 = (cd * w).imag  # side of p from ab
-    den = (cd * ze).imag
-    o3 = -(ze_conj * w).imag  # side of a from pq
+    px, py, ex, ey = _edges(p, q)
+    dx = (b[:, 0] - a[:, 0])[:, None]
+    dy = (b[:, 1] - a[:, 1])[:, None]
+    wx = px - a[:, 0][:, None]
+    wy = py - a[:, 1][:, None]
+    o1 = _cross2(dx, dy, wx, wy)  # side of p from ab
+    den = _cross2(dx, dy, ex, ey)
+    o3 = -_cross2(ex, ey, wx, wy)  # side of a from pq
     # side of q from ab is o1 + den; side of b from pq is o3 - den
     out: BoolArray = (o1 * (o1 + den) < -1e-12) & (o3 * (o3 - den) < -1e-12)
     return out
 
 
-ComplexArray = npt.NDArray[np.complex128]
 #: The edge side of :func:`crossings` for frozen edge arrays (the table's obstacles and the
 #: blockers' edges, asked about many times), by the arrays' identity. Only read-only arrays
 #: that own their data are kept (nothing can change them), and each entry holds its arrays, so
 #: their ids stay unique while it is there.
-_EDGES: dict[int, tuple[FloatArray, FloatArray, ComplexArray, ComplexArray, ComplexArray]] = {}
+_EDGES: dict[
+    int, tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]
+] = {}
 
 
 def _frozen(*arrays: FloatArray) -> None:
@@ -159,20 +162,18 @@ def _frozen(*arrays: FloatArray) -> None:
             x.flags.writeable = False
 
 
-def _edges_complex(p: FloatArray, q: FloatArray) -> tuple[ComplexArray, ComplexArray, ComplexArray]:
-    """Edges ``p -> q`` as complex numbers: their starts, their vectors (a row) and the
-    vectors' conjugates, computed as :func:`crossings` always has."""
+def _edges(p: FloatArray, q: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Edges ``p -> q`` as rows: their starts' x and y, and their vectors' x and y."""
     frozen = not (p.flags.writeable or q.flags.writeable) and p.base is None and q.base is None
     hit = _EDGES.get(id(p)) if frozen else None
     if hit is None or hit[0] is not p or hit[1] is not q:
-        zp = p[:, 0] + 1j * p[:, 1]
-        ze = (q[:, 0] + 1j * q[:, 1] - zp)[None, :]
-        hit = (p, q, zp, ze, np.conj(ze))
+        px, py = p[:, 0][None, :], p[:, 1][None, :]
+        hit = (p, q, px, py, q[:, 0][None, :] - px, q[:, 1][None, :] - py)
         if frozen:
             if len(_EDGES) >= 4 * _NAV_CACHE_SIZE:
                 _EDGES.pop(next(iter(_EDGES)))
             _EDGES[id(p)] = hit
-    return hit[2], hit[3], hit[4]
+    return hit[2], hit[3], hit[4], hit[5]
 
 
 def _crossing_params(
