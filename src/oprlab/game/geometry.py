@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from oprlab.errors import OptionError
-from oprlab.table import charge
+from oprlab.table import charge, planar
 from oprlab.table.cover import has_cover
 from oprlab.table.formation import legal_end
 from oprlab.table.model import Placement, Point, Table, base_radius, is_large
@@ -49,8 +49,7 @@ def formation(unit: Unit, models: int, centre: Point, facing: float = 0.0) -> Pl
         pts.append((x, y))
     local = np.array(pts, dtype=np.float64)
     c, s = math.cos(facing), math.sin(facing)
-    rot = np.array([[c, -s], [s, c]])
-    centres = local @ rot.T + np.asarray(centre)
+    centres = planar.rotate(local, c, s) + np.asarray(centre)
     return Placement(centres, np.full(models, r), large=is_large(unit))
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from oprlab.errors import OptionError
+from oprlab.table import planar
 from oprlab.table.formation import (
     TOL,
     BoolArray,
@@ -605,7 +606,7 @@ def _step_back(
     defender model (each pair rules out an open interval of ``t``)."""
     w = starts[:, None, :] - dc[None, :, :]
     reach = radii[:, None] + dr[None, :] + gap
-    wu = w @ u
+    wu = planar.dot2(w, u)
     disc = wu**2 - (w**2).sum(axis=-1) + reach**2
     inside = disc > 0
     lo = (-wu - np.sqrt(np.where(inside, disc, 0)))[inside]

@@ -29,6 +29,7 @@ import numpy as np
 from oprlab.errors import OptionError
 from oprlab.mechanics.base import Check, Mechanic, Outcome, Test
 from oprlab.mechanics.registry import get_mechanic
+from oprlab.table import planar
 from oprlab.table.formation import BoolArray, Neighbours, settle, standable
 from oprlab.table.measure import elevation
 from oprlab.table.model import FloatArray, Placement, Point, Table
@@ -123,7 +124,7 @@ def push_model(
 def _sweep_gap(a: FloatArray, b: FloatArray, points: FloatArray) -> FloatArray:
     """Distance from each point to the segment ``ab`` (a base swept along a push)."""
     d = b - a
-    t = np.clip(((points - a) @ d) / float(d @ d), 0.0, 1.0)
+    t = np.clip(planar.dot2(points - a, d) / float(planar.dot2(d, d)), 0.0, 1.0)
     near = a + t[:, None] * d
     out: FloatArray = np.hypot(*(points - near).T)
     return out

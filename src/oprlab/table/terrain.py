@@ -27,6 +27,7 @@ import shapely  # type: ignore[import-untyped, unused-ignore]
 
 from oprlab.errors import OptionError, ParseError, UnknownNameError, check_range
 from oprlab.rng import make_rng
+from oprlab.table import planar
 from oprlab.table.model import FloatArray, Point, Table, TerrainPiece, TerrainType
 
 T = TerrainType
@@ -584,7 +585,7 @@ def _shape(rng: np.random.Generator, kind: str, scale: float, centred: bool) -> 
 
 def _rotate(shape: FloatArray, angle: float) -> FloatArray:
     c, s = math.cos(angle), math.sin(angle)
-    return np.asarray(shape @ np.array([[c, s], [-s, c]]), dtype=np.float64)
+    return planar.rotate(np.asarray(shape, dtype=np.float64), c, s)
 
 
 def _outline(points: FloatArray) -> tuple[Point, ...]:
