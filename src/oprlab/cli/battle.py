@@ -109,7 +109,8 @@ def battle(
         "--rules-option",
         metavar="KEY=VALUE",
         help="A reading of the rules text, repeatable (gff: edges=all|north-south, "
-        "dangerous=once|twice, special_moves=true; riverside: winner_takes, ambush_round, "
+        "dangerous=once|twice, special_moves=true, blast_split=false, limited=false; "
+        "riverside: winner_takes, ambush_round, "
         "strike_back, tie, impact). See docs/rules/.",
     ),
     cluster: str | None = typer.Option(
@@ -425,6 +426,14 @@ def _account(console: Console, state: GameState, result: GameResult) -> None:
                 + (" (in cover)" if e.get("cover") else "")
                 + (f" ({e['defended']} defended by bennies)" if e.get("defended") else "")
             )
+        elif k == "blast":
+            console.print(
+                f"    Blast shares {e['hits']} hits with {names[e['target']]}: "
+                f"{e['wounds']} wounds, {e['casualties']} down"
+                + (f" ({e['defended']} defended by bennies)" if e.get("defended") else "")
+            )
+        elif k == "limited":
+            console.print(f"    uses up {', '.join(e['weapons'])} (Limited)")
         elif k == "cast":
             works = "works" if e["success"] else "fails"
             console.print(f"    casts {e['spell']} ({e['value']}) at {names[e['target']]}: {works}")

@@ -28,6 +28,9 @@ one extra attack, before a shot a benny may set any clock to 1..6 (``SET_CLOCK``
 variation 5; also at the start of each activation), and once an attack's hits are known the
 side hit may spend bennies to defend against them (``DEFEND``, :mod:`oprlab.game.gff_defend`).
 Armies with a unit too big for its deployment zone are refused (:mod:`oprlab.game.gff_room`).
+A Limited weapon is used in one attack, then leaves the unit's profile
+(:mod:`oprlab.game.gff_limited`); a Blast shot shares its hits with the enemy units within 3"
+of its target (:mod:`oprlab.game.gff_blast`).
 Caster(X) units get X spell tokens each round (at most 6) and may try each spell of
 :data:`SPELLS` once per activation (``CAST``) before their action, the other side's Casters in
 reach may spend tokens against it first (``RESIST``); army lists carry no spells, so
@@ -48,8 +51,10 @@ import numpy as np
 
 from oprlab.errors import OptionError, UserError
 from oprlab.game import geometry as geo
+from oprlab.game import gff_blast as blast
 from oprlab.game import gff_casting as casting
 from oprlab.game import gff_defend as defend
+from oprlab.game import gff_limited as limited
 from oprlab.game import gff_moves as moves
 from oprlab.game import gff_room as room
 from oprlab.game import gff_setup as edges
@@ -1560,15 +1565,13 @@ def _shoot_step(state: GameState, us: UnitState, a: Action) -> None:
         return
     if a.benny:
         _spend_benny(state, us)
-    plan: list[tuple[str, tuple[int, ...], float]] = []
+    plan: list[tuple[str, tuple[Weapon, ...], float]] = []
     ranged = ranged_weapons(us.unit)
     for target, second in ((a.target, False), (a.second, True)):
         if not target:
             continue
         d = geo.gap(us.placement, _placement(state, target))
-        weapons = tuple(
-            k for k, w in enumerate(ranged) if (w.name in a.split) == second and (w.range or 0) >= d
-        )
+        weapons = tuple(w for w in ranged if (w.name in a.split) == second and (w.range or 0) >= d)
         plan.append((target, weapons, d))
     _fire_plan(state, us, tuple(plan), moved=pending.moved, extra=a.benny, side=pending.side)
 
@@ -1576,21 +1579,24 @@ def _shoot_step(state: GameState, us: UnitState, a: Action) -> None:
 def _fire_plan(
     state: GameState,
     us: UnitState,
-    plan: tuple[tuple[str, tuple[int, ...], float], ...],
+    plan: tuple[tuple[str, tuple[Weapon, ...], float], ...],
     *,
     moved: bool,
     extra: bool,
     side: int,
 ) -> None:
-    """Fire at each target of the plan in turn; a defender's ``DEFEND`` decision pauses it."""
+    """Fire at each target of the plan in turn; a defender's ``DEFEND`` decision pauses it.
+
+    The plan names the weapon lines themselves: a Limited line fired at the first target
+    leaves the unit's profile (:mod:`~oprlab.game.gff_limited`) before the second is shot at.
+    """
     roller = _roller(state)
-    ranged = ranged_weapons(us.unit)
     for i, (uid, weapons, d) in enumerate(plan):
         t = state.units[uid]
         if not t.on_table:
             continue
         rest = plan[i + 1 :]
-        shot = [ranged[k] for k in weapons]
+        shot = list(weapons)
         if _fire(state, us, t, shot, d, roller, moved=moved, extra=extra and i == 0, rest=rest):
             return  # waiting for the defender (``_fire`` kept the clocks' state)
     state.mech_state = roller.state
@@ -1633,7 +1639,7 @@ def _fire(
     *,
     moved: bool,
     extra: bool = False,
-    rest: tuple[tuple[str, tuple[int, ...], float], ...] = (),
+    rest: tuple[tuple[str, tuple[Weapon, ...], float], ...] = (),
 ) -> bool:
     """One attack at one target: the weapons the models left carry, fired by those that see it.
 
@@ -1653,6 +1659,8 @@ def _fire(
         profiles[0] = replace(profiles[0], dice=profiles[0].dice + 1)
     if not profiles:
         return False
+    if options_of(state).limited:  # "May only be used once per game"
+        limited.spend_limited(us, (p.name for p in profiles), state.log)
     assert us.placement is not None and target.placement is not None
     indirect = all(p.indirect for p in profiles)
     cover = geo.in_cover(
@@ -1674,7 +1682,19 @@ def _fire(
     d = defender_profile(
         target.unit, models=target.models, markers=target.markers, shaken=target.shaken
     )
+    nearby = _blast_nearby(state, us, target, profiles)
+    if nearby:  # Blast: X is "up to as many hits as enemy models in the target and within 3""
+        d = replace(d, near=blast.blast_models(target, nearby))
     rolled = defend.roll_hits(profiles, d, situation, roller)
+    shares: tuple[defend.Share, ...] = ()
+    if nearby:  # "Hits must be split evenly between all enemy units within 3""
+        parts = blast.split(rolled, [blast.wound_worth(u) for u in (target, *nearby)])
+        rolled = parts[0]
+        shares = tuple(
+            defend.Share(u.uid, part, replace(situation, cover=False, defender=u.owner))
+            for u, part in zip(nearby, parts[1:], strict=True)
+            if defend.hit_count(part)
+        )
     waiting = defend.Defending(
         shooter=us.uid,
         side=state.pending.side if state.pending is not None else us.side,
@@ -1687,17 +1707,64 @@ def _fire(
         cover=cover,
         rest=rest,
         moved=moved,
+        shares=shares,
     )
-    if defend.hit_count(rolled) and bennies_available(state, target.side) > 0:
-        # seed 000 variation 5: the defender may spend bennies before the Defense rolls.
-        state.mech_state = roller.state
-        state.extra["defending"] = waiting
-        state.pending = Pending("defend", target.uid, waiting.side, moved=moved)
-        state.phase = "defend"
-        state.active = target.side
-        return True
-    _shot_result(state, waiting, defend.resolve_hits(rolled, d, situation, roller), roller)
-    return False
+    return _land(state, waiting, roller)
+
+
+def _blast_nearby(
+    state: GameState, us: UnitState, target: UnitState, profiles: list[AttackProfile]
+) -> list[UnitState]:
+    """Blast: the other enemy units within 3" of the target (none for an attack without it)."""
+    if not options_of(state).blast_split or not any(p.blast > 1 for p in profiles):
+        return []
+    return blast.nearby_units(target, state.enemies(us.side))
+
+
+def _land(state: GameState, shot: defend.Defending, roller: Roller) -> bool:
+    """The Defense rolls of a shot on its target, then on each unit Blast shares its hits with.
+
+    Before each unit's rolls its side may spend bennies (seed 000 variation 5): then the game
+    waits for its ``DEFEND`` (returns ``True``; :func:`_defend` goes on from there).
+    """
+    while True:
+        target = state.units[shot.target]
+        if defend.hit_count(shot.rolled) and bennies_available(state, target.side) > 0:
+            state.mech_state = roller.state
+            state.extra["defending"] = shot
+            state.pending = Pending("defend", target.uid, shot.side, moved=shot.moved)
+            state.phase = "defend"
+            state.active = target.side
+            return True
+        d = defender_profile(
+            target.unit, models=target.models, markers=target.markers, shaken=target.shaken
+        )
+        _shot_result(
+            state, shot, defend.resolve_hits(shot.rolled, d, shot.situation, roller), roller
+        )
+        after = _next_share(state, shot)
+        if after is None:
+            return False
+        shot = after
+
+
+def _next_share(state: GameState, shot: defend.Defending) -> defend.Defending | None:
+    """The next unit's share of a Blast attack (one still on the table), if any."""
+    shares = shot.shares
+    while shares and not state.units[shares[0].unit].on_table:
+        shares = shares[1:]
+    if not shares:
+        return None
+    s = shares[0]
+    return replace(
+        shot,
+        target=s.unit,
+        rolled=s.rolled,
+        situation=s.situation,
+        cover=False,
+        shares=shares[1:],
+        blast_of=shot.blast_of or shot.target,
+    )
 
 
 def _shot_result(
@@ -1708,7 +1775,22 @@ def _shot_result(
     defended: int | None = None,
 ) -> None:
     """Log one attack and apply it to its target."""
-    event = {} if defended is None else {"defended": defended}
+    event: dict[str, object] = {} if defended is None else {"defended": defended}
+    if shot.blast_of:  # a unit near the target takes its share of the Blast hits
+        state.log.add(
+            "blast",
+            unit=shot.shooter,
+            target=shot.target,
+            of=shot.blast_of,
+            hits=result.hits,
+            wounds=result.wounds,
+            casualties=result.casualties,
+            **event,
+        )
+        _apply_result(state, state.units[shot.target], result, state.units[shot.shooter], roller)
+        return
+    if shot.shares:
+        event["shared"] = [[s.unit, defend.hit_count(s.rolled)] for s in shot.shares]
     state.log.add(
         "shoot",
         unit=shot.shooter,
@@ -1771,6 +1853,9 @@ def _defend(state: GameState, us: UnitState, a: Action) -> None:
     d = defender_profile(us.unit, models=us.models, markers=us.markers, shaken=us.shaken)
     result = defend.resolve_hits(shot.rolled, d, shot.situation, roller, defended=a.value)
     _shot_result(state, shot, result, roller, defended=a.value)
+    after = _next_share(state, shot)
+    if after is not None and _land(state, after, roller):
+        return  # another unit hit by the Blast decides in turn
     state.mech_state = roller.state
     shooter = state.units[shot.shooter]
     state.pending = Pending("shoot", shooter.uid, shot.side, moved=shot.moved)
@@ -1970,11 +2055,15 @@ def _fight(
 ) -> None:
     """The exchange, attack by attack (``rules/gff/melee.py``); under ``defend="all"`` the
     victim of an attack with hits may first spend bennies on them (``DEFEND``)."""
-    may_defend = options_of(state).defend == "all" and isinstance(state.mech_state, ClockState)
+    opts = options_of(state)
+    may_defend = opts.defend == "all" and isinstance(state.mech_state, ClockState)
+    spend = opts.limited
     side = state.units[charger].side
     while (found := melee.next_blow(x)) is not None:
         blow, x = found
         by, hit = (charger, charged) if blow.striker is Side.ATTACKER else (charged, charger)
+        if spend:
+            limited.spend_limited(state.units[by], (p.name for p in blow.weapons), state.log)
         state.mech_state = roller.state
         if may_defend and bennies_available(state, state.units[hit].side) > 0:
             rolled = defend.roll_hits(blow.weapons, blow.target, blow.situation, roller)

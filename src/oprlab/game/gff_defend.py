@@ -34,6 +34,7 @@ from oprlab.rules.gff.melee import Blow, Exchange
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
 from oprlab.rules.gff.resolve import AttackResult, Roller, finish
 from oprlab.rules.gff.wounds import take_wounds
+from oprlab.units.model import Weapon
 
 #: One weapon's profile and the hits its dice made (Deadly weapons first).
 Rolled = tuple[tuple[AttackProfile, tuple[Hit, ...]], ...]
@@ -107,6 +108,22 @@ def resolve_hits(
 
 
 @dataclass(frozen=True)
+class Share:
+    """One other unit's share of a Blast attack, resolved after the target's.
+
+    Attributes:
+        unit: the unit hit (of the target's side, within 3" of the target).
+        rolled: its hits (Blast weapons only).
+        situation: the attack's situation with this unit's clock as the defender's and no
+            cover (Blast ignores cover).
+    """
+
+    unit: str
+    rolled: Rolled
+    situation: Situation
+
+
+@dataclass(frozen=True)
 class Defending:
     """A shot waiting for the defender's ``DEFEND`` decision (kept in ``state.extra``).
 
@@ -118,9 +135,12 @@ class Defending:
         weapons: the profiles' names (for the log).
         dice: the attack dice rolled.
         distance, cover: for the log.
-        rest: the shot's other target still to fire at: (uid, indices into the shooter's
-            ranged weapons, distance), if any.
+        rest: the shot's other target still to fire at: (uid, the weapon lines that fire at
+            it, distance), if any.
         moved: the shooter moved this activation (Indirect).
+        shares: Blast: the other units' shares of the hits, resolved after this one
+            (:mod:`oprlab.game.gff_blast`).
+        blast_of: when this is such a share, the shot's target (else empty).
     """
 
     shooter: str
@@ -132,8 +152,10 @@ class Defending:
     dice: int
     distance: float
     cover: bool
-    rest: tuple[tuple[str, tuple[int, ...], float], ...]
+    rest: tuple[tuple[str, tuple[Weapon, ...], float], ...]
     moved: bool
+    shares: tuple[Share, ...] = ()
+    blast_of: str = ""
 
     @property
     def attacker(self) -> str:

@@ -49,6 +49,11 @@ class GffOptions:
             attack of a melee exchange, a spell's hits) or ``"shooting"`` (shots only).
         set_clock_at_activation: under clock-bennies, the side to activate may first spend a
             benny to set any clock in play (``SET_CLOCK``, or pass) before choosing its unit.
+        blast_split: Blast(X) counts the enemy models within 3" of the target in X's cap and
+            splits its hits evenly between the enemy units within 3" of the target
+            (``False``: the target alone takes them, as one attack on its own does).
+        limited: a Limited weapon fires or strikes in one attack per game, then is gone
+            (``False``: it is used in every attack, as before).
     """
 
     edges: str = "all"
@@ -57,6 +62,8 @@ class GffOptions:
     charge_dangerous: bool = True
     defend: str = "all"
     set_clock_at_activation: bool = True
+    blast_split: bool = True
+    limited: bool = True
 
     def __post_init__(self) -> None:
         if self.edges not in EDGE_SETS:
