@@ -71,7 +71,7 @@ ENGINES: dict[str, ModuleType] = {"gff": gff, "riverside": riverside}
 #: change of rules changes games (with the pinned log hashes), so stored results say which
 #: rules played them.
 ENGINE_VERSIONS: dict[str, str] = {
-    "gff": "003_8abb008d4113ed75 r4",
+    "gff": "003_8abb008d4113ed75 r5",
     "riverside": "002_fdb385c07cc953af r3",
 }
 
