@@ -15,7 +15,7 @@ from oprlab.samples import sample_path
 from oprlab.units.load import load_army
 
 #: Games per mechanic in the demo's short series (kept small so `make demo` stays quick).
-GAMES = 6
+GAMES = 20
 ARMY_A = "gff/shooty-300.txt"
 ARMY_B = "gff/horde-300.txt"
 
