@@ -278,3 +278,15 @@ def test_bad_rules_option_is_one_line(
 ) -> None:
     code, err = _main(monkeypatch, capsys, armies["line"], armies["line"], "--rules-option", "x")
     assert code == 2 and err.count("\n") == 1 and "KEY=VALUE" in err
+
+
+def test_account_names_who_casts_and_who_spends_bennies() -> None:
+    """The account says which unit casts (seed 003 Caster(X)) and which side spends a benny on
+    what (seed 000 "Variants" 5), with army-scope clocks named by army."""
+    out = _run(
+        "gff/shooty-300", "gff/melee-300", "--seed", "3", "--mechanic", "clock-bennies",
+        "--table", "random",
+    )  # fmt: skip
+    assert "A1 Beacon Adept casts Bolt (2) at B4 Thorn Runners: works" in out
+    assert "A spends a benny to set B's clock to 5" in out
+    assert "B spends a benny to defend B3 Thorn Runners against 1 hit(s)" in out

@@ -436,7 +436,11 @@ def _account(console: Console, state: GameState, result: GameResult) -> None:
             console.print(f"    uses up {', '.join(e['weapons'])} (Limited)")
         elif k == "cast":
             works = "works" if e["success"] else "fails"
-            console.print(f"    casts {e['spell']} ({e['value']}) at {names[e['target']]}: {works}")
+            boost = f", boosted {e['boost']}" if e.get("boost") else ""
+            console.print(
+                f"  {names[e['unit']]} casts {e['spell']} ({e['value']}{boost}) "
+                f"at {names[e['target']]}: {works}"
+            )
         elif k == "spell":
             console.print(
                 f"    {e['hits']} hits, {e['wounds']} wounds, {e['casualties']} down"
@@ -452,9 +456,7 @@ def _account(console: Console, state: GameState, result: GameResult) -> None:
         elif k == "resist":
             console.print(f"    enemy Casters resist with {e['tokens']} tokens")
         elif k == "benny":
-            use = {"set_clock": "to set a clock", "defend": f"x{e.get('hits', 1)} to defend"}
-            who = f"  {'AB'[e['side']]} " if e.get("when") == "activation" else "    "
-            console.print(f"{who}spends a benny {use.get(e['use'], 'on an extra attack')}")
+            console.print(_benny_line(e, names))
         elif k == "melee":
             console.print(
                 f"    melee with {names[e['target']]}: dealt {e['wounds_dealt']} "
@@ -479,6 +481,27 @@ def _account(console: Console, state: GameState, result: GameResult) -> None:
         f"{win}: objectives {result.objectives[0]}-{result.objectives[1]}, "
         f"units left {result.units_left[0]}-{result.units_left[1]}"
     )
+
+
+def _benny_line(e: dict[str, Any], names: dict[str, str]) -> str:
+    """One benny spent (seed 000 "Variants" 5), naming the side and what it bought."""
+    side = "AB"[e["side"]]
+    indent = "  " if e.get("when") == "activation" else "    "
+    if e["use"] == "set_clock":
+        key = [str(k) for k in e.get("clock", ())]
+        if not key:
+            clock = "the global clock"
+        elif len(key) == 1 and key[0] in ("side0", "side1"):
+            clock = f"{'AB'[int(key[0][-1])]}'s clock"  # one clock per army
+        else:
+            clock = f"{names.get(key[-1], key[-1])}'s clock"  # per-unit clocks
+        return f"{indent}{side} spends a benny to set {clock} to {e.get('value')}"
+    if e["use"] == "defend":
+        hits = int(e.get("hits", 1))
+        unit = names.get(str(e.get("unit", "")), "its unit")
+        plural = "bennies" if hits > 1 else "a benny"
+        return f"{indent}{side} spends {plural} to defend {unit} against {hits} hit(s)"
+    return f"{indent}{side} spends a benny on an extra attack"
 
 
 def series_table(console: Console, s: dict[str, Any]) -> None:
