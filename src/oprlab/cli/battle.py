@@ -419,6 +419,14 @@ def _account(console: Console, state: GameState, result: GameResult) -> None:
             console.print(f"  [red]{names[e['unit']]} finds no room to deploy and is lost[/]")
         elif k == "zone" and "edge" in e:
             console.print(f"  {'AB'[e['side']]} picks the {e['edge']} edge")
+        elif k == "roll_off" and "took" in e:  # Riverside: the winner's pick, the loser's
+            edges = e.get("edges", [0, 1])
+            console.print(
+                f"  {'AB'[e['winner']]} wins the roll-off and takes "
+                f"{'who goes first' if e['took'] == 'first' else 'its zone'}; "
+                f"{'AB'[e['first']]} goes first, A deploys on the "
+                f"{'south' if edges[0] == 0 else 'north'} edge"
+            )
         elif k == "shoot":
             console.print(
                 f'    shoots {names[e["target"]]} at {e["distance"]:.1f}": '
