@@ -50,6 +50,7 @@ from functools import lru_cache
 import numpy as np
 
 from oprlab.errors import OptionError, UserError
+from oprlab.game import activation, objectives
 from oprlab.game import geometry as geo
 from oprlab.game import gff_blast as blast
 from oprlab.game import gff_casting as casting
@@ -58,7 +59,6 @@ from oprlab.game import gff_limited as limited
 from oprlab.game import gff_moves as moves
 from oprlab.game import gff_room as room
 from oprlab.game import gff_setup as edges
-from oprlab.game import objectives
 from oprlab.game.actions import Action, Kind
 from oprlab.game.events import EventLog
 from oprlab.game.gff_casting import Casting
@@ -459,8 +459,7 @@ def _to_deploy(state: GameState, side: int) -> list[UnitState]:
     ]
 
 
-def _can_activate(state: GameState, side: int) -> list[UnitState]:
-    return [u for u in state.side_units(side) if u.on_table and not u.activated]
+_can_activate = activation.can_activate
 
 
 #: :func:`move_allowance` by the unit's identity (a frozen Unit's hash walks every field): each
@@ -788,16 +787,10 @@ def consolidate_actions(state: GameState, us: UnitState) -> list[Action]:
 
 def is_legal(state: GameState, action: Action) -> bool:
     """Whether ``action`` may be taken now, including moves to any point of the table."""
-    try:
-        _validate(state, action)
-    except UserError:
-        return False
-    return True
+    return activation.is_legal(_validate, state, action)
 
 
-def _on_table(state: GameState, to: Point | None) -> bool:
-    t = state.table
-    return to is not None and 0 <= to[0] <= t.width and 0 <= to[1] <= t.depth
+_on_table = activation.on_table
 
 
 def _validate(state: GameState, a: Action) -> UnitState | None:
@@ -990,11 +983,7 @@ def apply(state: GameState, action: Action) -> None:
     us = _validate(state, action)
     if action.kind is Kind.PLACE_OBJECTIVE:
         assert action.to is not None
-        state.objectives.append(Objective(action.to))
-        state.log.add("objective", side=state.active, at=list(action.to))
-        state.extra["objectives_left"] -= 1
-        state.active = 1 - state.active  # Mission 3: alternate placing markers
-        if state.extra["objectives_left"] == 0:
+        if activation.place_objective(state, action.to):  # Mission 3: alternate placing
             _start_deployment(state)
         return
     if action.kind is Kind.CHOOSE_ZONE:
@@ -1054,28 +1043,15 @@ def _deploy(state: GameState, us: UnitState, action: Action) -> None:
     if us.reserve == "ambush":
         us.arrived = state.round
     us.reserve = None
-    state.log.add(
-        "deploy",
-        unit=us.uid,
-        side=us.side,
-        at=[round(v, 3) for v in action.to],
-        round=state.round,
-        phase=state.phase,
-    )
-    state.active = 1 - state.active
+    activation.deployed(state, us, action.to)
     _next_deployer(state)
 
 
 def _next_deployer(state: GameState) -> None:
     """Alternate deployment; move on to the next phase when nobody has units left to place."""
     while True:
-        if _has_room(state, state.active):
+        if activation.deployer_with_room(state, _has_room):
             return
-        if _to_deploy(state, 1 - state.active):
-            state.active = 1 - state.active
-            if _has_room(state, state.active):
-                return
-            continue
         if state.phase == "deploy":
             state.phase = "scout"  # Scout: after all other units, starting with the first
             state.active = state.first
@@ -1104,16 +1080,8 @@ def _has_room(state: GameState, side: int) -> bool:
 
 
 def _start_round(state: GameState, n: int) -> None:
-    state.round = n
-    for us in state.units.values():
-        us.activated = False
-        us.fatigued = False  # Fatigue lasts "until the end of that round"
-    if n > 1 and state.finished_first is not None:
-        state.first = state.finished_first  # Playing the Game: who finished first goes first
-    state.finished_first = None
-    state.last_activation = [-1, -1]
+    activation.begin_round(state, n)  # Playing the Game: who finished first goes first
     state.active = state.first
-    state.log.add("round", round=n, first=state.first)
     _give_spell_tokens(state)
     if n > 1 and any(u.reserve == "ambush" and u.alive for u in state.units.values()):
         state.phase = "ambush"  # Ambush: start of a round after the first, next to act first
@@ -1138,12 +1106,7 @@ def _give_spell_tokens(state: GameState) -> None:
 
 def _skip_empty(state: GameState) -> None:
     """Pass the turn to the other side when the side to act has nothing left to activate."""
-    if _can_activate(state, state.active):
-        return
-    if _can_activate(state, 1 - state.active):
-        state.active = 1 - state.active
-        return
-    _end_round(state)
+    activation.pass_turn(state, state.active, _end_round)
 
 
 def _begin(state: GameState, us: UnitState) -> None:
@@ -1152,9 +1115,7 @@ def _begin(state: GameState, us: UnitState) -> None:
         state.pending = None
         state.phase = "activation"
         return
-    us.activated = True
-    state.activations += 1
-    state.last_activation[us.side] = state.activations
+    activation.count_activation(state, us)
     _dangerous_start(state, us)
 
 
@@ -1541,18 +1502,10 @@ def _start_clock(state: GameState, a: Action) -> None:
 
 def _after_activation(state: GameState, side: int) -> None:
     """Alternate activations; a side with nothing left lets the other activate the rest."""
-    other = 1 - side
-    if _can_activate(state, other):
-        state.active = other
-        return
-    if _can_activate(state, side):
-        state.active = side
-        return
-    _end_round(state)
+    activation.pass_turn(state, 1 - side, _end_round)
 
 
-def _roller(state: GameState) -> Roller:
-    return Roller(state.mechanic, state.mech_state, state.rng)
+_roller = activation.roller
 
 
 def _shoot_step(state: GameState, us: UnitState, a: Action) -> None:
@@ -2147,17 +2100,13 @@ def _consolidate_step(state: GameState, us: UnitState, a: Action) -> None:
 
 
 def _end_round(state: GameState) -> None:
-    la = state.last_activation
-    state.finished_first = state.first if la[0] == la[1] else int(la[1] < la[0])
+    activation.record_finished_first(state)
     roller = _roller(state)
     for side in (state.first, 1 - state.first):
         morale(state, side, roller)
     state.mech_state = roller.state
     update_objectives(state)
-    if state.round >= state.rounds:
-        objectives.finish(state)
-        return
-    _start_round(state, state.round + 1)
+    activation.next_round(state, _start_round)
 
 
 def morale(state: GameState, side: int, roller: Roller) -> None:

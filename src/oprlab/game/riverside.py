@@ -49,16 +49,16 @@ from typing import Literal
 import numpy as np
 
 from oprlab.errors import OptionError, UserError
+from oprlab.game import activation, objectives
 from oprlab.game import geometry as geo
 from oprlab.game import gff_room as room
-from oprlab.game import objectives
 from oprlab.game import riverside_abilities as abilities
 from oprlab.game import riverside_combat as combat
 from oprlab.game import riverside_defend as defend
 from oprlab.game.actions import Action, Kind
 from oprlab.game.events import EventLog
 from oprlab.game.gff import CLOCK_VALUES, bennies_available, can_set_clocks
-from oprlab.game.state import GameState, Objective, Pending, UnitState
+from oprlab.game.state import GameState, Pending, UnitState
 from oprlab.mechanics import Mechanic, get_mechanic
 from oprlab.mechanics.clock import Clock
 from oprlab.mechanics.clock_state import BennyUse, ClockState, spend_benny
@@ -390,8 +390,7 @@ def _to_deploy(state: GameState, side: int) -> list[UnitState]:
     ]
 
 
-def _can_activate(state: GameState, side: int) -> list[UnitState]:
-    return [u for u in state.side_units(side) if u.on_table and not u.activated]
+_can_activate = activation.can_activate
 
 
 def move_allowance(unit: Unit, kind: Kind) -> float:
@@ -687,16 +686,10 @@ def defending(state: GameState) -> defend.Defending:
 
 def is_legal(state: GameState, action: Action) -> bool:
     """Whether ``action`` may be taken now, including moves to any point of the table."""
-    try:
-        _validate(state, action)
-    except UserError:
-        return False
-    return True
+    return activation.is_legal(_validate, state, action)
 
 
-def _on_table(state: GameState, to: Point | None) -> bool:
-    t = state.table
-    return to is not None and 0 <= to[0] <= t.width and 0 <= to[1] <= t.depth
+_on_table = activation.on_table
 
 
 def _validate(state: GameState, a: Action) -> UnitState | None:
@@ -876,11 +869,7 @@ def apply(state: GameState, action: Action) -> None:
         return
     if action.kind is Kind.PLACE_OBJECTIVE:
         assert action.to is not None
-        state.objectives.append(Objective(action.to))
-        state.log.add("objective", side=state.active, at=list(action.to))
-        state.extra["objectives_left"] -= 1
-        state.active = 1 - state.active  # "alternate in placing one marker each"
-        if state.extra["objectives_left"] == 0:
+        if activation.place_objective(state, action.to):  # "alternate in placing one marker"
             _choose_zones(state)
         return
     assert us is not None
@@ -948,15 +937,8 @@ def _choose_zone(state: GameState, a: Action) -> None:
 
 def _start_round(state: GameState, n: int) -> None:
     """Beginning Phase, then the round's deployment phases, then activations."""
-    state.round = n
-    if n > 1 and state.finished_first is not None:
-        state.first = state.finished_first  # "start with the commander that finished first"
-    state.finished_first = None
-    state.last_activation = [-1, -1]
-    for us in state.units.values():
-        us.activated = False
-        us.fatigued = False  # Beginning Phase: "units are no longer Fatigued"
-    state.log.add("round", round=n, first=state.first)
+    # "start with the commander that finished first"; "units are no longer Fatigued"
+    activation.begin_round(state, n)
     state.log.add("beginning", round=n)
     abilities.give_spell_tokens(state)  # "Casters receive spell tokens"
     state.phase = "deploy" if n == 1 else "ambush"
@@ -970,25 +952,14 @@ def _deploy(state: GameState, us: UnitState, action: Action) -> None:
     us.placement = formation_at(state, us, action.to)
     us.arrived = state.round
     us.reserve = None
-    state.log.add(
-        "deploy",
-        unit=us.uid,
-        side=us.side,
-        at=[round(v, 3) for v in action.to],
-        round=state.round,
-        phase=state.phase,
-    )
-    state.active = 1 - state.active  # "Commanders alternate deploying units"
+    activation.deployed(state, us, action.to)  # "Commanders alternate deploying units"
     _next_deployer(state)
 
 
 def _next_deployer(state: GameState) -> None:
     """Alternate deployment; go on to the next phase when nobody has a unit left to place."""
     while True:
-        if _has_room(state, state.active):
-            return
-        if _has_room(state, 1 - state.active):
-            state.active = 1 - state.active
+        if activation.deployer_with_room(state, _has_room):
             return
         if state.phase == "deploy":
             state.phase = "scout"  # round 1: Normal, then Scout Deployment
@@ -1023,25 +994,17 @@ def _start_activation(state: GameState) -> None:
 
 
 def _skip_empty(state: GameState) -> None:
-    if _can_activate(state, state.active):
-        return
-    if _can_activate(state, 1 - state.active):
-        state.active = 1 - state.active
-        return
-    _end_round(state)
+    activation.pass_turn(state, state.active, _end_round)
 
 
-def _roller(state: GameState) -> Roller:
-    return Roller(state.mechanic, state.mech_state, state.rng)
+_roller = activation.roller
 
 
 def _begin(state: GameState, us: UnitState) -> None:
     """Count the activation once (Special Abilities and the action are one activation)."""
     if state.phase != "activation":
         return
-    us.activated = True
-    state.activations += 1
-    state.last_activation[us.side] = state.activations
+    activation.count_activation(state, us)
 
 
 def _cast(state: GameState, us: UnitState, a: Action) -> None:
@@ -1178,14 +1141,7 @@ def _end_activation(state: GameState, side: int) -> None:
     state.pending = None
     state.phase = "activation"
     state.extra.pop("teleported", None)
-    other = 1 - side
-    if _can_activate(state, other):  # "commanders alternate Activating their Units"
-        state.active = other
-        return
-    if _can_activate(state, side):
-        state.active = side
-        return
-    _end_round(state)
+    activation.pass_turn(state, 1 - side, _end_round)  # "commanders alternate Activating"
 
 
 def _shoot_step(state: GameState, us: UnitState, a: Action) -> None:
@@ -1374,14 +1330,10 @@ def _charge(state: GameState, us: UnitState, target: UnitState, *, benny: bool =
 
 
 def _end_round(state: GameState) -> None:
-    la = state.last_activation
-    state.finished_first = state.first if la[0] == la[1] else int(la[1] < la[0])
+    activation.record_finished_first(state)
     state.log.add("activation_end", round=state.round, finished_first=state.finished_first)
     update_objectives(state)
-    if state.round >= state.rounds:
-        objectives.finish(state)
-        return
-    _start_round(state, state.round + 1)
+    activation.next_round(state, _start_round)
 
 
 def contesting(state: GameState, us: UnitState) -> bool:

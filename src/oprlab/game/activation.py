@@ -1,0 +1,154 @@
+"""The round and activation bookkeeping the GFF and Riverside procedures share.
+
+Both OPR texts play rounds the same way: the sides alternate activating their units, a side
+with nothing left lets the other activate the rest (seed 003 "Playing the Game", seed 002
+"Activation Phase"), the side that finished activating first starts the next round, the units
+are fresh again and no longer Fatigued, markers are settled at the end of each round and the
+last round ends the game. Deployment alternates too ("Commanders alternate deploying units").
+What differs stays in each procedure and comes in as a hook: what ends a round (GFF's Morale,
+Riverside's End Phase), what starts the next, which units still have room to deploy.
+
+May import ``oprlab.game.state``, ``oprlab.game.actions``, ``oprlab.game.objectives``,
+``oprlab.errors``, ``oprlab.rules.gff.resolve`` (the roller) and below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from oprlab.errors import UserError
+from oprlab.game import objectives
+from oprlab.game.actions import Action
+from oprlab.game.state import GameState, Objective, UnitState
+from oprlab.rules.gff.resolve import Roller
+from oprlab.table.model import Point
+
+#: A procedure's step that takes only the state (ending or starting a round, ...).
+Step = Callable[[GameState], None]
+
+
+def roller(state: GameState) -> Roller:
+    """The game's dice: its mechanic, the mechanic's state and the seeded generator."""
+    return Roller(state.mechanic, state.mech_state, state.rng)
+
+
+def is_legal(validate: Callable[[GameState, Action], object], state: GameState, a: Action) -> bool:
+    """Whether ``validate`` (a procedure's checker, raising a ``UserError``) accepts ``a``."""
+    try:
+        validate(state, a)
+    except UserError:
+        return False
+    return True
+
+
+def on_table(state: GameState, to: Point | None) -> bool:
+    """Whether ``to`` is a point of the table (edges included)."""
+    t = state.table
+    return to is not None and 0 <= to[0] <= t.width and 0 <= to[1] <= t.depth
+
+
+def can_activate(state: GameState, side: int) -> list[UnitState]:
+    """Units of ``side`` on the table that have not activated this round."""
+    return [u for u in state.side_units(side) if u.on_table and not u.activated]
+
+
+def pass_turn(state: GameState, prefer: int, end_round: Step) -> None:
+    """``prefer`` acts if it has a unit left to activate, else the other side; else the round
+    ends (``end_round``).
+
+    After an activation ``prefer`` is the other side ("alternate"); when play passes without
+    one (a round's start, a unit lost) it is the side to act, which keeps the turn if it can.
+    """
+    if can_activate(state, prefer):
+        state.active = prefer
+        return
+    if can_activate(state, 1 - prefer):
+        state.active = 1 - prefer
+        return
+    end_round(state)
+
+
+def count_activation(state: GameState, us: UnitState) -> None:
+    """Mark ``us`` activated and remember when each side last activated (who finished first)."""
+    us.activated = True
+    state.activations += 1
+    state.last_activation[us.side] = state.activations
+
+
+def begin_round(state: GameState, n: int) -> None:
+    """Round ``n`` starts: who finished activating first last round goes first, every unit may
+    activate again and is no longer Fatigued; logs ``round``. The side to act is the caller's.
+    """
+    state.round = n
+    for us in state.units.values():
+        us.activated = False
+        us.fatigued = False  # Fatigue lasts "until the end of that round"
+    if n > 1 and state.finished_first is not None:
+        state.first = state.finished_first
+    state.finished_first = None
+    state.last_activation = [-1, -1]
+    state.log.add("round", round=n, first=state.first)
+
+
+def record_finished_first(state: GameState) -> None:
+    """The side whose last activation came first (nobody activated: the side that was first)."""
+    la = state.last_activation
+    state.finished_first = state.first if la[0] == la[1] else int(la[1] < la[0])
+
+
+def next_round(state: GameState, start_round: Callable[[GameState, int], None]) -> None:
+    """After the last round the side with more markers wins; else ``start_round`` the next."""
+    if state.round >= state.rounds:
+        objectives.finish(state)
+        return
+    start_round(state, state.round + 1)
+
+
+def place_objective(state: GameState, at: Point) -> bool:
+    """Place one marker and let the other side place the next; whether that was the last."""
+    state.objectives.append(Objective(at))
+    state.log.add("objective", side=state.active, at=list(at))
+    state.extra["objectives_left"] -= 1
+    state.active = 1 - state.active  # the sides alternate placing markers
+    return bool(state.extra["objectives_left"] == 0)
+
+
+def deployed(state: GameState, us: UnitState, at: Point) -> None:
+    """Log a deployment (the unit is placed) and hand the next one to the other side."""
+    state.log.add(
+        "deploy",
+        unit=us.uid,
+        side=us.side,
+        at=[round(v, 3) for v in at],
+        round=state.round,
+        phase=state.phase,
+    )
+    state.active = 1 - state.active  # "Commanders alternate deploying units"
+
+
+def deployer_with_room(state: GameState, has_room: Callable[[GameState, int], bool]) -> bool:
+    """The side to act deploys next if it has a unit with room, else the other side; whether
+    either has one (``has_room`` may drop units without room, as each procedure says)."""
+    if has_room(state, state.active):
+        return True
+    if has_room(state, 1 - state.active):
+        state.active = 1 - state.active
+        return True
+    return False
+
+
+__all__: Sequence[str] = [
+    "Step",
+    "begin_round",
+    "can_activate",
+    "count_activation",
+    "deployed",
+    "deployer_with_room",
+    "is_legal",
+    "next_round",
+    "on_table",
+    "pass_turn",
+    "place_objective",
+    "record_finished_first",
+    "roller",
+]
