@@ -44,13 +44,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
 
 from oprlab.errors import OptionError, UserError
 from oprlab.game import activation, objectives
+from oprlab.game import casting as caster
 from oprlab.game import geometry as geo
 from oprlab.game import gff_blast as blast
 from oprlab.game import gff_casting as casting
@@ -102,39 +103,18 @@ STRIKE_RANGE = 2.0
 FEARLESS_ROLL = 4
 EPS = 1e-6
 DEPLOY_PHASES = ("zone", "deploy", "scout", "ambush")
-#: Caster(X): "can't hold more than 6 tokens at once"; "Roll one die, on 4+ resolve the effect".
-SPELL_TOKENS_MAX = 6
-CASTING_ROLL = 4
-#: Caster(X): helpers "within 18" in line of sight of the caster's unit" may add tokens.
-BOOST_RANGE = 18.0
-#: Boosts listed by legal_actions (any number is legal): +3 already makes a 4+ certain on the
-#: clock (increment 0) and is more than a d6 can use (a 1 always fails).
-BOOST_LISTED = 3
+#: Caster(X) (shared with Riverside: :mod:`oprlab.game.casting`).
+SPELL_TOKENS_MAX = caster.SPELL_TOKENS_MAX
+CASTING_ROLL = caster.CASTING_ROLL
+BOOST_RANGE = caster.BOOST_RANGE
+BOOST_LISTED = caster.BOOST_LISTED
 #: Clock values a benny may set (seed 000 variation 5: "to any value").
 CLOCK_VALUES = (1, 2, 3, 4, 5, 6)
 
 
-@dataclass(frozen=True, slots=True)
-class Spell:
-    """A spell a Caster may try (oprlab's stand-in: real spells are army-book data).
-
-    Attributes:
-        name: the spell's name (one try per spell per activation).
-        values: the token costs it may be cast at; the effect scales with the cost.
-        hits_per_token: hits the target takes per token spent when the spell works.
-        ap: the AP of those hits.
-        range: the farthest target, in inches (the target must also be in line of sight).
-    """
-
-    name: str
-    values: tuple[int, ...]
-    hits_per_token: int
-    ap: int
-    range: float
-
-
-#: The spells every Caster knows. Replace this table to play other spells (docs/rules/gff.md).
-SPELLS: tuple[Spell, ...] = (Spell("Bolt", (1, 2, 3), hits_per_token=2, ap=1, range=18.0),)
+Spell = caster.Spell
+#: The spells every Caster knows (:data:`oprlab.game.casting.SPELLS`).
+SPELLS = caster.SPELLS
 
 
 # --- setup --------------------------------------------------------------------------------
@@ -651,9 +631,7 @@ def _melee_weapons(unit: Unit) -> list[Weapon]:
     return [w for w in unit.weapons if w.melee]
 
 
-def caster_rating(unit: Unit) -> int:
-    """X of Caster(X) (0: not a Caster)."""
-    return (unit.rating("Caster") or 0) if unit.has("Caster") else 0
+caster_rating = caster.caster_rating
 
 
 def spell_targets(state: GameState, us: UnitState, spell: Spell) -> list[str]:
@@ -679,15 +657,8 @@ def spell_helpers(state: GameState, us: UnitState) -> list[UnitState]:
 
 
 def _casters_near(state: GameState, us: UnitState, units: list[UnitState]) -> list[UnitState]:
-    assert us.placement is not None
-    found: list[tuple[float, str, UnitState]] = []
-    for f in units:
-        if f.uid == us.uid or f.spell_tokens <= 0 or f.placement is None:
-            continue
-        d = geo.gap(us.placement, f.placement)
-        if d <= BOOST_RANGE and _seeing(state, f, us).any():
-            found.append((d, f.uid, f))
-    return [f for _, _, f in sorted(found, key=lambda t: (t[0], t[1]))]
+    """Seed 003: GFF's line of sight (some model of the Caster sees the unit)."""
+    return caster.casters_near(us, units, lambda f: bool(_seeing(state, f, us).any()))
 
 
 def cast_actions(state: GameState, us: UnitState, tried: tuple[str, ...] = ()) -> list[Action]:
@@ -698,26 +669,10 @@ def cast_actions(state: GameState, us: UnitState, tried: tuple[str, ...] = ()) -
     if us.shaken or us.spell_tokens <= 0 or not us.on_table:
         return []
     spare = sum(f.spell_tokens for f in spell_helpers(state, us))
-    acts = []
-    for spell in SPELLS:
-        if spell.name in tried:
-            continue
-        targets = spell_targets(state, us, spell)
-        for value in spell.values:
-            if value > us.spell_tokens:
-                continue
-            for t in targets:
-                for boost in range(min(spare, BOOST_LISTED) + 1):
-                    acts.append(
-                        Action(
-                            Kind.CAST, us.uid, target=t, spell=spell.name, value=value, boost=boost
-                        )
-                    )
-    return acts
+    return caster.cast_actions(us, tried, spare, lambda sp: spell_targets(state, us, sp))
 
 
-def _spell(name: str) -> Spell | None:
-    return next((s for s in SPELLS if s.name == name), None)
+_spell = caster.spell
 
 
 def can_set_clocks(state: GameState, side: int) -> bool:
@@ -906,22 +861,14 @@ def _cast_problem(state: GameState, us: UnitState, a: Action) -> str | None:
     """Why ``a`` (a ``CAST``) may not be tried now, or ``None`` (seed 003 "Caster(X)")."""
     if us.shaken:
         return "a Shaken unit must stay idle"
-    spell = _spell(a.spell)
-    if spell is None:
-        return f"unknown spell: one of {', '.join(s.name for s in SPELLS)}"
-    if a.to is not None or a.benny:
-        return "casting takes no move and no benny"
-    if state.pending is not None and spell.name in state.pending.cast:
-        return "only one try per spell"
-    if a.value not in spell.values:
-        return f"{spell.name} is cast at a value in {list(spell.values)}"
-    if a.value > us.spell_tokens:
-        return "not enough spell tokens"
-    if a.target not in spell_targets(state, us, spell):
-        return f'the target must be an enemy in line of sight within {spell.range:g}"'
-    if a.boost < 0 or a.boost > sum(f.spell_tokens for f in spell_helpers(state, us)):
-        return 'boost: 0 up to the tokens of friendly Casters within 18" in line of sight'
-    return None
+    tried = state.pending.cast if state.pending is not None else ()
+    return caster.cast_problem(
+        us,
+        a,
+        tried,
+        lambda sp: spell_targets(state, us, sp),
+        lambda: spell_helpers(state, us),
+    )
 
 
 def _set_clock_problem(state: GameState, us: UnitState, a: Action) -> str | None:
@@ -1092,16 +1039,7 @@ def _start_round(state: GameState, n: int) -> None:
     _offer_clocks(state)
 
 
-def _give_spell_tokens(state: GameState) -> None:
-    """Caster(X): "Gets X spell tokens at the start of each round", holding at most 6."""
-    for us in state.units.values():
-        x = caster_rating(us.unit)
-        if x and us.alive:
-            before = us.spell_tokens
-            us.spell_tokens = min(SPELL_TOKENS_MAX, before + x)
-            state.log.add(
-                "tokens", unit=us.uid, gained=us.spell_tokens - before, tokens=us.spell_tokens
-            )
+_give_spell_tokens = caster.give_spell_tokens
 
 
 def _skip_empty(state: GameState) -> None:
@@ -1144,7 +1082,7 @@ def _cast(state: GameState, us: UnitState, a: Action) -> None:
     spell = _spell(a.spell)
     assert spell is not None
     us.spell_tokens -= a.value
-    helped = casting.pay(spell_helpers(state, us), a.boost)
+    helped = caster.pay(spell_helpers(state, us), a.boost)
     paid = Casting(us.uid, a, tuple(helped.items()), (*tried, spell.name))
     if spell_resisters(state, us):  # the other side may spend tokens first (RESIST)
         state.extra["casting"] = paid
@@ -1165,8 +1103,7 @@ def _roll_cast(state: GameState, c: Casting, resisted: dict[str, int] | None) ->
     roller = _roller(state)
     # The clock: "add 3 to the clock"; each extra token takes 1 off, down to 0 (Test.CASTING);
     # each resisting token adds 1 (up to the clock's most, 5).
-    check = Check(Test.CASTING, CASTING_ROLL, modifier=a.boost - against, owner=us.owner)
-    roll = roller.roll(check)
+    roll = roller.roll(caster.casting_check(us, a.boost, against))
     state.mech_state = roller.state
     state.log.add(
         "cast",
@@ -1226,7 +1163,7 @@ def _resist(state: GameState, us: UnitState, a: Action) -> None:
     """Spend the resisting tokens, nearest Caster first, then roll the spell."""
     c = state.extra.pop("casting")
     assert isinstance(c, Casting)
-    spent = casting.pay(spell_resisters(state, state.units[c.caster]), a.value)
+    spent = caster.pay(spell_resisters(state, state.units[c.caster]), a.value)
     state.log.add("resist", side=us.side, unit=c.caster, tokens=a.value, casters=spent)
     _roll_cast(state, c, spent)
 
