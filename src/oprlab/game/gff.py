@@ -50,7 +50,7 @@ from functools import lru_cache
 import numpy as np
 
 from oprlab.errors import OptionError, UserError
-from oprlab.game import activation, objectives
+from oprlab.game import activation, bennies, benny_defence, objectives
 from oprlab.game import casting as caster
 from oprlab.game import geometry as geo
 from oprlab.game import gff_blast as blast
@@ -67,7 +67,7 @@ from oprlab.game.gff_setup import GffOptions
 from oprlab.game.state import GameState, Objective, Pending, UnitState
 from oprlab.mechanics import Check, Mechanic, Test, get_mechanic
 from oprlab.mechanics.clock import Clock
-from oprlab.mechanics.clock_state import BennyUse, ClockState, bennies_left, spend_benny
+from oprlab.mechanics.clock_state import BennyUse, ClockState
 from oprlab.rules.gff import melee
 from oprlab.rules.gff.attack import (
     Hit,
@@ -108,8 +108,8 @@ SPELL_TOKENS_MAX = caster.SPELL_TOKENS_MAX
 CASTING_ROLL = caster.CASTING_ROLL
 BOOST_RANGE = caster.BOOST_RANGE
 BOOST_LISTED = caster.BOOST_LISTED
-#: Clock values a benny may set (seed 000 variation 5: "to any value").
-CLOCK_VALUES = (1, 2, 3, 4, 5, 6)
+#: Clock values a benny may set (:data:`oprlab.game.bennies.CLOCK_VALUES`).
+CLOCK_VALUES = bennies.CLOCK_VALUES
 
 
 Spell = caster.Spell
@@ -566,11 +566,7 @@ def charge_targets(state: GameState, us: UnitState) -> list[str]:
     ]
 
 
-def bennies_available(state: GameState, side: int) -> int:
-    """Bennies a side has left (clock-bennies; 0 under other mechanics)."""
-    if isinstance(state.mech_state, ClockState):
-        return bennies_left(state.mech_state, f"side{side}")
-    return 0
+bennies_available = bennies.bennies_available
 
 
 def legal_actions(state: GameState) -> list[Action]:
@@ -675,9 +671,7 @@ def cast_actions(state: GameState, us: UnitState, tried: tuple[str, ...] = ()) -
 _spell = caster.spell
 
 
-def can_set_clocks(state: GameState, side: int) -> bool:
-    """Whether ``side`` may spend a benny to set a clock (clock-bennies, bennies left)."""
-    return isinstance(state.mechanic, Clock) and bennies_available(state, side) > 0
+can_set_clocks = bennies.can_set_clocks
 
 
 def shoot_actions(state: GameState, us: UnitState) -> list[Action]:
@@ -714,20 +708,7 @@ def set_clock_actions(state: GameState, us: UnitState, targets: list[str]) -> li
     Seed 000 variation 5: "Roll any clock (friend or foe) immediately to any value". One clock
     per activation; the clocks are named by a unit that uses them (one name per clock).
     """
-    pending = state.pending
-    mech = state.mechanic
-    if pending is None or pending.clock_set or not can_set_clocks(state, us.side):
-        return []
-    assert isinstance(mech, Clock)
-    seen: set[tuple[str, ...]] = set()
-    acts = []
-    for uid in (us.uid, *targets):
-        key = mech.clock_key(state.units[uid].owner)
-        if key in seen:
-            continue
-        seen.add(key)
-        acts += [Action(Kind.SET_CLOCK, us.uid, target=uid, value=v) for v in CLOCK_VALUES]
-    return acts
+    return bennies.set_clock_actions(state, us, targets, need_target=False)
 
 
 def consolidate_actions(state: GameState, us: UnitState) -> list[Action]:
@@ -872,21 +853,7 @@ def _cast_problem(state: GameState, us: UnitState, a: Action) -> str | None:
 
 
 def _set_clock_problem(state: GameState, us: UnitState, a: Action) -> str | None:
-    p = state.pending
-    if state.phase != "shoot" or p is None or p.unit != us.uid:
-        return "a benny sets a clock before the unit shoots"
-    if p.clock_set:
-        return "one clock per activation"
-    if not can_set_clocks(state, us.side):
-        return "no bennies left (or no clocks to set)"
-    if a.spell or a.boost or a.to is not None or a.benny:
-        return "set_clock takes a unit whose clock it sets and a value"
-    whose = state.units.get(a.target)
-    if whose is None or not whose.on_table:
-        return "name the clock by a unit on the table"
-    if a.value not in CLOCK_VALUES:
-        return "a clock is set to 1..6"
-    return None
+    return bennies.set_clock_problem(state, us, a, attack="the unit shoots")
 
 
 def _shot_problem(state: GameState, us: UnitState, a: Action) -> str | None:
@@ -1232,25 +1199,7 @@ def _spell_result(
     _apply_result(state, target, result, us, roller)
 
 
-def _set_clock(state: GameState, us: UnitState, a: Action) -> None:
-    """Seed 000 variation 5: a benny sets any clock, friend or foe, to any value."""
-    mech = state.mechanic
-    pending = state.pending
-    assert isinstance(mech, Clock) and isinstance(state.mech_state, ClockState)
-    assert pending is not None
-    owner = state.units[a.target].owner
-    state.mech_state = mech.spend_benny(
-        state.mech_state, f"side{us.side}", BennyUse.SET_CLOCK, owner=owner, value=a.value
-    )
-    state.log.add(
-        "benny",
-        side=us.side,
-        unit=us.uid,
-        use=BennyUse.SET_CLOCK.value,
-        clock=list(mech.clock_key(owner)),
-        value=a.value,
-    )
-    state.pending = replace(pending, clock_set=True)
+_set_clock = bennies.set_clock
 
 
 def _activate(state: GameState, us: UnitState, a: Action) -> None:
@@ -1493,11 +1442,7 @@ def _fire_plan(
     _end_activation(state, side)
 
 
-def _spend_benny(state: GameState, us: UnitState) -> None:
-    """Seed 000 "Bennies": "grant a single extra attack to any unit" (the commander's choice)."""
-    assert isinstance(state.mech_state, ClockState)
-    state.mech_state = spend_benny(state.mech_state, f"side{us.side}", BennyUse.EXTRA_ATTACK)
-    state.log.add("benny", side=us.side, unit=us.uid, use=BennyUse.EXTRA_ATTACK.value)
+_spend_benny = bennies.spend_extra_attack
 
 
 def with_extra_attack(unit: Unit, models: int) -> Unit:
@@ -1716,11 +1661,8 @@ def _defend(state: GameState, us: UnitState, a: Action) -> None:
     """Spend ``a.value`` bennies on as many hits, then roll the rest of the attack (a shot,
     one attack of a melee exchange, which then goes on, or a spell's hits)."""
     waiting = state.extra.pop("defending")
-    assert isinstance(waiting, defend.WAITING) and isinstance(state.mech_state, ClockState)
-    for _ in range(a.value):
-        state.mech_state = spend_benny(state.mech_state, f"side{us.side}", BennyUse.DEFEND)
-    if a.value:
-        state.log.add("benny", side=us.side, unit=us.uid, use=BennyUse.DEFEND.value, hits=a.value)
+    assert isinstance(waiting, defend.WAITING)
+    benny_defence.spend_defence(state, us, a.value)
     roller = _roller(state)
     if isinstance(waiting, defend.MeleeDefending):
         blow = waiting.blow

@@ -34,8 +34,9 @@ action (only Idle removes Shaken); abilities come before a Charge, not during it
 defender always strikes back; roll-offs and the D3 use the game's generator under every mechanic.
 
 May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.units``, ``oprlab.mechanics`` and
-``oprlab.game``'s state, actions, events, geometry, ``riverside_combat``,
-``riverside_defend``, ``riverside_abilities`` and ``gff``'s benny helpers.
+``oprlab.game``'s state, actions, events, geometry, objectives, ``riverside_combat``,
+``riverside_defend``, ``riverside_abilities``, ``gff_room`` and the procedure pieces shared with
+GFF: ``activation`` (rounds and alternation), ``bennies`` and ``benny_defence``.
 """
 
 from __future__ import annotations
@@ -49,19 +50,17 @@ from typing import Literal
 import numpy as np
 
 from oprlab.errors import OptionError, UserError
-from oprlab.game import activation, objectives
+from oprlab.game import activation, bennies, benny_defence, objectives
 from oprlab.game import geometry as geo
 from oprlab.game import gff_room as room
 from oprlab.game import riverside_abilities as abilities
 from oprlab.game import riverside_combat as combat
 from oprlab.game import riverside_defend as defend
 from oprlab.game.actions import Action, Kind
+from oprlab.game.bennies import bennies_available
 from oprlab.game.events import EventLog
-from oprlab.game.gff import CLOCK_VALUES, bennies_available, can_set_clocks
 from oprlab.game.state import GameState, Pending, UnitState
 from oprlab.mechanics import Mechanic, get_mechanic
-from oprlab.mechanics.clock import Clock
-from oprlab.mechanics.clock_state import BennyUse, ClockState, spend_benny
 from oprlab.rules.gff.resolve import Roller
 from oprlab.rules.riverside.attack import READINGS, Readings
 from oprlab.table import charge as table_charge
@@ -660,21 +659,10 @@ def set_clock_actions(state: GameState, us: UnitState, targets: list[str]) -> li
     """Before the Ranged Attack, a benny may set a clock: the shooter's or a target's, to 1..6.
 
     Seed 000 variation 5: "Roll any clock (friend or foe) immediately to any value". One clock
-    per activation, only with a target to shoot at; each clock is named by one unit using it.
+    per activation, only with a target to shoot at (the shooting step also waits for Special
+    Abilities with none); each clock is named by one unit using it.
     """
-    pending = state.pending
-    mech = state.mechanic
-    if not targets or pending is None or pending.clock_set or not can_set_clocks(state, us.side):
-        return []
-    assert isinstance(mech, Clock)
-    seen: set[tuple[str, ...]] = set()
-    acts = []
-    for uid in (us.uid, *targets):
-        key = mech.clock_key(state.units[uid].owner)
-        if key not in seen:
-            seen.add(key)
-            acts += [Action(Kind.SET_CLOCK, us.uid, target=uid, value=v) for v in CLOCK_VALUES]
-    return acts
+    return bennies.set_clock_actions(state, us, targets, need_target=True)
 
 
 def defending(state: GameState) -> defend.Defending:
@@ -810,21 +798,7 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
 
 
 def _set_clock_problem(state: GameState, us: UnitState, a: Action) -> str | None:
-    p = state.pending
-    if state.phase != "shoot" or p is None or p.unit != us.uid:
-        return "a benny sets a clock before the unit's Ranged Attack"
-    if p.clock_set:
-        return "one clock per activation"
-    if not can_set_clocks(state, us.side):
-        return "no bennies left (or no clocks to set)"
-    if a.spell or a.boost or a.to is not None or a.benny or a.second or a.split:
-        return "set_clock takes a unit whose clock it sets and a value"
-    whose = state.units.get(a.target)
-    if whose is None or not whose.on_table:
-        return "name the clock by a unit on the table"
-    if a.value not in CLOCK_VALUES:
-        return "a clock is set to 1..6"
-    return None
+    return bennies.set_clock_problem(state, us, a, attack="the unit's Ranged Attack")
 
 
 def _shot_problem(state: GameState, us: UnitState, a: Action) -> str | None:
@@ -1235,11 +1209,8 @@ def _fight(state: GameState, fight: defend.Fight, side: int, roller: Roller) -> 
 def _defend(state: GameState, us: UnitState, a: Action) -> None:
     """Spend ``a.value`` bennies on as many hits, then roll the rest of the volley and go on."""
     shot = state.extra.pop("defending")
-    assert isinstance(shot, defend.Defending) and isinstance(state.mech_state, ClockState)
-    for _ in range(a.value):
-        state.mech_state = spend_benny(state.mech_state, f"side{us.side}", BennyUse.DEFEND)
-    if a.value:
-        state.log.add("benny", side=us.side, unit=us.uid, use=BennyUse.DEFEND.value, hits=a.value)
+    assert isinstance(shot, defend.Defending)
+    benny_defence.spend_defence(state, us, a.value)
     readings = options_of(state).readings
     roller = _roller(state)
     d = combat.defender(us)
@@ -1255,32 +1226,8 @@ def _defend(state: GameState, us: UnitState, a: Action) -> None:
     _fire_volleys(state, attacker, shot.rest, shot.side)
 
 
-def _spend_benny(state: GameState, us: UnitState) -> None:
-    """Seed 000 "Bennies": "grant a single extra attack to any unit" (the commander's choice)."""
-    assert isinstance(state.mech_state, ClockState)
-    state.mech_state = spend_benny(state.mech_state, f"side{us.side}", BennyUse.EXTRA_ATTACK)
-    state.log.add("benny", side=us.side, unit=us.uid, use=BennyUse.EXTRA_ATTACK.value)
-
-
-def _set_clock(state: GameState, us: UnitState, a: Action) -> None:
-    """Seed 000 variation 5: a benny sets any clock, friend or foe, to any value."""
-    mech = state.mechanic
-    pending = state.pending
-    assert isinstance(mech, Clock) and isinstance(state.mech_state, ClockState)
-    assert pending is not None
-    owner = state.units[a.target].owner
-    state.mech_state = mech.spend_benny(
-        state.mech_state, f"side{us.side}", BennyUse.SET_CLOCK, owner=owner, value=a.value
-    )
-    state.log.add(
-        "benny",
-        side=us.side,
-        unit=us.uid,
-        use=BennyUse.SET_CLOCK.value,
-        clock=list(mech.clock_key(owner)),
-        value=a.value,
-    )
-    state.pending = replace(pending, clock_set=True)
+_spend_benny = bennies.spend_extra_attack
+_set_clock = bennies.set_clock
 
 
 def _charge(state: GameState, us: UnitState, target: UnitState, *, benny: bool = False) -> None:
