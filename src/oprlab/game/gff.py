@@ -89,7 +89,7 @@ from oprlab.table.special_moves import PUSH_TARGET, fall, land
 from oprlab.units.model import Army, Unit, Weapon
 
 ROUNDS = 4
-OBJECTIVE_RANGE = 3.0
+OBJECTIVE_RANGE = objectives.OBJECTIVE_RANGE
 OBJECTIVE_SPACING = 9.0
 AMBUSH_DISTANCE = 9.0
 HERO_AURA = 12.0
@@ -2040,16 +2040,15 @@ def controllers(state: GameState) -> list[set[int]]:
 
     Shaken units cannot seize or contest; Ambush units cannot on the round they arrive.
     """
-    out: list[set[int]] = [set() for _ in state.objectives]
-    for us in state.units.values():
-        if not us.on_table or us.shaken or us.placement is None:
-            continue
-        if us.arrived and us.arrived == state.round:
-            continue
-        for i, obj in enumerate(state.objectives):
-            if geo.within(us.placement, obj.position, OBJECTIVE_RANGE):
-                out[i].add(us.side)
-    return out
+    holders = [
+        (us.side, us.placement)
+        for us in state.units.values()
+        if us.on_table
+        and not us.shaken
+        and us.placement is not None
+        and not (us.arrived and us.arrived == state.round)
+    ]
+    return objectives.sides_near(state.objectives, holders)
 
 
 def update_objectives(state: GameState) -> None:

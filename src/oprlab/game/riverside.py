@@ -75,7 +75,7 @@ SYSTEM = "riverside"
 #: "The game consist of 4 Rounds".
 ROUNDS = 4
 #: End Phase: "within 3" of an objective".
-OBJECTIVE_RANGE = 3.0
+OBJECTIVE_RANGE = objectives.OBJECTIVE_RANGE
 #: Placing Objectives: "over 9" away from other markers".
 OBJECTIVE_SPACING = 9.0
 #: Ambush Deployment: "anywhere over 9" away from enemy units".
@@ -1291,14 +1291,12 @@ def contesting(state: GameState, us: UnitState) -> bool:
 
 def controllers(state: GameState) -> list[set[int]]:
     """For each marker, the sides with a unit able to hold it within 3" right now."""
-    out: list[set[int]] = [set() for _ in state.objectives]
-    for us in state.units.values():
-        if not contesting(state, us) or us.placement is None:
-            continue
-        for i, obj in enumerate(state.objectives):
-            if geo.within(us.placement, obj.position, OBJECTIVE_RANGE):
-                out[i].add(us.side)
-    return out
+    holders = [
+        (us.side, us.placement)
+        for us in state.units.values()
+        if contesting(state, us) and us.placement is not None
+    ]
+    return objectives.sides_near(state.objectives, holders)
 
 
 def update_objectives(state: GameState) -> None:
