@@ -52,6 +52,7 @@ import numpy as np
 from oprlab.errors import OptionError, UserError
 from oprlab.game import activation, bennies, benny_defence, objectives
 from oprlab.game import casting as caster
+from oprlab.game import casualties as losses
 from oprlab.game import geometry as geo
 from oprlab.game import gff_blast as blast
 from oprlab.game import gff_casting as casting
@@ -1768,44 +1769,9 @@ def casualty_order(state: GameState, target: UnitState, by: UnitState, n: int) -
     never break cohesion (each model within 1" of another) while another choice keeps it.
     """
     assert target.placement is not None and by.placement is not None
-    p = target.placement
-    alive = [int(i) for i in np.flatnonzero(p.alive)]
-    n = min(n, len(alive))
-    if n <= 0:
-        return []
-    centres, radii = p.centres, p.radii
     bc = by.placement.centres.mean(axis=0)  # all its models: it may have just been destroyed
-    near_attacker = np.linalg.norm(centres - bc, axis=1)
-    holds = np.zeros(len(radii), dtype=np.bool_)
-    for o in state.objectives:
-        holds |= np.linalg.norm(centres - np.asarray(o.position), axis=1) - radii <= OBJECTIVE_RANGE
-    gaps = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
-    linked = gaps - radii[:, None] - radii[None, :] <= SEPARATE_INCHES + EPS
-    preference = sorted(alive, key=lambda i: (bool(holds[i]), float(near_attacker[i]), i))
-    left = set(alive)
-    out: list[int] = []
-    for _ in range(n):
-        choices = [i for i in preference if i in left]
-        pick = next((i for i in choices if _coherent(left - {i}, linked)), choices[0])
-        out.append(pick)
-        left.discard(pick)
-    return out
-
-
-def _coherent(models: set[int], linked: np.ndarray) -> bool:
-    """Every model joined to every other through a chain of models within 1"."""
-    if len(models) <= 1:
-        return True
-    start = next(iter(models))
-    seen = {start}
-    todo = [start]
-    while todo:
-        i = todo.pop()
-        for j in models:
-            if j not in seen and linked[i, j]:
-                seen.add(j)
-                todo.append(j)
-    return len(seen) == len(models)
+    near_attacker = np.linalg.norm(target.placement.centres - bc, axis=1)
+    return losses.casualty_order(state, target.placement, n, near_attacker)
 
 
 def _remove(state: GameState, target: UnitState, casualties: int, by: UnitState) -> None:
