@@ -8,8 +8,9 @@ rest, the side that finished activating first starts the next round. The armies 
 from __future__ import annotations
 
 from oprlab.game import activation, gff, riverside
+from oprlab.game.actions import Action, Kind
 from oprlab.game.state import GameState
-from tests.game import clear_table, line, put
+from tests.game import clear_table, line, put, specials
 
 
 def _scene(*, system: str = "gff") -> GameState:
@@ -121,3 +122,38 @@ def test_on_table_edges_count() -> None:
     t = state.table
     assert activation.on_table(state, (0.0, 0.0)) and activation.on_table(state, (t.width, t.depth))
     assert not activation.on_table(state, (-0.1, 1.0)) and not activation.on_table(state, None)
+
+
+def test_new_state_puts_scouts_and_ambushers_in_reserve() -> None:
+    """seed 003 "Scout"/"Ambush": those units deploy later; every unit starts off the table."""
+    army_b = specials()
+    state = activation.new_state(
+        "gff", line(), army_b, seed=7, mechanic="d6", table=None, rounds=4, log=True
+    )
+    reserves = {u.uid: u.reserve for u in state.units.values() if u.side == 1}
+    for i, unit in enumerate(army_b.units):
+        want = "ambush" if unit.has("Ambush") else "scout" if unit.has("Scout") else None
+        assert reserves[f"B{i + 1}"] == want
+    assert "scout" in reserves.values() and "ambush" in reserves.values()
+    assert all(u.placement is None and u.models == u.unit.size for u in state.units.values())
+    again = activation.new_state(
+        "gff", line(), army_b, seed=7, mechanic="d6", table=None, rounds=4, log=True
+    )
+    assert int(state.rng.integers(1000)) == int(again.rng.integers(1000))  # one seed, one game
+
+
+def test_unit_action_list_order_and_benny_charges() -> None:
+    """Hold first, Advance/Rush per goal, then charges; a benny doubles the charges only."""
+    state = _scene()
+    us = state.units["A1"]
+    first = [Action(Kind.HOLD, "A1")]
+    acts = activation.unit_action_list(us, first, [(1.0, 2.0)], ["B1"], benny_charges=True)
+    assert [(a.kind, a.benny) for a in acts] == [
+        (Kind.HOLD, False),
+        (Kind.ADVANCE, False),
+        (Kind.RUSH, False),
+        (Kind.CHARGE, False),
+        (Kind.CHARGE, True),
+    ]
+    plain = activation.unit_action_list(us, first, [], ["B1"], benny_charges=False)
+    assert [a.kind for a in plain] == [Kind.HOLD, Kind.CHARGE]

@@ -1,4 +1,4 @@
-"""The round and activation bookkeeping the GFF and Riverside procedures share.
+"""The procedure core the GFF and Riverside games share: a fresh game, rounds, activations.
 
 Both OPR texts play rounds the same way: the sides alternate activating their units, a side
 with nothing left lets the other activate the rest (seed 003 "Playing the Game", seed 002
@@ -6,25 +6,68 @@ with nothing left lets the other activate the rest (seed 003 "Playing the Game",
 are fresh again and no longer Fatigued, markers are settled at the end of each round and the
 last round ends the game. Deployment alternates too ("Commanders alternate deploying units").
 What differs stays in each procedure and comes in as a hook: what ends a round (GFF's Morale,
-Riverside's End Phase), what starts the next, which units still have room to deploy.
+Riverside's End Phase), what starts the next, which units still have room to deploy, which
+actions come before moving (GFF: Hold, or Idle alone when Shaken; Riverside: Hold and Idle).
 
-May import ``oprlab.game.state``, ``oprlab.game.actions``, ``oprlab.game.objectives``,
-``oprlab.errors``, ``oprlab.rules.gff.resolve`` (the roller) and below.
+May import ``oprlab.game.state``, ``oprlab.game.actions``, ``oprlab.game.events``,
+``oprlab.game.objectives``, ``oprlab.errors``, ``oprlab.mechanics``, ``oprlab.rules.gff.resolve``
+(the roller), ``oprlab.table.model`` and ``oprlab.units.model``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+import numpy as np
 
 from oprlab.errors import UserError
 from oprlab.game import objectives
-from oprlab.game.actions import Action
+from oprlab.game.actions import Action, Kind
+from oprlab.game.events import EventLog
 from oprlab.game.state import GameState, Objective, UnitState
+from oprlab.mechanics import Mechanic, get_mechanic
 from oprlab.rules.gff.resolve import Roller
-from oprlab.table.model import Point
+from oprlab.table.model import Point, Table
+from oprlab.units.model import Army
 
 #: A procedure's step that takes only the state (ending or starting a round, ...).
 Step = Callable[[GameState], None]
+
+
+def new_state(
+    system: str,
+    army_a: Army,
+    army_b: Army,
+    *,
+    seed: int,
+    mechanic: str | Mechanic,
+    table: Table | None,
+    rounds: int,
+    log: bool,
+) -> GameState:
+    """A game before its objectives: every unit off the table (Ambush and Scout units in their
+    reserve, A1.. and B1.. by list order), the mechanic's state and the seeded generator."""
+    mech = get_mechanic(mechanic) if isinstance(mechanic, str) else mechanic
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
+    units: dict[str, UnitState] = {}
+    for side, army in enumerate((army_a, army_b)):
+        for i, unit in enumerate(army.units):
+            uid = f"{'AB'[side]}{i + 1}"
+            reserve = "ambush" if unit.has("Ambush") else "scout" if unit.has("Scout") else None
+            units[uid] = UnitState(uid, side, unit, None, unit.size, reserve=reserve)
+    return GameState(
+        system=system,
+        table=table or Table(),
+        armies=(army_a, army_b),
+        units=units,
+        mechanic=mech,
+        mech_state=mech.initial_state([u.owner for u in units.values()], rng),
+        rng=rng,
+        seed=seed,
+        rounds=rounds,
+        log=EventLog(enabled=log),
+    )
 
 
 def roller(state: GameState) -> Roller:
@@ -66,6 +109,41 @@ def pass_turn(state: GameState, prefer: int, end_round: Step) -> None:
         state.active = 1 - prefer
         return
     end_round(state)
+
+
+def unit_action_list(
+    us: UnitState,
+    first: list[Action],
+    goals: Sequence[Point],
+    charge_targets: Sequence[str],
+    *,
+    benny_charges: bool,
+) -> list[Action]:
+    """A unit's actions: ``first`` (Hold, Idle: each system's), Advance and Rush to each goal,
+    Charge each target, and with ``benny_charges`` each charge again with a benny's extra
+    attack (seed 000 "Bennies")."""
+    acts = list(first)
+    for goal in goals:
+        acts.append(Action(Kind.ADVANCE, us.uid, to=goal))
+        acts.append(Action(Kind.RUSH, us.uid, to=goal))
+    charges = [Action(Kind.CHARGE, us.uid, target=t) for t in charge_targets]
+    if charges and benny_charges:
+        charges += [replace(a, benny=True) for a in charges]
+    return acts + charges
+
+
+def log_activation(state: GameState, us: UnitState, a: Action, **more: object) -> None:
+    """Log a unit's activation (its action, where to, its target; ``more`` as the system adds)."""
+    state.log.add(
+        "activate",
+        round=state.round,
+        side=us.side,
+        unit=us.uid,
+        action=a.kind.value,
+        to=None if a.to is None else [round(v, 3) for v in a.to],
+        target=a.target,
+        **more,
+    )
 
 
 def count_activation(state: GameState, us: UnitState) -> None:
@@ -145,10 +223,13 @@ __all__: Sequence[str] = [
     "deployed",
     "deployer_with_room",
     "is_legal",
+    "log_activation",
+    "new_state",
     "next_round",
     "on_table",
     "pass_turn",
     "place_objective",
     "record_finished_first",
     "roller",
+    "unit_action_list",
 ]

@@ -91,23 +91,25 @@ def set_clock_problem(state: GameState, us: UnitState, a: Action, *, attack: str
     return None
 
 
-def set_clock(state: GameState, us: UnitState, a: Action) -> None:
-    """Seed 000 variation 5: a benny sets any clock, friend or foe, to any value."""
+def roll_clock(state: GameState, side: int, uid: str, value: int) -> list[str]:
+    """Spend one of ``side``'s bennies setting the clock ``uid`` uses to ``value`` (seed 000
+    variation 5: "Roll any clock (friend or foe) immediately to any value"); the clock's key."""
     mech = state.mechanic
-    pending = state.pending
     assert isinstance(mech, Clock) and isinstance(state.mech_state, ClockState)
-    assert pending is not None
-    owner = state.units[a.target].owner
+    owner = state.units[uid].owner
     state.mech_state = mech.spend_benny(
-        state.mech_state, f"side{us.side}", BennyUse.SET_CLOCK, owner=owner, value=a.value
+        state.mech_state, f"side{side}", BennyUse.SET_CLOCK, owner=owner, value=value
     )
+    return list(mech.clock_key(owner))
+
+
+def set_clock(state: GameState, us: UnitState, a: Action) -> None:
+    """Before ``us``'s attack a benny sets any clock, friend or foe, to any value (once)."""
+    pending = state.pending
+    assert pending is not None
+    clock = roll_clock(state, us.side, a.target, a.value)
     state.log.add(
-        "benny",
-        side=us.side,
-        unit=us.uid,
-        use=BennyUse.SET_CLOCK.value,
-        clock=list(mech.clock_key(owner)),
-        value=a.value,
+        "benny", side=us.side, unit=us.uid, use=BennyUse.SET_CLOCK.value, clock=clock, value=a.value
     )
     state.pending = replace(pending, clock_set=True)
 
@@ -116,6 +118,7 @@ __all__: Sequence[str] = [
     "CLOCK_VALUES",
     "bennies_available",
     "can_set_clocks",
+    "roll_clock",
     "set_clock",
     "set_clock_actions",
     "set_clock_problem",

@@ -62,11 +62,10 @@ from oprlab.game import gff_moves as moves
 from oprlab.game import gff_room as room
 from oprlab.game import gff_setup as edges
 from oprlab.game.actions import Action, Kind
-from oprlab.game.events import EventLog
 from oprlab.game.gff_casting import Casting
 from oprlab.game.gff_setup import GffOptions
 from oprlab.game.state import GameState, Objective, Pending, UnitState
-from oprlab.mechanics import Check, Mechanic, Test, get_mechanic
+from oprlab.mechanics import Check, Mechanic, Test
 from oprlab.mechanics.clock import Clock
 from oprlab.mechanics.clock_state import BennyUse, ClockState
 from oprlab.rules.gff import melee
@@ -146,25 +145,8 @@ def new_game(
     for i, army in enumerate((army_a, army_b)):
         for unit in army.units:
             room.check_room(i, army, unit, _zones(t, unit, opts), (t.width, t.depth))
-    mech = get_mechanic(mechanic) if isinstance(mechanic, str) else mechanic
-    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
-    units: dict[str, UnitState] = {}
-    for side, army in enumerate((army_a, army_b)):
-        for i, unit in enumerate(army.units):
-            uid = f"{'AB'[side]}{i + 1}"
-            reserve = "ambush" if unit.has("Ambush") else "scout" if unit.has("Scout") else None
-            units[uid] = UnitState(uid, side, unit, None, unit.size, reserve=reserve)
-    state = GameState(
-        system="gff",
-        table=table or Table(),
-        armies=(army_a, army_b),
-        units=units,
-        mechanic=mech,
-        mech_state=mech.initial_state([u.owner for u in units.values()], rng),
-        rng=rng,
-        seed=seed,
-        rounds=ROUNDS,
-        log=EventLog(enabled=log),
+    state = activation.new_state(
+        "gff", army_a, army_b, seed=seed, mechanic=mechanic, table=table, rounds=ROUNDS, log=log
     )
     first = int(state.rng.integers(2))  # Mission 2: roll-off; the winner places the first marker
     count = int(state.rng.integers(1, 4)) + 2  # Mission 1: D3 + 2
@@ -175,8 +157,8 @@ def new_game(
     state.extra["edges"] = list(edges.DEFAULT_EDGES)
     state.active = first
     state.phase = "objectives"
-    state.extra["mechanic_name"] = mechanic if isinstance(mechanic, str) else mech.name
-    state.log.add("setup", seed=seed, mechanic=repr(mech), objectives=count, first=first)
+    state.extra["mechanic_name"] = mechanic if isinstance(mechanic, str) else state.mechanic.name
+    state.log.add("setup", seed=seed, mechanic=repr(state.mechanic), objectives=count, first=first)
     if state.table.objectives:
         for point in state.table.objectives:
             state.objectives.append(Objective(point))
@@ -615,13 +597,10 @@ def unit_actions(state: GameState, us: UnitState) -> list[Action]:
     acts = [Action(Kind.HOLD, us.uid)]
     if us.unit.has("Immobile"):
         return acts
-    for goal in move_goals(state, us):
-        acts.append(Action(Kind.ADVANCE, us.uid, to=goal))
-        acts.append(Action(Kind.RUSH, us.uid, to=goal))
-    charges = [Action(Kind.CHARGE, us.uid, target=t) for t in charge_targets(state, us)]
-    if charges and _melee_weapons(us.unit) and bennies_available(state, us.side) > 0:
-        charges += [replace(a, benny=True) for a in charges]
-    return acts + charges
+    goals = move_goals(state, us)
+    targets = charge_targets(state, us)
+    extra = bool(_melee_weapons(us.unit)) and bennies_available(state, us.side) > 0
+    return activation.unit_action_list(us, acts, goals, targets, benny_charges=extra)
 
 
 def _melee_weapons(unit: Unit) -> list[Weapon]:
@@ -1205,15 +1184,7 @@ _set_clock = bennies.set_clock
 
 def _activate(state: GameState, us: UnitState, a: Action) -> None:
     _begin(state, us)
-    state.log.add(
-        "activate",
-        round=state.round,
-        side=us.side,
-        unit=us.uid,
-        action=a.kind.value,
-        to=None if a.to is None else [round(v, 3) for v in a.to],
-        target=a.target,
-    )
+    activation.log_activation(state, us, a)
     assert us.placement is not None
     if not us.on_table:  # lost to dangerous terrain as it activated
         _end_activation(state, us.side)
@@ -1371,17 +1342,12 @@ def _start_clock(state: GameState, a: Action) -> None:
     state.phase = "activation"
     if not a.target:
         return
-    mech = state.mechanic
-    assert isinstance(mech, Clock) and isinstance(state.mech_state, ClockState)
-    owner = state.units[a.target].owner
-    state.mech_state = mech.spend_benny(
-        state.mech_state, f"side{side}", BennyUse.SET_CLOCK, owner=owner, value=a.value
-    )
+    clock = bennies.roll_clock(state, side, a.target, a.value)
     state.log.add(
         "benny",
         side=side,
         use=BennyUse.SET_CLOCK.value,
-        clock=list(mech.clock_key(owner)),
+        clock=clock,
         value=a.value,
         when="activation",
     )

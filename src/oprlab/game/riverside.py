@@ -58,9 +58,8 @@ from oprlab.game import riverside_combat as combat
 from oprlab.game import riverside_defend as defend
 from oprlab.game.actions import Action, Kind
 from oprlab.game.bennies import bennies_available
-from oprlab.game.events import EventLog
 from oprlab.game.state import GameState, Pending, UnitState
-from oprlab.mechanics import Mechanic, get_mechanic
+from oprlab.mechanics import Mechanic
 from oprlab.rules.gff.resolve import Roller
 from oprlab.rules.riverside.attack import READINGS, Readings
 from oprlab.table import charge as table_charge
@@ -177,35 +176,18 @@ def new_game(
             )
     opts = options or RiversideOptions()
     _check_room(army_a, army_b, table or Table())
-    mech = get_mechanic(mechanic) if isinstance(mechanic, str) else mechanic
-    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
-    units: dict[str, UnitState] = {}
-    for side, army in enumerate((army_a, army_b)):
-        for i, unit in enumerate(army.units):
-            uid = f"{'AB'[side]}{i + 1}"
-            reserve = "ambush" if unit.has("Ambush") else "scout" if unit.has("Scout") else None
-            units[uid] = UnitState(uid, side, unit, None, unit.size, reserve=reserve)
-    state = GameState(
-        system=SYSTEM,
-        table=table or Table(),
-        armies=(army_a, army_b),
-        units=units,
-        mechanic=mech,
-        mech_state=mech.initial_state([u.owner for u in units.values()], rng),
-        rng=rng,
-        seed=seed,
-        rounds=ROUNDS,
-        log=EventLog(enabled=log),
+    state = activation.new_state(
+        SYSTEM, army_a, army_b, seed=seed, mechanic=mechanic, table=table, rounds=ROUNDS, log=log
     )
     state.extra["options"] = opts
-    state.extra["mechanic_name"] = mechanic if isinstance(mechanic, str) else mech.name
+    state.extra["mechanic_name"] = mechanic if isinstance(mechanic, str) else state.mechanic.name
     state.extra["edge"] = [0, 1]  # until the roll-off: side 0 low (y = 0), side 1 high
     winner = int(state.rng.integers(2))  # "The commanders roll-off"
     count = int(state.rng.integers(1, 4)) + 2  # "D3+2 objective markers"
     state.extra["objectives_left"] = count
     state.active = winner  # "the winner picks who places the first": it places first
     state.phase = "objectives"
-    state.log.add("setup", seed=seed, mechanic=repr(mech), objectives=count, first=winner)
+    state.log.add("setup", seed=seed, mechanic=repr(state.mechanic), objectives=count, first=winner)
     return state
 
 
@@ -623,13 +605,10 @@ def unit_actions(state: GameState, us: UnitState) -> list[Action]:
     acts = [Action(Kind.HOLD, us.uid), Action(Kind.IDLE, us.uid)]
     if us.unit.has("Immobile"):
         return acts
-    for goal in move_goals(state, us):
-        acts.append(Action(Kind.ADVANCE, us.uid, to=goal))
-        acts.append(Action(Kind.RUSH, us.uid, to=goal))
-    charges = [Action(Kind.CHARGE, us.uid, target=t) for t in charge_targets(state, us)]
-    if charges and combat.melee_weapons(us.unit) and bennies_available(state, us.side) > 0:
-        charges += [replace(a, benny=True) for a in charges]  # seed 000 "Bennies"
-    return acts + charges
+    goals = move_goals(state, us)
+    targets = charge_targets(state, us)
+    extra = bool(combat.melee_weapons(us.unit)) and bennies_available(state, us.side) > 0
+    return activation.unit_action_list(us, acts, goals, targets, benny_charges=extra)
 
 
 def shoot_actions(state: GameState, us: UnitState) -> list[Action]:
@@ -1041,16 +1020,7 @@ def _activate(state: GameState, us: UnitState, a: Action) -> None:
     _begin(state, us)
     state.pending = None
     state.phase = "activation"
-    state.log.add(
-        "activate",
-        round=state.round,
-        side=us.side,
-        unit=us.uid,
-        action=a.kind.value,
-        to=None if a.to is None else [round(v, 3) for v in a.to],
-        target=a.target,
-        shaken=us.shaken,
-    )
+    activation.log_activation(state, us, a, shaken=us.shaken)
     assert us.placement is not None
     if a.kind is Kind.IDLE:
         if us.shaken:
