@@ -10,8 +10,8 @@ Riverside's End Phase), what starts the next, which units still have room to dep
 actions come before moving (GFF: Hold, or Idle alone when Shaken; Riverside: Hold and Idle).
 
 May import ``oprlab.game.state``, ``oprlab.game.actions``, ``oprlab.game.events``,
-``oprlab.game.objectives``, ``oprlab.errors``, ``oprlab.mechanics``, ``oprlab.rules.gff.resolve``
-(the roller), ``oprlab.table.model`` and ``oprlab.units.model``.
+``oprlab.game.geometry``, ``oprlab.game.objectives``, ``oprlab.errors``, ``oprlab.mechanics``,
+``oprlab.rules.gff.resolve`` (the roller), ``oprlab.table.model`` and ``oprlab.units.model``.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from dataclasses import replace
 import numpy as np
 
 from oprlab.errors import UserError
+from oprlab.game import geometry as geo
 from oprlab.game import objectives
 from oprlab.game.actions import Action, Kind
 from oprlab.game.events import EventLog
@@ -132,6 +133,16 @@ def unit_action_list(
     return acts + charges
 
 
+def marker_and_enemy_goals(state: GameState, us: UnitState) -> list[Point]:
+    """Where a unit may head: each objective marker, then each enemy unit on the table (its
+    centre); each system adds its way home."""
+    goals: list[Point] = [o.position for o in state.objectives]
+    for e in state.enemies(us.side):
+        assert e.placement is not None
+        goals.append(geo.centroid(e.placement))
+    return goals
+
+
 def log_activation(state: GameState, us: UnitState, a: Action, **more: object) -> None:
     """Log a unit's activation (its action, where to, its target; ``more`` as the system adds)."""
     state.log.add(
@@ -224,6 +235,7 @@ __all__: Sequence[str] = [
     "deployer_with_room",
     "is_legal",
     "log_activation",
+    "marker_and_enemy_goals",
     "new_state",
     "next_round",
     "on_table",

@@ -255,14 +255,7 @@ def objective_problem(state: GameState, point: Point) -> str | None:
 
 def objective_candidates(state: GameState) -> list[Point]:
     """Legal marker points on a 3" grid."""
-    t = state.table
-    pts: list[Point] = []
-    for x in np.arange(3.0, t.width - 2.9, 3.0):
-        for y in np.arange(t.deployment_depth + 1.5, t.depth - t.deployment_depth - 1.4, 3.0):
-            p = (float(x), float(y))
-            if objective_problem(state, p) is None:
-                pts.append(p)
-    return pts
+    return objectives.candidates(state, objective_problem)
 
 
 @lru_cache(maxsize=1024)
@@ -383,10 +376,7 @@ def move_allowance(unit: Unit, kind: Kind) -> float:
 
 def move_goals(state: GameState, us: UnitState) -> list[Point]:
     """Canonical destinations: each objective, each enemy unit, and back toward home."""
-    goals: list[Point] = [o.position for o in state.objectives]
-    for e in state.enemies(us.side):
-        assert e.placement is not None
-        goals.append(geo.centroid(e.placement))
+    goals = activation.marker_and_enemy_goals(state, us)
     assert us.placement is not None
     cx, _ = geo.centroid(us.placement)
     goals.append((cx, home_edge(state, us.side)))
