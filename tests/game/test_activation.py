@@ -157,3 +157,47 @@ def test_unit_action_list_order_and_benny_charges() -> None:
     ]
     plain = activation.unit_action_list(us, first, [], ["B1"], benny_charges=False)
     assert [a.kind for a in plain] == [Kind.HOLD, Kind.CHARGE]
+
+
+def test_objective_and_deploy_action_problems() -> None:
+    """A marker only while markers are placed; a deployment needs a point, then the rules."""
+    state = _scene()
+    put_marker = Action(Kind.PLACE_OBJECTIVE, to=(20.0, 20.0))
+    said = activation.objective_action_problem(state, put_marker, lambda s, p: None)
+    assert said == "no objective marker to place now"
+    state.phase = "objectives"
+    assert activation.objective_action_problem(state, put_marker, lambda s, p: None) is None
+    assert activation.objective_action_problem(state, put_marker, lambda s, p: "no") == "no"
+    us = state.units["A1"]
+    deploy = Action(Kind.DEPLOY, "A1", to=(5.0, 5.0))
+
+    def where(s: GameState, u: object, p: tuple[float, float]) -> str | None:
+        return None if p[1] < 12 else "outside the zone"
+
+    assert activation.deploy_action_problem(state, us, deploy, where, may_deploy=True) is None
+    said = activation.deploy_action_problem(state, us, deploy, where, may_deploy=False)
+    assert said == "this unit cannot deploy now"
+    far = Action(Kind.DEPLOY, "A1", to=(5.0, 30.0))
+    assert activation.deploy_action_problem(state, us, far, where, may_deploy=True) == (
+        "outside the zone"
+    )
+    nowhere = Action(Kind.DEPLOY, "A1")
+    assert "position" in str(
+        activation.deploy_action_problem(state, us, nowhere, where, may_deploy=True)
+    )
+
+
+def test_move_or_charge_problem() -> None:
+    state = _scene()
+
+    def problem(a: Action, melee: bool = True) -> str | None:
+        return activation.move_or_charge_problem(
+            state, a, lambda: ["B1"], has_melee=melee, out_of_reach="too far"
+        )
+
+    assert problem(Action(Kind.ADVANCE, "A1", to=(1.0, 1.0))) is None
+    assert "on the table" in str(problem(Action(Kind.RUSH, "A1", to=(-1.0, 1.0))))
+    assert problem(Action(Kind.CHARGE, "A1", target="B1")) is None
+    assert problem(Action(Kind.CHARGE, "A1", target="B2")) == "too far"
+    assert "melee weapon" in str(problem(Action(Kind.CHARGE, "A1", target="B1", benny=True), False))
+    assert problem(Action(Kind.HOLD, "A1")) is None

@@ -91,6 +91,53 @@ def on_table(state: GameState, to: Point | None) -> bool:
     return to is not None and 0 <= to[0] <= t.width and 0 <= to[1] <= t.depth
 
 
+def objective_action_problem(
+    state: GameState, a: Action, problem: Callable[[GameState, Point], str | None]
+) -> str | None:
+    """Why a ``PLACE_OBJECTIVE`` may not be taken now (``problem``: the system's placing
+    rules), or ``None``."""
+    if state.phase != "objectives" or a.to is None:
+        return "no objective marker to place now"
+    return problem(state, a.to)
+
+
+def deploy_action_problem(
+    state: GameState,
+    us: UnitState,
+    a: Action,
+    problem: Callable[[GameState, UnitState, Point], str | None],
+    *,
+    may_deploy: bool,
+) -> str | None:
+    """Why a ``DEPLOY`` of ``us`` may not be taken now (``may_deploy``: it is waiting in this
+    deployment phase; ``problem``: the system's rules for where it stands), or ``None``."""
+    if not may_deploy:
+        return "this unit cannot deploy now"
+    if a.to is None or a.target:
+        return "deploy needs a position and no target"
+    return problem(state, us, a.to)
+
+
+def move_or_charge_problem(
+    state: GameState,
+    a: Action,
+    charge_targets: Callable[[], Sequence[str]],
+    *,
+    has_melee: bool,
+    out_of_reach: str,
+) -> str | None:
+    """Why an Advance, Rush or Charge ``a`` may not be taken (others pass), or ``None``: a move
+    needs a point on the table, a charge a listed target (``out_of_reach`` says why not, in the
+    system's words) and, with a benny, a melee weapon for the extra attack."""
+    if a.kind in (Kind.ADVANCE, Kind.RUSH) and (not on_table(state, a.to) or a.target):
+        return "a move needs a point on the table and no target"
+    if a.kind is Kind.CHARGE and (a.to is not None or a.target not in charge_targets()):
+        return out_of_reach
+    if a.kind is Kind.CHARGE and a.benny and not has_melee:
+        return "a benny's extra attack needs a melee weapon"
+    return None
+
+
 def can_activate(state: GameState, side: int) -> list[UnitState]:
     """Units of ``side`` on the table that have not activated this round."""
     return [u for u in state.side_units(side) if u.on_table and not u.activated]
@@ -231,13 +278,16 @@ __all__: Sequence[str] = [
     "begin_round",
     "can_activate",
     "count_activation",
+    "deploy_action_problem",
     "deployed",
     "deployer_with_room",
     "is_legal",
     "log_activation",
     "marker_and_enemy_goals",
+    "move_or_charge_problem",
     "new_state",
     "next_round",
+    "objective_action_problem",
     "on_table",
     "pass_turn",
     "place_objective",

@@ -727,9 +727,7 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
             raise bad(f"the roll-off winner picks one of the edges {', '.join(offered)}")
         return None
     if a.kind is Kind.PLACE_OBJECTIVE:
-        if state.phase != "objectives" or a.to is None:
-            raise bad("no objective to place now")
-        problem = objective_problem(state, a.to)
+        problem = activation.objective_action_problem(state, a, objective_problem)
         if problem:
             raise bad(problem)
         return None
@@ -744,11 +742,8 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
     if us is None or us.side != state.active:
         raise bad("not a unit of the side to act")
     if a.kind is Kind.DEPLOY:
-        if state.phase not in DEPLOY_PHASES[1:] or us not in _to_deploy(state, us.side):
-            raise bad("this unit cannot deploy now")
-        if a.to is None or a.target:
-            raise bad("deploy needs a position and no target")
-        problem = deploy_problem(state, us, a.to)
+        waiting = state.phase in DEPLOY_PHASES[1:] and us in _to_deploy(state, us.side)
+        problem = activation.deploy_action_problem(state, us, a, deploy_problem, may_deploy=waiting)
         if problem:
             raise bad(problem)
         return us
@@ -799,12 +794,15 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         raise bad("Immobile units may only Hold")
     if a.kind is Kind.HOLD and (a.to is not None or a.target):
         raise bad("Hold takes no move and no target (targets come after it)")
-    if a.kind in (Kind.ADVANCE, Kind.RUSH) and (not _on_table(state, a.to) or a.target):
-        raise bad("move needs a point on the table and no target")
-    if a.kind is Kind.CHARGE and (a.to is not None or a.target not in charge_targets(state, us)):
-        raise bad("target out of charge range")
-    if a.kind is Kind.CHARGE and a.benny and not _melee_weapons(us.unit):
-        raise bad("a benny's extra attack needs a melee weapon")
+    problem = activation.move_or_charge_problem(
+        state,
+        a,
+        lambda: charge_targets(state, us),
+        has_melee=bool(_melee_weapons(us.unit)),
+        out_of_reach="target out of charge range",
+    )
+    if problem:
+        raise bad(problem)
     return us
 
 

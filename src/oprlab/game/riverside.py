@@ -685,9 +685,7 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
             raise bad("resist the spell being cast with 0 up to the tokens of your Casters")
         return None
     if a.kind is Kind.PLACE_OBJECTIVE:
-        if state.phase != "objectives" or a.to is None:
-            raise bad("no objective marker to place now")
-        problem = objective_problem(state, a.to)
+        problem = activation.objective_action_problem(state, a, objective_problem)
         if problem:
             raise bad(problem)
         return None
@@ -695,11 +693,8 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
     if us is None or us.side != state.active:
         raise bad("not a unit of the side to act")
     if a.kind is Kind.DEPLOY:
-        if state.phase not in DEPLOY_PHASES or us not in _to_deploy(state, us.side):
-            raise bad("this unit cannot deploy in this phase")
-        if a.to is None or a.target:
-            raise bad("deploy needs a position and no target")
-        problem = deploy_problem(state, us, a.to)
+        waiting = state.phase in DEPLOY_PHASES and us in _to_deploy(state, us.side)
+        problem = activation.deploy_action_problem(state, us, a, deploy_problem, may_deploy=waiting)
         if problem:
             raise bad(problem)
         return us
@@ -757,12 +752,15 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         raise bad("Immobile units may only Hold or Idle")
     if a.kind in (Kind.HOLD, Kind.IDLE) and (a.to is not None or a.target):
         raise bad("Hold and Idle take no move and no target (targets come after Hold)")
-    if a.kind in (Kind.ADVANCE, Kind.RUSH) and (not _on_table(state, a.to) or a.target):
-        raise bad("a move needs a point on the table and no target")
-    if a.kind is Kind.CHARGE and (a.to is not None or a.target not in charge_targets(state, us)):
-        raise bad("no model can reach base contact with that target")
-    if a.kind is Kind.CHARGE and a.benny and not combat.melee_weapons(us.unit):
-        raise bad("a benny's extra attack needs a melee weapon")
+    problem = activation.move_or_charge_problem(
+        state,
+        a,
+        lambda: charge_targets(state, us),
+        has_melee=bool(combat.melee_weapons(us.unit)),
+        out_of_reach="no model can reach base contact with that target",
+    )
+    if problem:
+        raise bad(problem)
     return us
 
 
