@@ -44,12 +44,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
 
 from oprlab.errors import OptionError, UserError
+from oprlab.game import activation, bennies, benny_defence, objectives
+from oprlab.game import casting as caster
+from oprlab.game import casualties as losses
 from oprlab.game import geometry as geo
 from oprlab.game import gff_blast as blast
 from oprlab.game import gff_casting as casting
@@ -58,15 +61,13 @@ from oprlab.game import gff_limited as limited
 from oprlab.game import gff_moves as moves
 from oprlab.game import gff_room as room
 from oprlab.game import gff_setup as edges
-from oprlab.game import objectives
 from oprlab.game.actions import Action, Kind
-from oprlab.game.events import EventLog
 from oprlab.game.gff_casting import Casting
 from oprlab.game.gff_setup import GffOptions
 from oprlab.game.state import GameState, Objective, Pending, UnitState
-from oprlab.mechanics import Check, Mechanic, Test, get_mechanic
+from oprlab.mechanics import Check, Mechanic, Test
 from oprlab.mechanics.clock import Clock
-from oprlab.mechanics.clock_state import BennyUse, ClockState, bennies_left, spend_benny
+from oprlab.mechanics.clock_state import BennyUse, ClockState
 from oprlab.rules.gff import melee
 from oprlab.rules.gff.attack import (
     Hit,
@@ -88,7 +89,7 @@ from oprlab.table.special_moves import PUSH_TARGET, fall, land
 from oprlab.units.model import Army, Unit, Weapon
 
 ROUNDS = 4
-OBJECTIVE_RANGE = 3.0
+OBJECTIVE_RANGE = objectives.OBJECTIVE_RANGE
 OBJECTIVE_SPACING = 9.0
 AMBUSH_DISTANCE = 9.0
 HERO_AURA = 12.0
@@ -102,39 +103,18 @@ STRIKE_RANGE = 2.0
 FEARLESS_ROLL = 4
 EPS = 1e-6
 DEPLOY_PHASES = ("zone", "deploy", "scout", "ambush")
-#: Caster(X): "can't hold more than 6 tokens at once"; "Roll one die, on 4+ resolve the effect".
-SPELL_TOKENS_MAX = 6
-CASTING_ROLL = 4
-#: Caster(X): helpers "within 18" in line of sight of the caster's unit" may add tokens.
-BOOST_RANGE = 18.0
-#: Boosts listed by legal_actions (any number is legal): +3 already makes a 4+ certain on the
-#: clock (increment 0) and is more than a d6 can use (a 1 always fails).
-BOOST_LISTED = 3
-#: Clock values a benny may set (seed 000 variation 5: "to any value").
-CLOCK_VALUES = (1, 2, 3, 4, 5, 6)
+#: Caster(X) (shared with Riverside: :mod:`oprlab.game.casting`).
+SPELL_TOKENS_MAX = caster.SPELL_TOKENS_MAX
+CASTING_ROLL = caster.CASTING_ROLL
+BOOST_RANGE = caster.BOOST_RANGE
+BOOST_LISTED = caster.BOOST_LISTED
+#: Clock values a benny may set (:data:`oprlab.game.bennies.CLOCK_VALUES`).
+CLOCK_VALUES = bennies.CLOCK_VALUES
 
 
-@dataclass(frozen=True, slots=True)
-class Spell:
-    """A spell a Caster may try (oprlab's stand-in: real spells are army-book data).
-
-    Attributes:
-        name: the spell's name (one try per spell per activation).
-        values: the token costs it may be cast at; the effect scales with the cost.
-        hits_per_token: hits the target takes per token spent when the spell works.
-        ap: the AP of those hits.
-        range: the farthest target, in inches (the target must also be in line of sight).
-    """
-
-    name: str
-    values: tuple[int, ...]
-    hits_per_token: int
-    ap: int
-    range: float
-
-
-#: The spells every Caster knows. Replace this table to play other spells (docs/rules/gff.md).
-SPELLS: tuple[Spell, ...] = (Spell("Bolt", (1, 2, 3), hits_per_token=2, ap=1, range=18.0),)
+Spell = caster.Spell
+#: The spells every Caster knows (:data:`oprlab.game.casting.SPELLS`).
+SPELLS = caster.SPELLS
 
 
 # --- setup --------------------------------------------------------------------------------
@@ -165,25 +145,8 @@ def new_game(
     for i, army in enumerate((army_a, army_b)):
         for unit in army.units:
             room.check_room(i, army, unit, _zones(t, unit, opts), (t.width, t.depth))
-    mech = get_mechanic(mechanic) if isinstance(mechanic, str) else mechanic
-    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
-    units: dict[str, UnitState] = {}
-    for side, army in enumerate((army_a, army_b)):
-        for i, unit in enumerate(army.units):
-            uid = f"{'AB'[side]}{i + 1}"
-            reserve = "ambush" if unit.has("Ambush") else "scout" if unit.has("Scout") else None
-            units[uid] = UnitState(uid, side, unit, None, unit.size, reserve=reserve)
-    state = GameState(
-        system="gff",
-        table=table or Table(),
-        armies=(army_a, army_b),
-        units=units,
-        mechanic=mech,
-        mech_state=mech.initial_state([u.owner for u in units.values()], rng),
-        rng=rng,
-        seed=seed,
-        rounds=ROUNDS,
-        log=EventLog(enabled=log),
+    state = activation.new_state(
+        "gff", army_a, army_b, seed=seed, mechanic=mechanic, table=table, rounds=ROUNDS, log=log
     )
     first = int(state.rng.integers(2))  # Mission 2: roll-off; the winner places the first marker
     count = int(state.rng.integers(1, 4)) + 2  # Mission 1: D3 + 2
@@ -194,8 +157,8 @@ def new_game(
     state.extra["edges"] = list(edges.DEFAULT_EDGES)
     state.active = first
     state.phase = "objectives"
-    state.extra["mechanic_name"] = mechanic if isinstance(mechanic, str) else mech.name
-    state.log.add("setup", seed=seed, mechanic=repr(mech), objectives=count, first=first)
+    state.extra["mechanic_name"] = mechanic if isinstance(mechanic, str) else state.mechanic.name
+    state.log.add("setup", seed=seed, mechanic=repr(state.mechanic), objectives=count, first=first)
     if state.table.objectives:
         for point in state.table.objectives:
             state.objectives.append(Objective(point))
@@ -272,14 +235,7 @@ def objective_problem(state: GameState, point: Point) -> str | None:
 
 def objective_candidates(state: GameState) -> list[Point]:
     """Points outside both deployment zones, over 9" from other markers (a 3" grid)."""
-    t = state.table
-    pts: list[Point] = []
-    for x in np.arange(3.0, t.width - 2.9, 3.0):
-        for y in np.arange(t.deployment_depth + 1.5, t.depth - t.deployment_depth - 1.4, 3.0):
-            p = (float(x), float(y))
-            if objective_problem(state, p) is None:
-                pts.append(p)
-    return pts
+    return objectives.candidates(state, objective_problem)
 
 
 def deploy_problem(state: GameState, us: UnitState, point: Point) -> str | None:
@@ -459,8 +415,7 @@ def _to_deploy(state: GameState, side: int) -> list[UnitState]:
     ]
 
 
-def _can_activate(state: GameState, side: int) -> list[UnitState]:
-    return [u for u in state.side_units(side) if u.on_table and not u.activated]
+_can_activate = activation.can_activate
 
 
 #: :func:`move_allowance` by the unit's identity (a frozen Unit's hash walks every field): each
@@ -495,10 +450,7 @@ def _move_allowance(unit: Unit, kind: Kind) -> float:
 
 def move_goals(state: GameState, us: UnitState) -> list[Point]:
     """Canonical destinations: each objective, each enemy unit, and back toward home."""
-    goals: list[Point] = [o.position for o in state.objectives]
-    for e in state.enemies(us.side):
-        assert e.placement is not None
-        goals.append(geo.centroid(e.placement))
+    goals = activation.marker_and_enemy_goals(state, us)
     assert us.placement is not None
     goals.append(edges.home_point(state.table, edge_of(state, us.side), geo.centroid(us.placement)))
     return list(dict.fromkeys(goals))  # two goals at one point are one action
@@ -587,11 +539,7 @@ def charge_targets(state: GameState, us: UnitState) -> list[str]:
     ]
 
 
-def bennies_available(state: GameState, side: int) -> int:
-    """Bennies a side has left (clock-bennies; 0 under other mechanics)."""
-    if isinstance(state.mech_state, ClockState):
-        return bennies_left(state.mech_state, f"side{side}")
-    return 0
+bennies_available = bennies.bennies_available
 
 
 def legal_actions(state: GameState) -> list[Action]:
@@ -639,22 +587,17 @@ def unit_actions(state: GameState, us: UnitState) -> list[Action]:
     acts = [Action(Kind.HOLD, us.uid)]
     if us.unit.has("Immobile"):
         return acts
-    for goal in move_goals(state, us):
-        acts.append(Action(Kind.ADVANCE, us.uid, to=goal))
-        acts.append(Action(Kind.RUSH, us.uid, to=goal))
-    charges = [Action(Kind.CHARGE, us.uid, target=t) for t in charge_targets(state, us)]
-    if charges and _melee_weapons(us.unit) and bennies_available(state, us.side) > 0:
-        charges += [replace(a, benny=True) for a in charges]
-    return acts + charges
+    goals = move_goals(state, us)
+    targets = charge_targets(state, us)
+    extra = bool(_melee_weapons(us.unit)) and bennies_available(state, us.side) > 0
+    return activation.unit_action_list(us, acts, goals, targets, benny_charges=extra)
 
 
 def _melee_weapons(unit: Unit) -> list[Weapon]:
     return [w for w in unit.weapons if w.melee]
 
 
-def caster_rating(unit: Unit) -> int:
-    """X of Caster(X) (0: not a Caster)."""
-    return (unit.rating("Caster") or 0) if unit.has("Caster") else 0
+caster_rating = caster.caster_rating
 
 
 def spell_targets(state: GameState, us: UnitState, spell: Spell) -> list[str]:
@@ -680,15 +623,8 @@ def spell_helpers(state: GameState, us: UnitState) -> list[UnitState]:
 
 
 def _casters_near(state: GameState, us: UnitState, units: list[UnitState]) -> list[UnitState]:
-    assert us.placement is not None
-    found: list[tuple[float, str, UnitState]] = []
-    for f in units:
-        if f.uid == us.uid or f.spell_tokens <= 0 or f.placement is None:
-            continue
-        d = geo.gap(us.placement, f.placement)
-        if d <= BOOST_RANGE and _seeing(state, f, us).any():
-            found.append((d, f.uid, f))
-    return [f for _, _, f in sorted(found, key=lambda t: (t[0], t[1]))]
+    """Seed 003: GFF's line of sight (some model of the Caster sees the unit)."""
+    return caster.casters_near(us, units, lambda f: bool(_seeing(state, f, us).any()))
 
 
 def cast_actions(state: GameState, us: UnitState, tried: tuple[str, ...] = ()) -> list[Action]:
@@ -699,31 +635,13 @@ def cast_actions(state: GameState, us: UnitState, tried: tuple[str, ...] = ()) -
     if us.shaken or us.spell_tokens <= 0 or not us.on_table:
         return []
     spare = sum(f.spell_tokens for f in spell_helpers(state, us))
-    acts = []
-    for spell in SPELLS:
-        if spell.name in tried:
-            continue
-        targets = spell_targets(state, us, spell)
-        for value in spell.values:
-            if value > us.spell_tokens:
-                continue
-            for t in targets:
-                for boost in range(min(spare, BOOST_LISTED) + 1):
-                    acts.append(
-                        Action(
-                            Kind.CAST, us.uid, target=t, spell=spell.name, value=value, boost=boost
-                        )
-                    )
-    return acts
+    return caster.cast_actions(us, tried, spare, lambda sp: spell_targets(state, us, sp))
 
 
-def _spell(name: str) -> Spell | None:
-    return next((s for s in SPELLS if s.name == name), None)
+_spell = caster.spell
 
 
-def can_set_clocks(state: GameState, side: int) -> bool:
-    """Whether ``side`` may spend a benny to set a clock (clock-bennies, bennies left)."""
-    return isinstance(state.mechanic, Clock) and bennies_available(state, side) > 0
+can_set_clocks = bennies.can_set_clocks
 
 
 def shoot_actions(state: GameState, us: UnitState) -> list[Action]:
@@ -760,20 +678,7 @@ def set_clock_actions(state: GameState, us: UnitState, targets: list[str]) -> li
     Seed 000 variation 5: "Roll any clock (friend or foe) immediately to any value". One clock
     per activation; the clocks are named by a unit that uses them (one name per clock).
     """
-    pending = state.pending
-    mech = state.mechanic
-    if pending is None or pending.clock_set or not can_set_clocks(state, us.side):
-        return []
-    assert isinstance(mech, Clock)
-    seen: set[tuple[str, ...]] = set()
-    acts = []
-    for uid in (us.uid, *targets):
-        key = mech.clock_key(state.units[uid].owner)
-        if key in seen:
-            continue
-        seen.add(key)
-        acts += [Action(Kind.SET_CLOCK, us.uid, target=uid, value=v) for v in CLOCK_VALUES]
-    return acts
+    return bennies.set_clock_actions(state, us, targets, need_target=False)
 
 
 def consolidate_actions(state: GameState, us: UnitState) -> list[Action]:
@@ -788,16 +693,10 @@ def consolidate_actions(state: GameState, us: UnitState) -> list[Action]:
 
 def is_legal(state: GameState, action: Action) -> bool:
     """Whether ``action`` may be taken now, including moves to any point of the table."""
-    try:
-        _validate(state, action)
-    except UserError:
-        return False
-    return True
+    return activation.is_legal(_validate, state, action)
 
 
-def _on_table(state: GameState, to: Point | None) -> bool:
-    t = state.table
-    return to is not None and 0 <= to[0] <= t.width and 0 <= to[1] <= t.depth
+_on_table = activation.on_table
 
 
 def _validate(state: GameState, a: Action) -> UnitState | None:
@@ -828,9 +727,7 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
             raise bad(f"the roll-off winner picks one of the edges {', '.join(offered)}")
         return None
     if a.kind is Kind.PLACE_OBJECTIVE:
-        if state.phase != "objectives" or a.to is None:
-            raise bad("no objective to place now")
-        problem = objective_problem(state, a.to)
+        problem = activation.objective_action_problem(state, a, objective_problem)
         if problem:
             raise bad(problem)
         return None
@@ -845,11 +742,8 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
     if us is None or us.side != state.active:
         raise bad("not a unit of the side to act")
     if a.kind is Kind.DEPLOY:
-        if state.phase not in DEPLOY_PHASES[1:] or us not in _to_deploy(state, us.side):
-            raise bad("this unit cannot deploy now")
-        if a.to is None or a.target:
-            raise bad("deploy needs a position and no target")
-        problem = deploy_problem(state, us, a.to)
+        waiting = state.phase in DEPLOY_PHASES[1:] and us in _to_deploy(state, us.side)
+        problem = activation.deploy_action_problem(state, us, a, deploy_problem, may_deploy=waiting)
         if problem:
             raise bad(problem)
         return us
@@ -900,12 +794,15 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         raise bad("Immobile units may only Hold")
     if a.kind is Kind.HOLD and (a.to is not None or a.target):
         raise bad("Hold takes no move and no target (targets come after it)")
-    if a.kind in (Kind.ADVANCE, Kind.RUSH) and (not _on_table(state, a.to) or a.target):
-        raise bad("move needs a point on the table and no target")
-    if a.kind is Kind.CHARGE and (a.to is not None or a.target not in charge_targets(state, us)):
-        raise bad("target out of charge range")
-    if a.kind is Kind.CHARGE and a.benny and not _melee_weapons(us.unit):
-        raise bad("a benny's extra attack needs a melee weapon")
+    problem = activation.move_or_charge_problem(
+        state,
+        a,
+        lambda: charge_targets(state, us),
+        has_melee=bool(_melee_weapons(us.unit)),
+        out_of_reach="target out of charge range",
+    )
+    if problem:
+        raise bad(problem)
     return us
 
 
@@ -913,40 +810,18 @@ def _cast_problem(state: GameState, us: UnitState, a: Action) -> str | None:
     """Why ``a`` (a ``CAST``) may not be tried now, or ``None`` (seed 003 "Caster(X)")."""
     if us.shaken:
         return "a Shaken unit must stay idle"
-    spell = _spell(a.spell)
-    if spell is None:
-        return f"unknown spell: one of {', '.join(s.name for s in SPELLS)}"
-    if a.to is not None or a.benny:
-        return "casting takes no move and no benny"
-    if state.pending is not None and spell.name in state.pending.cast:
-        return "only one try per spell"
-    if a.value not in spell.values:
-        return f"{spell.name} is cast at a value in {list(spell.values)}"
-    if a.value > us.spell_tokens:
-        return "not enough spell tokens"
-    if a.target not in spell_targets(state, us, spell):
-        return f'the target must be an enemy in line of sight within {spell.range:g}"'
-    if a.boost < 0 or a.boost > sum(f.spell_tokens for f in spell_helpers(state, us)):
-        return 'boost: 0 up to the tokens of friendly Casters within 18" in line of sight'
-    return None
+    tried = state.pending.cast if state.pending is not None else ()
+    return caster.cast_problem(
+        us,
+        a,
+        tried,
+        lambda sp: spell_targets(state, us, sp),
+        lambda: spell_helpers(state, us),
+    )
 
 
 def _set_clock_problem(state: GameState, us: UnitState, a: Action) -> str | None:
-    p = state.pending
-    if state.phase != "shoot" or p is None or p.unit != us.uid:
-        return "a benny sets a clock before the unit shoots"
-    if p.clock_set:
-        return "one clock per activation"
-    if not can_set_clocks(state, us.side):
-        return "no bennies left (or no clocks to set)"
-    if a.spell or a.boost or a.to is not None or a.benny:
-        return "set_clock takes a unit whose clock it sets and a value"
-    whose = state.units.get(a.target)
-    if whose is None or not whose.on_table:
-        return "name the clock by a unit on the table"
-    if a.value not in CLOCK_VALUES:
-        return "a clock is set to 1..6"
-    return None
+    return bennies.set_clock_problem(state, us, a, attack="the unit shoots")
 
 
 def _shot_problem(state: GameState, us: UnitState, a: Action) -> str | None:
@@ -990,11 +865,7 @@ def apply(state: GameState, action: Action) -> None:
     us = _validate(state, action)
     if action.kind is Kind.PLACE_OBJECTIVE:
         assert action.to is not None
-        state.objectives.append(Objective(action.to))
-        state.log.add("objective", side=state.active, at=list(action.to))
-        state.extra["objectives_left"] -= 1
-        state.active = 1 - state.active  # Mission 3: alternate placing markers
-        if state.extra["objectives_left"] == 0:
+        if activation.place_objective(state, action.to):  # Mission 3: alternate placing
             _start_deployment(state)
         return
     if action.kind is Kind.CHOOSE_ZONE:
@@ -1054,28 +925,15 @@ def _deploy(state: GameState, us: UnitState, action: Action) -> None:
     if us.reserve == "ambush":
         us.arrived = state.round
     us.reserve = None
-    state.log.add(
-        "deploy",
-        unit=us.uid,
-        side=us.side,
-        at=[round(v, 3) for v in action.to],
-        round=state.round,
-        phase=state.phase,
-    )
-    state.active = 1 - state.active
+    activation.deployed(state, us, action.to)
     _next_deployer(state)
 
 
 def _next_deployer(state: GameState) -> None:
     """Alternate deployment; move on to the next phase when nobody has units left to place."""
     while True:
-        if _has_room(state, state.active):
+        if activation.deployer_with_room(state, _has_room):
             return
-        if _to_deploy(state, 1 - state.active):
-            state.active = 1 - state.active
-            if _has_room(state, state.active):
-                return
-            continue
         if state.phase == "deploy":
             state.phase = "scout"  # Scout: after all other units, starting with the first
             state.active = state.first
@@ -1104,16 +962,8 @@ def _has_room(state: GameState, side: int) -> bool:
 
 
 def _start_round(state: GameState, n: int) -> None:
-    state.round = n
-    for us in state.units.values():
-        us.activated = False
-        us.fatigued = False  # Fatigue lasts "until the end of that round"
-    if n > 1 and state.finished_first is not None:
-        state.first = state.finished_first  # Playing the Game: who finished first goes first
-    state.finished_first = None
-    state.last_activation = [-1, -1]
+    activation.begin_round(state, n)  # Playing the Game: who finished first goes first
     state.active = state.first
-    state.log.add("round", round=n, first=state.first)
     _give_spell_tokens(state)
     if n > 1 and any(u.reserve == "ambush" and u.alive for u in state.units.values()):
         state.phase = "ambush"  # Ambush: start of a round after the first, next to act first
@@ -1124,26 +974,12 @@ def _start_round(state: GameState, n: int) -> None:
     _offer_clocks(state)
 
 
-def _give_spell_tokens(state: GameState) -> None:
-    """Caster(X): "Gets X spell tokens at the start of each round", holding at most 6."""
-    for us in state.units.values():
-        x = caster_rating(us.unit)
-        if x and us.alive:
-            before = us.spell_tokens
-            us.spell_tokens = min(SPELL_TOKENS_MAX, before + x)
-            state.log.add(
-                "tokens", unit=us.uid, gained=us.spell_tokens - before, tokens=us.spell_tokens
-            )
+_give_spell_tokens = caster.give_spell_tokens
 
 
 def _skip_empty(state: GameState) -> None:
     """Pass the turn to the other side when the side to act has nothing left to activate."""
-    if _can_activate(state, state.active):
-        return
-    if _can_activate(state, 1 - state.active):
-        state.active = 1 - state.active
-        return
-    _end_round(state)
+    activation.pass_turn(state, state.active, _end_round)
 
 
 def _begin(state: GameState, us: UnitState) -> None:
@@ -1152,9 +988,7 @@ def _begin(state: GameState, us: UnitState) -> None:
         state.pending = None
         state.phase = "activation"
         return
-    us.activated = True
-    state.activations += 1
-    state.last_activation[us.side] = state.activations
+    activation.count_activation(state, us)
     _dangerous_start(state, us)
 
 
@@ -1183,7 +1017,7 @@ def _cast(state: GameState, us: UnitState, a: Action) -> None:
     spell = _spell(a.spell)
     assert spell is not None
     us.spell_tokens -= a.value
-    helped = casting.pay(spell_helpers(state, us), a.boost)
+    helped = caster.pay(spell_helpers(state, us), a.boost)
     paid = Casting(us.uid, a, tuple(helped.items()), (*tried, spell.name))
     if spell_resisters(state, us):  # the other side may spend tokens first (RESIST)
         state.extra["casting"] = paid
@@ -1204,8 +1038,7 @@ def _roll_cast(state: GameState, c: Casting, resisted: dict[str, int] | None) ->
     roller = _roller(state)
     # The clock: "add 3 to the clock"; each extra token takes 1 off, down to 0 (Test.CASTING);
     # each resisting token adds 1 (up to the clock's most, 5).
-    check = Check(Test.CASTING, CASTING_ROLL, modifier=a.boost - against, owner=us.owner)
-    roll = roller.roll(check)
+    roll = roller.roll(caster.casting_check(us, a.boost, against))
     state.mech_state = roller.state
     state.log.add(
         "cast",
@@ -1265,7 +1098,7 @@ def _resist(state: GameState, us: UnitState, a: Action) -> None:
     """Spend the resisting tokens, nearest Caster first, then roll the spell."""
     c = state.extra.pop("casting")
     assert isinstance(c, Casting)
-    spent = casting.pay(spell_resisters(state, state.units[c.caster]), a.value)
+    spent = caster.pay(spell_resisters(state, state.units[c.caster]), a.value)
     state.log.add("resist", side=us.side, unit=c.caster, tokens=a.value, casters=spent)
     _roll_cast(state, c, spent)
 
@@ -1334,38 +1167,12 @@ def _spell_result(
     _apply_result(state, target, result, us, roller)
 
 
-def _set_clock(state: GameState, us: UnitState, a: Action) -> None:
-    """Seed 000 variation 5: a benny sets any clock, friend or foe, to any value."""
-    mech = state.mechanic
-    pending = state.pending
-    assert isinstance(mech, Clock) and isinstance(state.mech_state, ClockState)
-    assert pending is not None
-    owner = state.units[a.target].owner
-    state.mech_state = mech.spend_benny(
-        state.mech_state, f"side{us.side}", BennyUse.SET_CLOCK, owner=owner, value=a.value
-    )
-    state.log.add(
-        "benny",
-        side=us.side,
-        unit=us.uid,
-        use=BennyUse.SET_CLOCK.value,
-        clock=list(mech.clock_key(owner)),
-        value=a.value,
-    )
-    state.pending = replace(pending, clock_set=True)
+_set_clock = bennies.set_clock
 
 
 def _activate(state: GameState, us: UnitState, a: Action) -> None:
     _begin(state, us)
-    state.log.add(
-        "activate",
-        round=state.round,
-        side=us.side,
-        unit=us.uid,
-        action=a.kind.value,
-        to=None if a.to is None else [round(v, 3) for v in a.to],
-        target=a.target,
-    )
+    activation.log_activation(state, us, a)
     assert us.placement is not None
     if not us.on_table:  # lost to dangerous terrain as it activated
         _end_activation(state, us.side)
@@ -1523,17 +1330,12 @@ def _start_clock(state: GameState, a: Action) -> None:
     state.phase = "activation"
     if not a.target:
         return
-    mech = state.mechanic
-    assert isinstance(mech, Clock) and isinstance(state.mech_state, ClockState)
-    owner = state.units[a.target].owner
-    state.mech_state = mech.spend_benny(
-        state.mech_state, f"side{side}", BennyUse.SET_CLOCK, owner=owner, value=a.value
-    )
+    clock = bennies.roll_clock(state, side, a.target, a.value)
     state.log.add(
         "benny",
         side=side,
         use=BennyUse.SET_CLOCK.value,
-        clock=list(mech.clock_key(owner)),
+        clock=clock,
         value=a.value,
         when="activation",
     )
@@ -1541,18 +1343,10 @@ def _start_clock(state: GameState, a: Action) -> None:
 
 def _after_activation(state: GameState, side: int) -> None:
     """Alternate activations; a side with nothing left lets the other activate the rest."""
-    other = 1 - side
-    if _can_activate(state, other):
-        state.active = other
-        return
-    if _can_activate(state, side):
-        state.active = side
-        return
-    _end_round(state)
+    activation.pass_turn(state, 1 - side, _end_round)
 
 
-def _roller(state: GameState) -> Roller:
-    return Roller(state.mechanic, state.mech_state, state.rng)
+_roller = activation.roller
 
 
 def _shoot_step(state: GameState, us: UnitState, a: Action) -> None:
@@ -1603,11 +1397,7 @@ def _fire_plan(
     _end_activation(state, side)
 
 
-def _spend_benny(state: GameState, us: UnitState) -> None:
-    """Seed 000 "Bennies": "grant a single extra attack to any unit" (the commander's choice)."""
-    assert isinstance(state.mech_state, ClockState)
-    state.mech_state = spend_benny(state.mech_state, f"side{us.side}", BennyUse.EXTRA_ATTACK)
-    state.log.add("benny", side=us.side, unit=us.uid, use=BennyUse.EXTRA_ATTACK.value)
+_spend_benny = bennies.spend_extra_attack
 
 
 def with_extra_attack(unit: Unit, models: int) -> Unit:
@@ -1826,11 +1616,8 @@ def _defend(state: GameState, us: UnitState, a: Action) -> None:
     """Spend ``a.value`` bennies on as many hits, then roll the rest of the attack (a shot,
     one attack of a melee exchange, which then goes on, or a spell's hits)."""
     waiting = state.extra.pop("defending")
-    assert isinstance(waiting, defend.WAITING) and isinstance(state.mech_state, ClockState)
-    for _ in range(a.value):
-        state.mech_state = spend_benny(state.mech_state, f"side{us.side}", BennyUse.DEFEND)
-    if a.value:
-        state.log.add("benny", side=us.side, unit=us.uid, use=BennyUse.DEFEND.value, hits=a.value)
+    assert isinstance(waiting, defend.WAITING)
+    benny_defence.spend_defence(state, us, a.value)
     roller = _roller(state)
     if isinstance(waiting, defend.MeleeDefending):
         blow = waiting.blow
@@ -1936,44 +1723,9 @@ def casualty_order(state: GameState, target: UnitState, by: UnitState, n: int) -
     never break cohesion (each model within 1" of another) while another choice keeps it.
     """
     assert target.placement is not None and by.placement is not None
-    p = target.placement
-    alive = [int(i) for i in np.flatnonzero(p.alive)]
-    n = min(n, len(alive))
-    if n <= 0:
-        return []
-    centres, radii = p.centres, p.radii
     bc = by.placement.centres.mean(axis=0)  # all its models: it may have just been destroyed
-    near_attacker = np.linalg.norm(centres - bc, axis=1)
-    holds = np.zeros(len(radii), dtype=np.bool_)
-    for o in state.objectives:
-        holds |= np.linalg.norm(centres - np.asarray(o.position), axis=1) - radii <= OBJECTIVE_RANGE
-    gaps = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
-    linked = gaps - radii[:, None] - radii[None, :] <= SEPARATE_INCHES + EPS
-    preference = sorted(alive, key=lambda i: (bool(holds[i]), float(near_attacker[i]), i))
-    left = set(alive)
-    out: list[int] = []
-    for _ in range(n):
-        choices = [i for i in preference if i in left]
-        pick = next((i for i in choices if _coherent(left - {i}, linked)), choices[0])
-        out.append(pick)
-        left.discard(pick)
-    return out
-
-
-def _coherent(models: set[int], linked: np.ndarray) -> bool:
-    """Every model joined to every other through a chain of models within 1"."""
-    if len(models) <= 1:
-        return True
-    start = next(iter(models))
-    seen = {start}
-    todo = [start]
-    while todo:
-        i = todo.pop()
-        for j in models:
-            if j not in seen and linked[i, j]:
-                seen.add(j)
-                todo.append(j)
-    return len(seen) == len(models)
+    near_attacker = np.linalg.norm(target.placement.centres - bc, axis=1)
+    return losses.casualty_order(state, target.placement, n, near_attacker)
 
 
 def _remove(state: GameState, target: UnitState, casualties: int, by: UnitState) -> None:
@@ -2147,17 +1899,13 @@ def _consolidate_step(state: GameState, us: UnitState, a: Action) -> None:
 
 
 def _end_round(state: GameState) -> None:
-    la = state.last_activation
-    state.finished_first = state.first if la[0] == la[1] else int(la[1] < la[0])
+    activation.record_finished_first(state)
     roller = _roller(state)
     for side in (state.first, 1 - state.first):
         morale(state, side, roller)
     state.mech_state = roller.state
     update_objectives(state)
-    if state.round >= state.rounds:
-        objectives.finish(state)
-        return
-    _start_round(state, state.round + 1)
+    activation.next_round(state, _start_round)
 
 
 def morale(state: GameState, side: int, roller: Roller) -> None:
@@ -2212,16 +1960,15 @@ def controllers(state: GameState) -> list[set[int]]:
 
     Shaken units cannot seize or contest; Ambush units cannot on the round they arrive.
     """
-    out: list[set[int]] = [set() for _ in state.objectives]
-    for us in state.units.values():
-        if not us.on_table or us.shaken or us.placement is None:
-            continue
-        if us.arrived and us.arrived == state.round:
-            continue
-        for i, obj in enumerate(state.objectives):
-            if geo.within(us.placement, obj.position, OBJECTIVE_RANGE):
-                out[i].add(us.side)
-    return out
+    holders = [
+        (us.side, us.placement)
+        for us in state.units.values()
+        if us.on_table
+        and not us.shaken
+        and us.placement is not None
+        and not (us.arrived and us.arrived == state.round)
+    ]
+    return objectives.sides_near(state.objectives, holders)
 
 
 def update_objectives(state: GameState) -> None:

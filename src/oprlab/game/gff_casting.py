@@ -4,9 +4,10 @@ Seed 003 "Caster(X)": "Models within 18" in line of sight of the caster's unit m
 number of spell tokens at the same time before rolling, to give the caster +1/-1 to the roll per
 token". Friendly tokens are the ``boost`` of a ``CAST``; the other side's are its ``RESIST``
 decision, taken while the spell waits as a :class:`Casting`. The procedure
-(``oprlab.game.gff``) finds the Casters in reach; this module lists, checks and pays.
+(``oprlab.game.gff``) finds the Casters in reach; this module lists and checks the resisting;
+paying tokens is :func:`oprlab.game.casting.pay` (shared with Riverside; kept here by name).
 
-May import ``oprlab.game.actions`` and ``oprlab.game.state``.
+May import ``oprlab.game.actions``, ``oprlab.game.casting`` and ``oprlab.game.state``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from oprlab.game.actions import Action, Kind
+from oprlab.game.casting import pay
 from oprlab.game.state import UnitState
 
 #: RESIST values listed beyond the boost (any number is legal): a net -2 already needs a
@@ -39,18 +41,6 @@ class Casting:
     tried: tuple[str, ...]
 
 
-def pay(casters: Sequence[UnitState], tokens: int) -> dict[str, int]:
-    """Take ``tokens`` from ``casters`` in order (nearest first); what each paid, by uid."""
-    paid: dict[str, int] = {}
-    for f in casters:
-        take = min(tokens, f.spell_tokens)
-        if take:
-            f.spell_tokens -= take
-            paid[f.uid] = take
-            tokens -= take
-    return paid
-
-
 def resist_actions(c: Casting, resisters: Sequence[UnitState]) -> list[Action]:
     """0 up to the resisters' tokens, listed up to the boost + 2; named by the nearest."""
     if not resisters:
@@ -72,3 +62,6 @@ def resist_problem(
     if not 0 <= a.value <= sum(f.spell_tokens for f in resisters):
         return 'resist: 0 up to the tokens of your Casters within 18" in line of sight'
     return None
+
+
+__all__: Sequence[str] = ["RESIST_LISTED", "Casting", "pay", "resist_actions", "resist_problem"]

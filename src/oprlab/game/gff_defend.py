@@ -10,7 +10,7 @@ attacks of a melee exchange (:class:`MeleeDefending`, one pause per attack of th
 Impact, Counter, the strikes, the strike back) and a spell's hits (:class:`SpellDefending`)
 each wait in ``state.extra["defending"]`` for the decision.
 
-May import ``oprlab.game.actions``, ``oprlab.rules`` and below.
+May import ``oprlab.game.actions``, ``oprlab.game.benny_defence``, ``oprlab.rules`` and below.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from oprlab.game.actions import Action, Kind
+from oprlab.game import benny_defence
+from oprlab.game.actions import Action
 from oprlab.rules.gff.attack import (
     Hit,
     Situation,
@@ -62,13 +63,12 @@ def hit_count(rolled: Rolled) -> int:
 def defended_hits(rolled: Rolled, n: int) -> set[tuple[int, int]]:
     """The ``n`` hits a benny defends (weapon index, hit index): the ones that hurt most.
 
-    Deadly hits first (the most wounds), then the highest AP, then the list order.
+    Deadly hits first (the most wounds), then the highest AP, then the list order
+    (:func:`oprlab.game.benny_defence.defended_hits`; GFF decides Cover for the whole attack).
     """
-    order = sorted(
-        ((i, j) for i, (_, hits) in enumerate(rolled) for j in range(len(hits))),
-        key=lambda ij: (-rolled[ij[0]][0].deadly, -rolled[ij[0]][1][ij[1]].ap, ij),
+    return benny_defence.defended_hits(
+        [(p.deadly, [h.ap for h in hits], False) for p, hits in rolled], n
     )
-    return set(order[: max(0, n)])
 
 
 def resolve_hits(
@@ -219,19 +219,17 @@ WAITING = (Defending, MeleeDefending, SpellDefending)
 
 def defend_actions(shot: Waiting, bennies: int) -> list[Action]:
     """0 up to one benny per hit, no more than the side's ``bennies``."""
-    most = min(hit_count(shot.rolled), bennies)
-    return [
-        Action(Kind.DEFEND, shot.target, target=shot.attacker, value=n) for n in range(most + 1)
-    ]
+    return benny_defence.defend_actions(shot.target, shot.attacker, hit_count(shot.rolled), bennies)
 
 
 def defend_problem(shot: Waiting, unit: str, a: Action, bennies: int) -> str | None:
     """Why ``a`` (a ``DEFEND`` by ``unit``) may not be taken against ``shot``, or ``None``."""
-    if unit != shot.target or a.target != shot.attacker:
-        return "defend names the unit hit and the shooter, striker or caster"
-    if a.to is not None or a.benny or a.spell or a.boost:
-        return "defend takes only the number of bennies to spend"
-    most = min(hit_count(shot.rolled), bennies)
-    if not 0 <= a.value <= most:
-        return f"spend 0 to {most} bennies: one per hit, no more than the side has"
-    return None
+    return benny_defence.defend_problem(
+        shot.target,
+        shot.attacker,
+        hit_count(shot.rolled),
+        unit,
+        a,
+        bennies,
+        who="the shooter, striker or caster",
+    )

@@ -4,19 +4,39 @@ The texts settle markers the same way once each system has said which units may 
 (seed 003 "Mission" 4-6, seed 002 "End Phase"; WWPD borrows GFF's mission): one side near takes
 a marker, both sides near make it neutral, nobody near leaves it as it was; the most markers
 after the last round wins. Each procedure only says who may hold (Shaken, late arrivals).
+Both OPR procedures also offer markers on one 3" grid between the deployment zones, each
+checking its own placing rules (:func:`candidates`).
+
+May import ``oprlab.game.geometry``, ``oprlab.game.events``, ``oprlab.game.state`` and
+``oprlab.table.model``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+
+import numpy as np
 
 from oprlab.game import geometry as geo
 from oprlab.game.events import EventLog
 from oprlab.game.state import GameState, Objective
-from oprlab.table.model import Placement
+from oprlab.table.model import Placement, Point
 
 #: Seed 003 "Mission" 4 (and seed 002): a unit within 3" of a marker may seize it.
 OBJECTIVE_RANGE = 3.0
+
+
+def candidates(state: GameState, problem: Callable[[GameState, Point], str | None]) -> list[Point]:
+    """Points of a 3" grid between the deployment zones where a marker may go (``problem``:
+    the system's placing rules, ``None`` where a marker may stand)."""
+    t = state.table
+    pts: list[Point] = []
+    for x in np.arange(3.0, t.width - 2.9, 3.0):
+        for y in np.arange(t.deployment_depth + 1.5, t.depth - t.deployment_depth - 1.4, 3.0):
+            p = (float(x), float(y))
+            if problem(state, p) is None:
+                pts.append(p)
+    return pts
 
 
 def sides_near(

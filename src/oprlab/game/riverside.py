@@ -34,8 +34,9 @@ action (only Idle removes Shaken); abilities come before a Charge, not during it
 defender always strikes back; roll-offs and the D3 use the game's generator under every mechanic.
 
 May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.units``, ``oprlab.mechanics`` and
-``oprlab.game``'s state, actions, events, geometry, ``riverside_combat``,
-``riverside_defend``, ``riverside_abilities`` and ``gff``'s benny helpers.
+``oprlab.game``'s state, actions, events, geometry, objectives, ``riverside_combat``,
+``riverside_defend``, ``riverside_abilities``, ``gff_room`` and the procedure pieces shared with
+GFF: ``activation`` (rounds and alternation), ``bennies`` and ``benny_defence``.
 """
 
 from __future__ import annotations
@@ -49,19 +50,16 @@ from typing import Literal
 import numpy as np
 
 from oprlab.errors import OptionError, UserError
+from oprlab.game import activation, bennies, benny_defence, objectives
 from oprlab.game import geometry as geo
 from oprlab.game import gff_room as room
-from oprlab.game import objectives
 from oprlab.game import riverside_abilities as abilities
 from oprlab.game import riverside_combat as combat
 from oprlab.game import riverside_defend as defend
 from oprlab.game.actions import Action, Kind
-from oprlab.game.events import EventLog
-from oprlab.game.gff import CLOCK_VALUES, bennies_available, can_set_clocks
-from oprlab.game.state import GameState, Objective, Pending, UnitState
-from oprlab.mechanics import Mechanic, get_mechanic
-from oprlab.mechanics.clock import Clock
-from oprlab.mechanics.clock_state import BennyUse, ClockState, spend_benny
+from oprlab.game.bennies import bennies_available
+from oprlab.game.state import GameState, Pending, UnitState
+from oprlab.mechanics import Mechanic
 from oprlab.rules.gff.resolve import Roller
 from oprlab.rules.riverside.attack import READINGS, Readings
 from oprlab.table import charge as table_charge
@@ -76,7 +74,7 @@ SYSTEM = "riverside"
 #: "The game consist of 4 Rounds".
 ROUNDS = 4
 #: End Phase: "within 3" of an objective".
-OBJECTIVE_RANGE = 3.0
+OBJECTIVE_RANGE = objectives.OBJECTIVE_RANGE
 #: Placing Objectives: "over 9" away from other markers".
 OBJECTIVE_SPACING = 9.0
 #: Ambush Deployment: "anywhere over 9" away from enemy units".
@@ -178,35 +176,18 @@ def new_game(
             )
     opts = options or RiversideOptions()
     _check_room(army_a, army_b, table or Table())
-    mech = get_mechanic(mechanic) if isinstance(mechanic, str) else mechanic
-    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
-    units: dict[str, UnitState] = {}
-    for side, army in enumerate((army_a, army_b)):
-        for i, unit in enumerate(army.units):
-            uid = f"{'AB'[side]}{i + 1}"
-            reserve = "ambush" if unit.has("Ambush") else "scout" if unit.has("Scout") else None
-            units[uid] = UnitState(uid, side, unit, None, unit.size, reserve=reserve)
-    state = GameState(
-        system=SYSTEM,
-        table=table or Table(),
-        armies=(army_a, army_b),
-        units=units,
-        mechanic=mech,
-        mech_state=mech.initial_state([u.owner for u in units.values()], rng),
-        rng=rng,
-        seed=seed,
-        rounds=ROUNDS,
-        log=EventLog(enabled=log),
+    state = activation.new_state(
+        SYSTEM, army_a, army_b, seed=seed, mechanic=mechanic, table=table, rounds=ROUNDS, log=log
     )
     state.extra["options"] = opts
-    state.extra["mechanic_name"] = mechanic if isinstance(mechanic, str) else mech.name
+    state.extra["mechanic_name"] = mechanic if isinstance(mechanic, str) else state.mechanic.name
     state.extra["edge"] = [0, 1]  # until the roll-off: side 0 low (y = 0), side 1 high
     winner = int(state.rng.integers(2))  # "The commanders roll-off"
     count = int(state.rng.integers(1, 4)) + 2  # "D3+2 objective markers"
     state.extra["objectives_left"] = count
     state.active = winner  # "the winner picks who places the first": it places first
     state.phase = "objectives"
-    state.log.add("setup", seed=seed, mechanic=repr(mech), objectives=count, first=winner)
+    state.log.add("setup", seed=seed, mechanic=repr(state.mechanic), objectives=count, first=winner)
     return state
 
 
@@ -274,14 +255,7 @@ def objective_problem(state: GameState, point: Point) -> str | None:
 
 def objective_candidates(state: GameState) -> list[Point]:
     """Legal marker points on a 3" grid."""
-    t = state.table
-    pts: list[Point] = []
-    for x in np.arange(3.0, t.width - 2.9, 3.0):
-        for y in np.arange(t.deployment_depth + 1.5, t.depth - t.deployment_depth - 1.4, 3.0):
-            p = (float(x), float(y))
-            if objective_problem(state, p) is None:
-                pts.append(p)
-    return pts
+    return objectives.candidates(state, objective_problem)
 
 
 @lru_cache(maxsize=1024)
@@ -390,8 +364,7 @@ def _to_deploy(state: GameState, side: int) -> list[UnitState]:
     ]
 
 
-def _can_activate(state: GameState, side: int) -> list[UnitState]:
-    return [u for u in state.side_units(side) if u.on_table and not u.activated]
+_can_activate = activation.can_activate
 
 
 def move_allowance(unit: Unit, kind: Kind) -> float:
@@ -403,10 +376,7 @@ def move_allowance(unit: Unit, kind: Kind) -> float:
 
 def move_goals(state: GameState, us: UnitState) -> list[Point]:
     """Canonical destinations: each objective, each enemy unit, and back toward home."""
-    goals: list[Point] = [o.position for o in state.objectives]
-    for e in state.enemies(us.side):
-        assert e.placement is not None
-        goals.append(geo.centroid(e.placement))
+    goals = activation.marker_and_enemy_goals(state, us)
     assert us.placement is not None
     cx, _ = geo.centroid(us.placement)
     goals.append((cx, home_edge(state, us.side)))
@@ -625,13 +595,10 @@ def unit_actions(state: GameState, us: UnitState) -> list[Action]:
     acts = [Action(Kind.HOLD, us.uid), Action(Kind.IDLE, us.uid)]
     if us.unit.has("Immobile"):
         return acts
-    for goal in move_goals(state, us):
-        acts.append(Action(Kind.ADVANCE, us.uid, to=goal))
-        acts.append(Action(Kind.RUSH, us.uid, to=goal))
-    charges = [Action(Kind.CHARGE, us.uid, target=t) for t in charge_targets(state, us)]
-    if charges and combat.melee_weapons(us.unit) and bennies_available(state, us.side) > 0:
-        charges += [replace(a, benny=True) for a in charges]  # seed 000 "Bennies"
-    return acts + charges
+    goals = move_goals(state, us)
+    targets = charge_targets(state, us)
+    extra = bool(combat.melee_weapons(us.unit)) and bennies_available(state, us.side) > 0
+    return activation.unit_action_list(us, acts, goals, targets, benny_charges=extra)
 
 
 def shoot_actions(state: GameState, us: UnitState) -> list[Action]:
@@ -661,21 +628,10 @@ def set_clock_actions(state: GameState, us: UnitState, targets: list[str]) -> li
     """Before the Ranged Attack, a benny may set a clock: the shooter's or a target's, to 1..6.
 
     Seed 000 variation 5: "Roll any clock (friend or foe) immediately to any value". One clock
-    per activation, only with a target to shoot at; each clock is named by one unit using it.
+    per activation, only with a target to shoot at (the shooting step also waits for Special
+    Abilities with none); each clock is named by one unit using it.
     """
-    pending = state.pending
-    mech = state.mechanic
-    if not targets or pending is None or pending.clock_set or not can_set_clocks(state, us.side):
-        return []
-    assert isinstance(mech, Clock)
-    seen: set[tuple[str, ...]] = set()
-    acts = []
-    for uid in (us.uid, *targets):
-        key = mech.clock_key(state.units[uid].owner)
-        if key not in seen:
-            seen.add(key)
-            acts += [Action(Kind.SET_CLOCK, us.uid, target=uid, value=v) for v in CLOCK_VALUES]
-    return acts
+    return bennies.set_clock_actions(state, us, targets, need_target=True)
 
 
 def defending(state: GameState) -> defend.Defending:
@@ -687,16 +643,10 @@ def defending(state: GameState) -> defend.Defending:
 
 def is_legal(state: GameState, action: Action) -> bool:
     """Whether ``action`` may be taken now, including moves to any point of the table."""
-    try:
-        _validate(state, action)
-    except UserError:
-        return False
-    return True
+    return activation.is_legal(_validate, state, action)
 
 
-def _on_table(state: GameState, to: Point | None) -> bool:
-    t = state.table
-    return to is not None and 0 <= to[0] <= t.width and 0 <= to[1] <= t.depth
+_on_table = activation.on_table
 
 
 def _validate(state: GameState, a: Action) -> UnitState | None:
@@ -735,9 +685,7 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
             raise bad("resist the spell being cast with 0 up to the tokens of your Casters")
         return None
     if a.kind is Kind.PLACE_OBJECTIVE:
-        if state.phase != "objectives" or a.to is None:
-            raise bad("no objective marker to place now")
-        problem = objective_problem(state, a.to)
+        problem = activation.objective_action_problem(state, a, objective_problem)
         if problem:
             raise bad(problem)
         return None
@@ -745,11 +693,8 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
     if us is None or us.side != state.active:
         raise bad("not a unit of the side to act")
     if a.kind is Kind.DEPLOY:
-        if state.phase not in DEPLOY_PHASES or us not in _to_deploy(state, us.side):
-            raise bad("this unit cannot deploy in this phase")
-        if a.to is None or a.target:
-            raise bad("deploy needs a position and no target")
-        problem = deploy_problem(state, us, a.to)
+        waiting = state.phase in DEPLOY_PHASES and us in _to_deploy(state, us.side)
+        problem = activation.deploy_action_problem(state, us, a, deploy_problem, may_deploy=waiting)
         if problem:
             raise bad(problem)
         return us
@@ -807,31 +752,20 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         raise bad("Immobile units may only Hold or Idle")
     if a.kind in (Kind.HOLD, Kind.IDLE) and (a.to is not None or a.target):
         raise bad("Hold and Idle take no move and no target (targets come after Hold)")
-    if a.kind in (Kind.ADVANCE, Kind.RUSH) and (not _on_table(state, a.to) or a.target):
-        raise bad("a move needs a point on the table and no target")
-    if a.kind is Kind.CHARGE and (a.to is not None or a.target not in charge_targets(state, us)):
-        raise bad("no model can reach base contact with that target")
-    if a.kind is Kind.CHARGE and a.benny and not combat.melee_weapons(us.unit):
-        raise bad("a benny's extra attack needs a melee weapon")
+    problem = activation.move_or_charge_problem(
+        state,
+        a,
+        lambda: charge_targets(state, us),
+        has_melee=bool(combat.melee_weapons(us.unit)),
+        out_of_reach="no model can reach base contact with that target",
+    )
+    if problem:
+        raise bad(problem)
     return us
 
 
 def _set_clock_problem(state: GameState, us: UnitState, a: Action) -> str | None:
-    p = state.pending
-    if state.phase != "shoot" or p is None or p.unit != us.uid:
-        return "a benny sets a clock before the unit's Ranged Attack"
-    if p.clock_set:
-        return "one clock per activation"
-    if not can_set_clocks(state, us.side):
-        return "no bennies left (or no clocks to set)"
-    if a.spell or a.boost or a.to is not None or a.benny or a.second or a.split:
-        return "set_clock takes a unit whose clock it sets and a value"
-    whose = state.units.get(a.target)
-    if whose is None or not whose.on_table:
-        return "name the clock by a unit on the table"
-    if a.value not in CLOCK_VALUES:
-        return "a clock is set to 1..6"
-    return None
+    return bennies.set_clock_problem(state, us, a, attack="the unit's Ranged Attack")
 
 
 def _shot_problem(state: GameState, us: UnitState, a: Action) -> str | None:
@@ -876,11 +810,7 @@ def apply(state: GameState, action: Action) -> None:
         return
     if action.kind is Kind.PLACE_OBJECTIVE:
         assert action.to is not None
-        state.objectives.append(Objective(action.to))
-        state.log.add("objective", side=state.active, at=list(action.to))
-        state.extra["objectives_left"] -= 1
-        state.active = 1 - state.active  # "alternate in placing one marker each"
-        if state.extra["objectives_left"] == 0:
+        if activation.place_objective(state, action.to):  # "alternate in placing one marker"
             _choose_zones(state)
         return
     assert us is not None
@@ -948,15 +878,8 @@ def _choose_zone(state: GameState, a: Action) -> None:
 
 def _start_round(state: GameState, n: int) -> None:
     """Beginning Phase, then the round's deployment phases, then activations."""
-    state.round = n
-    if n > 1 and state.finished_first is not None:
-        state.first = state.finished_first  # "start with the commander that finished first"
-    state.finished_first = None
-    state.last_activation = [-1, -1]
-    for us in state.units.values():
-        us.activated = False
-        us.fatigued = False  # Beginning Phase: "units are no longer Fatigued"
-    state.log.add("round", round=n, first=state.first)
+    # "start with the commander that finished first"; "units are no longer Fatigued"
+    activation.begin_round(state, n)
     state.log.add("beginning", round=n)
     abilities.give_spell_tokens(state)  # "Casters receive spell tokens"
     state.phase = "deploy" if n == 1 else "ambush"
@@ -970,25 +893,14 @@ def _deploy(state: GameState, us: UnitState, action: Action) -> None:
     us.placement = formation_at(state, us, action.to)
     us.arrived = state.round
     us.reserve = None
-    state.log.add(
-        "deploy",
-        unit=us.uid,
-        side=us.side,
-        at=[round(v, 3) for v in action.to],
-        round=state.round,
-        phase=state.phase,
-    )
-    state.active = 1 - state.active  # "Commanders alternate deploying units"
+    activation.deployed(state, us, action.to)  # "Commanders alternate deploying units"
     _next_deployer(state)
 
 
 def _next_deployer(state: GameState) -> None:
     """Alternate deployment; go on to the next phase when nobody has a unit left to place."""
     while True:
-        if _has_room(state, state.active):
-            return
-        if _has_room(state, 1 - state.active):
-            state.active = 1 - state.active
+        if activation.deployer_with_room(state, _has_room):
             return
         if state.phase == "deploy":
             state.phase = "scout"  # round 1: Normal, then Scout Deployment
@@ -1023,25 +935,17 @@ def _start_activation(state: GameState) -> None:
 
 
 def _skip_empty(state: GameState) -> None:
-    if _can_activate(state, state.active):
-        return
-    if _can_activate(state, 1 - state.active):
-        state.active = 1 - state.active
-        return
-    _end_round(state)
+    activation.pass_turn(state, state.active, _end_round)
 
 
-def _roller(state: GameState) -> Roller:
-    return Roller(state.mechanic, state.mech_state, state.rng)
+_roller = activation.roller
 
 
 def _begin(state: GameState, us: UnitState) -> None:
     """Count the activation once (Special Abilities and the action are one activation)."""
     if state.phase != "activation":
         return
-    us.activated = True
-    state.activations += 1
-    state.last_activation[us.side] = state.activations
+    activation.count_activation(state, us)
 
 
 def _cast(state: GameState, us: UnitState, a: Action) -> None:
@@ -1104,16 +1008,7 @@ def _activate(state: GameState, us: UnitState, a: Action) -> None:
     _begin(state, us)
     state.pending = None
     state.phase = "activation"
-    state.log.add(
-        "activate",
-        round=state.round,
-        side=us.side,
-        unit=us.uid,
-        action=a.kind.value,
-        to=None if a.to is None else [round(v, 3) for v in a.to],
-        target=a.target,
-        shaken=us.shaken,
-    )
+    activation.log_activation(state, us, a, shaken=us.shaken)
     assert us.placement is not None
     if a.kind is Kind.IDLE:
         if us.shaken:
@@ -1178,14 +1073,7 @@ def _end_activation(state: GameState, side: int) -> None:
     state.pending = None
     state.phase = "activation"
     state.extra.pop("teleported", None)
-    other = 1 - side
-    if _can_activate(state, other):  # "commanders alternate Activating their Units"
-        state.active = other
-        return
-    if _can_activate(state, side):
-        state.active = side
-        return
-    _end_round(state)
+    activation.pass_turn(state, 1 - side, _end_round)  # "commanders alternate Activating"
 
 
 def _shoot_step(state: GameState, us: UnitState, a: Action) -> None:
@@ -1279,11 +1167,8 @@ def _fight(state: GameState, fight: defend.Fight, side: int, roller: Roller) -> 
 def _defend(state: GameState, us: UnitState, a: Action) -> None:
     """Spend ``a.value`` bennies on as many hits, then roll the rest of the volley and go on."""
     shot = state.extra.pop("defending")
-    assert isinstance(shot, defend.Defending) and isinstance(state.mech_state, ClockState)
-    for _ in range(a.value):
-        state.mech_state = spend_benny(state.mech_state, f"side{us.side}", BennyUse.DEFEND)
-    if a.value:
-        state.log.add("benny", side=us.side, unit=us.uid, use=BennyUse.DEFEND.value, hits=a.value)
+    assert isinstance(shot, defend.Defending)
+    benny_defence.spend_defence(state, us, a.value)
     readings = options_of(state).readings
     roller = _roller(state)
     d = combat.defender(us)
@@ -1299,32 +1184,8 @@ def _defend(state: GameState, us: UnitState, a: Action) -> None:
     _fire_volleys(state, attacker, shot.rest, shot.side)
 
 
-def _spend_benny(state: GameState, us: UnitState) -> None:
-    """Seed 000 "Bennies": "grant a single extra attack to any unit" (the commander's choice)."""
-    assert isinstance(state.mech_state, ClockState)
-    state.mech_state = spend_benny(state.mech_state, f"side{us.side}", BennyUse.EXTRA_ATTACK)
-    state.log.add("benny", side=us.side, unit=us.uid, use=BennyUse.EXTRA_ATTACK.value)
-
-
-def _set_clock(state: GameState, us: UnitState, a: Action) -> None:
-    """Seed 000 variation 5: a benny sets any clock, friend or foe, to any value."""
-    mech = state.mechanic
-    pending = state.pending
-    assert isinstance(mech, Clock) and isinstance(state.mech_state, ClockState)
-    assert pending is not None
-    owner = state.units[a.target].owner
-    state.mech_state = mech.spend_benny(
-        state.mech_state, f"side{us.side}", BennyUse.SET_CLOCK, owner=owner, value=a.value
-    )
-    state.log.add(
-        "benny",
-        side=us.side,
-        unit=us.uid,
-        use=BennyUse.SET_CLOCK.value,
-        clock=list(mech.clock_key(owner)),
-        value=a.value,
-    )
-    state.pending = replace(pending, clock_set=True)
+_spend_benny = bennies.spend_extra_attack
+_set_clock = bennies.set_clock
 
 
 def _charge(state: GameState, us: UnitState, target: UnitState, *, benny: bool = False) -> None:
@@ -1374,14 +1235,10 @@ def _charge(state: GameState, us: UnitState, target: UnitState, *, benny: bool =
 
 
 def _end_round(state: GameState) -> None:
-    la = state.last_activation
-    state.finished_first = state.first if la[0] == la[1] else int(la[1] < la[0])
+    activation.record_finished_first(state)
     state.log.add("activation_end", round=state.round, finished_first=state.finished_first)
     update_objectives(state)
-    if state.round >= state.rounds:
-        objectives.finish(state)
-        return
-    _start_round(state, state.round + 1)
+    activation.next_round(state, _start_round)
 
 
 def contesting(state: GameState, us: UnitState) -> bool:
@@ -1392,14 +1249,12 @@ def contesting(state: GameState, us: UnitState) -> bool:
 
 def controllers(state: GameState) -> list[set[int]]:
     """For each marker, the sides with a unit able to hold it within 3" right now."""
-    out: list[set[int]] = [set() for _ in state.objectives]
-    for us in state.units.values():
-        if not contesting(state, us) or us.placement is None:
-            continue
-        for i, obj in enumerate(state.objectives):
-            if geo.within(us.placement, obj.position, OBJECTIVE_RANGE):
-                out[i].add(us.side)
-    return out
+    holders = [
+        (us.side, us.placement)
+        for us in state.units.values()
+        if contesting(state, us) and us.placement is not None
+    ]
+    return objectives.sides_near(state.objectives, holders)
 
 
 def update_objectives(state: GameState) -> None:

@@ -7,7 +7,7 @@ after moving and in any order, but must be used before a Ranged or Melee Attack 
 Morale Test may be necessary". What a caster is comes from GFF (seed 003 "Caster(X)": X tokens
 a round, at most 6; one try per spell; a 4+ roll; friendly and enemy casters within 18" in line
 of sight may add +1/-1 per token), and the clock reading from seed 000 "Caster(X)" (the same
-``Test.CASTING`` check gff.py rolls). Spells are :data:`oprlab.game.gff.SPELLS` (army lists
+``Test.CASTING`` check gff.py rolls). Spells are :data:`oprlab.game.casting.SPELLS` (army lists
 carry none; oprlab's stand-in), resolved with Riverside's own Defense, Regeneration, Remove
 Casualties and Morale Test. Teleport is seed 002 "Teleport" through
 :func:`oprlab.table.movement.teleport_unit`.
@@ -15,8 +15,8 @@ Casualties and Morale Test. Teleport is seed 002 "Teleport" through
 This module lists and resolves; :mod:`oprlab.game.riverside` owns when each decision comes.
 
 May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.units``, ``oprlab.mechanics``,
-``oprlab.game``'s state, actions, geometry and ``riverside_combat``, and the Caster constants
-of ``oprlab.game.gff`` (read only).
+``oprlab.game``'s state, actions, geometry, ``riverside_combat`` and ``casting`` (Caster(X) as
+both procedures play it: tokens, spells, helpers in reach, the casting roll).
 """
 
 from __future__ import annotations
@@ -27,17 +27,21 @@ from collections.abc import Sequence
 from oprlab.game import geometry as geo
 from oprlab.game import riverside_combat as combat
 from oprlab.game.actions import Action, Kind
-from oprlab.game.gff import (
+from oprlab.game.casting import (
     BOOST_LISTED,
-    BOOST_RANGE,
     CASTING_ROLL,
     SPELL_TOKENS_MAX,
     SPELLS,
     Spell,
-    caster_rating,
+    casters_near,
+    casting_check,
+    give_spell_tokens,
+    pay,
+    spell,
 )
+from oprlab.game.casting import cast_actions as _cast_actions
+from oprlab.game.casting import cast_problem as _cast_problem
 from oprlab.game.state import GameState, UnitState
-from oprlab.mechanics import Check, Test
 from oprlab.rules.gff.resolve import Roller
 from oprlab.rules.riverside.attack import (
     READINGS,
@@ -83,22 +87,6 @@ __all__ = [
 # --- Caster(X) ----------------------------------------------------------------------------
 
 
-def give_spell_tokens(state: GameState) -> None:
-    """Beginning Phase: "Casters receive spell tokens" (X a round, at most 6, seed 003)."""
-    for us in state.units.values():
-        x = caster_rating(us.unit)
-        if x and us.alive:
-            before = us.spell_tokens
-            us.spell_tokens = min(SPELL_TOKENS_MAX, before + x)
-            state.log.add(
-                "tokens", unit=us.uid, gained=us.spell_tokens - before, tokens=us.spell_tokens
-            )
-
-
-def spell(name: str) -> Spell | None:
-    return next((s for s in SPELLS if s.name == name), None)
-
-
 def _others(state: GameState, *skip: str) -> list[Placement]:
     return [
         u.placement
@@ -136,18 +124,11 @@ def spell_targets(state: GameState, us: UnitState, sp: Spell) -> list[str]:
 
 
 def _token_holders(state: GameState, us: UnitState, side: int) -> list[UnitState]:
-    """Casters of ``side`` with tokens within 18" of ``us`` whose models see ``us``, nearest
-    first (seed 003: "Models within 18" in line of sight of the caster's unit")."""
-    assert us.placement is not None
-    found: list[tuple[float, str, UnitState]] = []
-    for f in state.units.values():
-        if f.side != side or f.uid == us.uid or f.spell_tokens <= 0 or not f.on_table:
-            continue
-        assert f.placement is not None
-        d = geo.gap(us.placement, f.placement)
-        if d <= BOOST_RANGE and _sees(state, f, [us])[0]:
-            found.append((d, f.uid, f))
-    return [f for _, _, f in sorted(found, key=lambda t: (t[0], t[1]))]
+    """Casters of ``side`` with tokens within 18" of ``us`` whose models see ``us`` (seed 002
+    line of sight), nearest first (seed 003: "Models within 18" in line of sight of the caster's
+    unit")."""
+    side_units = [f for f in state.units.values() if f.side == side and f.on_table]
+    return casters_near(us, side_units, lambda f: _sees(state, f, [us])[0])
 
 
 def boosters(state: GameState, us: UnitState) -> list[UnitState]:
@@ -166,40 +147,14 @@ def cast_actions(state: GameState, us: UnitState, tried: tuple[str, ...] = ()) -
     if us.spell_tokens <= 0 or not us.on_table:
         return []
     spare = sum(f.spell_tokens for f in boosters(state, us))
-    acts = []
-    for sp in SPELLS:
-        if sp.name in tried:
-            continue
-        targets = spell_targets(state, us, sp)
-        for value in sp.values:
-            if value > us.spell_tokens:
-                continue
-            for t in targets:
-                for boost in range(min(spare, BOOST_LISTED) + 1):
-                    acts.append(
-                        Action(Kind.CAST, us.uid, target=t, spell=sp.name, value=value, boost=boost)
-                    )
-    return acts
+    return _cast_actions(us, tried, spare, lambda sp: spell_targets(state, us, sp))
 
 
 def cast_problem(state: GameState, us: UnitState, a: Action, tried: tuple[str, ...]) -> str | None:
     """Why ``a`` (a ``CAST``) may not be tried now by ``us``, or ``None``."""
-    sp = spell(a.spell)
-    if sp is None:
-        return f"unknown spell: one of {', '.join(s.name for s in SPELLS)}"
-    if a.to is not None or a.benny:
-        return "casting takes no move and no benny"
-    if sp.name in tried:
-        return "only one try per spell"
-    if a.value not in sp.values:
-        return f"{sp.name} is cast at a value in {list(sp.values)}"
-    if a.value > us.spell_tokens:
-        return "not enough spell tokens"
-    if a.target not in spell_targets(state, us, sp):
-        return f'the target must be an enemy in line of sight within {sp.range:g}"'
-    if a.boost < 0 or a.boost > sum(f.spell_tokens for f in boosters(state, us)):
-        return 'boost: 0 up to the tokens of friendly Casters within 18" in line of sight'
-    return None
+    return _cast_problem(
+        us, a, tried, lambda sp: spell_targets(state, us, sp), lambda: boosters(state, us)
+    )
 
 
 def resist_actions(state: GameState, caster: UnitState) -> list[Action]:
@@ -211,32 +166,10 @@ def resist_actions(state: GameState, caster: UnitState) -> list[Action]:
     ]
 
 
-def _spend(holders: Sequence[UnitState], need: int) -> dict[str, int]:
-    """Take ``need`` tokens from the holders, nearest first; who gave how many."""
-    out: dict[str, int] = {}
-    for f in holders:
-        take = min(need, f.spell_tokens)
-        if take:
-            f.spell_tokens -= take
-            out[f.uid] = take
-            need -= take
-    return out
-
-
-def casting_check(us: UnitState, boost: int, resist: int) -> Check:
-    """The casting roll: 4+, +1 per boosting token, -1 per resisting token (seed 003).
-
-    On the d6 "modifiers lower the difficulty", a 1 always fails and a 6 always succeeds (seed
-    002 "Rolling Dice"). On the clock (seed 000 "Caster(X)") the roll adds 3, each boosting
-    token takes 1 off (down to 0) and each resisting token adds 1 (up to 5).
-    """
-    return Check(Test.CASTING, CASTING_ROLL, modifier=boost - resist, owner=us.owner)
-
-
 def pay_for_cast(state: GameState, us: UnitState, a: Action) -> dict[str, int]:
     """Spend the caster's tokens and its helpers' boost (nearest first)."""
     us.spell_tokens -= a.value
-    return _spend(boosters(state, us), a.boost)
+    return pay(boosters(state, us), a.boost)
 
 
 def resolve_cast(
@@ -249,7 +182,7 @@ def resolve_cast(
     readings: Readings = READINGS,
 ) -> None:
     """Spend the resisting tokens, roll, and on a success the spell's hits land."""
-    resisted = _spend(resisters(state, us), resist) if resist else {}
+    resisted = pay(resisters(state, us), resist) if resist else {}
     roll = roller.roll(casting_check(us, a.boost, resist))
     state.log.add(
         "cast",

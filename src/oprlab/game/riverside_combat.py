@@ -12,7 +12,7 @@ The melee exchange of :mod:`oprlab.rules.riverside.melee` lets every model of bo
 from the same pieces (``resolve_attack``, the morale hooks) with the strikers the table gives.
 
 May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.units``, ``oprlab.mechanics`` and
-``oprlab.game``'s state, events, geometry and ``riverside_defend``.
+``oprlab.game``'s state, events, geometry, ``casualties`` and ``riverside_defend``.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from oprlab.errors import OptionError
+from oprlab.game import casualties as losses
 from oprlab.game import geometry as geo
 from oprlab.game import riverside_defend as defend
 from oprlab.game.riverside_defend import Group, Strike, Volley
@@ -70,7 +71,7 @@ STRIKE_RANGE = 2.0
 #: Seed 002 "Melee Attacks" Movement: the targeted unit's models move by up to 3".
 PILE_IN = 3.0
 #: Seed 002 "End Phase": units within 3" of a marker hold it (casualties keep those models).
-OBJECTIVE_RANGE = 3.0
+OBJECTIVE_RANGE = losses.OBJECTIVE_RANGE
 #: Dangerous terrain: "if the result is 1 the unit takes one automatic wound" (a 2+ passes).
 DANGEROUS_PASS = 2
 #: Melee ties: "the unit with the lowest total loses" (see ``rules/riverside/melee.py``).
@@ -304,47 +305,14 @@ def casualty_order(
     """
     assert target.placement is not None
     p = target.placement
-    alive = [int(i) for i in np.flatnonzero(p.alive)]
-    n = min(n, len(alive))
-    if n <= 0:
-        return []
-    centres, radii = p.centres, p.radii
+    centres = p.centres
     if enemy is not None and len(enemy.centres):
         ec = enemy.centres[enemy.alive] if enemy.alive.any() else enemy.centres
         near = np.linalg.norm(centres[:, None, :] - ec[None, :, :], axis=2).min(axis=1)
     else:
-        near = np.zeros(len(radii))
-    holds = np.zeros(len(radii), dtype=np.bool_)
-    for o in state.objectives:
-        holds |= np.linalg.norm(centres - np.asarray(o.position), axis=1) - radii <= OBJECTIVE_RANGE
-    gaps = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
-    linked = gaps - radii[:, None] - radii[None, :] <= 1.0 + EPS
+        near = np.zeros(len(p.radii))
     sign = -1.0 if melee else 1.0
-    preference = sorted(alive, key=lambda i: (bool(holds[i]), sign * float(near[i]), i))
-    left = set(alive)
-    out: list[int] = []
-    for _ in range(n):
-        choices = [i for i in preference if i in left]
-        pick = next((i for i in choices if _chained(left - {i}, linked)), choices[0])
-        out.append(pick)
-        left.discard(pick)
-    return out
-
-
-def _chained(models: set[int], linked: npt.NDArray[np.bool_]) -> bool:
-    """Every model joined to every other through models within 1" (Unit Cohesion)."""
-    if len(models) <= 1:
-        return True
-    start = next(iter(models))
-    seen = {start}
-    todo = [start]
-    while todo:
-        i = todo.pop()
-        for j in models:
-            if j not in seen and linked[i, j]:
-                seen.add(j)
-                todo.append(j)
-    return len(seen) == len(models)
+    return losses.casualty_order(state, p, n, sign * near)
 
 
 def apply_casualties(

@@ -15,7 +15,7 @@ attack, die for die (tested). The steps are those of the shared chain
 (:func:`oprlab.rules.attack_chain.roll_wounds`) through Riverside's hooks, with Cover decided per
 group of shooting models.
 
-May import ``oprlab.game.actions``, ``oprlab.rules`` and below.
+May import ``oprlab.game.actions``, ``oprlab.game.benny_defence``, ``oprlab.rules`` and below.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from oprlab.game.actions import Action, Kind
+from oprlab.game import benny_defence
+from oprlab.game.actions import Action
 from oprlab.rules.attack_chain import Roller
 from oprlab.rules.riverside.attack import READINGS, Hit, Readings, RiversideHooks, Situation
 from oprlab.rules.riverside.casualties import remove_casualties
@@ -146,18 +147,12 @@ def defended_hits(rolled: Rolled, n: int) -> set[tuple[int, int]]:
     """The ``n`` hits a benny defends (weapon index, hit index): the ones that hurt most.
 
     Deadly hits first (the most wounds), then the highest AP (a Rending hit's AP(4)), then hits
-    without Cover (their Defense roll is the harder one), then the rolling order.
+    without Cover (their Defense roll is the harder one), then the rolling order
+    (:func:`oprlab.game.benny_defence.defended_hits`).
     """
-    order = sorted(
-        ((i, j) for i, (_, _, hits) in enumerate(rolled) for j in range(len(hits))),
-        key=lambda ij: (
-            -rolled[ij[0]][0].deadly,
-            -rolled[ij[0]][2][ij[1]].ap,
-            rolled[ij[0]][1].cover,
-            ij,
-        ),
+    return benny_defence.defended_hits(
+        [(p.deadly, [h.ap for h in hits], s.cover) for p, s, hits in rolled], n
     )
-    return set(order[: max(0, n)])
 
 
 def resolve_hits(
@@ -223,22 +218,14 @@ class Defending:
 
 def defend_actions(shot: Defending, bennies: int) -> list[Action]:
     """0 up to one benny per hit, no more than the side's ``bennies``."""
-    most = min(hit_count(shot.rolled), bennies)
-    return [
-        Action(Kind.DEFEND, shot.target, target=shot.attacker, value=n) for n in range(most + 1)
-    ]
+    return benny_defence.defend_actions(shot.target, shot.attacker, hit_count(shot.rolled), bennies)
 
 
 def defend_problem(shot: Defending, unit: str, a: Action, bennies: int) -> str | None:
     """Why ``a`` (a ``DEFEND`` by ``unit``) may not be taken against ``shot``, or ``None``."""
-    if unit != shot.target or a.target != shot.attacker:
-        return "defend names the unit hit and the attacker"
-    if a.to is not None or a.benny or a.spell or a.boost or a.second or a.split or a.choice:
-        return "defend takes only the number of bennies to spend"
-    most = min(hit_count(shot.rolled), bennies)
-    if not 0 <= a.value <= most:
-        return f"spend 0 to {most} bennies: one per hit, no more than the side has"
-    return None
+    return benny_defence.defend_problem(
+        shot.target, shot.attacker, hit_count(shot.rolled), unit, a, bennies, who="the attacker"
+    )
 
 
 __all__: Sequence[str] = [
