@@ -67,3 +67,15 @@ def test_a_game_plays_under_its_options_and_reports_them() -> None:
     assert result.rules_version.startswith("003_")
     (zone,) = state.log.of_kind("zone")
     assert zone["edge"] in ("north", "south") and set(zone["edges"]) == {"north", "south"}
+
+
+def test_docs_list_every_option_with_its_default_first() -> None:
+    """docs/rules/README.md "Choosing a reading" stays true to the options classes."""
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[2] / "docs" / "rules" / "README.md").read_text("utf-8")
+    for system in ("gff", "riverside"):
+        row = next(line for line in doc.splitlines() if line.startswith(f"| `{system}` |"))
+        for key, default in settable(system).items():
+            shown = str(default).lower() if isinstance(default, bool) else str(default)
+            assert f"`{key}={shown}" in row, (system, key)
