@@ -114,13 +114,72 @@ def set_clock(state: GameState, us: UnitState, a: Action) -> None:
     state.pending = replace(pending, clock_set=True)
 
 
+def clocks_in_play(state: GameState) -> list[str]:
+    """One unit on the table naming each clock in play (by uid, the first of each clock)."""
+    mech = state.mechanic
+    assert isinstance(mech, Clock)
+    seen: dict[tuple[str, ...], str] = {}
+    for uid in sorted(state.units):
+        us = state.units[uid]
+        if us.on_table:
+            seen.setdefault(mech.clock_key(us.owner), uid)
+    return list(seen.values())
+
+
+def start_clock_actions(state: GameState) -> list[Action]:
+    """At an activation's start (phase ``clocks``): pass (``SET_CLOCK`` with no target and
+    ``value`` 0) or set a clock in play, named by a unit using it, to 1..6."""
+    acts = [Action(Kind.SET_CLOCK)]
+    for uid in clocks_in_play(state):
+        acts += [Action(Kind.SET_CLOCK, target=uid, value=v) for v in CLOCK_VALUES]
+    return acts
+
+
+def start_clock_problem(state: GameState, a: Action) -> str | None:
+    """Why ``a`` may not be taken at an activation's start, or ``None`` (the pass is legal)."""
+    if a.kind is not Kind.SET_CLOCK:
+        return "at an activation's start: set a clock with a benny, or pass"
+    if a.unit or a.spell or a.boost or a.to is not None or a.benny or a.second or a.split:
+        return "set_clock at an activation's start takes a clock (a unit using it) and a value"
+    if a.choice:
+        return "set_clock at an activation's start takes a clock (a unit using it) and a value"
+    if not a.target and a.value == 0:
+        return None  # pass
+    whose = state.units.get(a.target)
+    if whose is None or not whose.on_table:
+        return "name the clock by a unit on the table"
+    if a.value not in CLOCK_VALUES:
+        return "a clock is set to 1..6 (or pass: no clock and value 0)"
+    return None
+
+
+def start_clock(state: GameState, side: int, a: Action) -> None:
+    """Spend ``side``'s benny setting the clock ``a`` names (logged, ``when`` "activation"),
+    or nothing for the pass; the caller then lets the side pick its unit."""
+    if not a.target:
+        return
+    clock = roll_clock(state, side, a.target, a.value)
+    state.log.add(
+        "benny",
+        side=side,
+        use=BennyUse.SET_CLOCK.value,
+        clock=clock,
+        value=a.value,
+        when="activation",
+    )
+
+
 __all__: Sequence[str] = [
     "CLOCK_VALUES",
     "bennies_available",
     "can_set_clocks",
+    "clocks_in_play",
     "roll_clock",
     "set_clock",
     "set_clock_actions",
     "set_clock_problem",
     "spend_extra_attack",
+    "start_clock",
+    "start_clock_actions",
+    "start_clock_problem",
 ]

@@ -23,9 +23,10 @@ deployment roll-off's outcome is three ``CHOOSE_ZONE`` decisions (:func:`zone_pi
 
 Under ``clock-bennies`` (seed 000 variation 5) a Shoot or Charge may spend a benny on one extra
 attack die (``benny=True``), before the Ranged Attack a benny may set any clock (``SET_CLOCK``),
-and once an attack's hits are known (a shot's volley, the charger's attack, the Return Strikes)
-the side hit may spend bennies to defend against them (``DEFEND``, phase ``defend``;
-:mod:`oprlab.game.riverside_defend`), as in the GFF game.
+so may the side to activate at its activation's start (phase ``clocks``: any clock in play, or a
+pass), and once an attack's hits are known (a shot's volley, the charger's attack, the Return
+Strikes, a spell's hits) the side hit may spend bennies to defend against them (``DEFEND``,
+phase ``defend``; :mod:`oprlab.game.riverside_defend`), as in the GFF game.
 
 Readings (docs/rules/riverside.md "Full games"): the roll-off winner places the first marker;
 Scout units always use the Scout phase and Ambush units arrive in :attr:`RiversideOptions.
@@ -525,6 +526,8 @@ def legal_actions(state: GameState) -> list[Action]:
             out.extend(ability_actions(state, us))
     elif state.phase == "resist":
         out = abilities.resist_actions(state, casting(state)[0])
+    elif state.phase == "clocks":
+        out = bennies.start_clock_actions(state)
     elif state.phase == "defend":
         out = defend.defend_actions(defending(state), bennies_available(state, side))
     elif state.phase in ABILITY_STEPS and state.pending is not None:
@@ -689,6 +692,15 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         if problem:
             raise bad(problem)
         return None
+    if state.phase == "clocks" or (a.kind is Kind.SET_CLOCK and not a.unit):
+        problem = (
+            bennies.start_clock_problem(state, a)
+            if state.phase == "clocks"
+            else "a clock without a unit is set only at an activation's start"
+        )
+        if problem:
+            raise bad(problem)
+        return None
     us = state.units.get(a.unit)
     if us is None or us.side != state.active:
         raise bad("not a unit of the side to act")
@@ -813,6 +825,10 @@ def apply(state: GameState, action: Action) -> None:
         if activation.place_objective(state, action.to):  # "alternate in placing one marker"
             _choose_zones(state)
         return
+    if action.kind is Kind.SET_CLOCK and state.phase == "clocks":
+        state.phase = "activation"  # the side then picks its unit
+        bennies.start_clock(state, state.active, action)
+        return
     assert us is not None
     if action.kind is Kind.DEPLOY:
         _deploy(state, us, action)
@@ -936,6 +952,21 @@ def _start_activation(state: GameState) -> None:
 
 def _skip_empty(state: GameState) -> None:
     activation.pass_turn(state, state.active, _end_round)
+    _offer_clocks(state)
+
+
+def _offer_clocks(state: GameState) -> None:
+    """Seed 000 variation 5, "Roll any clock (friend or foe) immediately to any value": under
+    clock-bennies a side with a benny left may set one clock in play (or pass) at the start of
+    each of its activations (phase ``clocks``, before it picks the unit), as in the GFF game.
+    This is how a clock is set before a Charge (the Charge is one decision)."""
+    if (
+        state.phase == "activation"
+        and not state.done
+        and bennies.can_set_clocks(state, state.active)
+        and _can_activate(state, state.active)
+    ):
+        state.phase = "clocks"
 
 
 _roller = activation.roller
@@ -973,10 +1004,22 @@ def _finish_cast(
     state: GameState, us: UnitState, a: Action, helped: dict[str, int], resist: int
 ) -> None:
     roller = _roller(state)
-    abilities.resolve_cast(state, us, a, helped, resist, roller, options_of(state).readings)
+    waiting = abilities.resolve_cast(
+        state, us, a, helped, resist, roller, options_of(state).readings
+    )
     state.mech_state = roller.state
     pending = state.pending
     assert pending is not None
+    if waiting is not None:  # the target's side decides on its bennies first (DEFEND)
+        state.extra["after_spell"] = pending
+        _ask_defender(state, waiting, roller)
+        return
+    _after_spell(state, us, pending)
+
+
+def _after_spell(state: GameState, us: UnitState, pending: Pending) -> None:
+    """The caster's activation goes on from the step it cast in."""
+    state.pending = pending
     state.phase = pending.step
     state.active = pending.side
     _after_ability(state, us)
@@ -1074,6 +1117,7 @@ def _end_activation(state: GameState, side: int) -> None:
     state.phase = "activation"
     state.extra.pop("teleported", None)
     activation.pass_turn(state, 1 - side, _end_round)  # "commanders alternate Activating"
+    _offer_clocks(state)
 
 
 def _shoot_step(state: GameState, us: UnitState, a: Action) -> None:
@@ -1171,9 +1215,16 @@ def _defend(state: GameState, us: UnitState, a: Action) -> None:
     benny_defence.spend_defence(state, us, a.value)
     readings = options_of(state).readings
     roller = _roller(state)
+    attacker = state.units[shot.attacker]
+    if shot.spell:  # a spell's hits: the caster's activation then goes on
+        abilities.spell_defended(state, shot, a.value, roller, readings)
+        state.mech_state = roller.state
+        pending = state.extra.pop("after_spell")
+        assert isinstance(pending, Pending)
+        _after_spell(state, attacker, pending)
+        return
     d = combat.defender(us)
     result = defend.resolve_hits(shot.rolled, d, roller, readings, defended=a.value)
-    attacker = state.units[shot.attacker]
     if shot.strike is not None and shot.fight is not None:
         wounds = combat.strike_result(state, shot.strike, d, result, defended=a.value)
         _fight(state, shot.fight.after(wounds), shot.side, roller)

@@ -15,8 +15,9 @@ Casualties and Morale Test. Teleport is seed 002 "Teleport" through
 This module lists and resolves; :mod:`oprlab.game.riverside` owns when each decision comes.
 
 May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.units``, ``oprlab.mechanics``,
-``oprlab.game``'s state, actions, geometry, ``riverside_combat`` and ``casting`` (Caster(X) as
-both procedures play it: tokens, spells, helpers in reach, the casting roll).
+``oprlab.game``'s state, actions, geometry, ``riverside_combat``, ``riverside_defend``,
+``bennies`` and ``casting`` (Caster(X) as both procedures play it: tokens, spells, helpers in
+reach, the casting roll).
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ from collections.abc import Sequence
 
 from oprlab.game import geometry as geo
 from oprlab.game import riverside_combat as combat
+from oprlab.game import riverside_defend as defend
 from oprlab.game.actions import Action, Kind
+from oprlab.game.bennies import bennies_available
 from oprlab.game.casting import (
     BOOST_LISTED,
     CASTING_ROLL,
@@ -77,6 +80,7 @@ __all__ = [
     "resisters",
     "resolve_cast",
     "spell",
+    "spell_defended",
     "spell_targets",
     "teleport",
     "teleport_actions",
@@ -180,8 +184,9 @@ def resolve_cast(
     resist: int,
     roller: Roller,
     readings: Readings = READINGS,
-) -> None:
-    """Spend the resisting tokens, roll, and on a success the spell's hits land."""
+) -> defend.Defending | None:
+    """Spend the resisting tokens, roll, and on a success the spell's hits land; the attack
+    waiting for the target side's ``DEFEND`` decision when it has bennies (else ``None``)."""
     resisted = pay(resisters(state, us), resist) if resist else {}
     roll = roller.roll(casting_check(us, a.boost, resist))
     state.log.add(
@@ -202,7 +207,8 @@ def resolve_cast(
     sp = spell(a.spell)
     assert sp is not None
     if roll.success and target.on_table:
-        spell_hits(state, us, target, sp, a.value, roller, readings)
+        return spell_hits(state, us, target, sp, a.value, roller, readings)
+    return None
 
 
 def spell_hits(
@@ -213,11 +219,16 @@ def spell_hits(
     value: int,
     roller: Roller,
     readings: Readings = READINGS,
-) -> None:
+) -> defend.Defending | None:
     """The stand-in effect: ``value x hits_per_token`` hits at AP(``sp.ap``), through seed 002
     "Roll Defense" (no Cover: Cover is "against Ranged weapons"), Regeneration, "Remove
     Casualties" and "Morale Tests" ("a wound from a spell": at half strength, Shaken on a
-    failure)."""
+    failure).
+
+    Seed 000 "Bennies", "Defend against any single attack": when the target's side has bennies
+    the hits wait for its ``DEFEND`` decision first (returned; :func:`spell_defended` goes on),
+    as in the GFF game.
+    """
     assert us.placement is not None and target.placement is not None
     hits = value * sp.hits_per_token
     p = AttackProfile(name=sp.name, dice=0, quality=us.unit.quality, melee=False, ap=sp.ap)
@@ -225,6 +236,9 @@ def spell_hits(
         distance=geo.gap(us.placement, target.placement), attacker=us.owner, defender=target.owner
     )
     d = combat.defender(target)
+    if hits and bennies_available(state, target.side) > 0:
+        rolled: defend.Rolled = ((p, s, (Hit(sp.ap),) * hits),)
+        return defend.Defending(us.uid, target.uid, us.side, rolled, spell=sp.name)
     wounds = 0
     for _ in range(hits):
         wounds += wounds_from_block(p, roller.roll(defense_check(p, s, d, Hit(sp.ap))))
@@ -240,6 +254,34 @@ def spell_hits(
         hits=hits,
         wounds=result.wounds,
         casualties=result.casualties,
+    )
+    combat.apply_result(state, target, d, result, us.placement)
+    return None
+
+
+def spell_defended(
+    state: GameState,
+    shot: defend.Defending,
+    defended: int,
+    roller: Roller,
+    readings: Readings = READINGS,
+) -> None:
+    """A spell's hits after the ``DEFEND`` decision: ``defended`` of them roll nothing, the rest
+    go through Defense, Regeneration, Remove Casualties and the Morale Test
+    (:func:`oprlab.game.riverside_defend.resolve_hits`, the checks of :func:`spell_hits`)."""
+    us, target = state.units[shot.attacker], state.units[shot.target]
+    assert us.placement is not None
+    d = combat.defender(target)
+    result = defend.resolve_hits(shot.rolled, d, roller, readings, defended=defended)
+    state.log.add(
+        "spell",
+        unit=us.uid,
+        spell=shot.spell,
+        target=target.uid,
+        hits=result.hits,
+        wounds=result.wounds,
+        casualties=result.casualties,
+        defended=defended,
     )
     combat.apply_result(state, target, d, result, us.placement)
 

@@ -6,7 +6,9 @@ one hit. Seed 002_fdb385c07cc953af "Resolving Attacks" rolls every attack die at
 ("Roll Attacks"), then one Defense roll per Hit ("Roll Defense"): the hits are known between the
 two, and that is where the attack pauses for the defending side's ``DEFEND`` decision: a Ranged
 Attack's volley at one target (:class:`Volley`), or one strike of a Melee Attack (:class:`Strike`:
-the charger's attack or the Return Strikes, the rest of the fight kept as a :class:`Fight`).
+the charger's attack or the Return Strikes, the rest of the fight kept as a :class:`Fight`), or a
+spell's hits (``Defending.spell``: seed 002 "a wound from a spell", its hits known once the
+casting roll succeeds).
 
 :func:`roll_hits` then :func:`resolve_hits` roll the same checks in the same order as
 :func:`oprlab.game.riverside_combat.resolve_groups` (and, for one group,
@@ -204,6 +206,8 @@ class Defending:
         rolled: the attack's hits.
         volley: a Ranged Attack's volley (for the log); ``rest``: its other volley to fire.
         strike, fight: a melee strike and the Melee Attack it is part of.
+        spell: a spell's name when its hits are the attack (the caster is ``attacker``; its
+            activation goes on from the caster's pending step afterwards).
     """
 
     attacker: str
@@ -214,6 +218,7 @@ class Defending:
     rest: tuple[Volley, ...] = ()
     strike: Strike | None = None
     fight: Fight | None = None
+    spell: str = ""
 
 
 def defend_actions(shot: Defending, bennies: int) -> list[Action]:

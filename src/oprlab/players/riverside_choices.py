@@ -13,7 +13,9 @@
   action from where it lands (a charge now in reach, a shot now in range, a marker now held)
   scores better than the best action without it.
 - Bennies (``clock-bennies``): the extra attack and ``SET_CLOCK`` are the commander's GFF habits
-  (``RulesCommander._benny``, ``_set_clock``); ``DEFEND`` is GFF's habit (defend a Hero, the
+  (``RulesCommander._benny``, ``_set_clock``), and so is the clock at an activation's start
+  (``gff_choices.start_clock``: an own clock at 4+ to 1, else an enemy clock at 1-2 to 5, else
+  pass); ``DEFEND`` (also against a spell's hits) is GFF's habit (defend a Hero, the
   last model, or a quarter of the unit's points, with spare bennies) read with Riverside's
   Defense rolls.
 
@@ -33,7 +35,7 @@ from oprlab.game.actions import Action, Kind
 from oprlab.game.gff import CASTING_ROLL, SPELLS
 from oprlab.game.state import GameState
 from oprlab.mechanics import get_mechanic
-from oprlab.players.gff_choices import MANY_POINTS, spare_bennies
+from oprlab.players.gff_choices import MANY_POINTS, spare_bennies, start_clock
 from oprlab.rules.riverside.attack import defense_check
 
 if TYPE_CHECKING:
@@ -55,6 +57,8 @@ def choose(cmd: RulesCommander, state: GameState, actions: Sequence[Action]) -> 
         return resist_choice(state, actions)
     if kind is Kind.DEFEND:
         return defend_choice(state, actions)
+    if kind is Kind.SET_CLOCK and state.phase == "clocks":  # an activation's start: GFF's habit
+        return start_clock(state, actions)
     special = [a for a in actions if a.kind in ABILITIES]
     if not special:
         return None
