@@ -66,8 +66,7 @@ from oprlab.game.gff_casting import Casting
 from oprlab.game.gff_setup import GffOptions
 from oprlab.game.state import GameState, Objective, Pending, UnitState
 from oprlab.mechanics import Check, Mechanic, Test
-from oprlab.mechanics.clock import Clock
-from oprlab.mechanics.clock_state import BennyUse, ClockState
+from oprlab.mechanics.clock_state import ClockState
 from oprlab.rules.gff import melee
 from oprlab.rules.gff.attack import (
     Hit,
@@ -1291,54 +1290,16 @@ def _offer_clocks(state: GameState) -> None:
         state.phase = "clocks"
 
 
-def clocks_in_play(state: GameState) -> list[str]:
-    """One unit on the table naming each clock in play (by uid, the first of each clock)."""
-    mech = state.mechanic
-    assert isinstance(mech, Clock)
-    seen: dict[tuple[str, ...], str] = {}
-    for uid in sorted(state.units):
-        us = state.units[uid]
-        if us.on_table:
-            seen.setdefault(mech.clock_key(us.owner), uid)
-    return list(seen.values())
-
-
-def start_clock_actions(state: GameState) -> list[Action]:
-    """Phase ``clocks``: pass (``value`` 0) or set a clock in play (named by a unit) to 1..6."""
-    acts = [Action(Kind.SET_CLOCK)]
-    for uid in clocks_in_play(state):
-        acts += [Action(Kind.SET_CLOCK, target=uid, value=v) for v in CLOCK_VALUES]
-    return acts
-
-
-def _start_clock_problem(state: GameState, a: Action) -> str | None:
-    if a.unit or a.spell or a.boost or a.to is not None or a.benny:
-        return "set_clock at an activation's start takes a clock (a unit using it) and a value"
-    if not a.target and a.value == 0:
-        return None  # pass
-    whose = state.units.get(a.target)
-    if whose is None or not whose.on_table:
-        return "name the clock by a unit on the table"
-    if a.value not in CLOCK_VALUES:
-        return "a clock is set to 1..6 (or pass: no clock and value 0)"
-    return None
+#: Setting a clock at an activation's start is the same under both OPR texts (game.bennies).
+clocks_in_play = bennies.clocks_in_play
+start_clock_actions = bennies.start_clock_actions
+_start_clock_problem = bennies.start_clock_problem
 
 
 def _start_clock(state: GameState, a: Action) -> None:
     """Spend the benny and set the clock (or pass); the side then picks its unit."""
-    side = state.active
     state.phase = "activation"
-    if not a.target:
-        return
-    clock = bennies.roll_clock(state, side, a.target, a.value)
-    state.log.add(
-        "benny",
-        side=side,
-        use=BennyUse.SET_CLOCK.value,
-        clock=clock,
-        value=a.value,
-        when="activation",
-    )
+    bennies.start_clock(state, state.active, a)
 
 
 def _after_activation(state: GameState, side: int) -> None:

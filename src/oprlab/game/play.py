@@ -72,7 +72,7 @@ ENGINES: dict[str, ModuleType] = {"gff": gff, "riverside": riverside}
 #: rules played them.
 ENGINE_VERSIONS: dict[str, str] = {
     "gff": "003_8abb008d4113ed75 r5",
-    "riverside": "002_fdb385c07cc953af r3",
+    "riverside": "002_fdb385c07cc953af r4",
 }
 
 
