@@ -47,3 +47,20 @@ def test_identity_memo_computes_once_per_key_and_keeps_objects_alive() -> None:
     assert len(calls) == 3 and len(memo) == 1
     memo.clear()
     assert len(memo) == 0
+
+
+def test_attack_memo_passes_the_attack_and_keys_on_what_it_depends_on() -> None:
+    memo = IdentityMemo()
+    us, them = _squad(), _squad()
+    weapons = attack_weapons(us, melee=True, distance=0.0)
+    seen: list[tuple[object, ...]] = []
+
+    def compute(*args: object) -> float:
+        seen.append(args)
+        return float(len(seen))
+
+    assert memo.attack(compute, us, False, weapons, them, True, False) == 1.0
+    assert memo.attack(compute, us, False, weapons, them, True, False) == 1.0
+    assert seen == [(us.unit, 2, False, weapons, them.unit, 2, 0, False, True, False)]
+    them.markers = 1  # a wounded target is another attack
+    assert memo.attack(compute, us, False, weapons, them, True, False) == 2.0

@@ -56,6 +56,25 @@ class IdentityMemo:
         self._entries[key] = (objects, value)
         return value
 
+    def attack(
+        self,
+        compute: Callable[..., float],
+        attacker: UnitState,
+        fatigued: bool,
+        weapons: tuple[Weapon, ...],
+        target: UnitState,
+        *rest: Hashable,
+    ) -> float:
+        """``compute(unit, models, fatigued, weapons, target_unit, target_models, markers,
+        shaken, *rest)`` for one attack, memoised on the units and weapons by identity."""
+        unit, models, aim = attacker.unit, attacker.models, target.unit
+        kept = (target.models, target.markers, target.shaken, *rest)
+        return self.get(
+            (unit, *weapons, aim),
+            (len(weapons), models, fatigued, *kept),
+            lambda: compute(unit, models, fatigued, weapons, aim, *kept),
+        )
+
     def clear(self) -> None:
         self._entries.clear()
 

@@ -52,23 +52,7 @@ def expected_damage(
     if not weapons or attacker.models <= 0 or target.models <= 0:
         return 0.0
     fatigued = melee and (attacker.fatigued or attacker.shaken)
-    args = (
-        attacker.unit,
-        attacker.models,
-        fatigued,
-        weapons,
-        target.unit,
-        target.models,
-        target.markers,
-        target.shaken,
-        melee,
-        charging,
-    )
-    return _MEMO.get(
-        (attacker.unit, *weapons, target.unit),
-        (len(weapons), *args[1:3], *args[5:]),
-        lambda: _expected(*args),
-    )
+    return _MEMO.attack(_expected, attacker, fatigued, weapons, target, melee, charging)
 
 
 def _expected(

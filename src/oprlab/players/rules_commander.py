@@ -138,24 +138,9 @@ def expected_damage(
     weapons = attack_weapons(attacker, melee=melee, distance=distance, only=only, skip=skip)
     if not weapons or attacker.models <= 0 or target.models <= 0:
         return 0.0
-    args = (
-        attacker.unit,
-        attacker.models,
-        attacker.fatigued and melee,
-        weapons,
-        target.unit,
-        target.models,
-        target.markers,
-        target.shaken,
-        melee,
-        charging,
-        distance > LONG_RANGE,
-    )
-    return _EXPECTED.get(
-        (attacker.unit, *weapons, target.unit),
-        (len(weapons), *args[1:3], *args[5:]),
-        lambda: _expected(*args),
-    )
+    fatigued = attacker.fatigued and melee
+    far = distance > LONG_RANGE
+    return _EXPECTED.attack(_expected, attacker, fatigued, weapons, target, melee, charging, far)
 
 
 #: :func:`_expected` keyed on the identity of its units and weapons (hashing them is slow).
