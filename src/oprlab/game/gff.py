@@ -575,7 +575,7 @@ def legal_actions(state: GameState) -> list[Action]:
     elif state.phase == "resist":
         out = resist_actions(state)
     elif state.phase == "clocks":
-        out = start_clock_actions(state)
+        out = bennies.start_clock_actions(state)
     return sorted(out, key=Action.sort_key)
 
 
@@ -733,7 +733,7 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
     if state.phase == "clocks" or (a.kind is Kind.SET_CLOCK and not a.unit):
         if state.phase != "clocks" or a.kind is not Kind.SET_CLOCK:
             raise bad("at an activation's start: set a clock with a benny, or pass")
-        problem = _start_clock_problem(state, a)
+        problem = bennies.start_clock_problem(state, a)
         if problem:
             raise bad(problem)
         return None
@@ -1292,8 +1292,6 @@ def _offer_clocks(state: GameState) -> None:
 
 #: Setting a clock at an activation's start is the same under both OPR texts (game.bennies).
 clocks_in_play = bennies.clocks_in_play
-start_clock_actions = bennies.start_clock_actions
-_start_clock_problem = bennies.start_clock_problem
 
 
 def _start_clock(state: GameState, a: Action) -> None:
