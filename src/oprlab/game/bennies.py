@@ -14,7 +14,7 @@ May import ``oprlab.game.state``, ``oprlab.game.actions``, ``oprlab.mechanics`` 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from oprlab.game.actions import Action, Kind
@@ -124,6 +124,23 @@ def clocks_in_play(state: GameState) -> list[str]:
         if us.on_table:
             seen.setdefault(mech.clock_key(us.owner), uid)
     return list(seen.values())
+
+
+def offer_clocks(
+    state: GameState, can_activate: Callable[[GameState, int], object], *, enabled: bool = True
+) -> None:
+    """Seed 000 variation 5, "Roll any clock (friend or foe) immediately to any value": under
+    clock-bennies a side with a benny left may set one clock in play (or pass) at the start of
+    each of its activations (phase ``clocks``, before it picks the unit). ``can_activate``: the
+    procedure's own test that the side has a unit to activate; ``enabled``: its option."""
+    if (
+        state.phase == "activation"
+        and not state.done
+        and enabled
+        and can_set_clocks(state, state.active)
+        and can_activate(state, state.active)
+    ):
+        state.phase = "clocks"
 
 
 def start_clock_actions(state: GameState) -> list[Action]:

@@ -1277,17 +1277,9 @@ def _end_activation(state: GameState, side: int) -> None:
 
 
 def _offer_clocks(state: GameState) -> None:
-    """Seed 000 variation 5, "Roll any clock (friend or foe) immediately to any value": under
-    ``set_clock_at_activation`` a side with a benny may set one clock in play (or pass) at the
-    start of each of its activations (phase ``clocks``, before it picks the unit)."""
-    if (
-        state.phase == "activation"
-        and not state.done
-        and options_of(state).set_clock_at_activation
-        and can_set_clocks(state, state.active)
-        and _can_activate(state, state.active)
-    ):
-        state.phase = "clocks"
+    """The phase ``clocks`` before an activation, unless ``set_clock_at_activation`` is off."""
+    enabled = options_of(state).set_clock_at_activation
+    bennies.offer_clocks(state, _can_activate, enabled=enabled)
 
 
 #: Setting a clock at an activation's start is the same under both OPR texts (game.bennies).

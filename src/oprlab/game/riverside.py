@@ -956,17 +956,9 @@ def _skip_empty(state: GameState) -> None:
 
 
 def _offer_clocks(state: GameState) -> None:
-    """Seed 000 variation 5, "Roll any clock (friend or foe) immediately to any value": under
-    clock-bennies a side with a benny left may set one clock in play (or pass) at the start of
-    each of its activations (phase ``clocks``, before it picks the unit), as in the GFF game.
-    This is how a clock is set before a Charge (the Charge is one decision)."""
-    if (
-        state.phase == "activation"
-        and not state.done
-        and bennies.can_set_clocks(state, state.active)
-        and _can_activate(state, state.active)
-    ):
-        state.phase = "clocks"
+    """The phase ``clocks`` before an activation, as in the GFF game: how a clock is set before
+    a Charge (the Charge is one decision)."""
+    bennies.offer_clocks(state, _can_activate)
 
 
 _roller = activation.roller
