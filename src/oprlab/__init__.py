@@ -5,4 +5,6 @@ Layers (imports point down only; the core does no I/O):
 -> ``analysis`` -> edges (``cli``, ``web``, file formats).
 """
 
-__version__ = "0.1.0"
+from oprlab.version import __version__
+
+__all__ = ["__version__"]

@@ -25,7 +25,6 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from oprlab import __version__
 from oprlab.analysis.odds import Distribution
 from oprlab.analysis.stats import Interval, mean_interval, wilson
 from oprlab.errors import OptionError, UnknownNameError
@@ -45,6 +44,7 @@ from oprlab.rules.gff.resolve import Roller
 from oprlab.rules.riverside import melee as riverside_melee
 from oprlab.rules.riverside.attack import READINGS, Readings
 from oprlab.units.model import Unit
+from oprlab.version import __version__
 
 __all__ = [
     "DEFAULT_SAMPLES",

@@ -15,12 +15,12 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from oprlab import __version__
 from oprlab.analysis.stats import Interval, mean_interval, wilson
 from oprlab.errors import OptionError, UnknownNameError, UserError
 from oprlab.mechanics import Mechanic, Owner, get_mechanic
 from oprlab.rng import make_rng
 from oprlab.units.model import Unit, Weapon
+from oprlab.version import __version__
 
 
 @dataclass(frozen=True)

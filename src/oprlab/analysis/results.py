@@ -28,13 +28,13 @@ from typing import Any
 import duckdb
 import numpy as np
 
-from oprlab import __version__
 from oprlab.analysis.series import SeriesResult, SeriesSpec, play_series, summarize_games
 from oprlab.errors import OptionError
 from oprlab.game.options import OPTIONS
 from oprlab.game.play import ENGINE_VERSIONS, GameResult
 from oprlab.mechanics import get_mechanic
 from oprlab.rng import spawn
+from oprlab.version import __version__
 
 #: Bumped when a table changes shape; a file with another schema is refused, not misread.
 SCHEMA_VERSION = "2"

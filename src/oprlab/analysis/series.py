@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 
 from joblib import Parallel, delayed, parallel_config
 
-from oprlab import __version__
 from oprlab.analysis.stats import Interval, mean_interval, wilson
 from oprlab.errors import OptionError
 from oprlab.game.play import GameResult, play_game
@@ -29,6 +28,7 @@ from oprlab.players import get_commander
 from oprlab.rng import spawn
 from oprlab.table.model import Table
 from oprlab.units.model import Army
+from oprlab.version import __version__
 
 if TYPE_CHECKING:
     from distributed import Client

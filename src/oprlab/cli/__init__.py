@@ -11,8 +11,8 @@ from importlib import import_module
 import typer
 from rich.console import Console
 
-from oprlab import __version__
 from oprlab.errors import UserError
+from oprlab.version import __version__
 
 app = typer.Typer(
     name="oprlab",

@@ -14,7 +14,6 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
-from oprlab import __version__
 from oprlab.analysis.series import SeriesSpec, dask_backend, play_series
 from oprlab.analysis.stats import wilson
 from oprlab.errors import OptionError
@@ -31,6 +30,7 @@ from oprlab.table.terrain import generate_table, load_table
 from oprlab.units.load import load_army
 from oprlab.units.model import Army
 from oprlab.units.profiles import WwpdForce, load_wwpd
+from oprlab.version import __version__
 
 if TYPE_CHECKING:
     from oprlab.analysis.results import Recording

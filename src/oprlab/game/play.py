@@ -10,19 +10,31 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import Any, Protocol
 
-from oprlab import __version__
 from oprlab.errors import OprlabError, OptionError
 from oprlab.game import gff, riverside
+from oprlab.game.actions import Action
 from oprlab.game.state import GameState
 from oprlab.mechanics import Mechanic
-from oprlab.players.base import Commander
 from oprlab.table.model import Table
 from oprlab.units.model import Army
+from oprlab.version import __version__
 
 #: A generous bound on decisions per game; a game that needs more is a bug, not a long game.
 MAX_DECISIONS = 10_000
+
+
+class Commander(Protocol):
+    """A player: chooses one of ``actions`` (never empty) for the side to act.
+
+    The protocol lives with the play loop that calls it, so the game layer needs nothing
+    from the players above it; :mod:`oprlab.players` implements it.
+    """
+
+    name: str
+
+    def choose(self, state: GameState, actions: Sequence[Action]) -> Action: ...
 
 
 class IllegalActionError(OprlabError):

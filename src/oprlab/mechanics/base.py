@@ -13,7 +13,7 @@ state comes back inside each outcome.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -153,3 +153,7 @@ class Mechanic(ABC):
     def p_critical(self, check: Check, state: State = None) -> Fraction:
         """Exact probability that ``check`` is critical."""
         return self.outcomes(check, state).probability(lambda o: o.critical)
+
+
+#: Builds a mechanic from its options (a class, or a named variant's function).
+Factory = Callable[..., Mechanic]

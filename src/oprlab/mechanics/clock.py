@@ -22,7 +22,7 @@ from typing import Any, Literal
 import numpy as np
 
 from oprlab.errors import OptionError
-from oprlab.mechanics.base import Check, Mechanic, Outcome, Owner, State, Test
+from oprlab.mechanics.base import Check, Factory, Mechanic, Outcome, Owner, State, Test
 from oprlab.mechanics.clock_state import (
     CLOCK_MAX,
     BennyUse,
@@ -34,7 +34,6 @@ from oprlab.mechanics.clock_state import (
 )
 from oprlab.mechanics.d6 import validate_check
 from oprlab.mechanics.dopr_rules import dopr_rule
-from oprlab.mechanics.registry import Factory, register
 from oprlab.prob import Dist
 
 __all__ = [
@@ -420,5 +419,7 @@ _VARIANTS: tuple[tuple[str, dict[str, Any], dict[str, Any], str], ...] = (
     ),
 )
 
-for _name, _fixed, _defaults, _summary in _VARIANTS:
-    register(_name, _variant(_name, _fixed, _defaults), _summary)
+#: The clock and its named variants: name -> (factory, summary), read by the registry.
+MECHANICS: dict[str, tuple[Factory, str]] = {
+    name: (_variant(name, fixed, defaults), summary) for name, fixed, defaults, summary in _VARIANTS
+}

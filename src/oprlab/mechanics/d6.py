@@ -20,7 +20,6 @@ import numpy.typing as npt
 
 from oprlab.errors import OptionError
 from oprlab.mechanics.base import Check, Mechanic, Outcome, State, Test
-from oprlab.mechanics.registry import register
 from oprlab.prob import Dist
 
 FACES = (1, 2, 3, 4, 5, 6)
@@ -159,4 +158,5 @@ class D6(Mechanic):
         return "D6()"
 
 
-register("d6", D6, D6.summary)
+#: This module's mechanic for the registry: name -> (factory, summary).
+MECHANICS = {"d6": (D6, D6.summary)}

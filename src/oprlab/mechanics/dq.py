@@ -35,7 +35,6 @@ import numpy as np
 
 from oprlab.errors import OptionError, check_range
 from oprlab.mechanics.base import Check, Mechanic, Outcome, State, Test
-from oprlab.mechanics.registry import register
 from oprlab.prob import Dist
 
 #: Highest chance accepted. From SC 1181 every roll but 00 is Fantastic, so no higher chance
@@ -409,4 +408,5 @@ class Dq(Mechanic):
         return self._outcome(int(rng.integers(1, 101)), chance, modifier)
 
 
-register("dq", Dq, Dq.summary)
+#: This module's mechanic for the registry: name -> (factory, summary).
+MECHANICS = {"dq": (Dq, Dq.summary)}

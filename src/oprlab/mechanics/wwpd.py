@@ -30,7 +30,6 @@ import numpy.typing as npt
 
 from oprlab.errors import OptionError, check_range
 from oprlab.mechanics.base import Check, Mechanic, Outcome, State, Test
-from oprlab.mechanics.registry import register
 from oprlab.prob import Dist
 
 #: The lowest target accepted. Any target <= 1 behaves alike; far lower ones are a caller's bug.
@@ -204,4 +203,5 @@ class Wwpd(Mechanic):
         return p_success(self.difficulty(check), armoured_vehicle=self._vehicle(check))
 
 
-register("wwpd", Wwpd, Wwpd.summary)
+#: This module's mechanic for the registry: name -> (factory, summary).
+MECHANICS = {"wwpd": (Wwpd, Wwpd.summary)}

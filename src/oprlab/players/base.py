@@ -2,22 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from importlib import import_module
-from typing import Protocol
 
 from oprlab.errors import UnknownNameError
-from oprlab.game.actions import Action
-from oprlab.game.state import GameState
+from oprlab.game.play import Commander
 
-
-class Commander(Protocol):
-    """A player: chooses one of ``actions`` (never empty) for the side to act."""
-
-    name: str
-
-    def choose(self, state: GameState, actions: Sequence[Action]) -> Action: ...
-
+__all__ = ["COMMANDERS", "Commander", "get_commander"]
 
 COMMANDERS: dict[str, Callable[[int], Commander]] = {}
 
