@@ -381,7 +381,7 @@ def move_goals(state: GameState, us: UnitState) -> list[Point]:
     assert us.placement is not None
     cx, _ = geo.centroid(us.placement)
     goals.append((cx, home_edge(state, us.side)))
-    return goals
+    return list(dict.fromkeys(goals))  # two goals at one point are one action
 
 
 def _rules(unit: Unit) -> MoveRules:

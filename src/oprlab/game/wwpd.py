@@ -609,7 +609,7 @@ def move_goals(state: WwpdState, us: WwpdUnitState) -> list[Point]:
         goals.append(geo.centroid(e.placement))
     cx, _ = geo.centroid(us.placement)
     goals.append((cx, home_edge(state, us.side)))
-    return goals
+    return list(dict.fromkeys(goals))  # two goals at one point are one action
 
 
 def unit_actions(state: WwpdState, us: WwpdUnitState) -> list[WwpdAction]:
