@@ -11,7 +11,8 @@ from bench.harness import Result, measure
 from oprlab.table.charge import charge_move
 from oprlab.table.formation import formation, place_in_zone
 from oprlab.table.model import Placement, Table, TerrainPiece, TerrainType
-from oprlab.table.movement import MoveRules, move_unit, nav_graph
+from oprlab.table.movement import MoveRules, move_unit
+from oprlab.table.paths import nav_graph
 from oprlab.table.terrain import generate_table
 
 TITLE = "Movement on the table"

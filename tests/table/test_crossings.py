@@ -13,7 +13,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oprlab.table.movement import crossings
+from oprlab.table.blockers import crossings
 
 coord = st.integers(min_value=0, max_value=48 * 8).map(lambda k: k / 8)
 point = st.tuples(coord, coord)

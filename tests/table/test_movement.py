@@ -13,20 +13,18 @@ import shapely
 from oprlab.errors import OptionError
 from oprlab.mechanics.base import Test
 from oprlab.mechanics.registry import get_mechanic
+from oprlab.table.blockers import crossings
 from oprlab.table.formation import CLEARANCE, formation, gaps, is_coherent, overlaps
 from oprlab.table.model import Placement, Table, TerrainPiece, TerrainType
 from oprlab.table.movement import (
     MoveRules,
     allowance,
-    crossings,
     dangerous_terrain_checks,
-    find_path,
     move_unit,
-    nav_graph,
     teleport_unit,
     unit_allowance,
-    walk,
 )
+from oprlab.table.paths import find_path, nav_graph, walk
 from oprlab.units.model import Rule, Unit
 
 T = TerrainType

@@ -13,18 +13,11 @@ import heapq
 import numpy as np
 import pytest
 
+from oprlab.table.blockers import Blockers, blockers_for, crossings
 from oprlab.table.deploy import mission_table
 from oprlab.table.formation import formation
 from oprlab.table.model import FloatArray, Placement, Table
-from oprlab.table.movement import (
-    Blockers,
-    NavGraph,
-    _astar,
-    blockers_for,
-    crossings,
-    find_path,
-    nav_graph,
-)
+from oprlab.table.paths import NavGraph, _astar, find_path, nav_graph
 
 
 def _plain_astar(

@@ -36,12 +36,11 @@ from oprlab.table.movement import (
     Mover,
     MoveResult,
     MoveRules,
-    Path,
     build_result,
     move_unit,
     path_touches,
-    walk,
 )
+from oprlab.table.paths import Path, walk
 
 #: Models this close (base to base) count as in base contact.
 CONTACT_TOL = 0.05

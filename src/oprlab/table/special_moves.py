@@ -33,7 +33,7 @@ from oprlab.table import planar
 from oprlab.table.formation import BoolArray, Neighbours, settle, standable
 from oprlab.table.measure import elevation
 from oprlab.table.model import FloatArray, Placement, Point, Table
-from oprlab.table.movement import nav_graph
+from oprlab.table.paths import nav_graph
 
 #: Pushing: a 4+ lets the attacker move the model.
 PUSH_TARGET = 4

@@ -1,0 +1,305 @@
+"""What a moving model must not cross: segment crossings and the other units as blockers.
+
+Other units block paths, keeping the 1" spacing "throughout the movement path" (seed 002
+"Movement"): each is a convex hull inflated by the gap, with a bounding box for a quick reject.
+Crossings are written in plain float arithmetic (see :mod:`oprlab.table.planar`) so one seed
+plays one game on every CPU.
+
+May import ``oprlab.table.model`` and ``oprlab.table.formation``; numpy.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from oprlab.table.formation import (
+    CLEARANCE,
+    SPACING,
+    BoolArray,
+)
+from oprlab.table.model import FloatArray, Placement, Point
+
+IntArray = npt.NDArray[np.intp]
+
+
+#: How many tables' (or graphs') answers each cache keeps.
+CACHE_SIZE = 64
+T = TypeVar("T")
+
+
+# --- segment geometry ------------------------------------------------------------------------
+
+
+def cross2(ax: FloatArray, ay: FloatArray, bx: FloatArray, by: FloatArray) -> FloatArray:
+    out: FloatArray = ax * by - ay * bx
+    return out
+
+
+def crossings(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> BoolArray:
+    """``(k, m)``: whether segment ``a[i]b[i]`` properly crosses segment ``p[j]q[j]``.
+
+    Touching at an end or running along an edge is not a crossing: paths may hug a corner.
+    Each cross product is two float multiplications and a subtraction, each rounded on its
+    own: numpy may fuse a complex product into a multiply-add on some CPUs and not on others,
+    and a seed must give the same game on every machine.
+    """
+    if len(a) == 0 or len(p) == 0:
+        return np.zeros((len(a), len(p)), dtype=np.bool_)
+    px, py, ex, ey = _edges(p, q)
+    dx = (b[:, 0] - a[:, 0])[:, None]
+    dy = (b[:, 1] - a[:, 1])[:, None]
+    wx = px - a[:, 0][:, None]
+    wy = py - a[:, 1][:, None]
+    o1 = cross2(dx, dy, wx, wy)  # side of p from ab
+    den = cross2(dx, dy, ex, ey)
+    o3 = -cross2(ex, ey, wx, wy)  # side of a from pq
+    # side of q from ab is o1 + den; side of b from pq is o3 - den
+    out: BoolArray = (o1 * (o1 + den) < -1e-12) & (o3 * (o3 - den) < -1e-12)
+    return out
+
+
+#: The edge side of :func:`crossings` for frozen edge arrays (the table's obstacles and the
+#: blockers' edges, asked about many times), by the arrays' identity. Only read-only arrays
+#: that own their data are kept (nothing can change them), and each entry holds its arrays, so
+#: their ids stay unique while it is there.
+_EDGES: dict[
+    int, tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]
+] = {}
+
+
+def freeze(*arrays: FloatArray) -> None:
+    """Make arrays that own their data read-only: their edges may then be kept."""
+    for x in arrays:
+        if x.base is None:
+            x.flags.writeable = False
+
+
+def _edges(p: FloatArray, q: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Edges ``p -> q`` as rows: their starts' x and y, and their vectors' x and y."""
+    frozen = not (p.flags.writeable or q.flags.writeable) and p.base is None and q.base is None
+    hit = _EDGES.get(id(p)) if frozen else None
+    if hit is None or hit[0] is not p or hit[1] is not q:
+        px, py = p[:, 0][None, :], p[:, 1][None, :]
+        hit = (p, q, px, py, q[:, 0][None, :] - px, q[:, 1][None, :] - py)
+        if frozen:
+            if len(_EDGES) >= 4 * CACHE_SIZE:
+                _EDGES.pop(next(iter(_EDGES)))
+            _EDGES[id(p)] = hit
+    return hit[2], hit[3], hit[4], hit[5]
+
+
+def crossing_params(
+    a: Point, b: Point, p: FloatArray, q: FloatArray
+) -> tuple[FloatArray, IntArray]:
+    """Where along ``ab`` (0..1) it properly crosses each edge ``pq``, sorted; and which edge."""
+    aa = np.array([a], dtype=np.float64)
+    bb = np.array([b], dtype=np.float64)
+    hit = crossings(aa, bb, p, q)[0]
+    if not hit.any():
+        return np.zeros(0), np.zeros(0, dtype=np.intp)
+    idx = np.flatnonzero(hit)
+    d = bb[0] - aa[0]
+    e = q[idx] - p[idx]
+    ap = p[idx] - aa[0]
+    t = (ap[:, 0] * e[:, 1] - ap[:, 1] * e[:, 0]) / (d[0] * e[:, 1] - d[1] * e[:, 0])
+    order = np.argsort(t, kind="stable")
+    return t[order], idx[order]
+
+
+def _convex_hull(points: FloatArray) -> FloatArray:
+    """Counter-clockwise convex hull (Andrew's monotone chain)."""
+    pts = sorted({(round(float(x), 9), round(float(y), 9)) for x, y in points})
+    if len(pts) <= 2:
+        return np.array(pts, dtype=np.float64)
+
+    def half(seq: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        out: list[tuple[float, float]] = []
+        for p in seq:
+            while (
+                len(out) >= 2
+                and (
+                    (out[-1][0] - out[-2][0]) * (p[1] - out[-2][1])
+                    - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0])
+                )
+                <= 0
+            ):
+                out.pop()
+            out.append(p)
+        return out
+
+    lower, upper = half(pts), half(pts[::-1])
+    return np.array(lower[:-1] + upper[:-1], dtype=np.float64)
+
+
+_OCTAGON = np.array(
+    [(math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)) for k in range(8)], dtype=np.float64
+) / math.cos(math.pi / 8)
+
+
+class Blockers:
+    """Other units as obstacles: convex polygons (counter-clockwise), tested all at once.
+
+    Each polygon is kept as half-planes ``n . p > d`` padded to a common count, so "is this
+    point inside any of them" is one vectorised test however many units there are.
+    """
+
+    def __init__(self, polygons: Sequence[FloatArray] = ()) -> None:
+        self.polygons = tuple(np.asarray(p, dtype=np.float64) for p in polygons)
+        k = max((len(p) for p in self.polygons), default=0)
+        b = len(self.polygons)
+        self.nx = np.zeros((b, k))
+        self.ny = np.zeros((b, k))
+        self.d = np.full((b, k), -1.0)  # padding: 0 > -1 always holds
+        if b == 0:
+            self.corners = np.zeros((0, 2))
+            self.ends = np.zeros((0, 2))
+            self.lo = np.zeros((0, 2))
+            self.hi = np.zeros((0, 2))
+        else:
+            # all polygons at once: each corner, the next corner round its polygon, its edge
+            sizes = np.array([len(p) for p in self.polygons])
+            first = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+            which = np.repeat(np.arange(b), sizes)
+            col = np.arange(len(which)) - first[which]
+            nxt = first[which] + (col + 1) % sizes[which]
+            self.corners = np.concatenate(self.polygons)
+            self.ends = self.corners[nxt]
+            e = self.ends - self.corners
+            self.nx[which, col] = -e[:, 1]
+            self.ny[which, col] = e[:, 0]
+            self.d[which, col] = -e[:, 1] * self.corners[:, 0] + e[:, 0] * self.corners[:, 1]
+            # bounding boxes, grown by far more than round-off: a point outside one is
+            # outside the polygon, so only points near a polygon are tested against its edges
+            self.lo = np.minimum.reduceat(self.corners, first, axis=0) - _BOX_MARGIN
+            self.hi = np.maximum.reduceat(self.corners, first, axis=0) + _BOX_MARGIN
+        freeze(self.corners, self.ends)
+        self._merged: dict[int, tuple[FloatArray, FloatArray, FloatArray, FloatArray]] = {}
+        self._kept: dict[int, tuple[object, Any]] = {}
+
+    def __len__(self) -> int:
+        return len(self.polygons)
+
+    def with_edges(self, p: FloatArray, q: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """Other edges ``p -> q`` (a table's obstacles) together with these, kept for reuse."""
+        key = id(p)
+        hit = self._merged.get(key)
+        if hit is None or hit[0] is not p or hit[1] is not q:
+            hit = (p, q, np.concatenate([p, self.corners]), np.concatenate([q, self.ends]))
+            freeze(hit[2], hit[3])
+            if len(self._merged) >= CACHE_SIZE:
+                self._merged.pop(next(iter(self._merged)))
+            self._merged[key] = hit
+        return hit[2], hit[3]
+
+    def kept(self, owner: object, make: Callable[[], T]) -> T:
+        """What ``make`` gives for ``owner`` (a navigation graph's search among these
+        blockers), made once and kept with them while ``owner`` lives."""
+        hit = self._kept.get(id(owner))
+        if hit is None or hit[0] is not owner:
+            hit = (owner, make())
+            if len(self._kept) >= CACHE_SIZE:
+                self._kept.pop(next(iter(self._kept)))
+            self._kept[id(owner)] = hit
+        value: T = hit[1]
+        return value
+
+    def contains(self, points: FloatArray) -> BoolArray:
+        """Which points lie strictly inside any of the polygons."""
+        if not self.polygons or len(points) == 0:
+            return np.zeros(len(points), dtype=np.bool_)
+        x, y = points[:, 0, None], points[:, 1, None]
+        near = (x >= self.lo[:, 0]) & (x <= self.hi[:, 0])
+        near &= (y >= self.lo[:, 1]) & (y <= self.hi[:, 1])
+        i, j = np.nonzero(near)
+        out = np.zeros(len(points), dtype=np.bool_)
+        if len(i) == 0:
+            return out
+        side = (points[i, 0, None] * self.nx[j] + points[i, 1, None] * self.ny[j]) - self.d[j]
+        out[i[(side > 1e-9).all(axis=1)]] = True
+        return out
+
+
+#: Inches a blocker's bounding box is grown by before the exact test (far above round-off).
+_BOX_MARGIN = 1e-6
+
+NO_BLOCKERS = Blockers()
+
+
+def blockers_for(
+    others: Sequence[Placement],
+    radius: float,
+    *,
+    gap: float = SPACING,
+    exempt: Sequence[Placement] = (),
+    skip: Placement | None = None,
+) -> Blockers:
+    """Each other unit as a convex obstacle for a model of ``radius`` keeping ``gap`` from it:
+    the hull of its models grown by the gap (a little generously, by octagons around each).
+    ``exempt`` units (a charge's target) may be touched: each of their models is an octagon
+    just inside the circle where bases touch, so paths go round them but reach contact.
+
+    Units that did not move give the same obstacles again, so the answer is kept (keyed on
+    the models' positions, not on the units) and reused with what it has learnt (edges,
+    which corners see each other) by the next move among the same units."""
+    parts: list[tuple[bool, FloatArray, FloatArray]] = []
+    seen: list[Placement] = []
+    for o in [*others, *exempt]:
+        if o is skip or any(o is s for s in seen):
+            continue
+        seen.append(o)
+        c = o.centres[o.alive]
+        r = o.radii[o.alive]
+        if len(c) == 0:
+            continue
+        parts.append((any(o is e for e in exempt), c, r))
+    key = (
+        float(radius),
+        float(gap),
+        tuple((ex, c.tobytes(), r.tobytes()) for ex, c, r in parts),
+    )
+    hit = _BLOCKERS.get(key)
+    if hit is not None:
+        return hit
+    out: list[FloatArray] = []
+    for part, (ex, c, r) in zip(key[2], parts, strict=True):
+        pkey = (key[0], key[1], part)
+        polys = _PARTS.get(pkey)
+        if polys is None:
+            polys = _unit_polygons(ex, c, r, radius, gap)
+            if len(_PARTS) >= 4 * _BLOCKERS_SIZE:
+                _PARTS.pop(next(iter(_PARTS)))
+            _PARTS[pkey] = polys
+        out += polys
+    made = Blockers(out)
+    if len(_BLOCKERS) >= _BLOCKERS_SIZE:
+        _BLOCKERS.pop(next(iter(_BLOCKERS)))
+    _BLOCKERS[key] = made
+    return made
+
+
+def _unit_polygons(
+    exempt: bool, c: FloatArray, r: FloatArray, radius: float, gap: float
+) -> list[FloatArray]:
+    """One unit's obstacle polygons (see :func:`blockers_for`)."""
+    if exempt:
+        # bases may touch: each model alone, an octagon inside the circle of contact
+        return [
+            centre + (radius + rr) * math.cos(math.pi / 8) * _OCTAGON
+            for centre, rr in zip(c, r, strict=True)
+        ]
+    reach = radius + r + gap + CLEARANCE
+    pts = (c[:, None, :] + reach[:, None, None] * _OCTAGON[None, :, :]).reshape(-1, 2)
+    hull = _convex_hull(pts)
+    return [hull] if len(hull) >= 3 else []
+
+
+_BlockersKey = tuple[float, float, tuple[tuple[bool, bytes, bytes], ...]]
+#: One unit's obstacles by (radius, gap, (exempt, centres, radii)): most units stand still.
+_PARTS: dict[tuple[float, float, tuple[bool, bytes, bytes]], list[FloatArray]] = {}
+_BLOCKERS: dict[_BlockersKey, Blockers] = {}
+_BLOCKERS_SIZE = 256

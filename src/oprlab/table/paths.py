@@ -1,0 +1,670 @@
+"""Paths round terrain and other units: segments, blockers, the navigation graph and A*.
+
+Each model's path is a shortest path in a visibility graph over the corners of the impassable
+pieces inflated by its base radius (so a path never clips a wall), with all-pairs costs
+precomputed once per table and radius (terrain does not move). Other units block paths too,
+keeping the 1" spacing "throughout the movement path" (seed 002 "Movement"): each is a convex
+hull inflated by the gap, searched lazily (A*) only when the static path runs into one.
+:mod:`oprlab.table.movement` moves whole units along these paths.
+
+May import ``oprlab.table.model``, ``oprlab.table.formation`` and ``oprlab.table.planar``;
+numpy and shapely.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+
+from oprlab.table.blockers import (
+    CACHE_SIZE,
+    NO_BLOCKERS,
+    Blockers,
+    cross2,
+    crossing_params,
+    crossings,
+    freeze,
+)
+from oprlab.table.formation import (
+    CLEARANCE,
+    CLIMB_LIMIT,
+    TOL,
+    BoolArray,
+    is_difficult,
+)
+from oprlab.table.model import FloatArray, Point, Table, TerrainPiece, TerrainType
+
+IntArray = npt.NDArray[np.intp]
+
+# --- the navigation graph (cached per table and base radius) ---------------------------------
+
+
+@dataclass(eq=False)
+class NavGraph:
+    """Shortest paths for one base radius among one table's static obstacles.
+
+    Attributes:
+        table: the table it was built for.
+        radius: the base radius it inflates obstacles by.
+        geom: the inflated obstacles (shapely, prepared), or ``None`` on an open table.
+        edge_a, edge_b: the obstacles' edges ``(E, 2)``.
+        verts: graph vertices ``(V, 2)``: the obstacles' corners that stick out into free space.
+        vis: ``(V, V)`` which vertices see each other.
+        dist: ``(V, V)`` all-pairs path costs (length plus climb).
+        nxt: ``(V, V)`` next vertex on the shortest path (``-1``: none).
+        climb_a, climb_b, climb_h: edges of climbable elevated pieces and their heights.
+    """
+
+    table: Table
+    radius: float
+    geom: Any
+    edge_a: FloatArray
+    edge_b: FloatArray
+    verts: FloatArray
+    vis: BoolArray
+    dist: FloatArray
+    nxt: IntArray
+    climb_a: FloatArray
+    climb_b: FloatArray
+    climb_h: FloatArray
+    lo: FloatArray = field(default_factory=lambda: np.zeros(2))
+    hi: FloatArray = field(default_factory=lambda: np.zeros(2))
+
+    def free(self, points: FloatArray, blockers: Blockers = NO_BLOCKERS) -> BoolArray:
+        """Which points a model centre may pass through."""
+        inside = (points >= self.lo - TOL) & (points <= self.hi + TOL)
+        ok = np.asarray(inside.all(axis=1), dtype=np.bool_)
+        if self.geom is not None and ok.any():
+            ok[ok] = ~shapely.contains_xy(self.geom, points[ok, 0], points[ok, 1])
+        if len(blockers) and ok.any():
+            ok[ok] = ~blockers.contains(points[ok])
+        return ok
+
+    def clear(
+        self,
+        a: FloatArray,
+        b: FloatArray,
+        blockers: Blockers = NO_BLOCKERS,
+        *,
+        static: bool = True,
+    ) -> BoolArray:
+        """Whether each straight segment ``a[i] -> b[i]`` is free of obstacles: it crosses no
+        obstacle edge and no point along it lies inside one (a diagonal between two corners)."""
+        ok = np.ones(len(a), dtype=np.bool_)
+        if static and len(blockers):
+            p, q = blockers.with_edges(self.edge_a, self.edge_b)
+            ok &= ~crossings(a, b, p, q).any(axis=1)
+        elif static and len(self.edge_a):
+            ok &= ~crossings(a, b, self.edge_a, self.edge_b).any(axis=1)
+        elif len(blockers):
+            ok &= ~crossings(a, b, blockers.corners, blockers.ends).any(axis=1)
+        if not ok.any() or ((self.geom is None or not static) and not len(blockers)):
+            return ok
+        idx = np.flatnonzero(ok)
+        samples = (a[idx, None, :] + (b - a)[idx, None, :] * _SAMPLES[None, :, None]).reshape(-1, 2)
+        inside = np.zeros(len(samples), dtype=np.bool_)
+        if static and self.geom is not None:
+            inside |= shapely.contains_xy(self.geom, samples[:, 0], samples[:, 1])
+        inside |= blockers.contains(samples)
+        ok[idx[inside.reshape(-1, len(_SAMPLES)).any(axis=1)]] = False
+        return ok
+
+    def climb(self, a: FloatArray, b: FloatArray) -> FloatArray:
+        """Vertical inches climbed or dropped along each segment (crossing elevated edges)."""
+        if len(self.climb_h) == 0 or len(a) == 0:
+            return np.zeros(len(a))
+        out: FloatArray = (
+            crossings(a, b, self.climb_a, self.climb_b).astype(np.float64) @ self.climb_h
+        )
+        return out
+
+    def cost(self, a: FloatArray, b: FloatArray) -> FloatArray:
+        out: FloatArray = np.hypot(*(b - a).T) + self.climb(a, b)
+        return out
+
+
+_SAMPLES = np.array([0.25, 0.5, 0.75])
+_NAV: dict[tuple[int, float, bool, bool, bool, float], NavGraph] = {}
+NAV_CACHE_SIZE = CACHE_SIZE
+
+
+def _hazard(piece: TerrainPiece, large: bool) -> bool:
+    return is_difficult(piece, large) or piece.has(TerrainType.DANGEROUS)
+
+
+def nav_graph(
+    table: Table,
+    radius: float,
+    *,
+    avoid_hazards: bool = False,
+    large: bool = False,
+    flying: bool = False,
+    climb_limit: float = CLIMB_LIMIT,
+) -> NavGraph:
+    """The (cached) navigation graph for a base of ``radius`` on ``table``.
+
+    Obstacles: impassable pieces and pieces too tall to climb; with ``avoid_hazards`` also
+    difficult and dangerous ones (to find the way around them). Flying has none.
+    """
+    key = (id(table), round(radius, 6), avoid_hazards, large, flying, climb_limit)
+    hit = _NAV.get(key)
+    if hit is not None and hit.table is table:
+        return hit
+    nav = _build_nav(table, radius, avoid_hazards, large, flying, climb_limit)
+    if len(_NAV) >= NAV_CACHE_SIZE:
+        _NAV.pop(next(iter(_NAV)))
+    _NAV[key] = nav
+    return nav
+
+
+def _build_nav(
+    table: Table,
+    radius: float,
+    avoid_hazards: bool,
+    large: bool,
+    flying: bool,
+    climb_limit: float,
+) -> NavGraph:
+    polys = []
+    ca: list[tuple[float, float]] = []
+    cb: list[tuple[float, float]] = []
+    ch: list[float] = []
+    for piece in table.pieces if not flying else ():
+        tall = piece.has(TerrainType.ELEVATED) and piece.height > climb_limit
+        blocking = piece.has(TerrainType.IMPASSABLE) or tall
+        if avoid_hazards and _hazard(piece, large):
+            blocking = True
+        if blocking:
+            polys.append(
+                shapely.Polygon(piece.outline).buffer(
+                    radius + CLEARANCE, join_style="mitre", mitre_limit=2.0
+                )
+            )
+        elif piece.has(TerrainType.ELEVATED) and piece.height > 0:
+            outline = list(piece.outline)
+            for i, p in enumerate(outline):
+                ca.append(p)
+                cb.append(outline[(i + 1) % len(outline)])
+                ch.append(piece.height)
+    lo = np.array([radius, radius])
+    hi = np.array([table.width - radius, table.depth - radius])
+    geom = None
+    rings: list[FloatArray] = []
+    if polys:
+        geom = shapely.orient_polygons(shapely.union_all(polys), exterior_cw=False)
+        for part in shapely.get_parts(geom):
+            for ring in [part.exterior, *part.interiors]:
+                rings.append(np.asarray(ring.coords, dtype=np.float64)[:-1])
+        shapely.prepare(geom)
+    edge_a = np.concatenate([r for r in rings]) if rings else np.zeros((0, 2))
+    edge_b = np.concatenate([np.roll(r, -1, axis=0) for r in rings]) if rings else np.zeros((0, 2))
+    freeze(edge_a, edge_b)
+    verts_l: list[FloatArray] = []
+    for r in rings:
+        prev, after = np.roll(r, 1, axis=0), np.roll(r, -1, axis=0)
+        turn = cross2(
+            r[:, 0] - prev[:, 0], r[:, 1] - prev[:, 1], after[:, 0] - r[:, 0], after[:, 1] - r[:, 1]
+        )
+        verts_l.append(r[turn > 1e-12])
+    verts = np.concatenate(verts_l) if verts_l else np.zeros((0, 2))
+    inside = ((verts >= lo - TOL) & (verts <= hi + TOL)).all(axis=1)
+    verts = verts[inside]
+    nav = NavGraph(
+        table,
+        radius,
+        geom,
+        edge_a,
+        edge_b,
+        verts,
+        np.zeros((0, 0), dtype=np.bool_),
+        np.zeros((0, 0)),
+        np.zeros((0, 0), dtype=np.intp),
+        np.array(ca, dtype=np.float64).reshape(-1, 2),
+        np.array(cb, dtype=np.float64).reshape(-1, 2),
+        np.array(ch, dtype=np.float64),
+        lo,
+        hi,
+    )
+    v = len(verts)
+    vis = np.zeros((v, v), dtype=np.bool_)
+    cost = np.full((v, v), np.inf)
+    for i in range(v - 1):
+        a = np.repeat(verts[i : i + 1], v - i - 1, axis=0)
+        b = verts[i + 1 :]
+        ok = nav.clear(a, b)
+        vis[i, i + 1 :] = ok
+        cost[i, i + 1 :] = np.where(ok, nav.cost(a, b), np.inf)
+    vis |= vis.T
+    cost = np.minimum(cost, cost.T)
+    np.fill_diagonal(cost, 0.0)
+    nxt = np.where(np.isfinite(cost), np.arange(v)[None, :], -1).astype(np.intp)
+    dist = cost
+    for k in range(v):
+        via = dist[:, k : k + 1] + dist[k : k + 1, :]
+        better = via < dist - 1e-12
+        if better.any():  # column and row k never improve, so in place is safe
+            np.copyto(dist, via, where=better)
+            np.copyto(nxt, np.broadcast_to(nxt[:, k : k + 1], nxt.shape), where=better)
+    nav.vis = vis
+    nav.dist = dist
+    nav.nxt = nxt
+    return nav
+
+
+# --- paths ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Path:
+    """A model's path: its corners, horizontal length, vertical climb, and whether it reaches
+    the goal asked for (else it ends at the reachable point nearest it)."""
+
+    points: tuple[Point, ...]
+    length: float
+    climb: float
+    reached: bool = True
+
+    @property
+    def cost(self) -> float:
+        """Inches of movement it uses: horizontal plus vertical."""
+        return self.length + self.climb
+
+
+def as_point(a: FloatArray) -> Point:
+    return (float(a[0]), float(a[1]))
+
+
+def _nearest_free(nav: NavGraph, p: FloatArray, blockers: Blockers) -> FloatArray | None:
+    for band in _ESCAPE:
+        cand = p + band
+        ok = nav.free(cand, blockers)
+        if ok.any():
+            got: FloatArray = cand[int(np.argmax(ok))]
+            return got
+    return None
+
+
+def _escape_bands() -> list[FloatArray]:
+    bands = []
+    for rhos, arc in (
+        (np.arange(0.02, 0.3, 0.04), 0.05),
+        (np.arange(0.3, 1.5, 0.1), 0.1),
+        (np.arange(1.5, 4.01, 0.25), 0.2),
+        (np.arange(4.5, 12.01, 0.5), 0.4),
+    ):
+        pts = []
+        for rho in rhos:
+            k = max(16, math.ceil(2 * math.pi * rho / arc))
+            pts += [
+                (rho * math.cos(2 * math.pi * a / k), rho * math.sin(2 * math.pi * a / k))
+                for a in range(k)
+            ]
+        bands.append(np.array(pts, dtype=np.float64))
+    return bands
+
+
+_ESCAPE = _escape_bands()
+
+
+def find_path(nav: NavGraph, start: Point, goal: Point, blockers: Blockers = NO_BLOCKERS) -> Path:
+    """Shortest path from ``start`` to ``goal`` for a model, around static obstacles and the
+    ``blockers`` (other units).
+
+    An end inside an obstacle (a base near a corner, a spot 1" from another unit inside its
+    slightly generous hull, a model still in melee) is joined to the nearest free point by a
+    short straight step. If the goal cannot be reached, the path ends at the reachable vertex
+    nearest the goal.
+    """
+    s0 = np.array(start, dtype=np.float64)
+    g0 = np.array(goal, dtype=np.float64)
+    pre: list[FloatArray] = [s0]
+    post: list[FloatArray] = [g0]
+    s, g = s0, g0
+    free_s, free_g = nav.free(np.vstack([s, g]), blockers)
+    if not free_s:
+        got = _nearest_free(nav, s, blockers)
+        if got is None:
+            return Path((as_point(s0),), 0.0, 0.0, reached=bool(np.allclose(s0, g0)))
+        s = got
+        pre.append(s)
+    reachable_goal = True
+    if not free_g:
+        got = _nearest_free(nav, g, blockers)
+        if got is None:
+            reachable_goal = False
+        else:
+            g = got
+            post.insert(0, g)
+    if reachable_goal and nav.clear(s[None, :], g[None, :], blockers)[0]:
+        middle = [s, g]
+    else:
+        middle, found = _graph_path(nav, s, g, blockers)
+        if not found or not reachable_goal:
+            post = []
+            reachable_goal = False
+    pts = _dedupe([*pre, *middle[1:-1], middle[-1], *post] if middle else pre)
+    arr = np.array(pts)
+    length = float(np.hypot(*(arr[1:] - arr[:-1]).T).sum()) if len(arr) > 1 else 0.0
+    climb = float(nav.climb(arr[:-1], arr[1:]).sum()) if len(arr) > 1 else 0.0
+    return Path(tuple(as_point(p) for p in arr), length, climb, reached=reachable_goal)
+
+
+def _dedupe(points: list[FloatArray]) -> list[FloatArray]:
+    out: list[FloatArray] = []
+    for p in points:
+        if not out or float(np.hypot(*(p - out[-1]))) > 1e-9:
+            out.append(p)
+    return out
+
+
+def _graph_path(
+    nav: NavGraph, s: FloatArray, g: FloatArray, blockers: Blockers
+) -> tuple[list[FloatArray], bool]:
+    """Via the static all-pairs table; if that path runs into a blocker, A* with blockers."""
+    path, found = _static_path(nav, s, g)
+    if not len(blockers):
+        return path, found
+    arr = np.array(path)
+    if found and nav.clear(arr[:-1], arr[1:], blockers, static=False).all():
+        return path, True
+    return _astar(nav, s, g, blockers)
+
+
+def _static_path(nav: NavGraph, s: FloatArray, g: FloatArray) -> tuple[list[FloatArray], bool]:
+    v = len(nav.verts)
+    if v == 0:
+        return [s], False
+    rep_s = np.repeat(s[None, :], v, axis=0)
+    rep_g = np.repeat(g[None, :], v, axis=0)
+    see_s = nav.clear(rep_s, nav.verts)
+    see_g = nav.clear(nav.verts, rep_g)
+    cs = np.where(see_s, nav.cost(rep_s, nav.verts), np.inf)
+    cg = np.where(see_g, nav.cost(nav.verts, rep_g), np.inf)
+    via = cs[:, None] + nav.dist  # (V, V): start -> i -> ... -> j
+    total = via + cg[None, :]
+    flat = int(np.argmin(total))
+    i, j = divmod(flat, v)
+    if not np.isfinite(total[i, j]):
+        reach = via.min(axis=0)
+        if not np.isfinite(reach).any():
+            return [s], False
+        cand = np.flatnonzero(np.isfinite(reach))
+        dj = np.hypot(*(nav.verts[cand] - g).T)
+        best = int(cand[int(np.argmin(dj))])
+        if float(np.hypot(*(s - g))) <= float(dj.min()):
+            return [s], False
+        i = int(np.argmin(via[:, best]))
+        return [s, *_walk_nxt(nav, i, best)], False
+    return [s, *_walk_nxt(nav, i, j), g], True
+
+
+def _walk_nxt(nav: NavGraph, i: int, j: int) -> list[FloatArray]:
+    out = [nav.verts[i]]
+    guard = 0
+    while i != j and guard <= len(nav.verts):
+        i = int(nav.nxt[i, j])
+        out.append(nav.verts[i])
+        guard += 1
+    return out
+
+
+def _astar(
+    nav: NavGraph, s: FloatArray, g: FloatArray, blockers: Blockers
+) -> tuple[list[FloatArray], bool]:
+    """A* over the graph's corners and the blockers' free corners, from ``s`` to ``g``.
+
+    Sight lines are measured only where they could change the search: toward nodes not yet
+    done that the step would bring closer (by the 1e-12 the search asks for) and whose estimate
+    is at most the cost of some known way to the goal (plus far more than round-off). Any other
+    node would be popped after the goal, so the search never uses it; every node it pops, and
+    so the path, is the one the search measuring every line finds.
+
+    A known way comes early from a first search among the nodes near the straight line (within
+    an ellipse round ``s`` and ``g``): its path is a path of the whole graph, so its cost bounds
+    the goal's. The lines it measured are kept for the second search, which then measures
+    little more than the nodes inside the bound.
+    """
+    sight = blockers.kept(nav, lambda: _Sight(nav, blockers))
+    upper = math.inf
+    nodes = sight.nodes
+    if len(nodes) > _NEAR_NODES:
+        d = float(np.hypot(*(g - s)))
+        reach = np.hypot(*(nodes - s).T) + np.hypot(*(nodes - g).T)
+        near = reach <= _ELLIPSE * d + _ELLIPSE_PAD
+        if near.sum() < len(nodes):
+            _, found, cost = _graph_search(nav, s, g, blockers, sight, math.inf, near)
+            if found:
+                upper = cost
+    path, found, _ = _graph_search(nav, s, g, blockers, sight, upper, None)
+    return path, found
+
+
+_NO_NODES = np.zeros(0, dtype=np.intp)
+#: A* first searches near the straight line when there are more nodes than this.
+_NEAR_NODES = 24
+#: The ellipse of that first search: nodes ``j`` with ``|s j| + |j g|`` at most this many times
+#: ``|s g|``, plus the pad (inches).
+_ELLIPSE = 1.3
+_ELLIPSE_PAD = 4.0
+
+
+def _graph_search(
+    nav: NavGraph,
+    s: FloatArray,
+    g: FloatArray,
+    blockers: Blockers,
+    sight: _Sight,
+    upper: float,
+    allowed: BoolArray | None,
+) -> tuple[list[FloatArray], bool, float]:
+    """A* from ``s`` to ``g`` among the sight's nodes (only ``allowed`` ones, if given); nodes
+    whose estimate exceeds ``upper`` (a cost the goal's is known to be at most) are left out.
+    Returns the path, whether it reaches ``g``, and its cost."""
+    fixed = sight.nodes
+    f = len(fixed)
+    nodes = np.vstack([fixed, s[None, :], g[None, :]])
+    n = len(nodes)
+    si, gi = n - 2, n - 1
+    best = np.full(n, np.inf)
+    best[si] = 0.0
+    came = np.full(n, -1, dtype=np.intp)
+    done = np.zeros(n, dtype=np.bool_)
+    h = np.hypot(*(nodes - g).T)
+    h_fixed = h[:f]
+    gkey = g.tobytes()
+    toward = sight.toward(gkey)
+    heap = [(float(h[si]), si)]
+    while heap:
+        _, u = heapq.heappop(heap)
+        if done[u]:
+            continue
+        done[u] = True
+        if u == gi:
+            break
+        key: int | bytes = s.tobytes() if u == si else u
+        p = nodes[u]
+        seen_g = toward.get(key)
+        cand = unknown = _NO_NODES
+        if f:
+            dist, vis = sight.line(key, p)
+            newc = best[u] + dist
+            want = ~done[:f] & (newc < best[:f] - 1e-12)
+            if allowed is not None:
+                want &= allowed
+            bound = min(float(best[gi]), upper)
+            if seen_g is not None and seen_g[0]:  # the goal, reached from here
+                bound = min(bound, float(best[u] + seen_g[1]))
+            if bound < math.inf:
+                want &= newc + h_fixed <= bound + _POP_MARGIN
+            cand = np.flatnonzero(want)
+            unknown = cand[vis[cand] < 0]
+        if seen_g is None or len(unknown):
+            got = sight.measure(key, p, unknown, blockers, g if seen_g is None else None)
+            if seen_g is None:
+                ok_g = got
+                cost_g = math.inf
+                if ok_g:
+                    climbs = len(nav.climb_h)
+                    cost_g = float(nav.cost(p[None, :], g[None, :])[0]) if climbs else float(h[u])
+                seen_g = toward[key] = (ok_g, cost_g)
+        if seen_g[0]:
+            c = best[u] + seen_g[1]
+            if c < best[gi] - 1e-12:
+                best[gi] = c
+                came[gi] = u
+                heapq.heappush(heap, (float(c + h[gi]), int(gi)))
+        if len(cand):
+            for j in cand[vis[cand] == 1].tolist():
+                c = newc[j]
+                best[j] = c
+                came[j] = u
+                heapq.heappush(heap, (float(c + h[j]), j))
+    if np.isfinite(best[gi]):
+        end = gi
+        found = True
+    else:
+        reached = np.flatnonzero(np.isfinite(best))
+        end = int(reached[int(np.argmin(h[reached]))])
+        found = False
+    out = []
+    k = end
+    while k != -1:
+        out.append(nodes[k])
+        k = int(came[k])
+    return out[::-1], found, float(best[gi])
+
+
+#: A node whose estimate exceeds the goal's cost by more than this is popped after the goal.
+_POP_MARGIN = 1e-9
+#: Starts and goals each :class:`_Sight` keeps what it sees from and toward.
+_ENDS_SIZE = 64
+
+
+class _Sight:
+    """The A* graph one set of blockers gives one navigation graph: its nodes (the graph's
+    corners and the blockers' free corners) and, filled in as searches need them, which nodes
+    each node (or start) sees and at what cost. Blockers are kept while the units stand still,
+    so later searches among the same units (and a unit's models from the same start or toward
+    the same goal) reuse what was measured.
+
+    Each sight line is tested on its own, as one row of the whole graph would test it: static
+    corners see each other through the graph's own visibility less the blockers, every other
+    line is tested against everything (:meth:`NavGraph.clear`)."""
+
+    def __init__(self, nav: NavGraph, blockers: Blockers) -> None:
+        self.nav = nav
+        extra = blockers.corners
+        extra = extra[nav.free(extra, blockers)] if len(extra) else extra
+        self.nodes: FloatArray = np.vstack([nav.verts, extra])
+        #: per node (index) or start (bytes): the cost to every node, and which it sees
+        #: (1 yes, 0 no, -1 not measured yet)
+        self.lines: dict[int | bytes, tuple[FloatArray, npt.NDArray[np.int8]]] = {}
+        self.starts: list[bytes] = []
+        self.goals: dict[bytes, dict[int | bytes, tuple[bool, float]]] = {}
+
+    def toward(self, gkey: bytes) -> dict[int | bytes, tuple[bool, float]]:
+        """What each node and start is known to see of the goal ``gkey``, and at what cost."""
+        found = self.goals.get(gkey)
+        if found is None:
+            if len(self.goals) >= _ENDS_SIZE:
+                self.goals.pop(next(iter(self.goals)))
+            found = self.goals[gkey] = {}
+        return found
+
+    def line(self, key: int | bytes, p: FloatArray) -> tuple[FloatArray, npt.NDArray[np.int8]]:
+        """From node ``key`` (or a start, by its bytes) at ``p``: the cost to every node (as if
+        it saw it) and what is known of which it sees."""
+        hit = self.lines.get(key)
+        if hit is None:
+            f = len(self.nodes)
+            dist = self.nav.cost(np.repeat(p[None, :], f, axis=0), self.nodes)
+            vis = np.full(f, -1, dtype=np.int8)
+            if isinstance(key, bytes):
+                if len(self.starts) >= _ENDS_SIZE:
+                    self.lines.pop(self.starts.pop(0), None)
+                self.starts.append(key)
+            else:
+                vis[key] = 0
+            hit = self.lines[key] = (dist, vis)
+        return hit
+
+    def measure(
+        self,
+        key: int | bytes,
+        p: FloatArray,
+        idx: IntArray,
+        blockers: Blockers,
+        goal: FloatArray | None = None,
+    ) -> bool:
+        """Test the sight lines from ``key`` (at ``p``) to the nodes ``idx`` and (if given)
+        to ``goal``, in one batch; returns whether it sees the goal."""
+        nav, nodes = self.nav, self.nodes
+        rest = idx
+        if len(idx):
+            vis = self.lines[key][1]
+            v = len(nav.verts)
+            if isinstance(key, int) and key < v:
+                corners, rest = idx[idx < v], idx[idx >= v]
+                if len(corners):
+                    vis[corners] = 0
+                    st = corners[nav.vis[key, corners]]
+                    if len(st):
+                        a = np.repeat(p[None, :], len(st), axis=0)
+                        vis[st] = nav.clear(a, nodes[st], blockers, static=False)
+        ends = nodes[rest] if goal is None else np.vstack([nodes[rest], goal[None, :]])
+        if not len(ends):
+            return False
+        seen = nav.clear(np.repeat(p[None, :], len(ends), axis=0), ends, blockers)
+        if len(rest):
+            vis[rest] = seen[: len(rest)]
+        return goal is not None and bool(seen[-1])
+
+
+def walk(
+    nav: NavGraph | None, points: Sequence[Point], budget: float
+) -> tuple[tuple[Point, ...], float]:
+    """Follow ``points`` for at most ``budget`` inches of movement (climbs count; a model does
+    not stop halfway up a climb). Returns the points walked and the movement used."""
+    pts = [np.array(p, dtype=np.float64) for p in points]
+    out = [pts[0]]
+    used = 0.0
+    for a, b in itertools.pairwise(pts):
+        seg = float(np.hypot(*(b - a)))
+        if seg <= 0:
+            continue
+        events: list[tuple[float, float]] = []
+        if nav is not None and len(nav.climb_h):
+            ts, idx = crossing_params(as_point(a), as_point(b), nav.climb_a, nav.climb_b)
+            events = [(float(t), float(nav.climb_h[i])) for t, i in zip(ts, idx, strict=True)]
+        t_prev = 0.0
+        for t, dz in [*events, (1.0, 0.0)]:
+            run = seg * (t - t_prev)
+            if used + run > budget + 1e-12:
+                frac = t_prev + max(0.0, budget - used) / seg
+                out.append(a + (b - a) * frac)
+                return tuple(as_point(p) for p in _dedupe(out)), min(
+                    budget, used + seg * (frac - t_prev)
+                )
+            used += run
+            if dz > 0 and used + dz > budget + 1e-12:
+                back = max(t_prev, t - 1e-6 / seg)
+                used -= seg * (t - back)
+                out.append(a + (b - a) * back)
+                return tuple(as_point(p) for p in _dedupe(out)), used
+            used += dz
+            t_prev = t
+        out.append(b)
+    return tuple(as_point(p) for p in _dedupe(out)), used
+
+
+def polyline_length(points: Sequence[Point]) -> float:
+    arr = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    return float(np.hypot(*(arr[1:] - arr[:-1]).T).sum()) if len(arr) > 1 else 0.0
