@@ -15,7 +15,7 @@ Definitions:
   "qualities above 100 and 200" against the ladder capped at Decisive. Claims that the seed
   states against the current rules (natural 00 and 01) are checked against the current rules.
 
-May import ``oprlab.mechanics`` and ``oprlab.prob`` (an analysis module: nothing above it).
+May import ``oprlab.rules``, ``oprlab.mechanics`` and ``oprlab.prob`` (nothing above analysis).
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from typing import Any
 
 from oprlab.mechanics.dq import (
     AVERAGE,
-    BETTER,
     CRUCIAL,
     DECISIVE,
     MAX_CHANCE,
@@ -37,6 +36,7 @@ from oprlab.mechanics.dq import (
     quality_dist,
     quality_thresholds,
 )
+from oprlab.rules.dq.resolution import QualityMap, without_better, without_high
 
 __all__ = [
     "HIGH_CHANCES",
@@ -59,22 +59,9 @@ HIGH_CHANCES = (150, 200, 250)
 #: "Low defence" for the claim that high strike chances are blocked too often.
 LOW_DEFENCE = 50
 
-QualityMap = Callable[[int], int]
-
 
 def _same(q: int) -> int:
     return q
-
-
-def without_better(q: int) -> int:
-    """The playtest ladder without its added quality: Better merged into Average, and the
-    qualities above it moved down one (seed 001 "An additional quality of result is added")."""
-    return q - 1 if q >= BETTER else q
-
-
-def without_high(q: int) -> int:
-    """The playtest ladder without Excellent and Fantastic (qualities above 100 and 200)."""
-    return min(q, DECISIVE)
 
 
 @dataclass(frozen=True)
