@@ -35,7 +35,7 @@ from oprlab.game.dq.engine import (
 )
 from oprlab.game.dq.rounds import new_fight
 from oprlab.game.dq.state import DecisionStep, Duel, Event, Fight, Harm, Out, StrikeRecord
-from oprlab.rng import make_rng, spawn
+from oprlab.rng import MAX_SEED, make_rng, spawn
 from oprlab.rules.dq.duel_rules import RESOLUTIONS, DuelRules
 from oprlab.units.dq_fighter import DqFighter
 
@@ -237,6 +237,8 @@ def play_series(
     """Each duel of a series: its own seed (spawned from ``seed``), the end, the account."""
     if not 1 <= games <= MAX_GAMES:
         raise OptionError("--games out of range", value=games, expected=f"1 to {MAX_GAMES:,}")
+    if not 0 <= seed <= MAX_SEED:
+        raise OptionError("--seed out of range", value=seed, expected=f"0 to {MAX_SEED}")
     for child in spawn(seed, games):
         fight, events = play_one(duel, commanders, child)
         yield child, fight, events

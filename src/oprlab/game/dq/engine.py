@@ -46,7 +46,7 @@ __all__ = [
 #: A generous bound on steps in one duel; more is a bug, not a long fight.
 MAX_STEPS = 200_000
 #: Uniform numbers drawn at a time by :class:`Dice`.
-_BATCH = 512
+_BATCH = 64
 
 
 class IllegalChoiceError(OprlabError):
@@ -85,18 +85,18 @@ def _paused(fight: Fight, until_round: int | None) -> bool:
 
 
 def advance(fight: Fight, until_round: int | None = None) -> tuple[Fight, tuple[Event, ...]]:
-    """Run the waiting automatic steps, up to a die, a decision, the end of the duel, or (with
-    ``until_round``) the start of the round after it."""
+    """Run the waiting automatic steps (and dice of one face, such as a Maximum result's damage),
+    up to a die, a decision, the end of the duel, or (with ``until_round``) the start of the
+    round after it."""
     events: list[Event] = []
-    while (
-        fight.steps
-        and not fight.over
-        and not _paused(fight, until_round)
-        and isinstance(fight.steps[0], AutoStep)
-    ):
+    while fight.steps and not fight.over and not _paused(fight, until_round):
         step, rest = _pop(fight)
-        assert isinstance(step, AutoStep)
-        fight, new = step.run(rest)
+        if isinstance(step, AutoStep):
+            fight, new = step.run(rest)
+        elif isinstance(step, ChanceStep) and step.sides(fight) == 1:
+            fight, new = step.apply(rest, step.read(fight, 1), 1)  # a die of one face: no roll
+        else:
+            break
         events.extend(new)
     if fight.over and fight.steps:
         fight = fight.evolve(steps=())
