@@ -304,19 +304,16 @@ def compare_resolutions(
     }
     o, c = reports["opposed"], reports["current"]
     diffs = [
-        difference(f"P({o.names[0]} wins)", o.wins[0], c.wins[0]),
-        difference(f"P({o.names[1]} wins)", o.wins[1], c.wins[1]),
+        difference("P(A wins)", o.wins[0], c.wins[0]),
+        difference("P(B wins)", o.wins[1], c.wins[1]),
         difference("P(draw)", o.draws, c.draws),
         difference("rounds (mean)", o.rounds, c.rounds),
-        difference(
-            f"damage per round by {o.names[0]}", o.damage_per_round[0], c.damage_per_round[0]
-        ),
-        difference(
-            f"damage per round by {o.names[1]}", o.damage_per_round[1], c.damage_per_round[1]
-        ),
+        difference("damage per round by A", o.damage_per_round[0], c.damage_per_round[0]),
+        difference("damage per round by B", o.damage_per_round[1], c.damage_per_round[1]),
         difference("P(a death)", o.deaths, c.deaths),
         difference("P(knockout)", o.knockouts, c.knockouts),
         difference("P(decided by one blow)", o.one_blow, c.one_blow),
+        difference("grievous injuries per fight", o.grievous_per_fight, c.grievous_per_fight),
     ]
     return DuelComparison(o, c, tuple(diffs))
 

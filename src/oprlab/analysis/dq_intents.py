@@ -291,10 +291,6 @@ def _per_round(played: Played, side: int) -> Interval:
     return _mean([f.damage[side] / f.rounds for f in played.fights])
 
 
-def _wins(played: Played, side: int) -> Interval:
-    return wilson(sum(f.winner == side for f in played.fights), len(played.fights))
-
-
 def _deaths(played: Played) -> Interval:
     return wilson(sum(f.ending == "dead" for f in played.fights), len(played.fights))
 
@@ -317,14 +313,12 @@ def _low_sc_hits(lab: _Lab) -> Claim:
     passed = _shown(numbers, "p_hit_difference", with_, without, higher=True)
     numbers["novice_damage_per_round_with"] = _iv(_per_round(full, 0))
     numbers["novice_damage_per_round_without"] = _iv(_per_round(alone, 0))
-    numbers["novice_wins_with"] = _iv(_wins(full, 0))
-    numbers["novice_wins_without"] = _iv(_wins(alone, 0))
     return FightClaim(
         "low_sc_hits",
         "An additional quality of result is added (why 1)",
         "low strike chance attackers have a chance of hitting higher Defences",
         "novice against an evading master: the novice's P(hit) where the Defence is above its "
-        "SC (with Better minus without it, ladder=no_better), its damage per round and its wins",
+        "SC (with Better minus without it, ladder=no_better) and its damage per round",
         numbers,
         passed,
     )
