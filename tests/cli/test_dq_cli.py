@@ -53,6 +53,7 @@ def test_duel_table_and_account() -> None:
     out = _run("dq", "duel", "dq/watchman", "dq/cutthroat", "--games", "20", "--account")
     assert "P(wins)" in out and "rounds to the end" in out and "P(knockout)" in out
     assert "decided by one blow" in out and "The first duel (seed" in out
+    assert "exact P(a plain strike lands), opposed / current" in out
     assert "unengaged initiative" in out
 
 

@@ -28,7 +28,8 @@ from oprlab.game.dq.state import Duel
 from oprlab.players.dq_habits import get_duel_habits
 from oprlab.rng import spawn
 from oprlab.rules.dq.combat import defence, engaged_initiative, strike_chance
-from oprlab.rules.dq.duel_rules import RESOLUTIONS, parse_duel_rules
+from oprlab.rules.dq.duel_rules import RESOLUTIONS, DuelRules, parse_duel_rules
+from oprlab.rules.dq.resolution import land_and_parry
 from oprlab.units.dq_fighter import DqFighter, load_dq_fighter
 
 __all__ = ["dq_app", "load_fighter", "register"]
@@ -83,6 +84,25 @@ def _who(f: DqFighter) -> str:
         f"{f.name} (SC {strike_chance(f)}, Defence {defence(f)}, initiative "
         f"{engaged_initiative(f)}, EN {c.en}, FT {c.ft}, {f.weapon.name} {f.weapon.damage})"
     )
+
+
+def _exact_line(fighters: tuple[DqFighter, DqFighter], rules: DuelRules) -> str:
+    """Exact P(a plain strike lands) each way, under both resolutions (from Table 1, no dice)."""
+    parts = []
+    for side, label in ((0, "A"), (1, "B")):
+        sc, guard = strike_chance(fighters[side]), defence(fighters[1 - side])
+        odds = [
+            land_and_parry(
+                sc,
+                guard,
+                resolution=res,
+                table_01_row=rules.table_01_row,
+                rounding=rules.current_rounding,
+            )[0]
+            for res in RESOLUTIONS
+        ]
+        parts.append(f"{label} {float(odds[0]):.3f} / {float(odds[1]):.3f}")
+    return "exact P(a plain strike lands), opposed / current: " + "; ".join(parts)
 
 
 def _histogram(report: DuelReport, width: int = 40) -> list[str]:
@@ -185,6 +205,7 @@ def duel(
     console = Console()
     console.print(f"A: {_who(fighters[0])}", markup=False, highlight=False)
     console.print(f"B: {_who(fighters[1])}", markup=False, highlight=False)
+    console.print(_exact_line(fighters, duel_rules), markup=False, highlight=False)
     if compare:
         _print_comparison(console, cmp)
     else:
