@@ -434,7 +434,7 @@ def _doc_blocks() -> list[str]:
 
 def test_docs_examples_load() -> None:
     """docs/profiles.md shows the full examples, and they load as documented."""
-    wwpd, dq = _doc_blocks()
+    wwpd, dq, *_ = _doc_blocks()  # then the DQ fighter (tests/units/test_dq_fighter.py)
     assert load_wwpd(wwpd, "docs") == _wwpd()
     assert load_dq(dq, "docs") == _dq()
 

@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "oprlab.cli.demo",
     "oprlab.cli.odds",
     "oprlab.cli.compare",
+    "oprlab.cli.dq",
     "oprlab.cli.battle",
     "oprlab.cli.table",
     "oprlab.cli.results",

@@ -234,14 +234,17 @@ def _check_rounding(rounding: str) -> Rounding:
     )
 
 
-def _current(roll: int, adjusted: int, rounding: Rounding, extra_percent: int) -> int:
+def _current(
+    roll: int, adjusted: int, rounding: Rounding, extra_percent: int, grievous_percent: int = 0
+) -> int:
     if roll == NATURAL_00:
         return POOR
     if roll == NATURAL_01:
         adjusted = max(adjusted, 1)  # a natural 01 always hits: judged as if the chance were 1
     elif roll > adjusted:
         return POOR
-    if roll <= percent_of(adjusted, CURRENT_GRIEVOUS_PERCENT + extra_percent, rounding):
+    grievous = CURRENT_GRIEVOUS_PERCENT + extra_percent + grievous_percent
+    if roll <= percent_of(adjusted, grievous, rounding):
         return CURRENT_GRIEVOUS_HIT
     if roll <= percent_of(adjusted, CURRENT_ENDURANCE_PERCENT + extra_percent, rounding):
         return CURRENT_ENDURANCE_HIT
@@ -255,6 +258,7 @@ def current_result(
     *,
     rounding: Rounding = "up",
     extra_percent: int = 0,
+    grievous_percent: int = 0,
 ) -> int:
     """The result level of one roll under the current subtractive rules (Table 2 numbering).
 
@@ -270,12 +274,21 @@ def current_result(
         rounding: how the 15% and 5% are rounded: ``up`` like the playtest (default),
             ``nearest`` or ``down``.
         extra_percent: points added to both percentages (current aiming: 5, making 20% and 10%).
+        grievous_percent: points added to the grievous percentage only (the current rules'
+            assassin: 2 per rank from surprise, 1 from behind, 1 per 3 ranks in front).
     """
     check_roll(roll)
     check_chance(strike_chance, "strike_chance")
     check_chance(defence, "defence")
     check_range("extra_percent", extra_percent, 0, 85)
-    return _current(roll, strike_chance - defence, _check_rounding(rounding), extra_percent)
+    check_range("grievous_percent", grievous_percent, 0, 85)
+    return _current(
+        roll,
+        strike_chance - defence,
+        _check_rounding(rounding),
+        extra_percent,
+        grievous_percent,
+    )
 
 
 def current_result_dist(
