@@ -67,7 +67,8 @@ def test_one_game_json(armies: dict[str, str]) -> None:
     data = json.loads(_run(armies["line"], armies["line"], "--seed", "4", "--json"))
     assert set(data) == {
         "seed", "system", "mechanic", "winner", "objectives", "units_left", "models_lost",
-        "rounds", "decisions", "commanders", "rules_version", "rule_options", "oprlab",
+        "rounds", "decisions", "commanders", "rules_version", "rule_options", "not_deployed",
+        "oprlab",
     }  # fmt: skip
     assert data["seed"] == 4 and data["rounds"] == 4 and data["commanders"] == ["rules", "rules"]
     again = json.loads(_run(armies["line"], armies["line"], "--seed", "4", "--json"))

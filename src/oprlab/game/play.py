@@ -14,7 +14,8 @@ from typing import Any
 
 from oprlab import __version__
 from oprlab.errors import OprlabError, OptionError
-from oprlab.game import gff, riverside
+from oprlab.game import deploy_search, gff, riverside
+from oprlab.game.actions import Action
 from oprlab.game.state import GameState
 from oprlab.mechanics import Mechanic
 from oprlab.players.base import Commander
@@ -30,8 +31,27 @@ class IllegalActionError(OprlabError):
 
 
 @dataclass(frozen=True)
+class NotDeployed:
+    """A unit that found no room to deploy (:mod:`oprlab.game.deploy_search`): out of the
+    game from the start, neither in play nor a casualty."""
+
+    unit: str
+    name: str
+    side: int
+    models: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True)
 class GameResult:
-    """The outcome of one game and how to reproduce it."""
+    """The outcome of one game and how to reproduce it.
+
+    ``models_lost`` counts casualties and routed models; units that never deployed are listed
+    in ``not_deployed`` instead.
+    """
 
     seed: int
     system: str
@@ -45,6 +65,7 @@ class GameResult:
     commanders: tuple[str, str]
     rules_version: str = ""
     rule_options: tuple[tuple[str, Any], ...] = ()
+    not_deployed: tuple[NotDeployed, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -60,6 +81,7 @@ class GameResult:
             "commanders": list(self.commanders),
             "rules_version": self.rules_version,
             "rule_options": dict(self.rule_options),
+            "not_deployed": [n.to_json() for n in self.not_deployed],
             "oprlab": __version__,
         }
 
@@ -70,9 +92,13 @@ ENGINES: dict[str, ModuleType] = {"gff": gff, "riverside": riverside}
 #: Each procedure's version: the seed text it implements and a revision, bumped whenever a
 #: change of rules changes games (with the pinned log hashes), so stored results say which
 #: rules played them.
+#: gff r6 / riverside r5 (issue 11): a crowded deployment zone offers packed spots in any
+#: coherent formation instead of losing units the 4" grid could not place; a unit that still
+#: finds no room is listed apart (``not_deployed``), not counted as lost nor, in GFF, as a
+#: starting unit for Morale. Only games with a crowded zone change: every pinned game is the same.
 ENGINE_VERSIONS: dict[str, str] = {
-    "gff": "003_8abb008d4113ed75 r5",
-    "riverside": "002_fdb385c07cc953af r4",
+    "gff": "003_8abb008d4113ed75 r6",
+    "riverside": "002_fdb385c07cc953af r5",
 }
 
 
@@ -100,12 +126,15 @@ def play_game(
     system: str = "gff",
     on_round: Callable[[GameState, int], None] | None = None,
     options: Any = None,
+    on_decision: Callable[[GameState, Action], None] | None = None,
 ) -> tuple[GameResult, GameState]:
     """Play one game to its end; returns the result and the final state (with its log).
 
     ``on_round(state, n)`` is called once each round ``n`` has ended (morale and markers
     settled), before anything of the next round: how a caller draws the table round by round
-    without the procedure knowing about drawings. ``options`` are the system's readings
+    without the procedure knowing about drawings. ``on_decision(state, action)`` is called
+    after each decision is applied (before ``on_round``): how a caller keeps a
+    :class:`~oprlab.game.trail.Trail` of the moves. ``options`` are the system's readings
     (:mod:`oprlab.game.options`; ``None``: its defaults).
     """
     rules = engine(system)
@@ -126,6 +155,8 @@ def play_game(
             )
         before = state.round
         rules.apply(state, action)
+        if on_decision is not None:
+            on_decision(state, action)
         if on_round is not None and before >= 1 and (state.round != before or state.done):
             on_round(state, before)
         decisions += 1
@@ -135,12 +166,19 @@ def play_game(
 
 
 def result_of(state: GameState, commanders: Sequence[Commander], decisions: int) -> GameResult:
+    missing = deploy_search.missing(state)
     lost = tuple(
         sum(
             u.unit.size - max(0, u.models) if not u.routed else u.unit.size
             for u in state.side_units(s)
+            if u.uid not in missing
         )
         for s in (0, 1)
+    )
+    absent = tuple(
+        NotDeployed(uid, u.unit.name, u.side, u.unit.size, reason)
+        for uid, reason in missing.items()
+        for u in (state.units[uid],)
     )
     return GameResult(
         seed=state.seed,
@@ -158,6 +196,7 @@ def result_of(state: GameState, commanders: Sequence[Commander], decisions: int)
         commanders=(commanders[0].name, commanders[1].name),
         rules_version=ENGINE_VERSIONS[state.system],
         rule_options=_flat(engine(state.system).options_of(state)),
+        not_deployed=absent,
     )
 
 
