@@ -9,10 +9,13 @@ beyond cohesion and 1" spacing.
 
 from __future__ import annotations
 
+import io
 from types import ModuleType
 
 import pytest
+from rich.console import Console
 
+from oprlab.cli.account import opr_account
 from oprlab.game import deploy_search, gff, riverside
 from oprlab.game.actions import Action, Kind
 from oprlab.game.options import parse_options
@@ -115,7 +118,7 @@ def test_a_unit_with_no_room_is_named_with_the_reason_and_not_counted_lost(
 ) -> None:
     """A zone 12" (GFF) or 18" (Riverside) wide cannot hold every squad: the units left out are
     in the log (``no_room`` with a reason), in the result (``not_deployed``, also in its JSON),
-    and their models are not in ``models_lost``."""
+    their models are not in ``models_lost``, and the battle account names them."""
     crowd = _crowd(units)
     state = _deploy(system, crowd, crowd, table=table, options=options)
     result = result_of(state, [get_commander("rules")] * 2, 0)
@@ -128,6 +131,12 @@ def test_a_unit_with_no_room_is_named_with_the_reason_and_not_counted_lost(
     assert result.models_lost == (0, 0)  # nobody has fought yet; the missing are not casualties
     assert result.units_left == tuple(units - sum(n.side == s for n in missing) for s in (0, 1))
     assert result.to_json()["not_deployed"][0] == missing[0].to_json()
+    out = io.StringIO()
+    opr_account(Console(file=out, width=200), state, result)
+    text = out.getvalue()
+    for n in missing:
+        assert f"{n.unit} {n.name} cannot deploy" in text
+    assert f"{len(missing)} unit(s) found no room to deploy" in text
 
 
 def test_gff_morale_counts_only_units_that_started() -> None:
