@@ -36,7 +36,7 @@ from oprlab.cli import battle as battle_cli
 from oprlab.cli import results as results_cli
 from oprlab.errors import OptionError
 from oprlab.game.options import settable
-from oprlab.game.play import ENGINE_VERSIONS, GameResult
+from oprlab.game.play import ENGINE_VERSIONS, GameResult, NotDeployed
 from oprlab.mechanics import get_mechanic
 from oprlab.rng import spawn
 from oprlab.table.terrain import generate_table
@@ -64,6 +64,11 @@ def _fake_game(spec: SeriesSpec, seed: int) -> GameResult:
         commanders=spec.commanders,
         rules_version=ENGINE_VERSIONS[spec.system],
         rule_options=(("edges", "all"), ("special_moves", bool(seed % 2))),
+        not_deployed=(
+            (NotDeployed("A3", "Line Squad", 0, 10, 'no spot within 12" of the south edge'),)
+            if seed % 2
+            else ()
+        ),
     )
 
 
@@ -107,6 +112,29 @@ def test_rows_round_trip_and_cover_every_game_result_field(tmp_path: Path) -> No
     assert [game_from_row(r) for r in rows] == games
     assert [r["game_index"] for r in rows] == list(range(6))
     assert list(rows[0]) == [name for name, _ in GAME_COLUMNS]
+
+
+def test_a_schema_2_file_is_read_and_brought_up_to_date(tmp_path: Path) -> None:
+    """A file written before ``not_deployed`` existed (schema 2) reads as no unit left out;
+    writing to it adds the column and keeps its games."""
+    spec = _spec()
+    path = tmp_path / "r.duckdb"
+    with ResultStore(path) as store:
+        rec = store.begin(spec, 2)
+        games = [dataclasses.replace(_fake_game(spec, s), not_deployed=()) for s in rec.seeds]
+        store.append(rec, games[0])
+    con = duckdb.connect(str(path))
+    con.execute("ALTER TABLE games DROP COLUMN not_deployed")
+    con.execute("UPDATE oprlab_meta SET value = '2' WHERE key = 'schema'")
+    con.close()
+    assert [game_from_row(r) for r in load_results(path)] == games[:1]
+    with ResultStore(path) as store:
+        rec = store.begin(spec, 2, resume=True)
+        store.append(rec, games[1])
+        assert store.games(rec.series_id) == games
+    con = duckdb.connect(str(path), read_only=True)
+    assert con.execute("SELECT value FROM oprlab_meta WHERE key = 'schema'").fetchone() == ("3",)
+    con.close()
 
 
 def test_every_row_records_how_to_replay_the_game(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ intervals, and bad input as one line with exit code 2."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +68,8 @@ def test_one_game_json(armies: dict[str, str]) -> None:
     data = json.loads(_run(armies["line"], armies["line"], "--seed", "4", "--json"))
     assert set(data) == {
         "seed", "system", "mechanic", "winner", "objectives", "units_left", "models_lost",
-        "rounds", "decisions", "commanders", "rules_version", "rule_options", "oprlab",
+        "rounds", "decisions", "commanders", "rules_version", "rule_options", "not_deployed",
+        "oprlab",
     }  # fmt: skip
     assert data["seed"] == 4 and data["rounds"] == 4 and data["commanders"] == ["rules", "rules"]
     again = json.loads(_run(armies["line"], armies["line"], "--seed", "4", "--json"))
@@ -100,11 +102,22 @@ def test_random_table_has_terrain(armies: dict[str, str]) -> None:
 
 
 def test_log_writes_the_events(armies: dict[str, str], tmp_path: Path) -> None:
-    """--log FILE: the result and every event of the game as JSON."""
+    """--log FILE: the result, every event of the game, and the moves (where each unit's
+    centre stood before and after each decision that moved it) as JSON."""
     path = tmp_path / "game.json"
     _run(armies["line"], "gff/shooty-150", "--seed", "2", "--log", str(path))
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    assert set(data) == {"result", "events"}
+    assert set(data) == {"result", "events", "moves"}
+    assert data["moves"] and set(data["moves"][0]) == {
+        "round",
+        "unit",
+        "side",
+        "kind",
+        "from",
+        "to",
+    }
+    moved = {e["unit"] for e in data["events"] if e["kind"] in ("move", "charge")}
+    assert moved <= {m["unit"] for m in data["moves"]}
     kinds = [e["kind"] for e in data["events"]]
     assert kinds[0] == "setup" and kinds[-1] == "end"
     assert {"objective", "deploy", "round", "activate"} <= set(kinds)
@@ -290,3 +303,24 @@ def test_account_names_who_casts_and_who_spends_bennies() -> None:
     assert "A1 Beacon Adept casts Bolt (2) at B4 Thorn Runners: works" in out
     assert "A spends a benny to set B's clock to 5" in out
     assert "B spends a benny to defend B3 Thorn Runners against 1 hit(s)" in out
+
+
+def test_wwpd_battle_prints_an_account_and_draws_pictures(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Issue 11: `battle --system wwpd` prints a battle account like the OPR systems (rounds,
+    turns, moves, shots with their saves, the result), and `--svg` / `--svg-rounds` draw it."""
+    from oprlab.cli import main
+
+    out = tmp_path / "w.svg"
+    args = ["battle", "wwpd/colonial", "wwpd/colonial", "--system", "wwpd", "--seed", "3"]
+    assert main([*args, "--svg", str(out), "--svg-rounds"]) == 0
+    text = capsys.readouterr().out
+    assert "Verdant Reach Colonial Guard (A) vs" in text
+    for n in range(1, 5):
+        assert f"Round {n}:" in text
+    assert "Turn 1: A" in text and " moves " in text and " shoots " in text and "saved" in text
+    assert re.search(r"force [AB] wins|draw", text)
+    assert len(text.splitlines()) > 20
+    assert sorted(p.name for p in tmp_path.glob("w-round*.svg")) == [
+        f"w-round{n}.svg" for n in range(1, 5)
+    ]
+    assert "end of round 4 of 4" in out.read_text(encoding="utf-8")

@@ -171,7 +171,7 @@ def test_objective_and_deploy_action_problems() -> None:
     us = state.units["A1"]
     deploy = Action(Kind.DEPLOY, "A1", to=(5.0, 5.0))
 
-    def where(s: GameState, u: object, p: tuple[float, float]) -> str | None:
+    def where(s: GameState, u: object, p: tuple[float, float], per_row: int) -> str | None:
         return None if p[1] < 12 else "outside the zone"
 
     assert activation.deploy_action_problem(state, us, deploy, where, may_deploy=True) is None

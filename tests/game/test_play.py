@@ -70,9 +70,11 @@ def test_result_json_has_what_is_needed_to_replay() -> None:
         "commanders",
         "rules_version",
         "rule_options",
+        "not_deployed",
         "oprlab",
     }
     assert data["oprlab"] == __version__ and data["mechanic"] == "clock" and data["seed"] == 3
+    assert data["not_deployed"] == []
 
 
 def test_log_off_plays_the_same_game() -> None:

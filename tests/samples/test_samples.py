@@ -22,6 +22,8 @@ from oprlab.units.validate import validate_army
 
 GFF_TEXT = [n for n in sample_names() if n.startswith("gff/") and n.endswith(".txt")]
 STYLES = ("shooty", "melee", "elite", "horde")
+#: The 2,000-point pair: 20 units of up to 5 models each, as many as the Force Org allows.
+LARGE = ("lantern-2000", "thorn-2000")
 TOOL = Path(__file__).resolve().parents[2] / "tools" / "gen_sample_json.py"
 
 #: Every GFF special rule the samples must use between them (seed 003 "Special Rules Reference").
@@ -49,13 +51,17 @@ def _all_rules(army: Army) -> list[Rule]:
 
 
 def test_the_expected_samples_are_shipped() -> None:
-    """Four GFF styles at 150 and 300 points, text and JSON, plus a WWPD and a DQ sample."""
+    """Four GFF styles at 150 and 300 points, text and JSON, a 2,000-point pair of 20 units
+    each (issue 11: large armies deploy), plus a WWPD and a DQ sample."""
     names = set(sample_names())
     for style in STYLES:
         for pts in (150, 300):
             assert {f"gff/{style}-{pts}.txt", f"gff/{style}-{pts}.json"} <= names
+    for big in LARGE:
+        assert {f"gff/{big}.txt", f"gff/{big}.json"} <= names
+        assert len(_army(f"gff/{big}.txt").units) == 20
     assert {"wwpd/colonial.yaml", "dq/duel.yaml"} <= names
-    assert len(GFF_TEXT) == 8
+    assert len(GFF_TEXT) == 10
 
 
 def test_sample_path_finds_files_by_name_and_unique_stem() -> None:

@@ -31,13 +31,16 @@ import numpy as np
 from oprlab.analysis.series import SeriesResult, SeriesSpec, play_series, summarize_games
 from oprlab.errors import OptionError
 from oprlab.game.options import OPTIONS
-from oprlab.game.play import ENGINE_VERSIONS, GameResult
+from oprlab.game.play import ENGINE_VERSIONS, GameResult, NotDeployed
 from oprlab.mechanics import get_mechanic
 from oprlab.rng import spawn
 from oprlab.version import __version__
 
 #: Bumped when a table changes shape; a file with another schema is refused, not misread.
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
+#: Older schemas this version still reads (and, when writing, brings up to date): 2 lacks
+#: ``games.not_deployed`` (read as no unit left out).
+OLDER_SCHEMAS = ("2",)
 
 #: The ``games`` table: one row per finished game, in the order of the columns here.
 GAME_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -71,6 +74,7 @@ GAME_COLUMNS: tuple[tuple[str, str], ...] = (
     ("table_hash", "VARCHAR"),
     ("oprlab_version", "VARCHAR NOT NULL"),
     ("finished_at", "TIMESTAMP NOT NULL"),
+    ("not_deployed", "VARCHAR NOT NULL DEFAULT '[]'"),
 )
 
 #: The ``series`` table: one row per series (a spec), updated at the start and end of each run.
@@ -226,17 +230,25 @@ class ResultStore:
                 self._con.execute(
                     "INSERT OR IGNORE INTO oprlab_meta VALUES ('schema', ?)", [SCHEMA_VERSION]
                 )
-            self._check_schema()
+            self._check_schema(read_only=read_only)
         except BaseException:
             self._con.close()
             raise
 
-    def _check_schema(self) -> None:
+    def _check_schema(self, *, read_only: bool) -> None:
         try:
             row = self._one("SELECT value FROM oprlab_meta WHERE key = 'schema'")
         except duckdb.Error:
             row = None
-        if row is None or row[0] != SCHEMA_VERSION:
+        if row is not None and row[0] in OLDER_SCHEMAS and not read_only:
+            self._con.execute(
+                "ALTER TABLE games ADD COLUMN IF NOT EXISTS not_deployed VARCHAR DEFAULT '[]'"
+            )
+            self._con.execute(
+                "UPDATE oprlab_meta SET value = ? WHERE key = 'schema'", [SCHEMA_VERSION]
+            )
+            return
+        if row is None or (row[0] != SCHEMA_VERSION and row[0] not in OLDER_SCHEMAS):
             raise OptionError(
                 "not an oprlab results file of this version",
                 value=str(self.path),
@@ -361,6 +373,7 @@ class ResultStore:
             r["table"]["hash"],
             __version__,
             _now(),
+            _dump([n.to_json() for n in game.not_deployed]),
         ]
         self._con.execute(f"INSERT INTO games VALUES ({', '.join('?' * len(row))})", row)
         rec.stored.add(game.seed)
@@ -427,6 +440,7 @@ def game_from_row(row: Mapping[str, Any]) -> GameResult:
         commanders=(str(row["commander_a"]), str(row["commander_b"])),
         rules_version=str(row["rules_version"]),
         rule_options=tuple(json.loads(row["rule_options"]).items()),
+        not_deployed=tuple(NotDeployed(**n) for n in json.loads(row.get("not_deployed") or "[]")),
     )
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 from contextlib import ExitStack
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,18 +14,21 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
+from oprlab.analysis.pictures import battle_svg
 from oprlab.analysis.series import SeriesSpec, dask_backend, play_series
 from oprlab.analysis.stats import wilson
+from oprlab.cli.account import opr_account, wwpd_account
 from oprlab.errors import OptionError
 from oprlab.game.options import parse_options
-from oprlab.game.play import GameResult, play_game
+from oprlab.game.play import play_game
 from oprlab.game.state import GameState
+from oprlab.game.trail import Trail
+from oprlab.game.wwpd import WwpdState
 from oprlab.mechanics import get_mechanic
 from oprlab.players import get_commander
 from oprlab.rng import make_rng, spawn
 from oprlab.table.model import Table as Board
 from oprlab.table.model import Table as TableModel
-from oprlab.table.svg import table_svg
 from oprlab.table.terrain import generate_table, load_table
 from oprlab.units.load import load_army
 from oprlab.units.model import Army
@@ -85,7 +88,9 @@ def battle(
     games: int = typer.Option(1, help="Play a series of N games."),
     jobs: int = typer.Option(0, help="Worker processes for a series (0: all cores)."),
     log: Path | None = typer.Option(None, help="Write the event log of one game as JSON."),
-    svg: Path | None = typer.Option(None, help="Draw the final table of one game as SVG."),
+    svg: Path | None = typer.Option(
+        None, help="Draw the end of one game as SVG (docs/battle-pictures.md)."
+    ),
     svg_rounds: bool = typer.Option(
         False,
         help="With --svg: also draw the table at the end of each round, as FILE-round1.svg ...",
@@ -134,9 +139,9 @@ def battle(
         raise OptionError(
             "--log writes one game", value="--log", expected="--games 1 without --out or --cluster"
         )
-    if svg is not None and (as_series or system == "wwpd"):
+    if svg is not None and as_series:
         raise OptionError(
-            "--svg draws one gff or riverside game",
+            "--svg draws one game",
             value="--svg",
             expected="--games 1 without --out or --cluster",
         )
@@ -169,7 +174,10 @@ def battle(
             raise OptionError(
                 "WWPD games use WWPD's own dice", value=mechanic, expected="no --mechanic"
             )
-        _wwpd(army_a, army_b, commander_a, commander_b, seeded.seed, games, board, log, as_json)
+        drawing = _Drawing(svg, svg_rounds, log)
+        _wwpd(
+            army_a, army_b, (commander_a, commander_b), seeded.seed, games, board, drawing, as_json
+        )
         return
     a, b = _army(army_a), _army(army_b)
     console = Console()
@@ -178,12 +186,7 @@ def battle(
             get_commander(commander_a, seeded.seed),
             get_commander(commander_b, seeded.seed + 1),
         ]
-
-        def draw_round(state: GameState, n: int) -> None:
-            if svg is not None:
-                path = svg.with_name(f"{svg.stem}-round{n}{svg.suffix or '.svg'}")
-                path.write_text(final_table_svg(state), encoding="utf-8")
-
+        drawing = _Drawing(svg, svg_rounds, log)
         result, state = play_game(
             a,
             b,
@@ -192,20 +195,15 @@ def battle(
             mechanic=mechanic,
             table=board,
             system=system,
-            on_round=draw_round if svg_rounds else None,
+            on_round=drawing.on_round,
             options=options,
+            on_decision=drawing.on_decision,
         )
-        if log is not None:
-            log.write_text(
-                json.dumps({"result": result.to_json(), "events": state.log.events}, indent=1),
-                encoding="utf-8",
-            )
-        if svg is not None:
-            svg.write_text(final_table_svg(state), encoding="utf-8")
+        drawing.finish(state, result.to_json())
         if as_json:
             typer.echo(json.dumps(result.to_json(), indent=2))
         else:
-            _account(console, state, result)
+            opr_account(console, state, result)
         return
     spec = SeriesSpec(
         a, b, (commander_a, commander_b), mechanic, board, seeded.seed, system, options
@@ -318,16 +316,39 @@ def _series(
             console.print("run the same command with --resume to play the missing games")
 
 
-def final_table_svg(state: GameState) -> str:
-    """The table as it stands (at the end of a game or a round): terrain, objective markers,
-    every unit left."""
-    board = dataclasses.replace(state.table, objectives=tuple(o.position for o in state.objectives))
-    units = {
-        f"{u.uid} {u.unit.name}": u.placement
-        for u in state.units.values()
-        if u.alive and u.placement is not None
-    }
-    return table_svg(board, units)
+def final_table_svg(state: GameState | WwpdState, trail: Trail | None = None) -> str:
+    """The table as it stands (at the end of a game or a round): zones where the sides
+    deployed, terrain, numbered markers and who holds them, every unit left in its side's
+    colour, the round's moves (from ``trail``), a caption and a legend."""
+    return battle_svg(state, trail=trail)
+
+
+@dataclass
+class _Drawing:
+    """What one game writes besides its account: ``--svg`` (and ``--svg-rounds``) pictures
+    and the ``--log`` file, with the moves kept while it is played (for both)."""
+
+    svg: Path | None
+    rounds: bool
+    log: Path | None
+    trail: Trail = field(default_factory=Trail)
+
+    def on_decision(self, state: Any, action: Any) -> None:
+        if self.svg is not None or self.log is not None:
+            self.trail.record(state, action)
+
+    def on_round(self, state: Any, n: int) -> None:
+        if self.svg is not None and self.rounds:
+            path = self.svg.with_name(f"{self.svg.stem}-round{n}{self.svg.suffix or '.svg'}")
+            path.write_text(battle_svg(state, round_no=n, trail=self.trail), encoding="utf-8")
+
+    def finish(self, state: Any, result: dict[str, Any]) -> None:
+        """Write the log file (the result, the events and the moves) and the final picture."""
+        if self.log is not None:
+            record = {"result": result, "events": state.log.events, "moves": self.trail.to_json()}
+            self.log.write_text(json.dumps(record, indent=1), encoding="utf-8")
+        if self.svg is not None:
+            self.svg.write_text(final_table_svg(state, self.trail), encoding="utf-8")
 
 
 def _force(ref: str) -> WwpdForce:
@@ -346,12 +367,11 @@ def _force(ref: str) -> WwpdForce:
 def _wwpd(
     ref_a: str,
     ref_b: str,
-    commander_a: str,
-    commander_b: str,
+    commanders_by_name: tuple[str, str],
     seed: int,
     games: int,
     board: Board | None,
-    log: Path | None,
+    drawing: _Drawing,
     as_json: bool,
 ) -> None:
     """WWPD (seed 004) games: I-go-U-go turns on GFF's objectives."""
@@ -359,32 +379,34 @@ def _wwpd(
     from oprlab.game.wwpd_commanders import get_wwpd_commander
 
     a, b = _force(ref_a), _force(ref_b)
-    results = []
-    for game_seed in [seed] if games == 1 else spawn(seed, games):
-        commanders = [
-            get_wwpd_commander(commander_a, game_seed),
-            get_wwpd_commander(commander_b, game_seed + 1),
-        ]
-        result, state = wwpd.play_game(a, b, commanders, seed=game_seed, table=board)
-        results.append(result)
-        if games == 1 and log is not None:
-            log.write_text(
-                json.dumps({"result": result.to_json(), "events": state.log.events}, indent=1),
-                encoding="utf-8",
-            )
     if games == 1:
-        out = results[0].to_json() | {"oprlab": __version__}
+        commanders = [
+            get_wwpd_commander(commanders_by_name[0], seed),
+            get_wwpd_commander(commanders_by_name[1], seed + 1),
+        ]
+        result, state = wwpd.play_game(
+            a,
+            b,
+            commanders,
+            seed=seed,
+            table=board,
+            on_round=drawing.on_round,
+            on_decision=drawing.on_decision,
+        )
+        out = result.to_json() | {"oprlab": __version__}
+        drawing.finish(state, out)
         if as_json:
             typer.echo(json.dumps(out, indent=2))
         else:
-            win = "draw" if out["winner"] is None else f"force {'AB'[out['winner']]} wins"
-            Console().print(
-                f"WWPD, seed {seed}: {win}; markers {out['objectives'][0]}-"
-                f"{out['objectives'][1]}, units left {out['units_left'][0]}-"
-                f"{out['units_left'][1]}, models lost {out['models_lost'][0]}-"
-                f"{out['models_lost'][1]}"
-            )
+            wwpd_account(Console(), state, result)
         return
+    results = []
+    for game_seed in spawn(seed, games):
+        commanders = [
+            get_wwpd_commander(commanders_by_name[0], game_seed),
+            get_wwpd_commander(commanders_by_name[1], game_seed + 1),
+        ]
+        results.append(wwpd.play_game(a, b, commanders, seed=game_seed, table=board)[0])
     n = len(results)
     summary: dict[str, Any] = {"games": n, "seed": seed, "system": "wwpd", "oprlab": __version__}
     for key, who in (("win_a", 0), ("win_b", 1), ("draw", None)):
@@ -396,120 +418,6 @@ def _wwpd(
         typer.echo(json.dumps(summary, indent=2))
     else:
         series_table(Console(), summary)
-
-
-def _account(console: Console, state: GameState, result: GameResult) -> None:
-    names = {uid: f"{uid} {u.unit.name}" for uid, u in state.units.items()}
-    armies = state.armies
-    console.print(
-        f"[bold]{armies[0].name}[/] (A) vs [bold]{armies[1].name}[/] (B), "
-        f"seed {state.seed}, mechanic {result.mechanic}, "
-        + (f"{len(state.table.pieces)} terrain pieces" if state.table.pieces else "open table")
-    )
-    for e in state.log.events:
-        k = e["kind"]
-        if k == "round":
-            console.rule(f"Round {e['round']}: {'AB'[e['first']]} goes first")
-        elif k == "activate":
-            target = f" -> {names[e['target']]}" if e.get("target") else ""
-            console.print(f"  {names[e['unit']]}: {e['action']}{target}")
-        elif k == "deploy" and e.get("phase") == "ambush":
-            console.print(f"  {names[e['unit']]} arrives from Ambush")
-        elif k == "no_room":
-            console.print(f"  [red]{names[e['unit']]} finds no room to deploy and is lost[/]")
-        elif k == "zone" and "edge" in e:
-            console.print(f"  {'AB'[e['side']]} picks the {e['edge']} edge")
-        elif k == "roll_off" and "took" in e:  # Riverside: the winner's pick, the loser's
-            edges = e.get("edges", [0, 1])
-            console.print(
-                f"  {'AB'[e['winner']]} wins the roll-off and takes "
-                f"{'who goes first' if e['took'] == 'first' else 'its zone'}; "
-                f"{'AB'[e['first']]} goes first, A deploys on the "
-                f"{'south' if edges[0] == 0 else 'north'} edge"
-            )
-        elif k == "shoot":
-            console.print(
-                f'    shoots {names[e["target"]]} at {e["distance"]:.1f}": '
-                f"{e['hits']} hits, {e['wounds']} wounds, {e['casualties']} down"
-                + (" (in cover)" if e.get("cover") else "")
-                + (f" ({e['defended']} defended by bennies)" if e.get("defended") else "")
-            )
-        elif k == "blast":
-            console.print(
-                f"    Blast shares {e['hits']} hits with {names[e['target']]}: "
-                f"{e['wounds']} wounds, {e['casualties']} down"
-                + (f" ({e['defended']} defended by bennies)" if e.get("defended") else "")
-            )
-        elif k == "limited":
-            console.print(f"    uses up {', '.join(e['weapons'])} (Limited)")
-        elif k == "cast":
-            works = "works" if e["success"] else "fails"
-            boost = f", boosted {e['boost']}" if e.get("boost") else ""
-            console.print(
-                f"  {names[e['unit']]} casts {e['spell']} ({e['value']}{boost}) "
-                f"at {names[e['target']]}: {works}"
-            )
-        elif k == "spell":
-            console.print(
-                f"    {e['hits']} hits, {e['wounds']} wounds, {e['casualties']} down"
-                + (f" ({e['defended']} defended by bennies)" if e.get("defended") else "")
-            )
-        elif k == "teleport":
-            console.print(f'    {names[e["unit"]]} teleports {e["distance"]:.1f}"')
-        elif k == "dangerous":
-            when = {"activation": " as it activates", "charge": " on the charge"}.get(
-                e.get("cause", ""), ""
-            )
-            console.print(f"    dangerous terrain{when}: {e['dice']} dice, {e['wounds']} wounds")
-        elif k == "resist":
-            console.print(f"    enemy Casters resist with {e['tokens']} tokens")
-        elif k == "benny":
-            console.print(_benny_line(e, names))
-        elif k == "melee":
-            console.print(
-                f"    melee with {names[e['target']]}: dealt {e['wounds_dealt']} "
-                f"wounds, took {e['wounds_taken']}"
-                + (f" ({e['defended']} hits defended by bennies)" if e.get("defended") else "")
-            )
-        elif k == "consolidate":
-            console.print(f'    {names[e["unit"]]} consolidates {e["distance"]:.1f}"')
-        elif k == "charge_failed":
-            console.print("    the charge falls short")
-        elif k in ("destroyed", "routed"):
-            console.print(f"    [red]{names[e['unit']]} {k}[/]")
-        elif k == "shaken":
-            console.print(f"    {names[e['unit']]} is Shaken ({e['cause']})")
-        elif k == "rally":
-            console.print("    stops being Shaken")
-        elif k == "control":
-            who = "neutral" if e["controller"] is None else "AB"[e["controller"]]
-            console.print(f"  objective {e['objective'] + 1} -> {who}")
-    win = "draw" if result.winner is None else f"army {'AB'[result.winner]} wins"
-    console.rule(
-        f"{win}: objectives {result.objectives[0]}-{result.objectives[1]}, "
-        f"units left {result.units_left[0]}-{result.units_left[1]}"
-    )
-
-
-def _benny_line(e: dict[str, Any], names: dict[str, str]) -> str:
-    """One benny spent (seed 000 "Variants" 5), naming the side and what it bought."""
-    side = "AB"[e["side"]]
-    indent = "  " if e.get("when") == "activation" else "    "
-    if e["use"] == "set_clock":
-        key = [str(k) for k in e.get("clock", ())]
-        if not key:
-            clock = "the global clock"
-        elif len(key) == 1 and key[0] in ("side0", "side1"):
-            clock = f"{'AB'[int(key[0][-1])]}'s clock"  # one clock per army
-        else:
-            clock = f"{names.get(key[-1], key[-1])}'s clock"  # per-unit clocks
-        return f"{indent}{side} spends a benny to set {clock} to {e.get('value')}"
-    if e["use"] == "defend":
-        hits = int(e.get("hits", 1))
-        unit = names.get(str(e.get("unit", "")), "its unit")
-        plural = "bennies" if hits > 1 else "a benny"
-        return f"{indent}{side} spends {plural} to defend {unit} against {hits} hit(s)"
-    return f"{indent}{side} spends a benny on an extra attack"
 
 
 def series_table(console: Console, s: dict[str, Any]) -> None:

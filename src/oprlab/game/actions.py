@@ -51,6 +51,8 @@ class Action:
         boost: ``CAST``: tokens other friendly Casters spend for +1 each to the casting roll.
         choice: ``CHOOSE_ZONE``: what the roll-off winner picks (a table edge, or Riverside's
             ``"zone"``/``"first"``).
+        formation: ``DEPLOY``: models in each rank of the unit's formation; 0 (the usual) is
+            the system's own formation. A unit takes another shape only to fit a crowded zone.
     """
 
     kind: Kind
@@ -64,10 +66,13 @@ class Action:
     value: int = 0
     boost: int = 0
     choice: str = ""
+    formation: int = 0
 
     def sort_key(
         self,
-    ) -> tuple[str, int, str, str, tuple[str, ...], bool, tuple[float, float], str, int, int, str]:
+    ) -> tuple[
+        str, int, str, str, tuple[str, ...], bool, tuple[float, float], str, int, int, str, int
+    ]:
         return (
             self.unit,
             KIND_ORDER[self.kind],
@@ -80,6 +85,7 @@ class Action:
             self.value,
             self.boost,
             self.choice,
+            self.formation,
         )
 
     def __str__(self) -> str:
@@ -98,6 +104,8 @@ class Action:
             text += f" to {self.value}"
         if self.choice:
             text += f" {self.choice}"
+        if self.formation:
+            text += f" in ranks of {self.formation}"
         if self.benny:
             text += " (benny)"
         return text

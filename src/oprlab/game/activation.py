@@ -105,17 +105,18 @@ def deploy_action_problem(
     state: GameState,
     us: UnitState,
     a: Action,
-    problem: Callable[[GameState, UnitState, Point], str | None],
+    problem: Callable[[GameState, UnitState, Point, int], str | None],
     *,
     may_deploy: bool,
 ) -> str | None:
     """Why a ``DEPLOY`` of ``us`` may not be taken now (``may_deploy``: it is waiting in this
-    deployment phase; ``problem``: the system's rules for where it stands), or ``None``."""
+    deployment phase; ``problem``: the system's rules for where it stands in the action's
+    formation), or ``None``."""
     if not may_deploy:
         return "this unit cannot deploy now"
     if a.to is None or a.target:
         return "deploy needs a position and no target"
-    return problem(state, us, a.to)
+    return problem(state, us, a.to, a.formation)
 
 
 def move_or_charge_problem(
@@ -249,8 +250,10 @@ def place_objective(state: GameState, at: Point) -> bool:
     return bool(state.extra["objectives_left"] == 0)
 
 
-def deployed(state: GameState, us: UnitState, at: Point) -> None:
-    """Log a deployment (the unit is placed) and hand the next one to the other side."""
+def deployed(state: GameState, us: UnitState, at: Point, formation: int = 0) -> None:
+    """Log a deployment (the unit is placed; ``formation``: models in each rank, when not its
+    usual formation) and hand the next one to the other side."""
+    shape = {"formation": formation} if formation else {}
     state.log.add(
         "deploy",
         unit=us.uid,
@@ -258,6 +261,7 @@ def deployed(state: GameState, us: UnitState, at: Point) -> None:
         at=[round(v, 3) for v in at],
         round=state.round,
         phase=state.phase,
+        **shape,
     )
     state.active = 1 - state.active  # "Commanders alternate deploying units"
 

@@ -34,11 +34,14 @@ FORMATION_GAP = 0.5
 SPACING = 1.0
 
 
-def formation(unit: Unit, models: int, centre: Point, facing: float = 0.0) -> Placement:
-    """A compact formation: rows of up to 5 models facing ``facing`` (radians), centred."""
+def formation(
+    unit: Unit, models: int, centre: Point, facing: float = 0.0, per_row: int = 0
+) -> Placement:
+    """A compact formation: rows of up to 5 models (``per_row``, when given) facing ``facing``
+    (radians), centred on its bases' box."""
     r = base_radius(unit)
     step = 2 * r + FORMATION_GAP
-    per_row = min(5, max(1, models))
+    per_row = min(per_row or 5, max(1, models))
     rows = math.ceil(models / per_row)
     pts = []
     for i in range(models):

@@ -50,7 +50,7 @@ from functools import lru_cache
 import numpy as np
 
 from oprlab.errors import OptionError, UserError
-from oprlab.game import activation, bennies, benny_defence, objectives
+from oprlab.game import activation, bennies, benny_defence, deploy_search, objectives
 from oprlab.game import casting as caster
 from oprlab.game import casualties as losses
 from oprlab.game import geometry as geo
@@ -82,6 +82,7 @@ from oprlab.rules.gff.profile import AttackProfile, attack_profile, defender_pro
 from oprlab.rules.gff.resolve import AttackResult, Roller, finish, resolve_attack
 from oprlab.rules.gff.wounds import take_wounds
 from oprlab.table import charge as table_charge
+from oprlab.table.formation import is_coherent
 from oprlab.table.model import Placement, Point, Table
 from oprlab.table.movement import MoveRules, dangerous_terrain_checks
 from oprlab.table.special_moves import PUSH_TARGET, fall, land
@@ -237,13 +238,16 @@ def objective_candidates(state: GameState) -> list[Point]:
     return objectives.candidates(state, objective_problem)
 
 
-def deploy_problem(state: GameState, us: UnitState, point: Point) -> str | None:
-    """Why ``us`` may not be placed centred at ``point`` now, or ``None`` if it may.
+def deploy_problem(state: GameState, us: UnitState, point: Point, per_row: int = 0) -> str | None:
+    """Why ``us`` may not be placed centred at ``point`` now (in ranks of ``per_row``; 0: its
+    usual formation), or ``None`` if it may.
 
     Deployment 3: wholly within 12" of its edge; Scout: within 12" of its zone; Ambush: over 9"
     from every enemy unit; always on the table and 1" clear of other units (Movement).
     """
-    return _deploy_problem(state, us, point, _obstacles(state, us))
+    if not 0 <= per_row <= us.models:
+        return f"a formation has 1 to {us.models} models in each rank (0: the usual one)"
+    return _deploy_problem(state, us, point, _obstacles(state, us), per_row)
 
 
 #: Another unit as an obstacle: its placement, a bounding circle (x, y, radius), an enemy?
@@ -265,7 +269,7 @@ def _obstacles(state: GameState, us: UnitState) -> list[_Obstacle]:
 #: on their bytes; what depends on the table and a unit's formation, on their identity (each
 #: entry holds the table and the unit, so their ids stay unique while it is there).
 _CIRCLES: dict[tuple[bytes, bytes, bytes], tuple[float, float, float]] = {}
-_FORMATIONS: dict[tuple[int, int, float], tuple[Unit, Placement, float]] = {}
+_FORMATIONS: dict[tuple[int, int, float, int], tuple[Unit, Placement, float]] = {}
 _STANDS: dict[tuple[object, ...], tuple[Table, Unit, Placement, str | None]] = {}
 _CACHE_LIMIT = 16384
 
@@ -285,31 +289,33 @@ def _bounding_circle(p: Placement) -> tuple[float, float, float]:
     return found
 
 
-def _origin_formation(unit: Unit, models: int, heading: float) -> tuple[Placement, float]:
+def _origin_formation(
+    unit: Unit, models: int, heading: float, per_row: int = 0
+) -> tuple[Placement, float]:
     """:func:`_formation_at_origin` by identity, and the radius of the circle that holds it."""
-    found = _FORMATIONS.get((id(unit), models, heading))
+    found = _FORMATIONS.get((id(unit), models, heading, per_row))
     if found is None or found[0] is not unit:
-        base = _formation_at_origin(unit, models, heading)
+        base = _formation_at_origin(unit, models, heading, per_row)
         own = float((np.hypot(base.centres[:, 0], base.centres[:, 1]) + base.radii).max())
         if len(_FORMATIONS) >= _CACHE_LIMIT:
             _FORMATIONS.clear()
-        found = _FORMATIONS[(id(unit), models, heading)] = (unit, base, own)
+        found = _FORMATIONS[(id(unit), models, heading, per_row)] = (unit, base, own)
     return found[1], found[2]
 
 
 def _standing(
-    state: GameState, us: UnitState, point: Point, zone: edges.Box | None
+    state: GameState, us: UnitState, point: Point, zone: edges.Box | None, per_row: int = 0
 ) -> tuple[Placement, str | None]:
     """The unit's formation at ``point`` and what is wrong there whatever other units do:
     off the table, or (``zone``: the box it deploys in) not wholly inside its zone."""
     table = state.table
     heading = facing(us.side, edge_of(state, us.side))
     # only the table's size matters here (not its terrain): games on equal tables share it
-    key = (table.width, table.depth, id(us.unit), us.models, heading, point, zone)
+    key = (table.width, table.depth, id(us.unit), us.models, heading, point, zone, per_row)
     found = _STANDS.get(key)
     if found is not None and found[1] is us.unit:
         return found[2], found[3]
-    base, _ = _origin_formation(us.unit, us.models, heading)
+    base, _ = _origin_formation(us.unit, us.models, heading, per_row)
     p = geo.translated(base, point[0], point[1])
     problem: str | None = None
     if not geo.inside_table(table, p):
@@ -331,14 +337,15 @@ def _standing(
 
 
 def _deploy_problem(
-    state: GameState, us: UnitState, point: Point, obstacles: list[_Obstacle]
+    state: GameState, us: UnitState, point: Point, obstacles: list[_Obstacle], per_row: int = 0
 ) -> str | None:
     ambush = state.phase == "ambush"
     zone = None if ambush else deployment_zone(state, us.side, scout=us.reserve == "scout")
-    p, problem = _standing(state, us, point, zone)
+    p, problem = _standing(state, us, point, zone, per_row)
     if problem is not None:
         return problem
-    _, own = _origin_formation(us.unit, us.models, facing(us.side, edge_of(state, us.side)))
+    heading = facing(us.side, edge_of(state, us.side))
+    _, own = _origin_formation(us.unit, us.models, heading, per_row)
     near: list[Placement] = []
     for other, x, y, reach, enemy in obstacles:
         apart = math.hypot(x - point[0], y - point[1]) - reach - own  # a lower bound of the gap
@@ -359,9 +366,10 @@ def _deploy_problem(
 
 
 @lru_cache(maxsize=1024)
-def _formation_at_origin(unit: Unit, models: int, heading: float) -> Placement:
-    """The deployment formation centred on (0, 0); candidates translate it (never mutate)."""
-    return geo.formation(unit, models, (0.0, 0.0), heading)
+def _formation_at_origin(unit: Unit, models: int, heading: float, per_row: int = 0) -> Placement:
+    """The deployment formation centred on (0, 0); candidates translate it (never mutate).
+    ``per_row``: models in each rank (0: the usual ranks of up to 5)."""
+    return geo.formation(unit, models, (0.0, 0.0), heading, per_row)
 
 
 def deploy_candidates(state: GameState, us: UnitState) -> list[Point]:
@@ -401,6 +409,82 @@ def _ambush_points(state: GameState, us: UnitState) -> Iterator[Point]:
             p = (float(x), float(y))
             if _deploy_problem(state, us, p, obstacles) is None:
                 yield p
+
+
+def deploy_options(state: GameState, us: UnitState) -> list[deploy_search.Option]:
+    """The spots offered to ``us`` with its formation there: the grid in its usual ranks, or,
+    once its side's units outgrow the grid, packed spots in any shape it may take
+    (:mod:`oprlab.game.deploy_search`). Remembered until a unit is placed."""
+    return deploy_search.remembered(state, us, lambda: list(_options(state, us)))
+
+
+def _options(state: GameState, us: UnitState) -> Iterator[deploy_search.Option]:
+    ambush = state.phase == "ambush"
+    zone = (
+        (0.0, 0.0, state.table.width, state.table.depth)
+        if ambush
+        else deployment_zone(state, us.side, scout=us.reserve == "scout")
+    )
+    heading = facing(us.side, edge_of(state, us.side))
+    need = sum(_footprint(u.unit, u.models, heading) for u in _to_deploy(state, us.side))
+    if ambush or not deploy_search.crowded(state, zone, need):
+        grid = _ambush_points(state, us) if ambush else _deploy_points(state, us)
+        first = next(grid, None)
+        if first is not None:
+            yield first, 0
+            yield from ((p, 0) for p in grid)
+            return
+    blocks = deploy_search.blockers(state, us, AMBUSH_DISTANCE if ambush else geo.SPACING)
+    yield from deploy_search.packed_options(
+        state,
+        zone,
+        _shapes(us.unit, us.models, heading),
+        blocks,
+        lambda p, k: _ground(state, us, p, k),
+    )
+
+
+def _ground(state: GameState, us: UnitState, point: Point, per_row: int) -> str | None:
+    """What a packed spot (:mod:`oprlab.game.deploy_search`) leaves to check: terrain."""
+    if not state.table.pieces:
+        return None
+    heading = facing(us.side, edge_of(state, us.side))
+    p = geo.translated(_origin_formation(us.unit, us.models, heading, per_row)[0], *point)
+    if not geo.fits(state.table, p, []):
+        return "the unit must stand clear of impassable terrain"
+    return None
+
+
+@lru_cache(maxsize=1024)
+def _footprint(unit: Unit, models: int, heading: float) -> float:
+    return deploy_search.footprint(_formation_at_origin(unit, models, heading))
+
+
+@lru_cache(maxsize=1024)
+def _shapes(unit: Unit, models: int, heading: float) -> list[tuple[int, Placement]]:
+    """The usual formation, then ranks of each width that keeps GFF cohesion (each model
+    within 1" of another and 6" of all others, seed 003 "MOVEMENT")."""
+
+    def make(k: int) -> Placement | None:
+        p = _formation_at_origin(unit, models, heading, k)
+        return p if is_coherent(p, "gff") else None
+
+    return deploy_search.shapes(models, _formation_at_origin(unit, models, heading), make)
+
+
+def no_room_reason(state: GameState, us: UnitState) -> str:
+    """Why ``us`` finds no spot: where it had to stand and what was in the way."""
+    others = sum(u.on_table for u in state.units.values())
+    shapes = len(_shapes(us.unit, us.models, facing(us.side, edge_of(state, us.side))))
+    if state.phase == "ambush":
+        where = 'over 9" from every enemy unit'
+    else:
+        depth = state.table.deployment_depth + (SCOUT_DEPTH if us.reserve == "scout" else 0.0)
+        where = f'within {depth:g}" of the {edge_of(state, us.side)} edge'
+    return (
+        f'no spot {where}, 1" from the {others} units on the table and off impassable '
+        f"terrain, in any of {shapes} formations of its {us.models} models"
+    )
 
 
 # --- what a unit can do -------------------------------------------------------------------
@@ -553,12 +637,9 @@ def legal_actions(state: GameState) -> list[Action]:
         out = [Action(Kind.CHOOSE_ZONE, choice=e) for e in zone_choices(state)]
     elif state.phase in DEPLOY_PHASES:
         for us in _to_deploy(state, side):
-            pts = (
-                ambush_candidates(state, us)
-                if state.phase == "ambush"
-                else deploy_candidates(state, us)
+            out.extend(
+                Action(Kind.DEPLOY, us.uid, to=p, formation=k) for p, k in deploy_options(state, us)
             )
-            out.extend(Action(Kind.DEPLOY, us.uid, to=p) for p in pts)
     elif state.phase == "activation":
         for us in _can_activate(state, side):
             out.extend(unit_actions(state, us))
@@ -716,6 +797,8 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         raise bad("no bennies left")
     if a.choice and a.kind is not Kind.CHOOSE_ZONE:
         raise bad("only the deployment roll-off winner's zone choice takes a choice")
+    if a.formation and a.kind is not Kind.DEPLOY:
+        raise bad("only deploying takes a formation")
     if a.kind is Kind.CHOOSE_ZONE:
         if state.phase != "zone":
             raise bad("no deployment edge to pick now")
@@ -919,12 +1002,13 @@ def _choose_zone(state: GameState, edge: str) -> None:
 
 def _deploy(state: GameState, us: UnitState, action: Action) -> None:
     assert action.to is not None
-    base = _formation_at_origin(us.unit, us.models, facing(us.side, edge_of(state, us.side)))
+    heading = facing(us.side, edge_of(state, us.side))
+    base = _formation_at_origin(us.unit, us.models, heading, action.formation)
     us.placement = geo.translated(base, action.to[0], action.to[1])
     if us.reserve == "ambush":
         us.arrived = state.round
     us.reserve = None
-    activation.deployed(state, us, action.to)
+    activation.deployed(state, us, action.to, action.formation)
     _next_deployer(state)
 
 
@@ -950,13 +1034,12 @@ def _next_deployer(state: GameState) -> None:
 
 
 def _has_room(state: GameState, side: int) -> bool:
-    """Whether ``side`` has a unit to deploy and room for it (units without room are lost)."""
+    """Whether ``side`` has a unit to deploy and room for it (a unit with no room at all is
+    left out, and the log says why: :func:`oprlab.game.deploy_search.not_deployed`)."""
     for us in _to_deploy(state, side):
-        points = _ambush_points(state, us) if state.phase == "ambush" else _deploy_points(state, us)
-        if next(points, None) is not None:
+        if deploy_options(state, us):
             return True
-        state.log.add("no_room", unit=us.uid, side=side, phase=state.phase, models=us.models)
-        us.models = 0
+        deploy_search.not_deployed(state, us, no_room_reason(state, us))
     return False
 
 
@@ -1864,9 +1947,11 @@ def morale(state: GameState, side: int, roller: Roller) -> None:
 
     A failed test makes a unit Shaken, or routs it if it already was; a Shaken unit always
     fails (Wound Effects), Fearless (all models) then passes on a 4+. Hero: units within 12"
-    of a Hero that is not Shaken when the morale step begins may use its Quality.
+    of a Hero that is not Shaken when the morale step begins may use its Quality. A unit that
+    found no room to deploy never started (:mod:`oprlab.game.deploy_search`).
     """
-    start = len(state.side_units(side))
+    missing = deploy_search.missing(state)
+    start = sum(u.uid not in missing for u in state.side_units(side))
     alive = [u for u in state.side_units(side) if u.alive]
     if len(alive) * 2 > start:
         return

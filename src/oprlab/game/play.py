@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from oprlab.errors import OprlabError
-from oprlab.game.system import GameResult, RuleSystem, flat_readings
+from oprlab.game.system import GameResult, NotDeployed, RuleSystem, flat_readings
 from oprlab.game.systems import VERSIONS, find_system
 from oprlab.mechanics import Mechanic
 from oprlab.table.model import Table
@@ -21,6 +21,7 @@ __all__ = [
     "Commander",
     "GameResult",
     "IllegalActionError",
+    "NotDeployed",
     "play_game",
     "result_of",
 ]
@@ -61,12 +62,15 @@ def play_game(
     system: str | RuleSystem = "gff",
     on_round: Callable[[Any, int], None] | None = None,
     options: Any = None,
+    on_decision: Callable[[Any, Any], None] | None = None,
 ) -> tuple[GameResult, Any]:
     """Play one game to its end; returns the result and the final state (with its log).
 
     ``on_round(state, n)`` is called once each round ``n`` has ended (morale and markers
     settled), before anything of the next round: how a caller draws the table round by round
-    without the procedure knowing about drawings. ``options`` are the system's readings
+    without the procedure knowing about drawings. ``on_decision(state, action)`` is called
+    after each decision is applied (before ``on_round``): how a caller keeps a
+    :class:`~oprlab.game.trail.Trail` of the moves. ``options`` are the system's readings
     (:mod:`oprlab.game.options`; ``None``: its defaults).
     """
     rules = find_system(system) if isinstance(system, str) else system
@@ -87,6 +91,8 @@ def play_game(
             )
         before = state.round
         rules.apply(state, action)
+        if on_decision is not None:
+            on_decision(state, action)
         if on_round is not None and before >= 1 and (state.round != before or state.done):
             on_round(state, before)
         decisions += 1
@@ -112,4 +118,5 @@ def result_of(
         commanders=(commanders[0].name, commanders[1].name),
         rules_version=rules.version,
         rule_options=flat_readings(rules.readings_of(state)),
+        not_deployed=rules.not_deployed(state),
     )

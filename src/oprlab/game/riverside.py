@@ -51,7 +51,7 @@ from typing import Literal
 import numpy as np
 
 from oprlab.errors import OptionError, UserError
-from oprlab.game import activation, bennies, benny_defence, objectives
+from oprlab.game import activation, bennies, benny_defence, deploy_search, objectives
 from oprlab.game import geometry as geo
 from oprlab.game import gff_room as room
 from oprlab.game import riverside_abilities as abilities
@@ -260,10 +260,14 @@ def objective_candidates(state: GameState) -> list[Point]:
 
 
 @lru_cache(maxsize=1024)
-def _formation_at_origin(unit: Unit, models: int, up: bool) -> Placement:
-    """A compact formation centred on (0, 0) in Riverside cohesion (rows, else a blob)."""
+def _formation_at_origin(unit: Unit, models: int, up: bool, per_row: int = 0) -> Placement:
+    """A compact formation centred on (0, 0) in Riverside cohesion (rows, else a blob);
+    ``per_row``: staggered ranks of that many models instead (perhaps not coherent)."""
     r = base_radius(unit)
     face = (0.0, 1.0) if up else (0.0, -1.0)
+    if per_row:
+        centres = formation_centres(models, r, (0.0, 0.0), face, 0.5, per_row=min(per_row, models))
+        return Placement(centres, np.full(models, r), large=is_large(unit))
     for shape in ("rows", "blob"):
         centres = formation_centres(models, r, (0.0, 0.0), face, 0.5, shape=shape)
         p = Placement(centres, np.full(models, r), large=is_large(unit))
@@ -272,20 +276,47 @@ def _formation_at_origin(unit: Unit, models: int, up: bool) -> Placement:
     return p
 
 
-def formation_at(state: GameState, us: UnitState, centre: Point) -> Placement:
-    """The unit's formation centred at ``centre`` facing the enemy edge (a fresh copy)."""
-    base = _formation_at_origin(us.unit, us.models, edge(state, us.side) == 0)
+@lru_cache(maxsize=1024)
+def _footprint(unit: Unit, models: int, up: bool) -> float:
+    return deploy_search.footprint(_formation_at_origin(unit, models, up))
+
+
+@lru_cache(maxsize=4096)
+def _coherent(unit: Unit, models: int, up: bool, per_row: int) -> bool:
+    return is_coherent(_formation_at_origin(unit, models, up, per_row), SYSTEM)
+
+
+@lru_cache(maxsize=1024)
+def _shapes(unit: Unit, models: int, up: bool) -> list[tuple[int, Placement]]:
+    """The usual formation, then ranks of each width that keeps Unit Cohesion (seed 002)."""
+
+    def make(k: int) -> Placement | None:
+        return _formation_at_origin(unit, models, up, k) if _coherent(unit, models, up, k) else None
+
+    return deploy_search.shapes(models, _formation_at_origin(unit, models, up), make)
+
+
+def formation_at(state: GameState, us: UnitState, centre: Point, per_row: int = 0) -> Placement:
+    """The unit's formation centred at ``centre`` facing the enemy edge (a fresh copy), in
+    ranks of ``per_row`` (0: its usual formation)."""
+    base = _formation_at_origin(us.unit, us.models, edge(state, us.side) == 0, per_row)
     return geo.translated(base, centre[0], centre[1])
 
 
-def deploy_problem(state: GameState, us: UnitState, point: Point) -> str | None:
-    """Why ``us`` may not be deployed centred at ``point`` now, or ``None`` if it may.
+def deploy_problem(state: GameState, us: UnitState, point: Point, per_row: int = 0) -> str | None:
+    """Why ``us`` may not be deployed centred at ``point`` now (in ranks of ``per_row``; 0:
+    its usual formation), or ``None`` if it may.
 
     Normal and Scout: every base inside the (Scout) Deployment Zone; Ambush: over 9" from every
     enemy unit; always on the table, off impassable and unstable terrain, 1" from other units
     ("1\\" Spacing": nor be deployed within 1"), in Unit Cohesion.
     """
-    p = formation_at(state, us, point)
+    if per_row:
+        if not 1 <= per_row <= us.models:
+            return f"a formation has 1 to {us.models} models in each rank (0: the usual one)"
+        if not _coherent(us.unit, us.models, edge(state, us.side) == 0, per_row):
+            return "the unit would not be in Unit Cohesion in that formation"
+    p = formation_at(state, us, point, per_row)
     if not geo.inside_table(state.table, p):
         return "the unit does not fit on the table there"
     if state.phase != "ambush":
@@ -300,13 +331,66 @@ def deploy_problem(state: GameState, us: UnitState, point: Point) -> str | None:
     for o in state.placements_except(us.uid):
         if geo.gap(p, o) < geo.SPACING - EPS:
             return 'units may not be deployed within 1" of other units'
+    return _ground_problem(state, us, p)  # a coherent formation stays so wherever it stands
+
+
+def _ground_problem(state: GameState, us: UnitState, p: Placement) -> str | None:
     radius = float(p.radii[0]) - CLEARANCE
     if (
         state.table.pieces
         and not standable(state.table, p.centres, radius, flying=us.unit.has("Flying")).all()
     ):
         return "a model would stand in impassable or on unstable terrain"
-    return None  # the formation is coherent wherever it stands (it is only moved)
+    return None
+
+
+def deploy_options(state: GameState, us: UnitState) -> list[deploy_search.Option]:
+    """The spots offered to ``us`` with its formation there: the grid in its usual formation,
+    or, once its side's units outgrow the grid, packed spots in any shape it may take
+    (:mod:`oprlab.game.deploy_search`)."""
+    return deploy_search.remembered(state, us, lambda: _options(state, us))
+
+
+def _options(state: GameState, us: UnitState) -> list[deploy_search.Option]:
+    t = state.table
+    ambush = state.phase == "ambush"
+    if ambush:
+        zone = (0.0, 0.0, t.width, t.depth)
+    else:
+        lo, hi = deployment_zone(state, us.side, scout=us.reserve == "scout")
+        zone = (0.0, lo, t.width, hi)
+    up = edge(state, us.side) == 0
+    need = sum(_footprint(u.unit, u.models, up) for u in _to_deploy(state, us.side))
+    if ambush or not deploy_search.crowded(state, zone, need):
+        grid = deploy_candidates(state, us)
+        if grid:
+            return [(p, 0) for p in grid]
+    blocks = deploy_search.blockers(state, us, AMBUSH_DISTANCE if ambush else geo.SPACING)
+    return list(
+        deploy_search.packed_options(
+            state,
+            zone,
+            _shapes(us.unit, us.models, up),
+            blocks,
+            lambda p, k: (
+                _ground_problem(state, us, formation_at(state, us, p, k)) if t.pieces else None
+            ),
+        )
+    )
+
+
+def no_room_reason(state: GameState, us: UnitState) -> str:
+    """Why ``us`` finds no spot: where it had to stand and what was in the way."""
+    others = sum(u.on_table for u in state.units.values())
+    shapes = len(_shapes(us.unit, us.models, edge(state, us.side) == 0))
+    where = {
+        "ambush": 'over 9" from every enemy unit',
+        "scout": "in its Scout Deployment Zone",
+    }.get(state.phase, "in its Deployment Zone")
+    return (
+        f'no spot {where}, 1" from the {others} units on the table and off impassable or '
+        f"unstable terrain, in any of {shapes} formations of its {us.models} models"
+    )
 
 
 def deploy_candidates(state: GameState, us: UnitState) -> list[Point]:
@@ -517,7 +601,9 @@ def legal_actions(state: GameState) -> list[Action]:
         out = [Action(Kind.PLACE_OBJECTIVE, to=p) for p in objective_candidates(state)]
     elif state.phase in DEPLOY_PHASES:
         for us in _to_deploy(state, side):
-            out.extend(Action(Kind.DEPLOY, us.uid, to=p) for p in deploy_candidates(state, us))
+            out.extend(
+                Action(Kind.DEPLOY, us.uid, to=p, formation=k) for p, k in deploy_options(state, us)
+            )
     elif state.phase == "zones":
         out = [Action(Kind.CHOOSE_ZONE, choice=c) for c in zone_picks(state)[1]]
     elif state.phase == "activation":
@@ -672,6 +758,8 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         raise bad("only casting, resisting, setting a clock and defending take a value")
     if a.kind is not Kind.CHOOSE_ZONE and a.choice:
         raise bad("only the roll-off choice takes a choice")
+    if a.formation and a.kind is not Kind.DEPLOY:
+        raise bad("only deploying takes a formation")
     if a.kind is Kind.CHOOSE_ZONE:
         if state.phase != "zones" or a.unit or a.target or a.to is not None:
             raise bad("no deployment zone or activation order to choose now")
@@ -906,10 +994,11 @@ def _start_round(state: GameState, n: int) -> None:
 
 def _deploy(state: GameState, us: UnitState, action: Action) -> None:
     assert action.to is not None
-    us.placement = formation_at(state, us, action.to)
+    us.placement = formation_at(state, us, action.to, action.formation)
     us.arrived = state.round
     us.reserve = None
-    activation.deployed(state, us, action.to)  # "Commanders alternate deploying units"
+    # "Commanders alternate deploying units"
+    activation.deployed(state, us, action.to, action.formation)
     _next_deployer(state)
 
 
@@ -934,13 +1023,12 @@ def _has_room(state: GameState, side: int) -> bool:
     round's Ambush phase, and is lost after round 4.
     """
     for us in _to_deploy(state, side):
-        if deploy_candidates(state, us):
+        if deploy_options(state, us):
             return True
         if state.phase == "ambush" and state.round < state.rounds:
             state.log.add("no_room", unit=us.uid, side=side, phase=state.phase, waits=True)
             continue
-        state.log.add("no_room", unit=us.uid, side=side, phase=state.phase, models=us.models)
-        us.models = 0
+        deploy_search.not_deployed(state, us, no_room_reason(state, us))
     return False
 
 

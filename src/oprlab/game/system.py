@@ -19,7 +19,22 @@ from typing import Any, Protocol, runtime_checkable
 from oprlab.table.model import Table
 from oprlab.version import __version__
 
-__all__ = ["GameResult", "RuleSystem", "flat_readings"]
+__all__ = ["GameResult", "NotDeployed", "RuleSystem", "flat_readings"]
+
+
+@dataclass(frozen=True)
+class NotDeployed:
+    """A unit that found no room to deploy: out of the game from the start, neither in play
+    nor a casualty (:mod:`oprlab.game.deploy_search`)."""
+
+    unit: str
+    name: str
+    side: int
+    models: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
 
 
 @dataclass(frozen=True)
@@ -39,6 +54,7 @@ class GameResult:
         commanders: the commanders' names, side A first.
         rules_version: the procedure's version (seed text and revision, house rules).
         rule_options: the readings played, as (name, plain value) pairs.
+        not_deployed: units that found no room to deploy (not counted in ``models_lost``).
     """
 
     seed: int
@@ -53,6 +69,7 @@ class GameResult:
     commanders: tuple[str, str]
     rules_version: str = ""
     rule_options: tuple[tuple[str, Any], ...] = ()
+    not_deployed: tuple[NotDeployed, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -68,6 +85,7 @@ class GameResult:
             "commanders": list(self.commanders),
             "rules_version": self.rules_version,
             "rule_options": dict(self.rule_options),
+            "not_deployed": [n.to_json() for n in self.not_deployed],
             "oprlab": __version__,
         }
 
@@ -135,7 +153,12 @@ class RuleSystem(Protocol):
         ...
 
     def models_lost(self, state: Any, side: int) -> int:
-        """Models of ``side`` lost so far (routed or destroyed units count whole)."""
+        """Models of ``side`` lost so far (routed units count whole; units that never found
+        room to deploy are not losses)."""
+        ...
+
+    def not_deployed(self, state: Any) -> tuple[NotDeployed, ...]:
+        """The units that found no room to deploy, and why."""
         ...
 
     def readings_of(self, state: Any) -> Any:

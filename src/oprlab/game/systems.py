@@ -11,10 +11,10 @@ from types import ModuleType
 from typing import Any
 
 from oprlab.errors import OptionError
-from oprlab.game import gff, riverside, wwpd
+from oprlab.game import deploy_search, gff, riverside, wwpd
 from oprlab.game.gff_setup import GffOptions
 from oprlab.game.riverside import RiversideOptions
-from oprlab.game.system import RuleSystem
+from oprlab.game.system import NotDeployed, RuleSystem
 from oprlab.table.model import Table
 
 __all__ = ["NO_GAME", "SYSTEMS", "find_system", "system_names"]
@@ -22,9 +22,13 @@ __all__ = ["NO_GAME", "SYSTEMS", "find_system", "system_names"]
 #: Each procedure's version: the seed text it implements and a revision, bumped whenever a
 #: change of rules changes games (with the pinned log hashes), so stored results say which
 #: rules played them.
+#: gff r6 / riverside r5 (issue 11): a crowded deployment zone offers packed spots in any
+#: coherent formation instead of losing units the 4" grid could not place; a unit that still
+#: finds no room is listed apart (``not_deployed``), not counted as lost nor, in GFF, as a
+#: starting unit for Morale. Only games with a crowded zone change: every pinned game is the same.
 VERSIONS: dict[str, str] = {
-    "gff": "003_8abb008d4113ed75 r5",
-    "riverside": "002_fdb385c07cc953af r4",
+    "gff": "003_8abb008d4113ed75 r6",
+    "riverside": "002_fdb385c07cc953af r5",
     "wwpd": "004_b5c87f7769291d1c r1",
 }
 
@@ -84,9 +88,18 @@ class _OprProcedure:
         return int(self.procedure.units_left(state, side))
 
     def models_lost(self, state: Any, side: int) -> int:
+        missing = deploy_search.missing(state)
         return sum(
             u.unit.size if u.routed else u.unit.size - max(0, u.models)
             for u in state.side_units(side)
+            if u.uid not in missing
+        )
+
+    def not_deployed(self, state: Any) -> tuple[NotDeployed, ...]:
+        return tuple(
+            NotDeployed(uid, u.unit.name, u.side, u.unit.size, reason)
+            for uid, reason in deploy_search.missing(state).items()
+            for u in (state.units[uid],)
         )
 
     def readings_of(self, state: Any) -> Any:
@@ -140,13 +153,28 @@ class _WwpdProcedure:
         return wwpd.units_left(state, side)
 
     def models_lost(self, state: Any, side: int) -> int:
-        return sum(not alive for u in state.side_units(side) for alive in u.alive)
+        missing = _wwpd_missing(state)
+        return sum(
+            not alive for u in state.side_units(side) if u.uid not in missing for alive in u.alive
+        )
+
+    def not_deployed(self, state: Any) -> tuple[NotDeployed, ...]:
+        return tuple(
+            NotDeployed(uid, u.unit.name, u.side, len(u.alive), reason)
+            for uid, reason in _wwpd_missing(state).items()
+            for u in (state.units[uid],)
+        )
 
     def readings_of(self, state: Any) -> Any:
         return state.options
 
     def mechanic_name(self, state: Any) -> str:
         return str(state.mechanic.name)
+
+
+def _wwpd_missing(state: Any) -> dict[str, str]:
+    found = state.extra.get("not_deployed")
+    return found if isinstance(found, dict) else {}
 
 
 #: The systems with a full-game procedure, by name.

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal, Protocol
@@ -434,6 +434,11 @@ def _next_deployer(state: WwpdState) -> None:
             if deploy_candidates(state, us):
                 return
             state.log.add("no_room", unit=us.uid, side=us.side, models=us.models)
+            missing = state.extra.setdefault("not_deployed", {})
+            missing[us.uid] = (
+                f'no spot on the 4" grid of its deployment zone where its {us.models} models '
+                'stand 1" from the units already there and off impassable terrain'
+            )
             us.alive = [False] * len(us.alive)
         state.active = 1 - state.active
     state.phase = "deployed"
@@ -1070,6 +1075,8 @@ class WwpdResult:
     decisions: int
     commanders: tuple[str, str]
     system: str = "wwpd"
+    #: Units that found no room to deploy: (uid, name, side, models, why); not in models_lost.
+    not_deployed: tuple[tuple[str, str, int, int, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -1082,6 +1089,10 @@ class WwpdResult:
             "rounds": self.rounds,
             "decisions": self.decisions,
             "commanders": list(self.commanders),
+            "not_deployed": [
+                {"unit": u, "name": n, "side": s, "models": m, "reason": r}
+                for u, n, s, m, r in self.not_deployed
+            ],
         }
 
 
@@ -1094,8 +1105,13 @@ def play_game(
     table: Table | None = None,
     options: GameOptions | None = None,
     log: bool = True,
+    on_round: Callable[[WwpdState, int], None] | None = None,
+    on_decision: Callable[[WwpdState, WwpdAction], None] | None = None,
 ) -> tuple[WwpdResult, WwpdState]:
     """Play one WWPD game to its end; returns the result and the final state (with its log).
+
+    ``on_round`` and ``on_decision`` as in :func:`oprlab.game.play.play_game` (a round is one
+    turn of each player).
 
     Raises:
         UserError: a commander chose an action that is not legal.
@@ -1114,13 +1130,22 @@ def play_game(
                 value=str(action),
                 expected="an action from legal_actions()",
             )
+        before = state.round
         apply(state, action)
+        if on_decision is not None:
+            on_decision(state, action)
+        if on_round is not None and before >= 1 and (state.round != before or state.done):
+            on_round(state, before)
         decisions += 1
         if decisions > MAX_DECISIONS:
             raise OptionError(
                 "the game did not end", value=decisions, expected=f"at most {MAX_DECISIONS}"
             )
-    lost = tuple(sum(not a for u in state.side_units(s) for a in u.alive) for s in (0, 1))
+    missing: dict[str, str] = state.extra.get("not_deployed", {})
+    lost = tuple(
+        sum(not a for u in state.side_units(s) if u.uid not in missing for a in u.alive)
+        for s in (0, 1)
+    )
     result = WwpdResult(
         seed=seed,
         winner=state.winner,
@@ -1130,5 +1155,15 @@ def play_game(
         rounds=state.round,
         decisions=decisions,
         commanders=(commanders[0].name, commanders[1].name),
+        not_deployed=tuple(
+            (
+                uid,
+                state.units[uid].unit.name,
+                state.units[uid].side,
+                len(state.units[uid].alive),
+                why,
+            )
+            for uid, why in missing.items()
+        ),
     )
     return result, state

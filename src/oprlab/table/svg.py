@@ -44,7 +44,7 @@ ZONE_COLOURS = ("#1e88e5", "#e53935")
 UNIT_COLOURS = ("#1565c0", "#c62828", "#6a1b9a", "#ef6c00", "#00838f", "#558b2f")
 
 
-def _f(x: float) -> str:
+def fmt(x: float) -> str:
     """A number with at most 3 decimals and no trailing zeros (``-0`` written ``0``)."""
     text = f"{float(x):.3f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
@@ -58,6 +58,24 @@ def piece_colour(piece: TerrainPiece) -> str:
         if piece.has(kind):
             return colour
     return OPEN_COLOUR
+
+
+def terrain_elements(table: Table) -> list[str]:
+    """The ``<g id="terrain">`` group: each piece a polygon in its colour, y flipped so that
+    ``y = 0`` is at the bottom of the picture."""
+    out = ['<g id="terrain" stroke="#333" stroke-width="0.06">']
+    for piece in table.pieces:
+        points = " ".join(f"{fmt(px)},{fmt(table.depth - py)}" for px, py in piece.outline)
+        kinds = ", ".join(sorted(t.value for t in piece.types)) or "open"
+        height = f", height {fmt(piece.height)}" if piece.height else ""
+        title = f"{piece.name} ({kinds}){height}"
+        dash = ' stroke-dasharray="0.3 0.2"' if piece.has(T.COVER_BEHIND) else ""
+        out.append(
+            f'<polygon points="{points}" fill="{piece_colour(piece)}" fill-opacity="0.85"{dash}>'
+            f"<title>{escape(title)}</title></polygon>"
+        )
+    out.append("</g>")
+    return out
 
 
 def table_svg(
@@ -77,10 +95,10 @@ def table_svg(
 
     out = [
         '<svg xmlns="http://www.w3.org/2000/svg" '
-        f'viewBox="0 0 {_f(w)} {_f(d)}" width="{_f(w * 12)}" height="{_f(d * 12)}" '
+        f'viewBox="0 0 {fmt(w)} {fmt(d)}" width="{fmt(w * 12)}" height="{fmt(d * 12)}" '
         'font-family="sans-serif">',
-        f"<title>Table {_f(w)}x{_f(d)} with {len(table.pieces)} terrain pieces</title>",
-        f'<rect x="0" y="0" width="{_f(w)}" height="{_f(d)}" fill="#f5f0e1" stroke="#555" '
+        f"<title>Table {fmt(w)}x{fmt(d)} with {len(table.pieces)} terrain pieces</title>",
+        f'<rect x="0" y="0" width="{fmt(w)}" height="{fmt(d)}" fill="#f5f0e1" stroke="#555" '
         'stroke-width="0.1"/>',
     ]
     if zones:
@@ -89,31 +107,21 @@ def table_svg(
             x0, y0, x1, y1 = deployment_zone(table, player)
             colour = ZONE_COLOURS[player]
             out.append(
-                f'<rect x="{_f(x0)}" y="{_f(y(y1))}" width="{_f(x1 - x0)}" '
-                f'height="{_f(y1 - y0)}" fill="{colour}" stroke="{colour}">'
+                f'<rect x="{fmt(x0)}" y="{fmt(y(y1))}" width="{fmt(x1 - x0)}" '
+                f'height="{fmt(y1 - y0)}" fill="{colour}" stroke="{colour}">'
                 f"<title>deployment zone of player {player}</title></rect>"
             )
         out.append("</g>")
-    out.append('<g id="terrain" stroke="#333" stroke-width="0.06">')
-    for piece in table.pieces:
-        points = " ".join(f"{_f(px)},{_f(y(py))}" for px, py in piece.outline)
-        kinds = ", ".join(sorted(t.value for t in piece.types)) or "open"
-        title = f"{piece.name} ({kinds})" + (f", height {_f(piece.height)}" if piece.height else "")
-        dash = ' stroke-dasharray="0.3 0.2"' if piece.has(T.COVER_BEHIND) else ""
-        out.append(
-            f'<polygon points="{points}" fill="{piece_colour(piece)}" fill-opacity="0.85"{dash}>'
-            f"<title>{escape(title)}</title></polygon>"
-        )
-    out.append("</g>")
+    out.extend(terrain_elements(table))
     if table.objectives:
         out.append('<g id="objectives">')
         for i, (ox, oy) in enumerate(table.objectives):
             out.append(
-                f'<circle cx="{_f(ox)}" cy="{_f(y(oy))}" r="3" fill="none" stroke="#f9a825" '
+                f'<circle cx="{fmt(ox)}" cy="{fmt(y(oy))}" r="3" fill="none" stroke="#f9a825" '
                 'stroke-width="0.08" stroke-dasharray="0.4 0.3"/>'
             )
             out.append(
-                f'<circle cx="{_f(ox)}" cy="{_f(y(oy))}" r="0.5" fill="#fdd835" stroke="#333" '
+                f'<circle cx="{fmt(ox)}" cy="{fmt(y(oy))}" r="0.5" fill="#fdd835" stroke="#333" '
                 f'stroke-width="0.08"><title>objective {i + 1}</title></circle>'
             )
         out.append("</g>")
@@ -124,12 +132,12 @@ def table_svg(
             alive = p.alive
             out.append(f"<g fill={quoteattr(colour)}><title>{escape(label)}</title>")
             for (cx, cy), r in zip(p.centres[alive], p.radii[alive], strict=True):
-                out.append(f'<circle cx="{_f(cx)}" cy="{_f(y(cy))}" r="{_f(r)}"/>')
+                out.append(f'<circle cx="{fmt(cx)}" cy="{fmt(y(cy))}" r="{fmt(r)}"/>')
             if alive.any():
                 mx = float(np.mean(p.centres[alive, 0]))
                 top = float(np.max(p.centres[alive, 1] + p.radii[alive]))
                 out.append(
-                    f'<text x="{_f(mx)}" y="{_f(y(top) - 0.3)}" font-size="0.9" '
+                    f'<text x="{fmt(mx)}" y="{fmt(y(top) - 0.3)}" font-size="0.9" '
                     f'text-anchor="middle" stroke="none" fill="#111">{escape(label)}</text>'
                 )
             out.append("</g>")
