@@ -21,6 +21,7 @@ from oprlab.game.actions import Action, Kind
 from oprlab.game.options import parse_options
 from oprlab.game.play import result_of
 from oprlab.game.state import GameState
+from oprlab.game.systems import find_system
 from oprlab.players import get_commander
 from oprlab.samples import sample_path
 from oprlab.table.model import Table
@@ -85,7 +86,7 @@ def test_the_2000_point_lists_deploy_every_unit(system: str) -> None:
     deployed = [e for e in state.log.events if e["kind"] == "deploy"]
     assert len(deployed) == 40
     assert not [e for e in state.log.events if e["kind"] == "no_room"]
-    assert result_of(state, [get_commander("rules")] * 2, 0).not_deployed == ()
+    assert result_of(find_system(system), state, [get_commander("rules")] * 2, 0).not_deployed == ()
     assert not all(_on_grid(e["at"]) for e in deployed)  # packed spots were needed
 
 
@@ -121,7 +122,7 @@ def test_a_unit_with_no_room_is_named_with_the_reason_and_not_counted_lost(
     their models are not in ``models_lost``, and the battle account names them."""
     crowd = _crowd(units)
     state = _deploy(system, crowd, crowd, table=table, options=options)
-    result = result_of(state, [get_commander("rules")] * 2, 0)
+    result = result_of(find_system(system), state, [get_commander("rules")] * 2, 0)
     missing = result.not_deployed
     assert missing
     assert all(n.models == 5 and "no spot" in n.reason for n in missing)
