@@ -1,8 +1,10 @@
 """Pydantic models of Army Forge JSON: what a list or army-book entry may contain.
 
 These models only check shapes and types (strict: ``"3"`` is not a quality, ``true`` is not a
-count) and normalise the few fields Army Forge writes in several ways (string or numeric ratings,
-base sizes as strings, game-system codes or ids). Turning them into :mod:`oprlab.units.model`
+count); whether a size, quality, defense, cost or attack count is in range is the validation's
+business (:mod:`oprlab.units.validate`), the same for text lists and JSON. They normalise the
+few fields Army Forge writes in several ways (string or numeric ratings, base sizes as strings,
+game-system codes or ids). Turning them into :mod:`oprlab.units.model`
 values, merging combined units and resolving joins is :mod:`oprlab.units.forge_json`'s job.
 
 Field names are Army Forge's camelCase (via an alias generator), so pydantic error locations are
@@ -162,7 +164,6 @@ Rating = Annotated[int | tuple[Rule, ...] | None, PlainValidator(parse_rating)]
 Mm = Annotated[int | None, PlainValidator(_parse_mm)]
 GameSystem = Annotated[str, PlainValidator(_parse_game_system)]
 Id = Annotated[str | None, PlainValidator(_parse_id)]
-Stat = Annotated[StrictInt, Field(ge=1, le=6)]
 
 
 class _In(BaseModel):
@@ -188,7 +189,7 @@ class WeaponIn(_In):
     """A weapon (``weapons``/``loadout``/``equipment`` entry); ``range`` 0 or missing = melee."""
 
     name: Name
-    attacks: Count
+    attacks: StrictInt
     range: Count | None = None
     count: Count = 1
     attacks_multiplier: Count = 1
@@ -212,10 +213,10 @@ class UnitIn(_In):
     """One unit entry of a shared list (2023 or current shape) or of an army book."""
 
     name: Name
-    size: Annotated[StrictInt, Field(ge=1)]
-    quality: Stat
-    defense: Stat
-    cost: Count
+    size: StrictInt
+    quality: StrictInt
+    defense: StrictInt
+    cost: StrictInt
     id: Id = None
     selection_id: StrictStr | None = None
     combined: StrictBool | None = None
