@@ -20,6 +20,7 @@ results_app = typer.Typer(
     help="Read series results stored by `oprlab battle --out FILE`.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,
 )
 
 

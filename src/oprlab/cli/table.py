@@ -26,6 +26,7 @@ table_app = typer.Typer(
     help="Tables and terrain: generate one or read a terrain file, and draw it.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,
 )
 
 _FILE = typer.Argument(None, help="A terrain JSON file (docs/terrain.md); none: generate one.")

@@ -65,11 +65,13 @@ def resolve_army(ref: str | Path) -> Path:
         return path
     from oprlab.samples import sample_names, sample_path  # data only; imported when needed
 
-    known = sample_names()
-    stems = {n.rsplit(".", 1)[0] for n in known}
     key = text.replace("\\", "/")
-    if key in known or key in stems:
+    known = sample_names()
+    if key in known:
         return sample_path(key)
+    for ext in (".txt", ".json", ".yaml"):  # a stem names its text list first
+        if key + ext in known:
+            return sample_path(key + ext)
     return path
 
 
