@@ -26,6 +26,7 @@ __all__ = [
     "MAX_ARMY_UNITS",
     "MAX_BLAST",
     "MAX_DEADLY",
+    "MAX_DEADLY_WOUNDS",
     "MAX_FILE_BYTES",
     "MAX_GAMES",
     "MAX_JSON_DEPTH",
@@ -40,7 +41,9 @@ __all__ = [
     "MAX_TABLE_INCHES",
     "MAX_TERRAIN_PIECES",
     "MAX_TOUGH",
+    "MAX_UNIT_DICE",
     "MAX_UNIT_SIZE",
+    "MAX_UNIT_WOUNDS",
     "MAX_WEAPONS_PER_MODEL",
     "MAX_WEAPON_ATTACKS",
     "MIN_AUTO_SAMPLES",
@@ -86,16 +89,26 @@ MAX_TOUGH = 100
 MAX_DEADLY = 20
 #: Blast(X): each hit becomes up to X hits.
 MAX_BLAST = 20
+#: Wounds a unit can take: models x Tough(X) (a titan: 1 x Tough(36); 20 x Tough(3) = 60).
+#: Odds and games track a unit's wound states, so their work grows with this.
+MAX_UNIT_WOUNDS = 300
+#: Attack dice of one unit's attack: each weapon's count x attacks x Blast(X), plus Impact
+#: dice (models x Impact(X)). Twenty models with two A4 weapons roll 160.
+MAX_UNIT_DICE = 1_000
+#: Wounds one unit's Deadly weapons can cause: count x attacks x Blast(X) x Deadly(X), summed;
+#: the exact odds of Deadly walk a track this long, die by die.
+MAX_DEADLY_WOUNDS = 600
 
 # --- odds -----------------------------------------------------------------------------------
-#: Attack dice of one odds query: weapons' count x attacks, times Blast(X), plus Impact dice.
-MAX_ODDS_DICE = 5_000
-#: Estimated work of an exact answer (the GFF Deadly wound track: dice x track length^2)
-#: past which the odds are sampled instead, with a note (about one second of work).
-EXACT_WORK = 2 * 10**9
+#: Attack dice of one odds query (count x attacks x Blast(X), plus Impact dice): what a valid
+#: unit can roll (:data:`MAX_UNIT_DICE`).
+MAX_ODDS_DICE = MAX_UNIT_DICE
+#: Estimated cost of an exact answer (the length of the wound track squared, times the dice
+#: that walk it) past which the odds are sampled instead, with a note: about two seconds.
+EXACT_WORK = 5 * 10**9
 #: Dice resolved by an automatic switch to sampling (samples x dice), and its least samples.
 SAMPLE_BUDGET = 200_000
-MIN_AUTO_SAMPLES = 100
+MIN_AUTO_SAMPLES = 200
 #: ``--samples N``.
 MAX_SAMPLES = 1_000_000
 #: Dice resolved by one sampled query (samples x dice): about ten minutes of work.

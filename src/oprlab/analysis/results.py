@@ -9,7 +9,7 @@ it was chosen and a hash of it) and the oprlab version. A series is known by a h
 only the games not stored yet. ``docs/results.md`` shows the schema and example queries.
 
 May import: analysis.series, game.play (GameResult), mechanics (names, versions, options), rng,
-duckdb. The file I/O of the analysis layer lives here and nowhere below.
+files, duckdb. The file I/O of the analysis layer lives here and nowhere below.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ import numpy as np
 from oprlab import __version__
 from oprlab.analysis.series import SeriesResult, SeriesSpec, play_series, summarize_games
 from oprlab.errors import OptionError
+from oprlab.files import atomic_path
 from oprlab.game.options import OPTIONS
 from oprlab.game.play import ENGINE_VERSIONS, GameResult
 from oprlab.mechanics import get_mechanic
@@ -431,7 +432,8 @@ class ResultStore:
         rows = self._con.sql(
             f"SELECT * FROM games{where} ORDER BY series_id, game_index", params=params
         )
-        rows.write_parquet(str(out))
+        with atomic_path(out, "--parquet") as temp:  # whole or absent, never half written
+            rows.write_parquet(str(temp))
         count = self._one(f"SELECT count(*) FROM games{where}", params)
         return 0 if count is None else int(count[0])
 

@@ -54,6 +54,7 @@ from oprlab.analysis.swing import (
     clock_start_odds,
     swing,
 )
+from oprlab.cli.inputs import check_playable, units_army
 from oprlab.cli.odds import (
     ATTACKER_HELP,
     CHARGING_HELP,
@@ -291,7 +292,8 @@ def _compare_units(
         )
     if not far > 0:
         raise OptionError("--far must be positive", value=far, expected="e.g. 2")
-    att, dfd = load_side(attacker), load_side(defender)
+    command = "compare-mechanics"
+    att, dfd = load_side(attacker, command=command), load_side(defender, command=command)
     rows, unavailable = mechanic_rows(
         att.unit, dfd.unit, system=system, situation=situation, far=far
     )
@@ -844,7 +846,7 @@ def _target(ref: str) -> Unit:
     names = {u.name.casefold() for u in STANDARD_TARGETS}
     if ref.strip().casefold() in names:
         return standard_target(ref)
-    return load_side(ref).unit
+    return load_side(ref, command="efficiency").unit
 
 
 def _efficiency_tables(report: EfficiencyReport, mode: str) -> list[Table]:
@@ -899,7 +901,11 @@ def efficiency(
     mechanic_options(mechanic, None)
     if not distance >= 0:
         raise OptionError("--range out of range", value=distance, expected="0 or more inches")
-    attackers = [check_cost(u) for ref in units for u in load_unit_ref(ref)]
+    attackers = []
+    for ref in units:
+        found = load_unit_ref(ref)
+        check_playable([("", ref, units_army(found))], command="efficiency")
+        attackers += [check_cost(u) for u in found]
     chosen = tuple(_target(t) for t in targets) or STANDARD_TARGETS
     report = efficiency_report(
         attackers, chosen, distance=distance, system=system, mechanic=mechanic

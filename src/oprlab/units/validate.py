@@ -48,9 +48,12 @@ from oprlab.limits import (
     MAX_ARMY_UNITS,
     MAX_BLAST,
     MAX_DEADLY,
+    MAX_DEADLY_WOUNDS,
     MAX_RATING,
     MAX_TOUGH,
+    MAX_UNIT_DICE,
     MAX_UNIT_SIZE,
+    MAX_UNIT_WOUNDS,
     MAX_WEAPON_ATTACKS,
     MAX_WEAPONS_PER_MODEL,
 )
@@ -199,6 +202,47 @@ def _check_unit(i: int, unit: Unit) -> list[Problem]:
         out.append(Problem(at, f"cost {unit.cost}pts is negative; expected 0pts or more"))
     for w, weapon in enumerate(unit.weapons):
         out += _check_weapon(f"{at} weapons[{w}] {name_label(weapon.name)}", weapon, unit.size)
+    out += _check_work(at, unit)
+    return out
+
+
+def _in_range(unit: Unit) -> bool:
+    """Whether every number :func:`_check_work` multiplies is itself within its limit (if
+    not, that number is reported alone)."""
+    if not (1 <= unit.size <= MAX_UNIT_SIZE and 1 <= unit.tough <= MAX_TOUGH):
+        return False
+    return all(
+        1 <= w.count <= unit.size * MAX_WEAPONS_PER_MODEL
+        and 0 <= w.attacks <= MAX_WEAPON_ATTACKS
+        and 1 <= (w.rating("Blast") or 1) <= MAX_BLAST
+        and 1 <= (w.rating("Deadly") or 1) <= MAX_DEADLY
+        for w in unit.weapons
+    )
+
+
+def _check_work(at: str, unit: Unit) -> list[Problem]:
+    """The unit's size in work: the wounds it can take, the dice it rolls, the Deadly wounds
+    it deals (odds and games grow with each)."""
+    if not _in_range(unit):
+        return []
+    out: list[Problem] = []
+    wounds = unit.size * unit.tough
+    if wounds > MAX_UNIT_WOUNDS:
+        what = f"wounds ({unit.size} models x Tough({unit.tough})):"
+        out.append(Problem(at, _over(what, wounds, MAX_UNIT_WOUNDS)))
+    dice = [w.count * w.attacks * (w.rating("Blast") or 1) for w in unit.weapons]
+    impact = unit.size * min(max(unit.rating("Impact") or 0, 0), MAX_RATING)
+    if sum(dice) + impact > MAX_UNIT_DICE:
+        what = "attack dice (count x attacks x Blast, plus Impact):"
+        out.append(Problem(at, _over(what, sum(dice) + impact, MAX_UNIT_DICE)))
+    deadly = sum(
+        n * (w.rating("Deadly") or 1)
+        for n, w in zip(dice, unit.weapons, strict=True)
+        if w.has("Deadly")
+    )
+    if deadly > MAX_DEADLY_WOUNDS:
+        what = "Deadly wounds (dice x Deadly(X)):"
+        out.append(Problem(at, _over(what, deadly, MAX_DEADLY_WOUNDS)))
     return out
 
 
