@@ -58,28 +58,13 @@ def check_output(path: str | os.PathLike[str], option: str) -> Path:
     """
     p = Path(path)
     shown = str(p)
-    if not p.name or p.is_dir():
-        raise OutputError(f"{option}: is a directory", value=shown, expected="a file name")
-    folder = p.parent
-    if not folder.is_dir():
-        what = "no such folder" if not folder.exists() else "not a folder"
-        raise OutputError(
-            f"{option}: {what}", value=str(folder), expected="an existing folder for the file"
-        )
     try:
-        name_max = os.pathconf(folder, "PC_NAME_MAX")
-    except (OSError, ValueError, AttributeError):
-        name_max = 255
-    if len(os.fsencode(p.name)) > name_max:
+        _check_place(p, option)
+    except OSError as exc:  # a path the system refuses outright (a name too long, a loop)
         raise OutputError(
-            f"{option}: file name too long", value=shown, expected=f"at most {name_max} bytes"
-        )
-    if p.exists() and not p.is_file():
-        raise OutputError(f"{option}: not a regular file", value=shown, expected="a file")
-    if p.exists() and not os.access(p, os.W_OK):
-        raise OutputError(
-            f"{option}: the file is read-only", value=shown, expected="a file you may replace"
-        )
+            f"{option}: cannot write there ({_reason(exc)})", value=shown, expected="a file path"
+        ) from None
+    folder = p.parent
     try:
         fd, probe = tempfile.mkstemp(dir=folder, prefix=TEMP_PREFIX, suffix=".probe")
         os.close(fd)
@@ -96,6 +81,33 @@ def check_output(path: str | os.PathLike[str], option: str) -> Path:
                 f"{option}: the device is full", value=str(folder), expected="free space"
             )
     return p
+
+
+def _check_place(p: Path, option: str) -> None:
+    """The checks of :func:`check_output` that look at the path and its folder."""
+    shown = str(p)
+    folder = p.parent
+    try:
+        name_max = os.pathconf(folder if folder.is_dir() else ".", "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        name_max = 255
+    if len(os.fsencode(p.name)) > name_max:
+        raise OutputError(
+            f"{option}: file name too long", value=shown, expected=f"at most {name_max} bytes"
+        )
+    if not p.name or p.is_dir():
+        raise OutputError(f"{option}: is a directory", value=shown, expected="a file name")
+    if not folder.is_dir():
+        what = "no such folder" if not folder.exists() else "not a folder"
+        raise OutputError(
+            f"{option}: {what}", value=str(folder), expected="an existing folder for the file"
+        )
+    if p.exists() and not p.is_file():
+        raise OutputError(f"{option}: not a regular file", value=shown, expected="a file")
+    if p.exists() and not os.access(p, os.W_OK):
+        raise OutputError(
+            f"{option}: the file is read-only", value=shown, expected="a file you may replace"
+        )
 
 
 def _mode(target: Path) -> int:

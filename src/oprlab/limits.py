@@ -74,8 +74,8 @@ MAX_ARMY_UNITS = 100
 #: :data:`MAX_ARMY_UNITS`, so that the validation of a list reports too many units the same
 #: way for text and JSON, while a reader never builds millions of units.
 MAX_READ_UNITS = 10 * MAX_ARMY_UNITS
-#: Models in one army.
-MAX_ARMY_MODELS = 500
+#: Models in one army (a game's work grows with models on both sides and the table's size).
+MAX_ARMY_MODELS = 300
 #: Attacks of one weapon (``A100``).
 MAX_WEAPON_ATTACKS = 100
 #: How many of one weapon a unit may carry per model (``2x Pistol`` on a hero is fine, 50
@@ -115,8 +115,8 @@ MAX_SAMPLES = 1_000_000
 MAX_SAMPLED_DICE = 20_000_000
 
 # --- tables ---------------------------------------------------------------------------------
-#: Width and depth of a table in inches (12 feet; a large OPR table is 6 x 4 feet).
-MAX_TABLE_INCHES = 144.0
+#: Width and depth of a table in inches: 6 feet, the long side of the largest OPR table.
+MAX_TABLE_INCHES = 72.0
 #: Terrain pieces on one table.
 MAX_TERRAIN_PIECES = 200
 #: Corners of one terrain piece's outline.

@@ -444,7 +444,7 @@ def test_bad_unit_lines(line: str, bad: str | None, words: str) -> None:
         ("Banner(Fearless) Cloak", "Banner(Fearless) Cloak", "after the closing"),
         ("Banner()", "Banner()", "empty brackets"),
         ("Banner(3, 4)", "3", "cannot be a number"),
-        ("Tough(99999999999)", "99999999999", "too large"),
+        ("Tough(9999999999999999999)", "9999999999999999999", "too large"),
         ("A(" * 9 + ")" * 9, "A(A(", "nested too deeply"),
     ],
 )

@@ -85,7 +85,8 @@ def _usage_hint(exc: Exception) -> str:
 
 def _message(exc: Exception) -> str:
     format_message = getattr(exc, "format_message", None)
-    return str(format_message()) if format_message is not None else str(exc)
+    text = str(format_message()) if format_message is not None else str(exc)
+    return text.replace("Value error, ", "")  # pydantic's prefix, as typer passes it on
 
 
 def guarded(call: Callable[[], Any]) -> int:

@@ -36,6 +36,7 @@ from functools import lru_cache
 from typing import Any
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -857,12 +858,17 @@ def _efficiency_tables(report: EfficiencyReport, mode: str) -> list[Table]:
         ("expected wounds per 100 pts", "wounds_per_100", "mean_wounds_per_100", "{:.2f}"),
         ("P(destroyed) per 100 pts", "p_destroyed_per_100", "mean_p_destroyed_per_100", "{:.3f}"),
     ):
-        table = Table(title=f"{mode} ({what}): {title}")
+        table = Table(
+            title=f"{mode} ({what}): {title}",
+            box=box.SIMPLE_HEAD,
+            pad_edge=False,
+            collapse_padding=True,
+        )
         table.add_column("#", justify="right")
-        table.add_column("unit", no_wrap=True, max_width=20)
+        table.add_column("unit", no_wrap=True, max_width=16)
         table.add_column("pts", justify="right")
-        for t in report.targets:
-            table.add_column(t.name, justify="right")
+        for t in report.targets:  # one word a line: "Light infantry" fits in 80 columns
+            table.add_column(t.name.replace(" ", "\n"), justify="right")
         table.add_column("mean", justify="right", style="bold")
         for r in rows:
             cells = [str(r.rank), r.unit.name, str(r.unit.cost)]

@@ -39,6 +39,8 @@ Readings chosen where the data is ambiguous (the pitfalls in shared/formats/READ
   ``combined=True``, and the first's ``selectionId`` as ``uid``.
 * Joined heroes: ``joinToUnit`` (without ``combined``) -> ``Unit.joined_to`` = the target's uid
   (the first entry's, if the target is the second half of a combined unit).
+* Control characters in names (an escape code, a bell) are read as U+FFFD, so that no name
+  can drive a terminal when it is printed.
 * ``Army.points`` is ``pointsLimit``, else ``listPoints``, else the sum of unit costs. Note that
   Army Forge's per-unit ``cost`` in shared lists may be the base cost; ``listPoints`` is the
   resolved total.
@@ -54,7 +56,9 @@ Readings chosen where the data is ambiguous (the pitfalls in shared/formats/READ
 
 ``format_army_json`` writes the current shape, with a combined unit split back into two entries
 (halves that merge back exactly), so that ``parse_army_json(format_army_json(a)) == a`` for every
-army it accepts whose joins name unit uids and whose combined and joined-to units have uids. A
+army it accepts whose names hold no control characters (read as U+FFFD, so that no name can
+drive a terminal when printed), whose joins name unit uids and whose combined and joined-to
+units have uids. A
 join naming a unit by name (as text lists do) is written as that unit's uid, and a unit needing
 a ``selectionId`` without a uid gets a fresh one (``u3``). Rules that carry rules at the end of a
 unit's rules go to ``items``; rule ``count``/``content`` and the top-level ``books`` are oprlab's

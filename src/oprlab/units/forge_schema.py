@@ -10,7 +10,7 @@ values, merging combined units and resolving joins is :mod:`oprlab.units.forge_j
 Field names are Army Forge's camelCase (via an alias generator), so pydantic error locations are
 JSON paths. Unknown fields are ignored: Army Forge adds fields often, and oprlab needs few.
 
-May import ``pydantic``, ``oprlab.units.model``.
+May import ``pydantic``, ``oprlab.units.model``, ``oprlab.display``.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import re
 from typing import Annotated, Any, TypeGuard
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Discriminator,
@@ -31,6 +32,7 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
+from oprlab.display import printable
 from oprlab.units.model import Rule
 
 __all__ = [
@@ -159,7 +161,9 @@ def _gear_kind(value: Any) -> str:
 
 
 Count = Annotated[StrictInt, Field(ge=0)]
-Name = Annotated[StrictStr, Field(min_length=1)]
+Name = Annotated[StrictStr, Field(min_length=1), AfterValidator(printable)]
+#: Text that is printed (a list's name, its books): control characters neutralised.
+Shown = Annotated[StrictStr, AfterValidator(printable)]
 Rating = Annotated[int | tuple[Rule, ...] | None, PlainValidator(parse_rating)]
 Mm = Annotated[int | None, PlainValidator(_parse_mm)]
 GameSystem = Annotated[str, PlainValidator(_parse_game_system)]
@@ -237,12 +241,12 @@ class ArmyIn(_In):
     ``books`` is oprlab's own field (Army Forge lists only give each unit's ``armyId``).
     """
 
-    name: StrictStr | None = None
+    name: Shown | None = None
     game_system: GameSystem = ""
     game_system_id: GameSystem = ""
     game_system_slug: GameSystem = ""
     points_limit: Count | None = None
     list_points: Count | None = None
     version_string: StrictStr | None = None
-    books: list[StrictStr] | None = None
+    books: list[Shown] | None = None
     units: list[UnitIn]

@@ -40,7 +40,7 @@ JOIN_LINE = "| Joined to:"
 MAX_DEPTH = 8
 """Deepest bracket nesting accepted; real lists use two levels (``Item(Caster(3))``)."""
 
-_MAX_DIGITS = 9
+_MAX_DIGITS = 18  # int64; larger values are refused by the limits anyway
 _LEADING_COUNT = re.compile(r"-?[0-9]+x(?:\s|$)")
 _COUNT = re.compile(r"(-?[0-9]+)x\s+")
 _SIGNED = re.compile(r"[+-]?[0-9]+")
