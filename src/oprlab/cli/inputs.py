@@ -96,8 +96,8 @@ def _listed(problems: Sequence[tuple[str, Problem]]) -> str:
 
 
 def check_playable(sides: Sequence[tuple[str, str, Army]], *, command: str) -> None:
-    """Refuse armies with errors (every error of every side in one line), and print their
-    warnings once.
+    """Refuse armies with errors (every error of every side in one line); print the warnings
+    of armies that can be used, once, before the work.
 
     Args:
         sides: ``(label, reference, army)``: how the command names the side (``"army A"``),
@@ -105,6 +105,7 @@ def check_playable(sides: Sequence[tuple[str, str, Army]], *, command: str) -> N
         command: the command, for the hint (``"battle"``).
     """
     bad: list[tuple[str, Problem]] = []
+    warned: list[str] = []
     refs: list[str] = []
     for label, ref, army in sides:
         problems = playable_problems(army)
@@ -114,17 +115,20 @@ def check_playable(sides: Sequence[tuple[str, str, Army]], *, command: str) -> N
         if mine:
             refs.append(ref)
         warnings = [p for p in problems if p.level == "warning"]
-        for p in warnings[:MAX_LISTED]:
-            warn(f"{prefix}{p.where}: {p.message}")
+        warned += [f"{prefix}{p.where}: {p.message}" for p in warnings[:MAX_LISTED]]
         if len(warnings) > MAX_LISTED:
-            warn(f"{prefix}and {len(warnings) - MAX_LISTED} more (oprlab army validate {ref})")
-    if bad:
+            warned.append(
+                f"{prefix}and {len(warnings) - MAX_LISTED} more (oprlab army validate {ref})"
+            )
+    if bad:  # a refusal is one line: the errors (the warnings would only distract)
         hint = " and ".join(f"oprlab army validate {r} --no-force-org" for r in refs)
         raise OptionError(
             f"{command} cannot use {'this list' if len(refs) == 1 else 'these lists'}: "
             f"{len(bad)} problem(s): {_listed(bad)}",
             expected=f"a list with no errors ({hint}; limits: {DOCS})",
         )
+    for line in warned:
+        warn(line)
 
 
 def load_playable(refs: Sequence[tuple[str, str]], *, command: str) -> list[Army]:

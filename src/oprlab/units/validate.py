@@ -143,6 +143,8 @@ def _at(i: int, unit: Unit) -> str:
 
 def _check_size(army: Army) -> list[Problem]:
     out: list[Problem] = []
+    if not army.units:
+        out.append(Problem("army", "the list has no units; expected at least one unit"))
     if len(army.units) > MAX_ARMY_UNITS:
         out.append(Problem("army", _over("units:", len(army.units), MAX_ARMY_UNITS)))
     models = sum(max(u.size, 0) for u in army.units)
