@@ -112,8 +112,8 @@ def playable_problems(army: Army) -> list[Problem]:
     return validate_army(army, force_org=False)
 
 
-def _over(what: str, value: int, limit: int) -> str:
-    return f"{what} {value} is over the limit of {limit} (see {DOCS})"
+def _over(what: str, value: int, limit: int, unit: str = "") -> str:
+    return f"{what} {value} is over the limit of {limit}{unit} (see {DOCS})"
 
 
 def validate_army(army: Army, *, force_org: bool = True) -> list[Problem]:
@@ -181,7 +181,7 @@ def _check_unit(i: int, unit: Unit) -> list[Problem]:
     if unit.size < 1:
         out.append(Problem(at, f"size {unit.size} is too small; expected at least 1 model"))
     elif unit.size > MAX_UNIT_SIZE:
-        out.append(Problem(at, _over("size", unit.size, MAX_UNIT_SIZE) + " models"))
+        out.append(Problem(at, _over("size", unit.size, MAX_UNIT_SIZE, " models")))
     low, high = QUALITY_RANGE
     if not low <= unit.quality <= high:
         out.append(
@@ -268,7 +268,15 @@ def _check_weapon(at: str, weapon: Weapon, size: int) -> list[Problem]:
     elif weapon.attacks < 0:
         out.append(Problem(at, f"attacks A{weapon.attacks} is negative; expected A1 or more"))
     elif weapon.attacks > MAX_WEAPON_ATTACKS:
-        out.append(Problem(at, _over("attacks A", weapon.attacks, MAX_WEAPON_ATTACKS)))
+        out.append(
+            Problem(
+                at,
+                (
+                    f"attacks A{weapon.attacks} is over the limit of A{MAX_WEAPON_ATTACKS} "
+                    f"(see {DOCS})"
+                ),
+            )
+        )
     if weapon.range is not None and weapon.range < 1:
         out.append(
             Problem(
