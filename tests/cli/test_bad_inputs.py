@@ -449,6 +449,11 @@ CASES: list[tuple[str, list[str], str]] = [
     ),
     ("check-wwpd-fatigued", ["check", "wwpd", "--target", "4", "--fatigued"], "--fatigued"),
     (
+        "check-wound-effect-fatigued",
+        ["check", "d6", "--target", "4", "--test", "wound_effect", "--fatigued"],
+        "expected no replacement effect and no Fatigue",
+    ),
+    (
         "check-dq-huge-defence",
         ["check", "dq", "--chance", "45", "--defence", "10" * 8],
         "--defence out of range",

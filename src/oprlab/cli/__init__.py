@@ -5,7 +5,8 @@ cannot be read or written, a usage mistake click finds) ends as one line ``error
 stderr and exit code 2, never a traceback (:func:`guarded`, used by the root command itself, so
 ``oprlab``, ``python -m oprlab`` and typer's ``CliRunner`` behave alike). A console that is not
 UTF-8 gets ``?`` for what it cannot show instead of a UnicodeEncodeError, and a closed pipe
-(``oprlab ... | head``) ends the run quietly with exit code 141.
+(``oprlab ... | head``) ends the run quietly (no traceback; files are written before output,
+so none is lost).
 """
 
 from __future__ import annotations

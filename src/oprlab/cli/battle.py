@@ -72,8 +72,10 @@ def battle(
     seed: int | None = typer.Option(None, help="Seed: the same seed plays the same game."),
     commander_a: str = typer.Option("rules", help="Commander of army A: rules or random."),
     commander_b: str = typer.Option("rules", help="Commander of army B: rules or random."),
-    games: int = typer.Option(1, help="Play a series of N games."),
-    jobs: int = typer.Option(0, help="Worker processes for a series (0: all cores)."),
+    games: int = typer.Option(1, help="Play a series of N games (at most 1,000,000)."),
+    jobs: int = typer.Option(
+        0, help="Worker processes for a series (0: all cores; more than the cores is capped)."
+    ),
     log: Path | None = typer.Option(None, help="Write the event log of one game as JSON."),
     svg: Path | None = typer.Option(None, help="Draw the final table of one game as SVG."),
     svg_rounds: bool = typer.Option(
