@@ -180,7 +180,10 @@ def read_text(
     except FileNotFoundError:
         raise ParseError(f"{what} not found", value=str(p), expected=expected) from None
     except IsADirectoryError:
-        raise ParseError(f"is a directory, not a {what}", value=str(p), expected="a file") from None
+        article = "an" if what[:1] in "aeiou" else "a"
+        raise ParseError(
+            f"is a directory, not {article} {what}", value=str(p), expected="a file"
+        ) from None
     except (OSError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise ParseError(
