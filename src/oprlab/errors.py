@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from oprlab.display import MAX_SHOWN, shorten
+
 
 class OprlabError(Exception):
     """Base of every error raised on purpose by oprlab."""
@@ -39,12 +41,25 @@ class UserError(OprlabError, ValueError):
         super().__init__(self._render())
 
     def _render(self) -> str:
-        text = f"{self.where}: {self.message}" if self.where else self.message
+        """One line; a long value or place is cut (a 5 MB line is never echoed back)."""
+        where = shorten(self.where) if self.where else None
+        text = f"{where}: {self.message}" if where else self.message
         if self.value is not None:
-            text += f" (got {self.value!r})"
+            text += f" (got {_repr(self.value)})"
         if self.expected:
             text += f"; expected {self.expected}"
         return text
+
+
+def _repr(value: Any) -> str:
+    """``repr`` of a value, cut to about :data:`MAX_SHOWN` characters, saying how long it was
+    (and never built in full for a long string or list)."""
+    if isinstance(value, str | bytes) and len(value) > MAX_SHOWN:
+        head = repr(value[: MAX_SHOWN - 24])
+        return f"{head[:-1]}...{head[-1]} ({len(value):,} characters)"
+    if isinstance(value, list | tuple) and len(value) > 8:
+        return shorten(repr(value[:8])[:-1] + ", ...]") + f" ({len(value):,} items)"
+    return shorten(repr(value))
 
 
 class OptionError(UserError):

@@ -6,6 +6,7 @@ No module of oprlab draws from a global or hidden random source; callers create 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,7 +33,19 @@ def make_rng(seed: int | None = None) -> Seeded:
     return Seeded(seed=seed, rng=np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed))))
 
 
+def child_seed(seed: int, i: int) -> int:
+    """The ``i``-th child seed of ``seed``: what ``SeedSequence(seed).spawn(n)[i]`` gives, made
+    alone (a child's spawn key is its index)."""
+    child = np.random.SeedSequence(seed, spawn_key=(i,))
+    return int(child.generate_state(1, np.uint64)[0] % MAX_SEED)
+
+
+def iter_seeds(seed: int, n: int) -> Iterator[int]:
+    """The ``n`` child seeds of ``seed`` one at a time, so a series of ten million games does
+    not build ten million seed objects before its first game."""
+    return (child_seed(seed, i) for i in range(n))
+
+
 def spawn(seed: int, n: int) -> list[int]:
     """Derive ``n`` independent child seeds (for games of a series) from one seed."""
-    children = np.random.SeedSequence(seed).spawn(n)
-    return [int(c.generate_state(1, np.uint64)[0] % MAX_SEED) for c in children]
+    return list(iter_seeds(seed, n))

@@ -17,16 +17,17 @@ import oprlab.cli
 from oprlab.analysis import series as series_module
 from oprlab.analysis.results import load_results
 from oprlab.analysis.series import SeriesResult, SeriesSpec, dask_backend, play_series
-from oprlab.cli.battle import _army, register
+from oprlab.cli.battle import register
 from oprlab.errors import OptionError
 from oprlab.game.play import GameResult
 from oprlab.rng import spawn
+from oprlab.units.load import load_army
 
 ARMIES = ("gff/shooty-150", "gff/melee-150")
 
 
 def _spec(seed: int = 5) -> SeriesSpec:
-    return SeriesSpec(_army(ARMIES[0]), _army(ARMIES[1]), seed=seed)
+    return SeriesSpec(load_army(ARMIES[0]), load_army(ARMIES[1]), seed=seed)
 
 
 @pytest.fixture(scope="module")

@@ -158,7 +158,7 @@ def _main(
         (("LINE", "LINE", "--system", "chess"), "not yet available"),
         (("LINE", "LINE", "--games", "0"), "games out of range"),
         (("LINE", "LINE", "--games", "2", "--log", "x.json"), "--log writes one game"),
-        (("EMPTY", "LINE"), "army 1 has no units"),
+        (("EMPTY", "LINE"), "the list has no units"),
         (("LINE", "AOF"), "army 2 is for another game system"),
         (("LINE", "LINE", "--mechanic", "tarot"), "tarot"),
         (("LINE", "LINE", "--commander-a", "clever"), "unknown commander"),

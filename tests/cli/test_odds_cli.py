@@ -262,4 +262,4 @@ def test_bad_plot_directory_exits_2(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     code, err = _main(monkeypatch, capsys, SHOOTERS, LINE, "--plot", str(tmp_path / "no/x.png"))
-    assert code == 2 and "no such directory" in err
+    assert code == 2 and "no such folder" in err

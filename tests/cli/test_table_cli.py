@@ -62,10 +62,12 @@ def test_summary_counts_pieces_by_kind() -> None:
 
 def test_generated_json_loads_back_and_shows_the_same(tmp_path: Path) -> None:
     saved = tmp_path / "t.json"
-    code, _ = _run("show", "--seed", "3", "--pieces", "12", "--asymmetric", "--json", str(saved))
+    code, _ = _run("show", "--seed", "3", "--pieces", "12", "--asymmetric", "--save", str(saved))
     assert code == 0
     table = load_table(saved.read_text(encoding="utf-8"))
     assert table == mission_table(3, pieces=12, symmetric=False)
+    code, printed = _run("show", "--seed", "3", "--pieces", "12", "--asymmetric", "--json")
+    assert code == 0 and load_table(printed) == table  # --json prints the same JSON
     code, out = _run("show", str(saved), "--svg", str(tmp_path / "t.svg"))
     assert code == 0 and "t.json: 48x48 table" in out and " 12 " in out
     assert (tmp_path / "t.svg").read_text(encoding="utf-8") == table_svg(table)

@@ -126,11 +126,11 @@ def _bad_wwpd(old: str, new: str) -> ParseError:
         ),
         ("vehicle: true", "vehicle: 1", "units[2].models[0].vehicle", "armoured vehicle"),
         ("leadership: 3+", "leadership: four", "units[0].models[1].leadership", "2+ to 6+"),
-        ("count: 9", "count: 2.5", "units[0].models[0].count", "at least 1"),
+        ("count: 9", "count: 2.5", "units[0].models[0].count", "from 1 to 100"),
         ("range: 24", "range: [24]", "units[0].weapons[0].range", "inches"),
         ("name: Frontier Garrison", "name: 7", "name", "non-empty name"),
         # counts and ranges
-        ("count: 9", "count: 0", "units[0].models[0].count", "at least 1"),
+        ("count: 9", "count: 0", "units[0].models[0].count", "from 1 to 100"),
         ("range: 24", "range: 0", "units[0].weapons[0].range", "inches"),
     ],
 )

@@ -12,7 +12,14 @@ from oprlab.units.validate import FORCE_ORG_SYSTEMS, Problem, errors, validate_a
 RIFLE = Weapon("Rifle", 1, 24, count=5)
 GRUNTS = Unit("Grunt Squad", 5, 5, 5, cost=50, weapons=(RIFLE,), uid="g1")
 CAPTAIN = Unit(
-    "Captain", 1, 4, 4, cost=40, rules=(Rule("Hero"), Rule("Tough", 3)), weapons=(RIFLE,), uid="c1"
+    "Captain",
+    1,
+    4,
+    4,
+    cost=40,
+    rules=(Rule("Hero"), Rule("Tough", 3)),
+    weapons=(replace(RIFLE, count=1),),
+    uid="c1",
 )
 
 
@@ -217,7 +224,8 @@ def test_force_org_copies_ignore_upgrades_but_not_profile() -> None:
 def test_force_org_combined_counts_twice() -> None:
     """Reading: a combined unit counts as the two units it was made from."""
     combined = replace(GRUNTS, combined=True, size=4, cost=30)
-    (p,) = validate_army(army(combined, replace(GRUNTS, uid="g2", size=1, cost=20), points=149))
+    single = replace(GRUNTS, uid="g2", size=1, cost=20, weapons=(replace(RIFLE, count=1),))
+    (p,) = validate_army(army(combined, single, points=149))
     assert p.message.startswith("3 copies of 'Grunt Squad'")
 
 

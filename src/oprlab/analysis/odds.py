@@ -4,10 +4,18 @@ One entry point, :func:`attack_odds`, for every OPR rule system and mechanic: a 
 (the d6) is composed exactly; a deterministic one (the clock) is played out once, since its
 outcome is certain given the clocks; ``samples=N`` runs the same rules N times instead and
 reports intervals. Rule systems plug in through :data:`SYSTEMS`.
+
+Bounded work (:mod:`oprlab.limits`): a query rolls at most ``MAX_ODDS_DICE`` dice, and
+``samples x dice`` stays under ``MAX_SAMPLED_DICE``. An exact answer whose estimated cost
+(:func:`exact_work`) is over ``EXACT_WORK`` is sampled instead (``auto_sampled``, with the
+sample size and intervals), so a query never runs for minutes. Units within the army limits
+(:mod:`oprlab.units.validate`) always stay under it; units built in code may not.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -17,6 +25,15 @@ import numpy.typing as npt
 
 from oprlab.analysis.stats import Interval, mean_interval, wilson
 from oprlab.errors import OptionError, UnknownNameError, UserError
+from oprlab.limits import (
+    EXACT_WORK,
+    MAX_ODDS_DICE,
+    MAX_SAMPLED_DICE,
+    MAX_SAMPLES,
+    MIN_AUTO_SAMPLES,
+    SAMPLE_BUDGET,
+    check_limit,
+)
 from oprlab.mechanics import Mechanic, Owner, get_mechanic
 from oprlab.rng import make_rng
 from oprlab.units.model import Unit, Weapon
@@ -137,6 +154,8 @@ class OddsResult:
     samples: int | None = None
     seed: int | None = None
     intervals: dict[str, Interval] = field(default_factory=dict)
+    #: Sampled because the exact answer was estimated too costly (see :func:`exact_work`).
+    auto_sampled: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -150,6 +169,7 @@ class OddsResult:
             "p_destroyed": self.p_destroyed,
             "p_shaken": self.p_shaken,
             "method": "monte carlo" if self.samples else "exact",
+            "auto_sampled": self.auto_sampled,
             "samples": self.samples,
             "seed": self.seed,
             "oprlab": __version__,
@@ -205,6 +225,48 @@ def check_situation(s: Situation) -> None:
         raise OptionError("distance out of range", value=s.distance, expected="0 or more inches")
 
 
+def _rating(w: Weapon, name: str) -> int:
+    return max(1, w.rating(name) or 1)
+
+
+def attack_dice(attacker: Unit, weapons: Sequence[Weapon], defender: Unit, s: Situation) -> int:
+    """The dice one attack rolls: each weapon's count x attacks x Blast(X) (up to the target's
+    models), plus Impact dice on a charge."""
+    models = max(defender.size, 1)
+    dice = sum(max(w.count * w.attacks, 0) * min(_rating(w, "Blast"), models) for w in weapons)
+    if s.melee and s.charging:
+        dice += max(attacker.size, 0) * max(attacker.rating("Impact") or 0, 0)
+    return dice
+
+
+def exact_work(
+    system: str, attacker: Unit, weapons: Sequence[Weapon], defender: Unit, s: Situation
+) -> float:
+    """A rough cost of the exact answer, in elementary steps (about 3 x 10^9 a second).
+
+    GFF (rules.gff.fast): Deadly dice walk the wound track one die at a time, each step a
+    product with a square matrix as long as the track (models plus the Deadly wounds), so
+    dice x track^2; without Deadly, sums of dice (cheap). Riverside (rules.riverside.fast):
+    a table over the unit's wound states (models x Tough), and with Deadly a matrix power over
+    them (states^3 x log2 dice).
+    """
+    models = max(defender.size, 1)
+    deadly = [
+        (max(w.count * w.attacks, 0) * min(_rating(w, "Blast"), models), _rating(w, "Deadly"))
+        for w in weapons
+        if w.has("Deadly")
+    ]
+    if system == "riverside":
+        states = models * max(defender.tough, 1)
+        work = states * 5e5
+        if deadly:
+            dice = sum(n for n, _ in deadly)
+            work += states**3 * math.log2(dice + 2)
+        return float(work)
+    track = models + sum(n * x for n, x in deadly)
+    return float(sum(n for n, _ in deadly) * track**2)
+
+
 def attack_odds(
     attacker: Unit,
     defender: Unit,
@@ -223,10 +285,20 @@ def attack_odds(
     mech = get_mechanic(mechanic, **(mechanic_options or {}))
     weapons = select_weapons(attacker, s)
     names = tuple(w.name for w in weapons)
+    dice = attack_dice(attacker, weapons, defender, s)
+    check_limit("attack dice of one odds query", dice, MAX_ODDS_DICE)
     if samples is not None:
         if samples < 1:
             raise OptionError("samples out of range", value=samples, expected="1 or more")
+        check_limit("--samples", samples, MAX_SAMPLES)
+        check_limit("dice to roll (samples x dice of one attack)", samples * dice, MAX_SAMPLED_DICE)
         return _sampled(attack, attacker, weapons, defender, s, mech, mechanic, samples, seed)
+    if not mech.deterministic and exact_work(system, attacker, weapons, defender, s) > EXACT_WORK:
+        n = max(MIN_AUTO_SAMPLES, min(10_000, SAMPLE_BUDGET // max(dice, 1)))
+        result = _sampled(
+            attack, attacker, weapons, defender, s, mech, mechanic, n, 0 if seed is None else seed
+        )
+        return dataclasses.replace(result, auto_sampled=True)
     if mech.deterministic:
         try:
             start = mech.initial_state(OWNERS)

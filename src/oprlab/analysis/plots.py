@@ -2,7 +2,7 @@
 
 matplotlib is slow to import, so nothing imports this module until a plot is asked for
 (``--plot``), and this module imports matplotlib only inside its functions. It writes the file
-it is given and does no other I/O.
+it is given (atomically, through :func:`oprlab.files.atomic_path`) and does no other I/O.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from oprlab.errors import OptionError
+from oprlab.files import atomic_path
 
 if TYPE_CHECKING:
     from oprlab.analysis.odds import OddsResult
@@ -39,14 +40,16 @@ def plot_odds(result: OddsResult, path: str | Path, title: str = "") -> Path:
             ax.axvline(mean, color="black", linestyle="--", linewidth=1, label=f"mean {mean:.2f}")
             ax.set_title(name)
             ax.set_xlabel("count")
-            ax.set_xticks(range(len(pmf)))
+            if len(pmf) <= 30:  # one tick per count; past that matplotlib picks them
+                ax.set_xticks(range(len(pmf)))
             ax.set_ylim(0, 1.05 * max(max(pmf), 1e-9))
             ax.legend(loc="upper right", fontsize="small")
         axes[0].set_ylabel("probability")
         how = "Monte Carlo, n=" + f"{result.samples:,}" if result.samples else "exact"
         fig.suptitle(f"{title} ({result.system}, {result.mechanic}, {how})".strip())
         try:
-            fig.savefig(out, format="png", dpi=100)
+            with atomic_path(out, "--plot") as temp:  # whole or absent, never half written
+                fig.savefig(temp, format="png", dpi=100)
         except OSError as exc:
             raise OptionError(
                 f"cannot write the plot: {exc.strerror or exc}",

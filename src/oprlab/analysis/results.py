@@ -9,7 +9,7 @@ it was chosen and a hash of it) and the oprlab version. A series is known by a h
 only the games not stored yet. ``docs/results.md`` shows the schema and example queries.
 
 May import: analysis.series, game.play (GameResult), mechanics (names, versions, options), rng,
-duckdb. The file I/O of the analysis layer lives here and nowhere below.
+files, duckdb. The file I/O of the analysis layer lives here and nowhere below.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import dataclasses
 import hashlib
 import json
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import Enum
@@ -30,10 +30,11 @@ import numpy as np
 
 from oprlab.analysis.series import SeriesResult, SeriesSpec, play_series, summarize_games
 from oprlab.errors import OptionError
+from oprlab.files import atomic_path
 from oprlab.game.options import OPTIONS
 from oprlab.game.play import ENGINE_VERSIONS, GameResult, NotDeployed
 from oprlab.mechanics import get_mechanic
-from oprlab.rng import spawn
+from oprlab.rng import iter_seeds, spawn
 from oprlab.version import __version__
 
 #: Bumped when a table changes shape; a file with another schema is refused, not misread.
@@ -184,16 +185,40 @@ def _now() -> datetime:
 
 @dataclass
 class Recording:
-    """One run of a series into a store: its id, its game seeds, and which are stored."""
+    """One run of a series into a store: its id, its games, and which seeds are stored.
+
+    The game seeds are not listed up front (a series may have a million games): a game's index
+    is found by walking the series' seeds, in order, as far as needed (games finish in seed
+    order, so the walk is done once).
+    """
 
     series_id: str
     record: dict[str, Any]
     run: int
-    seeds: list[int]
+    seed: int
+    games: int
     stored: set[int]
     #: Games of this run's seeds that were in the file before the run began.
     already_stored: int = 0
-    index: dict[int, int] = field(default_factory=dict)
+    _index: dict[int, int] = field(default_factory=dict)
+    _walk: Iterator[tuple[int, int]] | None = None
+
+    @property
+    def seeds(self) -> list[int]:
+        """Every game seed of the run, in order (builds the whole list)."""
+        return spawn(self.seed, self.games)
+
+    def index_of(self, seed: int) -> int:
+        """The game index of ``seed`` in this series."""
+        if seed in self._index:
+            return self._index[seed]
+        if self._walk is None:
+            self._walk = enumerate(iter_seeds(self.seed, self.games))
+        for i, s in self._walk:
+            self._index[s] = i
+            if s == seed:
+                return i
+        raise KeyError(seed)
 
 
 class ResultStore:
@@ -288,13 +313,13 @@ class ResultStore:
         """
         record = series_record(spec, table_ref=table_ref)
         sid = series_id(record)
-        seeds = spawn(spec.seed, games)
-        stored = {
-            int(seed)
-            for (seed,) in self._con.execute(
-                "SELECT seed FROM games WHERE series_id = ?", [sid]
+        indexed = {
+            int(seed): int(index)
+            for (seed, index) in self._con.execute(
+                "SELECT seed, game_index FROM games WHERE series_id = ?", [sid]
             ).fetchall()
         }
+        stored = set(indexed)
         if stored and not resume:
             raise OptionError(
                 f"the file already holds {len(stored)} games of this series ({sid})",
@@ -335,10 +360,10 @@ class ResultStore:
             sid,
             record,
             run,
-            seeds,
+            spec.seed,
+            games,
             stored,
-            already_stored=len(stored.intersection(seeds)),
-            index={seed: i for i, seed in enumerate(seeds)},
+            already_stored=sum(i < games for i in indexed.values()),
         )
 
     def append(self, rec: Recording, game: GameResult) -> bool:
@@ -348,7 +373,7 @@ class ResultStore:
         r = rec.record
         row = [
             rec.series_id,
-            rec.index[game.seed],
+            rec.index_of(game.seed),
             rec.run,
             r["seed"],
             game.seed,
@@ -420,7 +445,8 @@ class ResultStore:
         rows = self._con.sql(
             f"SELECT * FROM games{where} ORDER BY series_id, game_index", params=params
         )
-        rows.write_parquet(str(out))
+        with atomic_path(out, "--parquet") as temp:  # whole or absent, never half written
+            rows.write_parquet(str(temp))
         count = self._one(f"SELECT count(*) FROM games{where}", params)
         return 0 if count is None else int(count[0])
 
@@ -535,7 +561,7 @@ def play_series_to(
             for game in played.games:  # a Ctrl-C that landed inside a write: store it now
                 store.append(rec, game)
             store.end(rec, interrupted=played.interrupted)
-        mine = [g for g in store.games(rec.series_id) if g.seed in rec.index]
+        mine = [game_from_row(r) for r in store.rows(rec.series_id) if int(r["game_index"]) < games]
         return StoredSeries(
             store.path,
             rec.series_id,

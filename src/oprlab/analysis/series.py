@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import warnings
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -25,7 +25,7 @@ from oprlab.analysis.stats import Interval, mean_interval, wilson
 from oprlab.errors import OptionError
 from oprlab.game.play import GameResult, play_game
 from oprlab.players import get_commander
-from oprlab.rng import spawn
+from oprlab.rng import iter_seeds
 from oprlab.table.model import Table
 from oprlab.units.model import Army
 from oprlab.version import __version__
@@ -162,7 +162,7 @@ def play_series(
         cluster: a Dask scheduler address, or ``"local"``: play through joblib's Dask backend
             instead of local processes (``n_jobs`` is then ignored).
     """
-    seeds = [s for s in spawn(spec.seed, games) if s not in skip]
+    seeds = (s for s in iter_seeds(spec.seed, games) if s not in skip)  # made as games start
     result = SeriesResult(spec)
     try:
         if cluster is not None:
@@ -183,7 +183,7 @@ def play_series(
 
 def _run_parallel(
     spec: SeriesSpec,
-    seeds: Sequence[int],
+    seeds: Iterable[int],
     n_jobs: int,
     result: SeriesResult,
     on_game: Callable[[GameResult], None] | None,

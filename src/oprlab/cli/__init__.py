@@ -1,18 +1,152 @@
 """The command line: ``oprlab`` (typer + rich). An edge: it may import every layer.
 
-User errors end as one clear line on stderr and exit code 2, never a traceback.
+One error style everywhere: whatever goes wrong because of the input (a bad value, a file that
+cannot be read or written, a usage mistake click finds) ends as one line ``error: ...`` on
+stderr and exit code 2, never a traceback (:func:`guarded`, used by the root command itself, so
+``oprlab``, ``python -m oprlab`` and typer's ``CliRunner`` behave alike). A console that is not
+UTF-8 gets ``?`` for what it cannot show instead of a UnicodeEncodeError, and a closed pipe
+(``oprlab ... | head``) ends the run quietly (no traceback; files are written before output,
+so none is lost).
 """
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Callable, Sequence
+from contextlib import suppress
 from importlib import import_module
+from typing import Any
 
 import typer
 from rich.console import Console
+from typer.core import TyperGroup
 
+from oprlab.display import one_line
 from oprlab.errors import UserError
 from oprlab.version import __version__
+
+#: The click that typer runs on (typer vendors its own copy in recent versions): its errors.
+_click = import_module(typer.BadParameter.__module__)
+UsageError: type[Exception] = _click.UsageError
+ClickException: type[Exception] = _click.ClickException
+
+
+class _NeverRaised(Exception):
+    """Stands in for an exception class an older click does not have."""
+
+
+NoArgsIsHelpError: type[Exception] = getattr(_click, "NoArgsIsHelpError", _NeverRaised)
+
+#: Exit codes: a bad input, and a pipe closed by the reader (128 + SIGPIPE, as shells report).
+EXIT_BAD_INPUT = 2
+EXIT_BROKEN_PIPE = 141
+EXIT_INTERRUPTED = 130
+#: Longest error line printed (a list of problems is cut here, with what was left off said).
+MAX_ERROR_CHARS = 2_000
+
+
+def _tolerant_streams() -> None:
+    """Let stdout and stderr replace what their encoding cannot show (``PYTHONIOENCODING=
+    ascii``, an old Windows console) instead of raising UnicodeEncodeError mid-output."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and not encoding.startswith("utf"):
+            with suppress(ValueError, OSError):  # a closed or detached stream: nothing to do
+                reconfigure(errors="replace")
+
+
+def error_line(message: str) -> str:
+    """``error: message`` on one line, control characters neutralised, cut when very long."""
+    text = one_line(message)
+    if len(text) > MAX_ERROR_CHARS:
+        text = text[: MAX_ERROR_CHARS - 40] + f"... ({len(text):,} characters)"
+    return f"error: {text}"
+
+
+def _print_error(message: str) -> None:
+    Console(stderr=True, highlight=False, soft_wrap=True).print(error_line(message), markup=False)
+
+
+def _quiet_after_broken_pipe() -> int:
+    """The reader of our output went away: drop what is left to write, exit quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file descriptor (CliRunner)
+        return EXIT_BROKEN_PIPE
+    return EXIT_BROKEN_PIPE
+
+
+def _usage_hint(exc: Exception) -> str:
+    ctx = getattr(exc, "ctx", None)
+    return f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+
+
+def _message(exc: Exception) -> str:
+    format_message = getattr(exc, "format_message", None)
+    text = str(format_message()) if format_message is not None else str(exc)
+    return text.replace("Value error, ", "")  # pydantic's prefix, as typer passes it on
+
+
+def guarded(call: Callable[[], Any]) -> int:
+    """Run a CLI invocation (in click's non-standalone mode) and turn its end into an exit
+    code, printing every error a user can cause as one line."""
+    _tolerant_streams()
+    try:
+        result = call()
+    except UserError as exc:
+        _print_error(str(exc))
+        return EXIT_BAD_INPUT
+    except NoArgsIsHelpError as exc:  # `oprlab army`: the group's help, as asked
+        typer.echo(_message(exc))
+        return 0
+    except UsageError as exc:
+        _print_error(_message(exc).rstrip(".") + _usage_hint(exc))
+        return EXIT_BAD_INPUT
+    except ClickException as exc:
+        _print_error(_message(exc))
+        code = getattr(exc, "exit_code", 1)
+        return code if isinstance(code, int) else 1
+    except (typer.Abort, KeyboardInterrupt):
+        _print_error("interrupted")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return _quiet_after_broken_pipe()
+    except SystemExit as exc:  # typer ends a broken pipe (and some callbacks) this way
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    if isinstance(result, int):  # an Exit(code) raised inside a command
+        return result
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return _quiet_after_broken_pipe()
+    return 0
+
+
+class OprlabGroup(TyperGroup):
+    """The root command: every run goes through :func:`guarded`."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        def call() -> Any:
+            return super(OprlabGroup, self).main(
+                args, prog_name, complete_var, standalone_mode=False, **extra
+            )
+
+        code = guarded(call)
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
 
 app = typer.Typer(
     name="oprlab",
@@ -20,6 +154,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: value types (<int>, <path>), none for flags
+    cls=OprlabGroup,
 )
 
 #: Command modules; each has ``register(app)``.
@@ -35,8 +171,6 @@ COMMAND_MODULES = (
     "oprlab.cli.table",
     "oprlab.cli.results",
 )
-
-err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _version(value: bool) -> None:
@@ -59,16 +193,9 @@ for _name in COMMAND_MODULES:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; a :class:`UserError` becomes one line on stderr and exit code 2."""
-    try:
-        app(args=argv, prog_name="oprlab")
-    except UserError as exc:
-        err.print(f"error: {exc}", markup=False)
-        return 2
-    except SystemExit as exc:  # typer's standalone mode ends every run this way
-        code = exc.code
-        return code if isinstance(code, int) else (0 if code is None else 1)
-    return 0
+    """Run the CLI and return its exit code (a :class:`UserError` is one line, exit code 2)."""
+    command = typer.main.get_command(app)
+    return guarded(lambda: command.main(args=argv, prog_name="oprlab", standalone_mode=False))
 
 
 def run() -> None:

@@ -26,6 +26,7 @@ army_app = typer.Typer(
     help="Read Army Forge lists (text or JSON): show them, check them.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,
 )
 
 _FILE = typer.Argument(..., help="An Army Forge list: 'Share as Text' or JSON export.")

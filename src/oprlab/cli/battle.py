@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,20 +17,23 @@ from oprlab.analysis.pictures import battle_svg
 from oprlab.analysis.series import SeriesSpec, dask_backend, play_series
 from oprlab.analysis.stats import wilson
 from oprlab.cli.account import opr_account, wwpd_account
-from oprlab.errors import OptionError
+from oprlab.cli.inputs import check_games, check_jobs, check_outputs, load_playable
+from oprlab.cli.odds import opr_mechanics
+from oprlab.errors import OptionError, ParseError
+from oprlab.files import read_text, write_atomic
 from oprlab.game.options import parse_options
 from oprlab.game.play import play_game
 from oprlab.game.state import GameState
+from oprlab.game.systems import find_system
 from oprlab.game.trail import Trail
 from oprlab.game.wwpd import WwpdState
 from oprlab.mechanics import get_mechanic
 from oprlab.players import get_commander
-from oprlab.rng import make_rng, spawn
+from oprlab.rng import iter_seeds, make_rng
 from oprlab.table.model import Table as Board
 from oprlab.table.model import Table as TableModel
 from oprlab.table.terrain import generate_table, load_table
-from oprlab.units.load import load_army
-from oprlab.units.model import Army
+from oprlab.units.load import resolve_army
 from oprlab.units.profiles import WwpdForce, load_wwpd
 from oprlab.version import __version__
 
@@ -45,17 +47,6 @@ def register(app: typer.Typer) -> None:
     app.command("battle")(battle)
 
 
-def _army(ref: str) -> Army:
-    from oprlab.samples import sample_names, sample_path
-
-    path = Path(ref)
-    if not path.exists() and ref in {n.rsplit(".", 1)[0] for n in sample_names()} | set(
-        sample_names()
-    ):
-        path = sample_path(ref if "." in ref else ref + ".txt")
-    return load_army(path)
-
-
 def _table(ref: str, seed: int) -> TableModel | None:
     """``open``: no terrain; ``random``: generated from the game's seed; else a terrain file."""
     if ref == "open":
@@ -64,10 +55,10 @@ def _table(ref: str, seed: int) -> TableModel | None:
         return generate_table(seed)
     path = Path(ref)
     try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except (OSError, UnicodeDecodeError):
+        text = read_text(path, "terrain file", "open, random or a terrain JSON file")
+    except ParseError as exc:
         raise OptionError(
-            "cannot read the terrain file",
+            f"cannot read the terrain file ({exc.message})",
             value=ref,
             expected="open, random or a readable terrain JSON file",
             where="--table",
@@ -85,8 +76,10 @@ def battle(
     seed: int | None = typer.Option(None, help="Seed: the same seed plays the same game."),
     commander_a: str = typer.Option("rules", help="Commander of army A: rules or random."),
     commander_b: str = typer.Option("rules", help="Commander of army B: rules or random."),
-    games: int = typer.Option(1, help="Play a series of N games."),
-    jobs: int = typer.Option(0, help="Worker processes for a series (0: all cores)."),
+    games: int = typer.Option(1, help="Play a series of N games (at most 1,000,000)."),
+    jobs: int = typer.Option(
+        0, help="Worker processes for a series (0: all cores; more than the cores is capped)."
+    ),
     log: Path | None = typer.Option(None, help="Write the event log of one game as JSON."),
     svg: Path | None = typer.Option(
         None, help="Draw the end of one game as SVG (docs/battle-pictures.md)."
@@ -126,14 +119,109 @@ def battle(
     ),
 ) -> None:
     """Play a whole game between two armies, or a series of games."""
+    as_series = _check_options(
+        system=system,
+        mechanic=mechanic,
+        games=games,
+        log=log,
+        svg=svg,
+        svg_rounds=svg_rounds,
+        out=out,
+        resume=resume,
+        cluster=cluster,
+        rules_option=rules_option,
+    )
+    n_jobs = check_jobs(jobs, games) if as_series and cluster is None else 1
+    check_outputs(log=log, svg=svg, out=out)
+    if svg is not None and svg_rounds:
+        check_outputs(svg_rounds=_round_path(svg, 1))
+    options = parse_options(system, rules_option) if system != "wwpd" else None
+    seeded = make_rng(seed)
+    if system == "wwpd":
+        forces = (_force(army_a), _force(army_b))
+        board = _table(table, seeded.seed)
+        drawing = _Drawing(svg, svg_rounds, log)
+        _wwpd(forces, commander_a, commander_b, seeded.seed, games, board, drawing, as_json)
+        return
+    a, b = load_playable([("army A", army_a), ("army B", army_b)], command="battle")
+    get_commander(commander_a, seeded.seed)  # an unknown commander: one line, before play
+    get_commander(commander_b, seeded.seed)
+    board = _table(table, seeded.seed)
+    console = Console()
+    if not as_series:
+        commanders = [
+            get_commander(commander_a, seeded.seed),
+            get_commander(commander_b, seeded.seed + 1),
+        ]
+
+        drawing = _Drawing(svg, svg_rounds, log)
+        result, state = play_game(
+            a,
+            b,
+            commanders,
+            seed=seeded.seed,
+            mechanic=mechanic,
+            table=board,
+            system=system,
+            on_round=drawing.on_round,
+            options=options,
+            on_decision=drawing.on_decision,
+        )
+        # Files first, then the account: a reader that closes the pipe early loses no file.
+        drawing.finish(state, result.to_json())
+        if as_json:
+            typer.echo(json.dumps(result.to_json(), indent=2))
+        else:
+            opr_account(console, state, result)
+        return
+    # A series stores games as they end: make sure a first game can start before any file
+    # or series record is made (armies without room, a list for another system).
+    find_system(system).new_game(
+        a, b, seed=seeded.seed, mechanic=mechanic, table=board, log=False, readings=options
+    )
+    spec = SeriesSpec(
+        a, b, (commander_a, commander_b), mechanic, board, seeded.seed, system, options
+    )
+    _series(
+        console,
+        spec,
+        games,
+        n_jobs=n_jobs,
+        out=out,
+        resume=resume,
+        cluster=cluster,
+        table_ref=_table_ref(table, seeded.seed),
+        as_json=as_json,
+    )
+
+
+def _round_path(svg: Path, n: int) -> Path:
+    """``--svg-rounds``: the drawing of round ``n`` beside the final one."""
+    return svg.with_name(f"{svg.stem}-round{n}{svg.suffix or '.svg'}")
+
+
+def _check_options(
+    *,
+    system: str,
+    mechanic: str,
+    games: int,
+    log: Path | None,
+    svg: Path | None,
+    svg_rounds: bool,
+    out: Path | None,
+    resume: bool,
+    cluster: str | None,
+    rules_option: list[str],
+) -> bool:
+    """Every check of the options alone, before any file is read or written; whether the run
+    is a series."""
     if system not in SYSTEMS_READY:
         raise OptionError(
             "full games are not yet available for this system",
             value=system,
             expected=" or ".join(SYSTEMS_READY),
         )
-    if games < 1:
-        raise OptionError("games out of range", value=games, expected="1 or more")
+    check_games(games)
     as_series = games > 1 or out is not None or cluster is not None
     if as_series and log is not None:
         raise OptionError(
@@ -153,72 +241,34 @@ def battle(
         raise OptionError(
             "--resume continues a series stored in a file", value="--resume", expected="--out FILE"
         )
-    if system == "wwpd" and (out is not None or cluster is not None):
-        raise OptionError(
-            "--out and --cluster play gff and riverside series",
-            value="--out" if out is not None else "--cluster",
-            expected="--system gff or riverside",
-        )
-    get_mechanic(mechanic)  # fail early on an unknown mechanic
-    if rules_option and system == "wwpd":
-        raise OptionError(
-            "--rules-option sets gff and riverside readings",
-            value=rules_option[0],
-            expected="--system gff or riverside",
-        )
-    options = parse_options(system, rules_option) if system != "wwpd" else None
-    seeded = make_rng(seed)
-    board = _table(table, seeded.seed)
     if system == "wwpd":
+        if out is not None or cluster is not None:
+            raise OptionError(
+                "--out and --cluster play gff and riverside series",
+                value="--out" if out is not None else "--cluster",
+                expected="--system gff or riverside",
+            )
         if mechanic != "d6":
             raise OptionError(
                 "WWPD games use WWPD's own dice", value=mechanic, expected="no --mechanic"
             )
-        drawing = _Drawing(svg, svg_rounds, log)
-        _wwpd(
-            army_a, army_b, (commander_a, commander_b), seeded.seed, games, board, drawing, as_json
+        if rules_option:
+            raise OptionError(
+                "--rules-option sets gff and riverside readings",
+                value=rules_option[0],
+                expected="--system gff or riverside",
+            )
+        return as_series
+    known = opr_mechanics()
+    if mechanic not in known:
+        get_mechanic(mechanic)  # an unknown name gets the registry's own error
+        raise OptionError(
+            f"{mechanic} is not a mechanic for {system} games",
+            value=mechanic,
+            expected="one of " + ", ".join(known),
+            where="--mechanic",
         )
-        return
-    a, b = _army(army_a), _army(army_b)
-    console = Console()
-    if not as_series:
-        commanders = [
-            get_commander(commander_a, seeded.seed),
-            get_commander(commander_b, seeded.seed + 1),
-        ]
-        drawing = _Drawing(svg, svg_rounds, log)
-        result, state = play_game(
-            a,
-            b,
-            commanders,
-            seed=seeded.seed,
-            mechanic=mechanic,
-            table=board,
-            system=system,
-            on_round=drawing.on_round,
-            options=options,
-            on_decision=drawing.on_decision,
-        )
-        drawing.finish(state, result.to_json())
-        if as_json:
-            typer.echo(json.dumps(result.to_json(), indent=2))
-        else:
-            opr_account(console, state, result)
-        return
-    spec = SeriesSpec(
-        a, b, (commander_a, commander_b), mechanic, board, seeded.seed, system, options
-    )
-    _series(
-        console,
-        spec,
-        games,
-        n_jobs=jobs or (os.cpu_count() or 1),
-        out=out,
-        resume=resume,
-        cluster=cluster,
-        table_ref=_table_ref(table, seeded.seed),
-        as_json=as_json,
-    )
+    return as_series
 
 
 def _table_ref(ref: str, seed: int) -> str:
@@ -339,35 +389,31 @@ class _Drawing:
 
     def on_round(self, state: Any, n: int) -> None:
         if self.svg is not None and self.rounds:
-            path = self.svg.with_name(f"{self.svg.stem}-round{n}{self.svg.suffix or '.svg'}")
-            path.write_text(battle_svg(state, round_no=n, trail=self.trail), encoding="utf-8")
+            write_atomic(
+                _round_path(self.svg, n),
+                battle_svg(state, round_no=n, trail=self.trail),
+                "--svg-rounds",
+            )
 
     def finish(self, state: Any, result: dict[str, Any]) -> None:
         """Write the log file (the result, the events and the moves) and the final picture."""
         if self.log is not None:
             record = {"result": result, "events": state.log.events, "moves": self.trail.to_json()}
-            self.log.write_text(json.dumps(record, indent=1), encoding="utf-8")
+            write_atomic(self.log, json.dumps(record, indent=1), "--log")
         if self.svg is not None:
-            self.svg.write_text(final_table_svg(state, self.trail), encoding="utf-8")
+            write_atomic(self.svg, final_table_svg(state, self.trail), "--svg")
 
 
 def _force(ref: str) -> WwpdForce:
-    from oprlab.samples import sample_names, sample_path
-
-    path = Path(ref)
-    if not path.exists():
-        names = set(sample_names())
-        if ref in names or ref + ".yaml" in names:
-            path = sample_path(ref if ref in names else ref + ".yaml")
-    if not path.exists():
-        raise OptionError("WWPD force file not found", value=ref, expected="a WWPD YAML file")
-    return load_wwpd(path.read_text(encoding="utf-8"), str(path))
+    """A WWPD force file, or a sample's name (``wwpd/colonial``)."""
+    path = resolve_army(ref)
+    return load_wwpd(read_text(path, "WWPD force file", "a WWPD YAML file"), str(path))
 
 
 def _wwpd(
-    ref_a: str,
-    ref_b: str,
-    commanders_by_name: tuple[str, str],
+    forces: tuple[WwpdForce, WwpdForce],
+    commander_a: str,
+    commander_b: str,
     seed: int,
     games: int,
     board: Board | None,
@@ -378,11 +424,13 @@ def _wwpd(
     from oprlab.game import wwpd
     from oprlab.game.wwpd_commanders import get_wwpd_commander
 
-    a, b = _force(ref_a), _force(ref_b)
+    a, b = forces
+    get_wwpd_commander(commander_a, seed)  # an unknown commander: one line, before play
+    get_wwpd_commander(commander_b, seed)
     if games == 1:
         commanders = [
-            get_wwpd_commander(commanders_by_name[0], seed),
-            get_wwpd_commander(commanders_by_name[1], seed + 1),
+            get_wwpd_commander(commander_a, seed),
+            get_wwpd_commander(commander_b, seed + 1),
         ]
         result, state = wwpd.play_game(
             a,
@@ -401,10 +449,10 @@ def _wwpd(
             wwpd_account(Console(), state, result)
         return
     results = []
-    for game_seed in spawn(seed, games):
+    for game_seed in iter_seeds(seed, games):
         commanders = [
-            get_wwpd_commander(commanders_by_name[0], game_seed),
-            get_wwpd_commander(commanders_by_name[1], game_seed + 1),
+            get_wwpd_commander(commander_a, game_seed),
+            get_wwpd_commander(commander_b, game_seed + 1),
         ]
         results.append(wwpd.play_game(a, b, commanders, seed=game_seed, table=board)[0])
     n = len(results)

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from oprlab.errors import OptionError, check_range
 from oprlab.mechanics import Check, Owner, Test, get_mechanic
+from oprlab.mechanics.dq import MAX_CHANCE
 from oprlab.prob import Dist
 
 QUALITY_NAMES = ("Poor", "Average", "Better", "Crucial", "Decisive", "Excellent", "Fantastic")
@@ -50,10 +51,16 @@ def check(
     """Print the exact odds of one check."""
     if mechanic == "dq":
         _reject_set(target=target is not None, fatigued=fatigued, armoured_vehicle=armoured_vehicle)
+        for name, value in (("--chance", chance), ("--defence", defence)):
+            if value is not None:
+                check_range(name, value, 0, MAX_CHANCE)
         result = _dq(chance, defence, modifier, table_01_row)
     else:
         _reject_set(
-            chance=chance is not None, defence=defence is not None, table_01_row=table_01_row
+            chance=chance is not None,
+            defence=defence is not None,
+            table_01_row=table_01_row,
+            fatigued=fatigued and mechanic == "wwpd",  # WWPD has no Fatigue
         )
         if target is None:
             raise OptionError(f"--target is required for {mechanic}", expected="e.g. --target 4")

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -42,6 +43,7 @@ from oprlab.analysis.swing import (
     clock_start_odds,
     swing,
 )
+from oprlab.cli.inputs import check_playable, units_army
 from oprlab.cli.odds import (
     ATTACKER_HELP,
     CHARGING_HELP,
@@ -257,7 +259,8 @@ def _compare_units(
         )
     if not far > 0:
         raise OptionError("--far must be positive", value=far, expected="e.g. 2")
-    att, dfd = load_side(attacker), load_side(defender)
+    command = "compare-mechanics"
+    att, dfd = load_side(attacker, command=command), load_side(defender, command=command)
     rows, unavailable = mechanic_rows(
         att.unit, dfd.unit, system=system, situation=situation, far=far
     )
@@ -445,7 +448,7 @@ def _target(ref: str) -> Unit:
     names = {u.name.casefold() for u in STANDARD_TARGETS}
     if ref.strip().casefold() in names:
         return standard_target(ref)
-    return load_side(ref).unit
+    return load_side(ref, command="efficiency").unit
 
 
 def _efficiency_tables(report: EfficiencyReport, mode: str) -> list[Table]:
@@ -456,12 +459,17 @@ def _efficiency_tables(report: EfficiencyReport, mode: str) -> list[Table]:
         ("expected wounds per 100 pts", "wounds_per_100", "mean_wounds_per_100", "{:.2f}"),
         ("P(destroyed) per 100 pts", "p_destroyed_per_100", "mean_p_destroyed_per_100", "{:.3f}"),
     ):
-        table = Table(title=f"{mode} ({what}): {title}")
+        table = Table(
+            title=f"{mode} ({what}): {title}",
+            box=box.SIMPLE_HEAD,
+            pad_edge=False,
+            collapse_padding=True,
+        )
         table.add_column("#", justify="right")
-        table.add_column("unit", no_wrap=True, max_width=20)
+        table.add_column("unit", no_wrap=True, max_width=16)
         table.add_column("pts", justify="right")
-        for t in report.targets:
-            table.add_column(t.name, justify="right")
+        for t in report.targets:  # one word a line: "Light infantry" fits in 80 columns
+            table.add_column(t.name.replace(" ", "\n"), justify="right")
         table.add_column("mean", justify="right", style="bold")
         for r in rows:
             cells = [str(r.rank), r.unit.name, str(r.unit.cost)]
@@ -500,7 +508,11 @@ def efficiency(
     mechanic_options(mechanic, None)
     if not distance >= 0:
         raise OptionError("--range out of range", value=distance, expected="0 or more inches")
-    attackers = [check_cost(u) for ref in units for u in load_unit_ref(ref)]
+    attackers = []
+    for ref in units:
+        found = load_unit_ref(ref)
+        check_playable([("", ref, units_army(found))], command="efficiency")
+        attackers += [check_cost(u) for u in found]
     chosen = tuple(_target(t) for t in targets) or STANDARD_TARGETS
     report = efficiency_report(
         attackers, chosen, distance=distance, system=system, mechanic=mechanic

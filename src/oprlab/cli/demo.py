@@ -1,4 +1,8 @@
-"""``oprlab demo``: a short tour on the bundled sample armies (what ``make demo`` runs)."""
+"""``oprlab demo``: a short tour on the bundled sample armies (what ``make demo`` runs).
+
+Each step says what it shows and how to read it: which lists play, what the clock's columns
+count, what the swing measures measure, and the command that goes further.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +11,14 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
 
-from oprlab.analysis.odds import Situation, attack_odds
+from oprlab.analysis.odds import OddsResult, Situation, attack_odds
 from oprlab.analysis.series import SeriesSpec, play_series
+from oprlab.analysis.swing import clock_start_odds, swing
 from oprlab.cli.army import army_table
 from oprlab.mechanics import Check, Owner, Test, get_mechanic
 from oprlab.samples import sample_path
 from oprlab.units.load import load_army
+from oprlab.units.model import Unit
 
 #: Games per mechanic in the demo's short series (kept small so `make demo` stays quick).
 GAMES = 20
@@ -28,19 +34,27 @@ def demo() -> None:
     """Sample armies, the odds of one check and one attack, and a short series of whole games:
     the d6 against the clock."""
     console = Console()
+    a = load_army(sample_path(ARMY_A))
+    b = load_army(sample_path(ARMY_B))
     console.print(
         Panel.fit(
-            "oprlab plays One Page Rules style games in software and measures what rules do.\n"
-            "This tour reads two bundled Army Forge lists and compares the OPR d6 with the\n"
-            "diceless clock of Diceless OPR on the same attack.",
+            "oprlab plays One Page Rules style games in software and measures what rules do. "
+            f"This tour reads two bundled Army Forge lists, {a.name!r} ({ARMY_A}) and "
+            f"{b.name!r} ({ARMY_B}), and compares the OPR d6 with the diceless clock of "
+            "Diceless OPR (seed 000): one check, one attack, its swing, then whole games.",
             title="oprlab demo",
         )
     )
-    a = load_army(sample_path(ARMY_A))
-    b = load_army(sample_path(ARMY_B))
+    _say(console, f"1. The two lists, as `oprlab army show {ARMY_A}` shows them:")
     console.print(army_table(a))
     console.print(army_table(b))
 
+    _say(
+        console,
+        "2. One quality test, Q4+. The d6 column is the chance of success. The clock has no "
+        "chance: it stands on one of 6 positions and moves by a known step, so the clock "
+        "column counts the starting positions (of 6) from which the test succeeds.",
+    )
     d6 = get_mechanic("d6")
     clock = get_mechanic("clock")
     table = Table(title="One quality test: Q4+ with modifiers, d6 vs clock")
@@ -63,6 +77,13 @@ def demo() -> None:
     exact = attack_odds(shooter, target, mechanic="d6", situation=s)
     sampled = attack_odds(shooter, target, mechanic="d6", situation=s, samples=4000, seed=7)
     certain = attack_odds(shooter, target, mechanic="clock", situation=s)
+    _say(
+        console,
+        f'3. One attack: {shooter.name} ({a.name}) shoots {target.name} ({b.name}) at 12". '
+        "'d6 exact' is every outcome with its probability; 'd6 Monte Carlo' plays the same "
+        "rules 4,000 times (an estimate, with its interval below); 'clock from 1' is the one "
+        "certain outcome when both clocks start at 1.",
+    )
     odds = Table(title=f'{shooter.name} shoots {target.name} at 12"')
     for col in ("method", "mean hits", "mean wounds", "mean casualties", "P(destroyed)"):
         odds.add_column(col, justify="right")
@@ -80,17 +101,61 @@ def demo() -> None:
         f"Monte Carlo: n={iv.n:,}, seed {sampled.seed}; P(destroyed) 95% interval "
         f"[{iv.low:.3f}, {iv.high:.3f}] (exact {exact.p_destroyed:.3f})."
     )
+    _swing(console, shooter, target, s, exact)
     _series(console)
     console.print(
         "Next: .venv/bin/oprlab --help; oprlab battle gff/shooty-300 gff/melee-300 --seed 1; "
-        "oprlab odds FILE:Unit FILE:Unit; oprlab compare-mechanics FILE:Unit FILE:Unit"
+        "oprlab odds 'gff/shooty-300:Lantern Wardens' gff/horde-300:Ravagers; "
+        "oprlab compare-mechanics 'gff/shooty-300:Lantern Wardens' gff/horde-300:Ravagers",
+        markup=False,
     )
+
+
+def _say(console: Console, text: str) -> None:
+    """One explanation before a table, in plain words."""
+    console.print()
+    console.print(text, markup=False, highlight=False)
+
+
+def _swing(console: Console, shooter: Unit, target: Unit, s: Situation, exact: OddsResult) -> None:
+    """How swingy the same attack is under the d6 and under the clock (all 36 starts)."""
+    _say(
+        console,
+        "4. Swing: how far one attack's wounds stray from what you expect. sd is the standard "
+        "deviation; bits is the entropy (0 bits: the outcome is certain, each bit doubles "
+        "the number of equally likely outcomes); off by 1+ and off by 2+ are the chances of "
+        "ending at least 1 or 2 wounds from the mean. The clock row averages over the 36 "
+        "equally likely starts of both clocks (the 'Random Clocks' variation); "
+        "`oprlab compare-mechanics` shows every clock variant.",
+    )
+    clock = clock_start_odds(shooter, target, mechanic="clock", situation=s).result
+    table = Table(title=f"Swing of the wounds: {shooter.name} -> {target.name}")
+    for col in ("mechanic", "mean", "sd", "bits", "off by 1+", "off by 2+"):
+        table.add_column(col, justify="right")
+    for label, r in (("d6", exact), ("clock, 36 starts", clock)):
+        w = swing(r.wounds.pmf, 2.0)
+        table.add_row(
+            label,
+            f"{w.mean:.2f}",
+            f"{w.sd:.2f}",
+            f"{w.entropy_bits:.2f}",
+            f"{w.p_off_by_1:.3f}",
+            f"{w.p_far:.3f}",
+        )
+    console.print(table)
 
 
 def _series(console: Console) -> None:
     """A short series of whole games between rules-based commanders, d6 against the clock."""
     a = load_army(sample_path("gff/shooty-150.txt"))
     b = load_army(sample_path("gff/melee-150.txt"))
+    _say(
+        console,
+        f"5. Whole games: {a.name!r} (gff/shooty-150, A) against {b.name!r} "
+        f"(gff/melee-150, B), {GAMES} games under each mechanic between computer commanders "
+        "that follow the rules. The interval is where the true win rate of A lies with 95% "
+        "confidence: with so few games it is wide.",
+    )
     table = Table(title=f"Whole games: {a.name} (A) vs {b.name} (B), {GAMES} games each")
     for col in ("mechanic", "A wins", "B wins", "draws", "95% interval of A wins"):
         table.add_column(col, justify="right")

@@ -22,7 +22,10 @@ from rich.table import Table
 
 from oprlab.analysis.odds import Distribution, OddsResult, Situation, attack_odds, get_system
 from oprlab.analysis.swing import clock_start_odds, is_clock, sample_clock_starts
+from oprlab.cli.inputs import check_playable, units_army
 from oprlab.errors import OptionError, check_range
+from oprlab.files import check_output
+from oprlab.limits import DOCS
 from oprlab.mechanics import get_mechanic, mechanic_names
 from oprlab.units.load import load_unit_ref
 from oprlab.units.model import Unit
@@ -69,11 +72,13 @@ class Side:
     others: tuple[str, ...] = ()  # further units of the reference (a joined hero), ignored
 
 
-def load_side(ref: str) -> Side:
-    """The first unit of a unit reference (a file, ``FILE:Unit Name`` or a unit's text)."""
+def load_side(ref: str, *, command: str = "odds") -> Side:
+    """The first unit of a unit reference (a file, ``FILE:Unit Name``, a unit's text or a
+    sample's name), refused with every problem if it cannot be played."""
     units = load_unit_ref(ref)
     if not units:
         raise OptionError("no units in that reference", value=ref, expected="a list with units")
+    check_playable([("", ref, units_army(units[:1]))], command=command)
     return Side(units[0], ref, tuple(u.name for u in units[1:]))
 
 
@@ -290,6 +295,8 @@ def print_odds(
         if result.samples
         else "exact"
     )
+    if result.auto_sampled:
+        method = f"note: too large to compute exactly in reasonable time (see {DOCS}); " + method
     if "clock_starts" in notes:
         method += f"; clock starts: {notes['clock_starts']}"
     console.print(method, markup=False)
@@ -310,11 +317,7 @@ def check_plot_path(plot: Path | None) -> Path | None:
         return None
     if plot.suffix.lower() != ".png":
         raise OptionError("--plot writes a PNG file", value=str(plot), expected="a FILE.png")
-    if not plot.parent.is_dir():
-        raise OptionError(
-            "--plot: no such directory", value=str(plot.parent), expected="an existing directory"
-        )
-    return plot
+    return check_output(plot, "--plot")
 
 
 def odds(

@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 
 from oprlab.cli.battle import series_table
+from oprlab.cli.inputs import check_outputs
 from oprlab.errors import OptionError
 
 results_app = typer.Typer(
@@ -20,6 +21,7 @@ results_app = typer.Typer(
     help="Read series results stored by `oprlab battle --out FILE`.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,
 )
 
 
@@ -78,6 +80,7 @@ def export(
     """Write the stored games (one row per game, every column) to a Parquet file."""
     from oprlab.analysis.results import ResultStore
 
+    check_outputs(parquet=parquet)
     with ResultStore(file, read_only=True) as store:
         _check_series(series, [s["series_id"] for s in store.series()])
         count = store.export_parquet(parquet, series)

@@ -14,7 +14,8 @@ from rich import box
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from oprlab.errors import ParseError
+from oprlab.cli.inputs import check_outputs
+from oprlab.files import read_text, write_atomic
 from oprlab.rng import make_rng
 from oprlab.table.deploy import mission_table
 from oprlab.table.model import Table
@@ -26,11 +27,15 @@ table_app = typer.Typer(
     help="Tables and terrain: generate one or read a terrain file, and draw it.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,
 )
 
 _FILE = typer.Argument(None, help="A terrain JSON file (docs/terrain.md); none: generate one.")
 _SVG = typer.Option(None, "--svg", help="Write an SVG picture of the table to this file.")
-_JSON = typer.Option(None, "--json", help="Write the table as terrain JSON to this file.")
+_JSON = typer.Option(
+    False, "--json", help="Print the table as terrain JSON (docs/terrain.md) instead of a summary."
+)
+_SAVE = typer.Option(None, "--save", help="Write the table as a terrain JSON file.")
 _SEED = typer.Option(None, "--seed", help="Seed of a generated table (default: a random one).")
 _PIECES = typer.Option(20, "--pieces", help="Pieces on a generated table.", min=0, max=80)
 _ASYM = typer.Option(False, "--asymmetric", help="Do not mirror a generated table.")
@@ -43,21 +48,7 @@ def register(app: typer.Typer) -> None:
 
 def read_table_file(path: Path) -> Table:
     """The table in terrain file ``path``, or a :class:`ParseError` naming the file."""
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except FileNotFoundError:
-        raise ParseError(
-            "terrain file not found", value=str(path), expected="a terrain JSON file"
-        ) from None
-    except IsADirectoryError:
-        raise ParseError("is a directory, not a terrain file", value=str(path)) from None
-    except UnicodeDecodeError:
-        raise ParseError("terrain file is not UTF-8 text", value=str(path)) from None
-    except OSError as exc:
-        raise ParseError(
-            f"cannot read terrain file: {exc.strerror or exc}", value=str(path)
-        ) from None
-    return load_table(text, str(path))
+    return load_table(read_text(path, "terrain file", "a terrain JSON file"), str(path))
 
 
 def summary(table: Table, title: str) -> RichTable:
@@ -85,13 +76,14 @@ def summary(table: Table, title: str) -> RichTable:
 def show(
     file: Path | None = _FILE,
     svg: Path | None = _SVG,
-    json_out: Path | None = _JSON,
+    as_json: bool = _JSON,
+    save: Path | None = _SAVE,
     seed: int | None = _SEED,
     pieces: int = _PIECES,
     asymmetric: bool = _ASYM,
 ) -> None:
     """Show a table: a terrain file, or a generated one (same --seed, same table and SVG)."""
-    console = Console(highlight=False, soft_wrap=True)
+    check_outputs(svg=svg, save=save)
     if file is not None:
         table = read_table_file(file)
         title = f"{file.name}: {table.width:g}x{table.depth:g} table"
@@ -99,14 +91,20 @@ def show(
         used = make_rng(seed).seed
         table = mission_table(used, pieces=pieces, symmetric=not asymmetric)
         title = f"generated table, seed {used}: {table.width:g}x{table.depth:g}"
+    # Files first, then the output: `... | head` closing the pipe early loses no file.
+    if svg is not None:
+        write_atomic(svg, table_svg(table), "--svg")
+    if save is not None:
+        write_atomic(save, table_to_json(table), "--save")
+    if as_json:
+        typer.echo(table_to_json(table), nl=False)
+        return
+    console = Console(highlight=False, soft_wrap=True)
     console.print(summary(table, title))
     console.print(
         f'deployment zones {table.deployment_depth:g}" deep; '
         f"{len(table.objectives)} objective marker(s)"
     )
-    if svg is not None:
-        svg.write_text(table_svg(table), encoding="utf-8")
-        console.print(f"wrote {svg}")
-    if json_out is not None:
-        json_out.write_text(table_to_json(table), encoding="utf-8")
-        console.print(f"wrote {json_out}")
+    for path in (svg, save):
+        if path is not None:
+            console.print(f"wrote {path}", markup=False)

@@ -65,8 +65,8 @@ def validate_check(check: Check, mechanic: str = "d6") -> None:
         if check.replacements or check.unmodified_six_only:
             raise OptionError(
                 "a wound effect is a table lookup: it takes no replacement effects or Fatigue",
-                value=check.replacements or "unmodified_six_only",
-                expected="replacements=() and unmodified_six_only=False",
+                value=check.replacements or "Fatigue",
+                expected="no replacement effect and no Fatigue",
                 where=where,
             )
         return

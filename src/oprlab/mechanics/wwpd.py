@@ -173,7 +173,7 @@ class Wwpd(Mechanic):
             raise OptionError(
                 "WWPD has no 'unmodified 6 only' checks (that is OPR's Fatigue)",
                 value=True,
-                expected="unmodified_six_only=False",
+                expected="a check without Fatigue",
                 where="check.unmodified_six_only",
             )
         return check_target(check.base_difficulty - check.modifier, "check target after modifiers")

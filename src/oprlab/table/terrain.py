@@ -8,7 +8,8 @@ seed (seed 003 "The Battlefield": 20+ pieces), point-symmetric by default.
 
 Also the shared geometry of a table (:func:`terrain_geometry`: shapely polygons, padded edge
 arrays, masks by type) that measuring, line of sight and cover use. May import
-``oprlab.table.model``, ``oprlab.errors`` and ``oprlab.rng``; does no I/O.
+``oprlab.table.model``, ``oprlab.errors``, ``oprlab.limits``, ``oprlab.display`` and ``oprlab.rng``;
+does no I/O.
 """
 
 from __future__ import annotations
@@ -25,7 +26,16 @@ import numpy as np
 import numpy.typing as npt
 import shapely  # type: ignore[import-untyped, unused-ignore]
 
+from oprlab.display import printable
 from oprlab.errors import OptionError, ParseError, UnknownNameError, check_range
+from oprlab.limits import (
+    MAX_OBJECTIVES,
+    MAX_OUTLINE_CORNERS,
+    MAX_TABLE_INCHES,
+    MAX_TERRAIN_PIECES,
+    check_limit,
+    check_nesting,
+)
 from oprlab.rng import make_rng
 from oprlab.table import planar
 from oprlab.table.model import FloatArray, Point, Table, TerrainPiece, TerrainType
@@ -369,17 +379,22 @@ def load_table(text: str, source: str = "<terrain>") -> Table:
             within the table (naming ``pieces[i] 'name'``), or an objective in impassable terrain.
         UnknownNameError: an unknown terrain type or preset (listing the valid ones).
     """
+    check_nesting(text, source)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ParseError(
             f"not valid JSON: {exc.msg}", where=f"{source}:{exc.lineno}:{exc.colno}"
         ) from None
+    except (RecursionError, ValueError) as exc:  # nesting is checked first; huge integers
+        raise ParseError(f"not valid JSON: {type(exc).__name__}", where=source) from None
     if not isinstance(data, dict):
         raise ParseError("a terrain file is a JSON object", value=type(data).__name__, where=source)
     _check_keys(data, _TOP_KEYS, source)
     width = _number(data.get("width", 48), f"{source}: width", "width", positive=True)
     depth = _number(data.get("depth", 48), f"{source}: depth", "depth", positive=True)
+    for name, value in (("width", width), ("depth", depth)):
+        check_limit(f"table {name} in inches", value, MAX_TABLE_INCHES, where=f"{source}: {name}")
     dd = _number(
         data.get("deployment_depth", 12.0),
         f"{source}: deployment_depth",
@@ -396,10 +411,12 @@ def load_table(text: str, source: str = "<terrain>") -> Table:
     raw_pieces = data.get("pieces", [])
     if not isinstance(raw_pieces, list):
         raise ParseError("pieces must be a list", value=raw_pieces, where=f"{source}: pieces")
+    check_limit("terrain pieces", len(raw_pieces), MAX_TERRAIN_PIECES, where=f"{source}: pieces")
     pieces = tuple(_load_piece(i, raw, width, depth, source) for i, raw in enumerate(raw_pieces))
     raw_obj = data.get("objectives", [])
     if not isinstance(raw_obj, list):
         raise ParseError("objectives must be a list", value=raw_obj, where=f"{source}: objectives")
+    check_limit("objective markers", len(raw_obj), MAX_OBJECTIVES, where=f"{source}: objectives")
     objectives = tuple(_point(o, f"{source}: objectives[{i}]") for i, o in enumerate(raw_obj))
     table = Table(
         width=width, depth=depth, pieces=pieces, objectives=objectives, deployment_depth=dd
@@ -418,6 +435,7 @@ def _load_piece(index: int, raw: Any, width: float, depth: float, source: str) -
         raise ParseError(
             "name must be a non-empty string", value=name, where=f"{source}: pieces[{index}]"
         )
+    name = printable(name)
     where = f"{source}: {_piece_label(index, name)}"
     _check_keys(raw, _PIECE_KEYS, where)
     if "preset" not in raw and "types" not in raw:
@@ -452,6 +470,7 @@ def _load_piece(index: int, raw: Any, width: float, depth: float, source: str) -
             expected="a list of [x, y] corners",
             where=where,
         )
+    check_limit("outline corners", len(outline_raw), MAX_OUTLINE_CORNERS, where=f"{where}.outline")
     outline = [_point(c, f"{where}.outline[{k}]") for k, c in enumerate(outline_raw)]
     if len(outline) > 3 and outline[0] == outline[-1]:
         outline.pop()  # a closed ring: drop the repeated first corner

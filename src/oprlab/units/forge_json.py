@@ -21,8 +21,9 @@ Readings chosen where the data is ambiguous (the pitfalls in shared/formats/READ
 * ``attacks`` is multiplied by ``attacksMultiplier`` (default 1): the multiplier is how Army
   Forge records upgrades such as "double attacks" while keeping the book's base profile.
 * ``range`` 0, ``null`` or missing all mean melee (``Weapon.range is None``).
-* A0 weapons are kept (some items really have them); negative attacks are rejected.
-* ``size`` >= 1, ``quality``/``defense`` 1 to 6, ``cost`` >= 0. Base sizes are whole millimetres
+* Sizes, qualities, defenses, costs and attacks are read as any whole number: judging them is
+  :func:`~oprlab.units.validate.validate_army`'s job, the same for text and JSON lists (A0
+  weapons, which some items really have, are a warning there). Base sizes are whole millimetres
   (``"32"``, ``32``, ``"32mm"``; ``""``/``"none"`` = no size); others (``"60x35"`` ovals) are
   errors, since :class:`Bases` holds one number per shape.
 * Entries (weapons, rules, items) with ``count`` 0 are dropped: Army Forge keeps replaced gear
@@ -38,6 +39,8 @@ Readings chosen where the data is ambiguous (the pitfalls in shared/formats/READ
   ``combined=True``, and the first's ``selectionId`` as ``uid``.
 * Joined heroes: ``joinToUnit`` (without ``combined``) -> ``Unit.joined_to`` = the target's uid
   (the first entry's, if the target is the second half of a combined unit).
+* Control characters in names (an escape code, a bell) are read as U+FFFD, so that no name
+  can drive a terminal when it is printed.
 * ``Army.points`` is ``pointsLimit``, else ``listPoints``, else the sum of unit costs. Note that
   Army Forge's per-unit ``cost`` in shared lists may be the base cost; ``listPoints`` is the
   resolved total.
@@ -53,7 +56,9 @@ Readings chosen where the data is ambiguous (the pitfalls in shared/formats/READ
 
 ``format_army_json`` writes the current shape, with a combined unit split back into two entries
 (halves that merge back exactly), so that ``parse_army_json(format_army_json(a)) == a`` for every
-army it accepts whose joins name unit uids and whose combined and joined-to units have uids. A
+army it accepts whose names hold no control characters (read as U+FFFD, so that no name can
+drive a terminal when printed), whose joins name unit uids and whose combined and joined-to
+units have uids. A
 join naming a unit by name (as text lists do) is written as that unit's uid, and a unit needing
 a ``selectionId`` without a uid gets a fresh one (``u3``). Rules that carry rules at the end of a
 unit's rules go to ``items``; rule ``count``/``content`` and the top-level ``books`` are oprlab's
@@ -74,6 +79,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import TypeAdapter, ValidationError
 
 from oprlab.errors import OptionError, ParseError
+from oprlab.limits import check_nesting
 from oprlab.units.forge_schema import (
     GEAR_TAGS,
     ArmyIn,
@@ -99,7 +105,7 @@ _LINK_KEYS = frozenset({"selectionId", "joinToUnit", "combined"})
 _OLD_UNIT_KEYS = frozenset({"equipment", "specialRules"})
 _NEW_UNIT_KEYS = frozenset({"rules", "weapons"})
 _UNITS = TypeAdapter(list[UnitIn])
-_MAX_LINES = 25
+_MAX_LINES = 10
 _SYSTEM_CODE = re.compile(r"[A-Z][A-Z0-9]*")
 _EXPECTED_TYPE = {
     "int_type": "a whole number",
@@ -170,13 +176,15 @@ class ForgeJSONError(ParseError):
         )
 
     def _render(self) -> str:
+        """One line: the problems separated by ``"; "`` (at most :data:`_MAX_LINES`)."""
         if len(self.problems) == 1:
             return f"{self.source}: {self.problems[0].line()}"
-        lines = [f"{self.source}: {len(self.problems)} problems in Army Forge JSON:"]
-        lines += ["  " + p.line() for p in self.problems[:_MAX_LINES]]
+        parts = [p.line() for p in self.problems[:_MAX_LINES]]
         if len(self.problems) > _MAX_LINES:
-            lines.append(f"  ... and {len(self.problems) - _MAX_LINES} more")
-        return "\n".join(lines)
+            parts.append(f"... and {len(self.problems) - _MAX_LINES} more")
+        return f"{self.source}: {len(self.problems)} problems in Army Forge JSON: " + "; ".join(
+            parts
+        )
 
 
 def _fail(source: str, path: str, message: str, value: Any, expected: str) -> ForgeJSONError:
@@ -245,6 +253,7 @@ def _load(data: Any, source: str) -> Any:
     if not isinstance(data, str):
         return data
     text = data.lstrip("\ufeff")
+    check_nesting(text, source)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -572,18 +581,8 @@ def _check(army: Army) -> None:
         at = f"units[{i}]"
         if not u.name:
             raise _bad(at, "unit without a name", u.name, "a non-empty name")
-        if u.size < (2 if u.combined else 1):
-            raise _bad(
-                f"{at}.size",
-                "size too small",
-                u.size,
-                "size >= 2 for a combined unit" if u.combined else "size >= 1",
-            )
-        for stat in ("quality", "defense"):
-            if not 1 <= getattr(u, stat) <= 6:
-                raise _bad(f"{at}.{stat}", f"{stat} out of range", getattr(u, stat), "1 to 6")
-        if u.cost < 0:
-            raise _bad(f"{at}.cost", "negative cost", u.cost, "cost >= 0")
+        if u.combined and u.size < 2:
+            raise _bad(f"{at}.size", "size too small", u.size, "size >= 2 for a combined unit")
         if u.bases is not None:
             for side in (u.bases.round, u.bases.square):
                 if side is not None and side < 0:
@@ -593,8 +592,6 @@ def _check(army: Army) -> None:
             wat = f"{at}.weapons[{j}]"
             if not w.name:
                 raise _bad(wat, "weapon without a name", w.name, "a non-empty name")
-            if w.attacks < 0:
-                raise _bad(wat, "negative attacks", w.attacks, "attacks >= 0")
             if w.count < 1:
                 raise _bad(wat, "weapon count below 1", w.count, "count >= 1")
             if w.range is not None and w.range < 1:

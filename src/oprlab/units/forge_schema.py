@@ -1,14 +1,16 @@
 """Pydantic models of Army Forge JSON: what a list or army-book entry may contain.
 
 These models only check shapes and types (strict: ``"3"`` is not a quality, ``true`` is not a
-count) and normalise the few fields Army Forge writes in several ways (string or numeric ratings,
-base sizes as strings, game-system codes or ids). Turning them into :mod:`oprlab.units.model`
+count); whether a size, quality, defense, cost or attack count is in range is the validation's
+business (:mod:`oprlab.units.validate`), the same for text lists and JSON. They normalise the
+few fields Army Forge writes in several ways (string or numeric ratings, base sizes as strings,
+game-system codes or ids). Turning them into :mod:`oprlab.units.model`
 values, merging combined units and resolving joins is :mod:`oprlab.units.forge_json`'s job.
 
 Field names are Army Forge's camelCase (via an alias generator), so pydantic error locations are
 JSON paths. Unknown fields are ignored: Army Forge adds fields often, and oprlab needs few.
 
-May import ``pydantic``, ``oprlab.units.model``.
+May import ``pydantic``, ``oprlab.units.model``, ``oprlab.display``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import re
 from typing import Annotated, Any, TypeGuard
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Discriminator,
@@ -29,6 +32,7 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
+from oprlab.display import printable
 from oprlab.units.model import Rule
 
 __all__ = [
@@ -157,12 +161,13 @@ def _gear_kind(value: Any) -> str:
 
 
 Count = Annotated[StrictInt, Field(ge=0)]
-Name = Annotated[StrictStr, Field(min_length=1)]
+Name = Annotated[StrictStr, Field(min_length=1), AfterValidator(printable)]
+#: Text that is printed (a list's name, its books): control characters neutralised.
+Shown = Annotated[StrictStr, AfterValidator(printable)]
 Rating = Annotated[int | tuple[Rule, ...] | None, PlainValidator(parse_rating)]
 Mm = Annotated[int | None, PlainValidator(_parse_mm)]
 GameSystem = Annotated[str, PlainValidator(_parse_game_system)]
 Id = Annotated[str | None, PlainValidator(_parse_id)]
-Stat = Annotated[StrictInt, Field(ge=1, le=6)]
 
 
 class _In(BaseModel):
@@ -188,7 +193,7 @@ class WeaponIn(_In):
     """A weapon (``weapons``/``loadout``/``equipment`` entry); ``range`` 0 or missing = melee."""
 
     name: Name
-    attacks: Count
+    attacks: StrictInt
     range: Count | None = None
     count: Count = 1
     attacks_multiplier: Count = 1
@@ -212,10 +217,10 @@ class UnitIn(_In):
     """One unit entry of a shared list (2023 or current shape) or of an army book."""
 
     name: Name
-    size: Annotated[StrictInt, Field(ge=1)]
-    quality: Stat
-    defense: Stat
-    cost: Count
+    size: StrictInt
+    quality: StrictInt
+    defense: StrictInt
+    cost: StrictInt
     id: Id = None
     selection_id: StrictStr | None = None
     combined: StrictBool | None = None
@@ -236,12 +241,12 @@ class ArmyIn(_In):
     ``books`` is oprlab's own field (Army Forge lists only give each unit's ``armyId``).
     """
 
-    name: StrictStr | None = None
+    name: Shown | None = None
     game_system: GameSystem = ""
     game_system_id: GameSystem = ""
     game_system_slug: GameSystem = ""
     points_limit: Count | None = None
     list_points: Count | None = None
     version_string: StrictStr | None = None
-    books: list[StrictStr] | None = None
+    books: list[Shown] | None = None
     units: list[UnitIn]

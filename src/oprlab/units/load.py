@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from oprlab.errors import ParseError
+from oprlab.files import read_text
+from oprlab.limits import check_nesting
 from oprlab.units.forge_json import parse_army_json
 from oprlab.units.model import Army, Unit
 from oprlab.units.text import parse_army_text, parse_unit_text
@@ -35,6 +37,7 @@ __all__ = [
     "looks_like_json",
     "parse_army",
     "read_army_file",
+    "resolve_army",
     "units_named",
 ]
 
@@ -44,32 +47,32 @@ _UNIT_LINE = re.compile(r"\[\s*\d+\s*\]\s*Q\s*\d\+?\s+D\s*\d\+?")
 
 
 def read_army_file(path: str | Path) -> str:
-    """The text of ``path`` (UTF-8, a leading BOM dropped), or a :class:`ParseError` naming it."""
-    p = Path(path)
+    """The text of ``path`` (UTF-8, a leading BOM dropped), or a :class:`ParseError` naming it;
+    files over :data:`~oprlab.limits.MAX_FILE_BYTES` are refused unread."""
+    return read_text(path, "army file", "an Army Forge text or JSON file")
+
+
+def resolve_army(ref: str | Path) -> Path:
+    """The file an army reference names: a path, or else a bundled sample's name
+    (``gff/shooty-300``, with or without its extension), so samples work wherever a list is
+    read. A reference that is neither stays as given (reading it says it is not found)."""
+    path = Path(ref)
+    text = str(ref)
     try:
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise ParseError(
-            "army file not found", value=str(p), expected="an Army Forge text or JSON file"
-        ) from None
-    except IsADirectoryError:
-        raise ParseError(
-            "is a directory, not an army file", value=str(p), expected="a file"
-        ) from None
-    except OSError as exc:
-        raise ParseError(
-            f"cannot read army file: {exc.strerror or exc}",
-            value=str(p),
-            expected="a readable file",
-        ) from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ParseError(
-            f"not UTF-8 text (bad byte at offset {exc.start})",
-            where=str(p),
-            expected="an Army Forge text or JSON export",
-        ) from None
+        if path.exists() or "/" not in text.replace("\\", "/"):
+            return path
+    except (OSError, ValueError):  # names too long, NUL bytes: not a file, not a sample
+        return path
+    from oprlab.samples import sample_names, sample_path  # data only; imported when needed
+
+    key = text.replace("\\", "/")
+    known = sample_names()
+    if key in known:
+        return sample_path(key)
+    for ext in (".txt", ".json", ".yaml"):  # a stem names its text list first
+        if key + ext in known:
+            return sample_path(key + ext)
+    return path
 
 
 def looks_like_json(text: str) -> bool:
@@ -79,8 +82,11 @@ def looks_like_json(text: str) -> bool:
 
 
 def _parse_json(text: str, source: str) -> Any:
+    check_nesting(text, source)
     try:
         return json.loads(text.lstrip(_BLANK))
+    except RecursionError:  # a guard only: check_nesting refuses such documents first
+        raise ParseError("JSON nested too deeply", where=source) from None
     except json.JSONDecodeError as exc:
         raise ParseError(
             f"invalid JSON: {exc.msg}",
@@ -97,13 +103,16 @@ def parse_army(text: str, source: str) -> Army:
 
 
 def load_army(path: str | Path) -> Army:
-    """Read the army list in ``path``: Army Forge JSON if it starts with ``{``/``[``, else text."""
-    return parse_army(read_army_file(path), str(path))
+    """Read the army list in ``path`` (a file, or a sample's name): Army Forge JSON if it
+    starts with ``{``/``[``, else text."""
+    found = resolve_army(path)
+    return parse_army(read_army_file(found), str(path))
 
 
 def _is_file(text: str) -> bool:
+    """Whether ``text`` names a file or a bundled sample."""
     try:
-        return Path(text).is_file()
+        return resolve_army(text).is_file()
     except (OSError, ValueError):  # names too long, NUL bytes
         return False
 

@@ -22,10 +22,28 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic.fields import FieldInfo
 
+from oprlab.display import printable
 from oprlab.errors import ParseError
+from oprlab.limits import (
+    DOCS,
+    MAX_ARMY_MODELS,
+    MAX_ARMY_UNITS,
+    MAX_UNIT_SIZE,
+    MAX_WEAPON_ATTACKS,
+    MAX_WEAPONS_PER_MODEL,
+    check_nesting,
+)
 
 __all__ = [
     "TARGET_TYPES",
@@ -318,8 +336,14 @@ def _name() -> Any:
     return Field(min_length=1, description="a non-empty name")
 
 
-def _count() -> Any:
-    return Field(default=1, ge=1, description="a whole number of at least 1")
+#: A name as given, with control characters neutralised (it is printed).
+Name = typing.Annotated[str, AfterValidator(printable)]
+
+
+def _count(high: int = MAX_UNIT_SIZE) -> Any:
+    return Field(
+        default=1, ge=1, le=high, description=f"a whole number from 1 to {high} (see {DOCS})"
+    )
 
 
 def _rating() -> Any:
@@ -337,15 +361,18 @@ def _whole() -> Any:
 
 
 class _WwpdWeaponIn(_In):
-    name: str = _name()
-    count: int = _count()
+    name: Name = _name()
+    count: int = _count(MAX_UNIT_SIZE * MAX_WEAPONS_PER_MODEL)
     range: int | None = Field(
         default=None,
         ge=1,
         description="a range in inches (1 or more); leave it out for melee weapons",
     )
     rate_of_fire: int | None = Field(
-        default=None, ge=1, description="a Rate of Fire (1 or more) for a ranged weapon"
+        default=None,
+        ge=1,
+        le=MAX_WEAPON_ATTACKS,
+        description=f"a Rate of Fire (1 to {MAX_WEAPON_ATTACKS}) for a ranged weapon",
     )
     massive: int = _rating()
     ap: int = _rating()
@@ -385,7 +412,7 @@ class _WwpdWeaponIn(_In):
 
 
 class _WwpdModelIn(_In):
-    name: str = _name()
+    name: Name = _name()
     count: int = _count()
     ranged_skill: int = _skill()
     melee_skill: int = _skill()
@@ -413,19 +440,39 @@ class _WwpdModelIn(_In):
 
 
 class _WwpdUnitIn(_In):
-    name: str = _name()
+    name: Name = _name()
     models: list[_WwpdModelIn] = Field(min_length=1, description="a list of model entries")
     weapons: list[_WwpdWeaponIn] = Field(default=[], description="a list of weapon entries")
 
 
 class _WwpdForceIn(_In):
     system: Literal["wwpd"] = Field(default="wwpd", description='"wwpd"')
-    name: str = _name()
-    units: list[_WwpdUnitIn] = Field(min_length=1, description="a list of units")
+    name: Name = _name()
+    units: list[_WwpdUnitIn] = Field(
+        min_length=1,
+        max_length=MAX_ARMY_UNITS,
+        description=f"a list of 1 to {MAX_ARMY_UNITS} units (see {DOCS})",
+    )
+
+    @model_validator(mode="after")
+    def _models(self) -> _WwpdForceIn:
+        for u in self.units:
+            size = sum(m.count for m in u.models)
+            if size > MAX_UNIT_SIZE:
+                raise ValueError(
+                    f"unit {u.name!r} has {size} models, over the limit of {MAX_UNIT_SIZE} "
+                    f"(see {DOCS})"
+                )
+        total = sum(m.count for u in self.units for m in u.models)
+        if total > MAX_ARMY_MODELS:
+            raise ValueError(
+                f"the force has {total} models, over the limit of {MAX_ARMY_MODELS} (see {DOCS})"
+            )
+        return self
 
 
 class _DqWeaponIn(_In):
-    name: str = _name()
+    name: Name = _name()
     damage: str = Field(description='a damage roll like "D10", "D10+2" or "2D6-1"')
     base_chance: int | None = Field(default=None, ge=0, description="a Base Chance of 0 or more")
 
@@ -531,7 +578,7 @@ class _DqArmourIn(_In):
 
 
 class _DqCombatantIn(_In):
-    name: str = _name()
+    name: Name = _name()
     weapon: _DqWeaponIn = Field(description="a weapon {name, damage, base_chance}")
     weapon_rank: int = Field(default=0, ge=0, description="a Rank with the weapon, 0 or more")
     strike_chance: _DqStrikeIn = Field(
@@ -568,6 +615,16 @@ class _DqFileIn(_In):
 def _read(text: str, source: str, schema: type[BaseModel]) -> Any:
     """The data in ``text``: JSON when it looks like JSON, else YAML (``yaml.safe_load``)."""
     body = text.lstrip("\ufeff \t\r\n")
+    check_nesting(body, source)
+    try:
+        return _parse(text, body, source, schema)
+    except RecursionError:  # block-style YAML nested hundreds of levels deep
+        raise ParseError(
+            "nested too deeply", where=source, expected=f"a few levels at most (see {DOCS})"
+        ) from None
+
+
+def _parse(text: str, body: str, source: str, schema: type[BaseModel]) -> Any:
     if body[:1] in ("{", "["):
         try:
             return json.loads(body)

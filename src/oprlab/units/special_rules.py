@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
+from oprlab.display import name_label
 from oprlab.units.model import Army, Rule
 
 __all__ = [
@@ -491,7 +492,7 @@ def _leaves(rules: tuple[Rule, ...], where: str) -> Iterator[tuple[str, Rule]]:
     for i, rule in enumerate(rules):
         place = f"{where} rules[{i}]"
         if rule.rules:  # an item: what it carries is looked up, not its own name
-            yield from _leaves(rule.rules, f"{place} {rule.name!r}")
+            yield from _leaves(rule.rules, f"{place} {name_label(rule.name)}")
         else:
             yield place, rule
 
@@ -504,11 +505,12 @@ def iter_rules(army: Army) -> Iterator[tuple[str, Rule, Carrier]]:
     ``"units[0] 'Champion' rules[2] 'Banner' rules[0]"``.
     """
     for u, unit in enumerate(army.units):
-        at = f"units[{u}] {unit.name!r}"
+        at = f"units[{u}] {name_label(unit.name)}"
         for place, rule in _leaves(unit.rules, at):
             yield place, rule, "unit"
         for w, weapon in enumerate(unit.weapons):
-            for place, rule in _leaves(weapon.rules, f"{at} weapons[{w}] {weapon.name!r}"):
+            here = f"{at} weapons[{w}] {name_label(weapon.name)}"
+            for place, rule in _leaves(weapon.rules, here):
                 yield place, rule, "weapon"
 
 

@@ -14,7 +14,10 @@ Readings of the format (Army Forge documents none of this; these are the choices
   ``| Joined to:`` (a chain); a ``{k}x`` block with ``k > 1`` cannot join anything.
 * In the header, the list name ends at the *last* ``" - "``; the rest is the comma-separated
   books, kept as written (``"Ghost Legion (v3.5.3)"``). The ``[{n} Units]`` count is ignored.
-* ``AP(+1)`` is read as rating 1. ``A0`` weapons are rejected unless ``allow_zero_attacks``.
+* ``AP(+1)`` is read as rating 1.
+* Model counts, qualities, defenses, points and attacks are read as any whole number (``[0]``,
+  ``Q7+``, ``-5pts``, ``A0``): judging them is :func:`~oprlab.units.validate.validate_army`'s
+  job, the same for text and JSON lists.
 * Names may not start with a count (``3x ...``) and rule names may not be bare numbers or
   contain ``|``: either would read back as something else.
 """
@@ -24,7 +27,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from oprlab.display import printable
 from oprlab.errors import ParseError
+from oprlab.limits import MAX_LINE_CHARS, MAX_READ_UNITS, check_limit
 from oprlab.units.model import Army, Rule, Unit, Weapon
 
 UNIT_SHAPE = "a unit line like '[2x ]Name [5] Q4+ D4+ | 100pts | Rule, Rule(2)'"
@@ -35,7 +40,7 @@ JOIN_LINE = "| Joined to:"
 MAX_DEPTH = 8
 """Deepest bracket nesting accepted; real lists use two levels (``Item(Caster(3))``)."""
 
-_MAX_DIGITS = 9
+_MAX_DIGITS = 18  # int64; larger values are refused by the limits anyway
 _LEADING_COUNT = re.compile(r"-?[0-9]+x(?:\s|$)")
 _COUNT = re.compile(r"(-?[0-9]+)x\s+")
 _SIGNED = re.compile(r"[+-]?[0-9]+")
@@ -199,7 +204,7 @@ def check_name(name: str, what: str, where: str, *, forbidden: str = "") -> str:
             expected="a rule name like 'Tough' (a number in brackets is a rating: 'Tough(3)')",
             where=where,
         )
-    return name
+    return printable(name)
 
 
 def parse_rule(item: str, where: str) -> Rule:
@@ -236,7 +241,7 @@ def parse_rules(text: str, where: str) -> tuple[Rule, ...]:
     return tuple(parse_rule(part, where) for part in split_top(text, where))
 
 
-def parse_weapon(item: str, where: str, *, allow_zero_attacks: bool = False) -> Weapon:
+def parse_weapon(item: str, where: str) -> Weapon:
     """One weapon: ``[{n}x ]Name ([{range}", ]A{attacks}[, rule…])``."""
     if not item:
         raise ParseError(
@@ -277,28 +282,13 @@ def parse_weapon(item: str, where: str, *, allow_zero_attacks: bool = False) -> 
             where=where,
         )
     attacks = _int(a.group(1), "attacks", where)
-    if attacks < (0 if allow_zero_attacks else 1):
-        raise ParseError(
-            "an attack count must be at least 1",
-            value=item,
-            expected=(
-                "A1 or more (Army Forge exports A0 for some items: read them with "
-                "allow_zero_attacks=True)"
-                if attacks == 0
-                else "A1 or more"
-            ),
-            where=where,
-        )
     rules = tuple(parse_rule(part, where) for part in parts[1:])
     return Weapon(name, attacks, range_, 1 if count is None else count, rules)
 
 
-def parse_weapons(text: str, where: str, *, allow_zero_attacks: bool = False) -> tuple[Weapon, ...]:
+def parse_weapons(text: str, where: str) -> tuple[Weapon, ...]:
     """A weapon line: weapons separated by commas outside brackets."""
-    return tuple(
-        parse_weapon(part, where, allow_zero_attacks=allow_zero_attacks)
-        for part in split_top(text, where)
-    )
+    return tuple(parse_weapon(part, where) for part in split_top(text, where))
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,18 +340,7 @@ def parse_unit_line(text: str, line: int, where: str) -> _Block:
             )
     name = check_name(m["name"], "unit", where, forbidden="|")
     size = _int(m["size"], "model count", where)
-    if size < 1:
-        raise ParseError(
-            "a unit needs at least 1 model", value=text, expected="models like '[5]'", where=where
-        )
     cost = _int(m["pts"], "points", where)
-    if cost < 0:
-        raise ParseError(
-            "unit points cannot be negative",
-            value=text,
-            expected="points like '| 90pts'",
-            where=where,
-        )
     rules = parse_rules(m["rules"] or "", where)
     return _Block(
         line,
@@ -375,15 +354,17 @@ def parse_unit_line(text: str, line: int, where: str) -> _Block:
     )
 
 
-def _lines(text: str) -> list[tuple[int, str]]:
-    """Numbered, stripped lines; a UTF-8 BOM and any line-ending style are accepted."""
+def _lines(text: str, source: str) -> list[tuple[int, str]]:
+    """Numbered, stripped lines; a UTF-8 BOM and any line-ending style are accepted. Lines
+    over :data:`~oprlab.limits.MAX_LINE_CHARS` are refused (no list has them)."""
     text = text.removeprefix("\ufeff")
-    return [(i, line.strip()) for i, line in enumerate(_LINE_BREAK.split(text), start=1)]
+    lines = [(i, line.strip()) for i, line in enumerate(_LINE_BREAK.split(text), start=1)]
+    for i, line in lines:
+        check_limit("characters on one line", len(line), MAX_LINE_CHARS, where=_where(source, i))
+    return lines
 
 
-def _parse_body(
-    lines: list[tuple[int, str]], source: str, *, allow_zero_attacks: bool
-) -> list[_Block]:
+def _parse_body(lines: list[tuple[int, str]], source: str) -> list[_Block]:
     """Unit blocks: a unit line, an optional weapon line, an optional ``| Joined to:``."""
     blocks: list[_Block] = []
     state = "unit"  # what may come next: "unit", "weapons" (or a unit), "end" (of a block)
@@ -406,7 +387,7 @@ def _parse_body(
                 where=where,
             )
         if state == "weapons" and "|" not in line:
-            weapons = parse_weapons(line, where, allow_zero_attacks=allow_zero_attacks)
+            weapons = parse_weapons(line, where)
             blocks[-1] = replace(blocks[-1], weapons=weapons)
             state = "end"
             continue
@@ -465,8 +446,10 @@ def _join(blocks: list[_Block], pending: tuple[int, str] | None, line: str, wher
     return replace(last, joins_next=True)
 
 
-def _units(blocks: list[_Block]) -> tuple[Unit, ...]:
+def _units(blocks: list[_Block], source: str) -> tuple[Unit, ...]:
     """Expand ``{k}x`` blocks into units with generated ids, and resolve joins to ids."""
+    total = sum(b.copies for b in blocks)
+    check_limit("units in the list", total, MAX_READ_UNITS, where=source)
     seen: dict[str, int] = {}
     uids: list[list[str]] = []
     for block in blocks:
@@ -518,7 +501,7 @@ def _parse_header(line: str, where: str) -> tuple[str, tuple[str, ...], str, int
         raise ParseError(
             "the list points cannot be negative", value=line, expected=HEADER_SHAPE, where=where
         )
-    title = m["title"]
+    title = printable(m["title"])
     name, books = title, ""
     cut = title.rfind(" - ")
     if cut >= 0:
@@ -540,14 +523,14 @@ def _parse_header(line: str, where: str) -> tuple[str, tuple[str, ...], str, int
     return name, book_names, m["gs"], points
 
 
-def parse_army_text(text: str, source: str = "<text>", *, allow_zero_attacks: bool = False) -> Army:
+def parse_army_text(text: str, source: str = "<text>") -> Army:
     """Read a whole "Share as Text" list: header line, then unit blocks.
 
     Raises:
         ParseError: on the first problem, naming ``source:line``, the bad text and the shape
             that was expected.
     """
-    lines = _lines(text)
+    lines = _lines(text, source)
     first = next(((no, line) for no, line in lines if line), None)
     if first is None:
         raise ParseError(
@@ -556,21 +539,19 @@ def parse_army_text(text: str, source: str = "<text>", *, allow_zero_attacks: bo
     no, line = first
     name, books, system, points = _parse_header(line, _where(source, no))
     body = [(n, ln) for n, ln in lines if n > no]
-    blocks = _parse_body(body, source, allow_zero_attacks=allow_zero_attacks)
-    return Army(name=name, system=system, points=points, units=_units(blocks), books=books)
+    blocks = _parse_body(body, source)
+    return Army(name=name, system=system, points=points, units=_units(blocks, source), books=books)
 
 
-def parse_unit_text(
-    text: str, source: str = "<text>", *, allow_zero_attacks: bool = False
-) -> tuple[Unit, ...]:
+def parse_unit_text(text: str, source: str = "<text>") -> tuple[Unit, ...]:
     """Read one unit block (no header): ``k`` units for ``{k}x``, or a hero and its unit.
 
     Raises:
         ParseError: on the first problem, or when the text holds more than one unit block
             (other than a hero and the unit it joins).
     """
-    lines = _lines(text)
-    blocks = _parse_body(lines, source, allow_zero_attacks=allow_zero_attacks)
+    lines = _lines(text, source)
+    blocks = _parse_body(lines, source)
     if not blocks:
         raise ParseError(
             "no unit in the text", value=text, expected=UNIT_SHAPE, where=_where(source, 1)
@@ -584,4 +565,4 @@ def parse_unit_text(
             expected=f"a single unit, or a hero, '{JOIN_LINE}' and the unit it joins",
             where=_where(source, extra.line),
         )
-    return _units(blocks)
+    return _units(blocks, source)

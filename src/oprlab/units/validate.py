@@ -7,7 +7,14 @@ what would be right. An army with no problems gives ``[]``.
 
 Two levels: ``"error"`` (the list is broken or breaks a limit) and ``"warning"`` (the list is
 legal but oprlab will not use part of it: an unknown rule, or a weapon with ``A0``, which Army
-Forge uses for items that make no attacks).
+Forge uses for items that make no attacks). A list with no error can be played: ``battle``,
+``odds`` and ``efficiency`` refuse lists with errors using this same validation
+(:func:`playable_problems`), and the text and JSON readers leave every judgement of a value to
+it, so both formats get the same messages.
+
+Limits (:mod:`oprlab.limits`, docs/limits.md) are errors too: models per unit and per army,
+units per army, attacks per weapon, weapons per model, and the ratings of Tough, Deadly, Blast
+and every other rule.
 
 Readings of seed 003_8abb008d4113ed75 "Force Org (Optional)" (applied when ``force_org`` is on
 and the army's system is one of :data:`FORCE_ORG_SYSTEMS`; other systems have other limits that
@@ -24,7 +31,8 @@ no seed gives, so they are not checked):
 - "Max 1 unit per 30pts" and "max 1 model per full 20pts": ``points // 30`` units and
   ``points // 20`` models (the sum of unit sizes).
 
-May import ``oprlab.units.model`` and ``oprlab.units.special_rules``.
+May import ``oprlab.units.model``, ``oprlab.units.special_rules``, ``oprlab.limits`` and
+``oprlab.display``.
 """
 
 from __future__ import annotations
@@ -33,10 +41,36 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from oprlab.display import name_label, shorten
+from oprlab.limits import (
+    DOCS,
+    MAX_ARMY_MODELS,
+    MAX_ARMY_UNITS,
+    MAX_BLAST,
+    MAX_DEADLY,
+    MAX_DEADLY_WOUNDS,
+    MAX_RATING,
+    MAX_TOUGH,
+    MAX_UNIT_DICE,
+    MAX_UNIT_SIZE,
+    MAX_UNIT_WOUNDS,
+    MAX_WEAPON_ATTACKS,
+    MAX_WEAPONS_PER_MODEL,
+)
 from oprlab.units.model import Army, Rule, Unit, Weapon
 from oprlab.units.special_rules import iter_rules, lookup, unknown_rules
 
-__all__ = ["FORCE_ORG_SYSTEMS", "Level", "Problem", "errors", "validate_army"]
+__all__ = [
+    "FORCE_ORG_SYSTEMS",
+    "Level",
+    "Problem",
+    "errors",
+    "playable_problems",
+    "validate_army",
+]
+
+#: Ratings with their own limit (any other rule's rating is limited by MAX_RATING).
+RATING_LIMITS = {"tough": MAX_TOUGH, "deadly": MAX_DEADLY, "blast": MAX_BLAST}
 
 Level = Literal["error", "warning"]
 
@@ -71,6 +105,17 @@ def errors(problems: list[Problem]) -> list[Problem]:
     return [p for p in problems if p.level == "error"]
 
 
+def playable_problems(army: Army) -> list[Problem]:
+    """What a game or an odds query checks before it starts: every problem but the optional
+    Force Org (``army validate --no-force-org`` shows the same list). The list can be played
+    when none of them is an error."""
+    return validate_army(army, force_org=False)
+
+
+def _over(what: str, value: int, limit: int, unit: str = "") -> str:
+    return f"{what} {value} is over the limit of {limit}{unit} (see {DOCS})"
+
+
 def validate_army(army: Army, *, force_org: bool = True) -> list[Problem]:
     """Every problem of ``army``, grouped by check, in list order; ``[]`` when there is none.
 
@@ -81,6 +126,7 @@ def validate_army(army: Army, *, force_org: bool = True) -> list[Problem]:
     """
     problems: list[Problem] = []
     problems += _check_points(army)
+    problems += _check_size(army)
     for i, unit in enumerate(army.units):
         problems += _check_unit(i, unit)
     problems += _check_uids(army)
@@ -92,7 +138,19 @@ def validate_army(army: Army, *, force_org: bool = True) -> list[Problem]:
 
 
 def _at(i: int, unit: Unit) -> str:
-    return f"units[{i}] {unit.name!r}"
+    return f"units[{i}] {name_label(unit.name)}"
+
+
+def _check_size(army: Army) -> list[Problem]:
+    out: list[Problem] = []
+    if not army.units:
+        out.append(Problem("army", "the list has no units; expected at least one unit"))
+    if len(army.units) > MAX_ARMY_UNITS:
+        out.append(Problem("army", _over("units:", len(army.units), MAX_ARMY_UNITS)))
+    models = sum(max(u.size, 0) for u in army.units)
+    if models > MAX_ARMY_MODELS:
+        out.append(Problem("army", _over("models:", models, MAX_ARMY_MODELS)))
+    return out
 
 
 def _check_points(army: Army) -> list[Problem]:
@@ -122,6 +180,8 @@ def _check_unit(i: int, unit: Unit) -> list[Problem]:
         out.append(Problem(at, "the unit has no name; expected a name"))
     if unit.size < 1:
         out.append(Problem(at, f"size {unit.size} is too small; expected at least 1 model"))
+    elif unit.size > MAX_UNIT_SIZE:
+        out.append(Problem(at, _over("size", unit.size, MAX_UNIT_SIZE, " models")))
     low, high = QUALITY_RANGE
     if not low <= unit.quality <= high:
         out.append(
@@ -143,20 +203,80 @@ def _check_unit(i: int, unit: Unit) -> list[Problem]:
     if unit.cost < 0:
         out.append(Problem(at, f"cost {unit.cost}pts is negative; expected 0pts or more"))
     for w, weapon in enumerate(unit.weapons):
-        out += _check_weapon(f"{at} weapons[{w}] {weapon.name!r}", weapon)
+        out += _check_weapon(f"{at} weapons[{w}] {name_label(weapon.name)}", weapon, unit.size)
+    out += _check_work(at, unit)
     return out
 
 
-def _check_weapon(at: str, weapon: Weapon) -> list[Problem]:
+def _in_range(unit: Unit) -> bool:
+    """Whether every number :func:`_check_work` multiplies is itself within its limit (if
+    not, that number is reported alone)."""
+    if not (1 <= unit.size <= MAX_UNIT_SIZE and 1 <= unit.tough <= MAX_TOUGH):
+        return False
+    return all(
+        1 <= w.count <= unit.size * MAX_WEAPONS_PER_MODEL
+        and 0 <= w.attacks <= MAX_WEAPON_ATTACKS
+        and 1 <= (w.rating("Blast") or 1) <= MAX_BLAST
+        and 1 <= (w.rating("Deadly") or 1) <= MAX_DEADLY
+        for w in unit.weapons
+    )
+
+
+def _check_work(at: str, unit: Unit) -> list[Problem]:
+    """The unit's size in work: the wounds it can take, the dice it rolls, the Deadly wounds
+    it deals (odds and games grow with each)."""
+    if not _in_range(unit):
+        return []
     out: list[Problem] = []
+    wounds = unit.size * unit.tough
+    if wounds > MAX_UNIT_WOUNDS:
+        what = f"wounds ({unit.size} models x Tough({unit.tough})):"
+        out.append(Problem(at, _over(what, wounds, MAX_UNIT_WOUNDS)))
+    dice = [w.count * w.attacks * (w.rating("Blast") or 1) for w in unit.weapons]
+    impact = unit.size * min(max(unit.rating("Impact") or 0, 0), MAX_RATING)
+    if sum(dice) + impact > MAX_UNIT_DICE:
+        what = "attack dice (count x attacks x Blast, plus Impact):"
+        out.append(Problem(at, _over(what, sum(dice) + impact, MAX_UNIT_DICE)))
+    deadly = sum(
+        n * (w.rating("Deadly") or 1)
+        for n, w in zip(dice, unit.weapons, strict=True)
+        if w.has("Deadly")
+    )
+    if deadly > MAX_DEADLY_WOUNDS:
+        what = "Deadly wounds (dice x Deadly(X)):"
+        out.append(Problem(at, _over(what, deadly, MAX_DEADLY_WOUNDS)))
+    return out
+
+
+def _check_weapon(at: str, weapon: Weapon, size: int) -> list[Problem]:
+    out: list[Problem] = []
+    most = size * MAX_WEAPONS_PER_MODEL
     if weapon.count < 1:
         out.append(Problem(at, f"count {weapon.count} is too small; expected at least 1"))
+    elif size >= 1 and weapon.count > most:
+        out.append(
+            Problem(
+                at,
+                f"{weapon.count} of this weapon on {size} model(s) is over the limit of "
+                f"{MAX_WEAPONS_PER_MODEL} per model, {most} in all (see {DOCS})",
+            )
+        )
     if weapon.attacks == 0:
         out.append(
             Problem(at, "A0: the weapon makes no attacks and is ignored in combat", "warning")
         )
     elif weapon.attacks < 0:
         out.append(Problem(at, f"attacks A{weapon.attacks} is negative; expected A1 or more"))
+    elif weapon.attacks > MAX_WEAPON_ATTACKS:
+        out.append(
+            Problem(
+                at,
+                (
+                    f"attacks A{weapon.attacks} is over the limit of A{MAX_WEAPON_ATTACKS} "
+                    f"(see {DOCS})"
+                ),
+            )
+        )
     if weapon.range is not None and weapon.range < 1:
         out.append(
             Problem(
@@ -179,7 +299,8 @@ def _check_uids(army: Army) -> list[Problem]:
             out.append(
                 Problem(
                     _at(i, unit),
-                    f"uid {unit.uid!r} is already used by units[{first}]; expected a unique uid",
+                    f"uid {name_label(unit.uid)} is already used by units[{first}]; "
+                    "expected a unique uid",
                 )
             )
         else:
@@ -210,7 +331,7 @@ def _check_joins(army: Army) -> list[Problem]:
             out.append(
                 Problem(
                     at,
-                    f"joined to {unit.joined_to!r}, which is no unit of the list; "
+                    f"joined to {name_label(unit.joined_to)}, which is no unit of the list; "
                     "expected the uid or name of a unit in it",
                 )
             )
@@ -241,22 +362,29 @@ def _check_joins(army: Army) -> list[Problem]:
 
 
 def _rule_problem(rule: Rule) -> str | None:
-    """What is wrong with a known rule's count or rating; unknown rules are reported apart."""
+    """What is wrong with a rule's count or rating: any rule over the limits; a known rule
+    whose rating does not fit it (unknown rules are reported apart)."""
+    label = shorten(rule.label)
+    limit = RATING_LIMITS.get(rule.name.strip().casefold(), MAX_RATING)
+    if rule.rating is not None and rule.rating > limit:
+        return f"{label}: " + _over("the rating", rule.rating, limit)
+    if rule.count is not None and rule.count > MAX_RATING:
+        return f"{label}: " + _over("the count", rule.count, MAX_RATING)
     spec = lookup(rule.name)
     if spec is None:
         return None
     if rule.count is not None and rule.count < 1:
-        return f"{rule.label}: count {rule.count} is too small; expected 1x or more"
+        return f"{label}: count {rule.count} is too small; expected 1x or more"
     if spec.rating is None:
         if rule.rating is not None:
-            return f"{rule.label}: {spec.name} takes no rating; write {spec.name}"
+            return f"{label}: {spec.name} takes no rating; write {spec.name}"
         return None
     if rule.rating is None:
         if spec.rating_optional:
             return None
-        return f"{rule.label}: {spec.name} needs a rating; write {spec.name}(X), X = {spec.rating}"
+        return f"{label}: {spec.name} needs a rating; write {spec.name}(X), X = {spec.rating}"
     if rule.rating < 1:
-        return f"{rule.label}: the rating of {spec.name} must be at least 1 (X = {spec.rating})"
+        return f"{label}: the rating of {spec.name} must be at least 1 (X = {spec.rating})"
     return None
 
 
@@ -271,7 +399,8 @@ def _check_rules(army: Army) -> list[Problem]:
         out.append(
             Problem(
                 unknown.where,
-                f"{rule.label}: no rule of that name is known; it is kept but has no effect "
+                f"{shorten(rule.label)}: no rule of that name is known; it is kept but has no "
+                "effect "
                 "(expected a rule of the seed texts, see oprlab.units.special_rules)",
                 "warning",
             )
@@ -315,7 +444,7 @@ def _check_force_org(army: Army) -> list[Problem]:
             out.append(
                 Problem(
                     "army",
-                    f"{copies} copies of {first.name!r} ({places}), over the limit of "
+                    f"{copies} copies of {name_label(first.name)} ({places}), over the limit of "
                     f"{max_copies} for {points}pts (1 + 1 per full 150pts); "
                     f"remove {copies - max_copies}",
                 )
