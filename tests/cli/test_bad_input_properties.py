@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 
 import oprlab.cli.battle as battle_cli
 from oprlab.cli import app
-from oprlab.game.play import engine
+from oprlab.game.systems import find_system
 
 #: Seconds any one command may take.
 BOUND = 20
@@ -198,9 +198,9 @@ class Started(Exception):
 
 
 def _start_only(army_a: Any, army_b: Any, commanders: Any, **kw: Any) -> Any:
-    engine(kw["system"]).new_game(
+    find_system(kw["system"]).new_game(
         army_a, army_b, seed=kw["seed"], mechanic=kw["mechanic"], table=kw["table"],
-        log=False, options=kw["options"],
+        log=False, readings=kw["options"],
     )  # fmt: skip
     raise Started
 
