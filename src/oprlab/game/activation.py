@@ -11,7 +11,8 @@ actions come before moving (GFF: Hold, or Idle alone when Shaken; Riverside: Hol
 
 May import ``oprlab.game.state``, ``oprlab.game.actions``, ``oprlab.game.events``,
 ``oprlab.game.geometry``, ``oprlab.game.objectives``, ``oprlab.errors``, ``oprlab.mechanics``,
-``oprlab.rules.gff.resolve`` (the roller), ``oprlab.table.model`` and ``oprlab.units.model``.
+``oprlab.rules.gff.resolve`` (the roller), ``oprlab.table.model``, ``oprlab.units.model`` and
+``oprlab.units.rule_scope``.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from oprlab.mechanics import Mechanic, get_mechanic
 from oprlab.rules.gff.resolve import Roller
 from oprlab.table.model import Point, Table
 from oprlab.units.model import Army
+from oprlab.units.rule_scope import unit_rule
 
 #: A procedure's step that takes only the state (ending or starting a round, ...).
 Step = Callable[[GameState], None]
@@ -55,7 +57,7 @@ def new_state(
     for side, army in enumerate((army_a, army_b)):
         for i, unit in enumerate(army.units):
             uid = f"{'AB'[side]}{i + 1}"
-            reserve = "ambush" if unit.has("Ambush") else "scout" if unit.has("Scout") else None
+            reserve = next((r for r in ("ambush", "scout") if unit_rule(unit, r.title())), None)
             units[uid] = UnitState(uid, side, unit, None, unit.size, reserve=reserve)
     return GameState(
         system=system,

@@ -86,6 +86,7 @@ from oprlab.table.model import Placement, Point, Table
 from oprlab.table.movement import MoveRules, dangerous_terrain_checks
 from oprlab.table.special_moves import PUSH_TARGET, fall, land
 from oprlab.units.model import Army, Unit, Weapon
+from oprlab.units.rule_scope import any_has, unit_rule
 
 ROUNDS = 4
 OBJECTIVE_RANGE = objectives.OBJECTIVE_RANGE
@@ -173,14 +174,14 @@ def _zones(table: Table, unit: Unit, opts: GffOptions) -> list[tuple[Placement, 
     Any edge the roll-off may give (``GffOptions.edges``), 12" deep (Scout: 24"); Ambush
     units arrive anywhere on the table.
     """
-    if unit.has("Ambush"):
+    if unit_rule(unit, "Ambush"):
         return [
             (
                 _formation_at_origin(unit, unit.size, facing(0)),
                 ("table", (0.0, 0.0, table.width, table.depth), True),
             )
         ]
-    depth = table.deployment_depth + (SCOUT_DEPTH if unit.has("Scout") else 0.0)
+    depth = table.deployment_depth + (SCOUT_DEPTH if unit_rule(unit, "Scout") else 0.0)
     return [
         (
             _formation_at_origin(unit, unit.size, edges.heading(edge)),
@@ -440,9 +441,9 @@ def _move_allowance(unit: Unit, kind: Kind) -> float:
     if not base:
         return 0.0
     fast = 2.0 if kind is Kind.ADVANCE else 4.0
-    if unit.has("Fast"):
+    if unit_rule(unit, "Fast"):
         base += fast
-    if unit.has("Slow"):
+    if unit_rule(unit, "Slow"):
         base -= fast
     return base
 
@@ -528,7 +529,7 @@ def _seeing(state: GameState, us: UnitState, target: UnitState) -> np.ndarray:
 def charge_targets(state: GameState, us: UnitState) -> list[str]:
     """Enemy units within charge distance (at least one model can reach base contact)."""
     assert us.placement is not None
-    if not any(w.melee for w in us.unit.weapons) and not us.unit.has("Impact"):
+    if not any(w.melee for w in us.unit.weapons) and not any_has(us.unit, "Impact"):
         return []
     reach = move_allowance(us.unit, Kind.CHARGE)
     return [
@@ -584,7 +585,7 @@ def unit_actions(state: GameState, us: UnitState) -> list[Action]:
     if us.shaken:
         return [Action(Kind.IDLE, us.uid)]  # Shaken: must stay idle to stop being Shaken
     acts = [Action(Kind.HOLD, us.uid)]
-    if us.unit.has("Immobile"):
+    if unit_rule(us.unit, "Immobile"):
         return acts
     goals = move_goals(state, us)
     targets = charge_targets(state, us)
@@ -789,7 +790,7 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         if not us.shaken:
             raise bad("only Shaken units stay idle (Hold instead)")
         return us
-    if us.unit.has("Immobile") and a.kind is not Kind.HOLD:
+    if unit_rule(us.unit, "Immobile") and a.kind is not Kind.HOLD:
         raise bad("Immobile units may only Hold")
     if a.kind is Kind.HOLD and (a.to is not None or a.target):
         raise bad("Hold takes no move and no target (targets come after it)")
@@ -1239,7 +1240,7 @@ def _dangerous_crossed(
     once = options_of(state).dangerous == "once"
     if once and rolled is not None and rolled[0] == us.uid and rolled[1] == state.activations:
         crossed = crossed & ~rolled[2]  # one roll per model per activation
-    if crossed.any() and not us.unit.has("Flying"):
+    if crossed.any() and not unit_rule(us.unit, "Flying"):
         _dangerous(state, us, int((crossed & start.alive).sum()), cause)
 
 
@@ -1884,7 +1885,7 @@ def morale(state: GameState, side: int, roller: Roller) -> None:
         else:
             passed = roller.roll(Check(Test.MORALE, quality, owner=us.owner)).success
         fearless = False
-        if not passed and us.unit.all_have("Fearless"):
+        if not passed and unit_rule(us.unit, "Fearless"):
             fearless = True
             passed = roller.roll(Check(Test.GENERIC, FEARLESS_ROLL, owner=us.owner)).success
         state.log.add(

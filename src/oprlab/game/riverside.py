@@ -70,6 +70,7 @@ from oprlab.table.formation import formation as formation_centres
 from oprlab.table.model import Placement, Point, Table, base_radius, is_large
 from oprlab.table.movement import MoveRules, unit_allowance
 from oprlab.units.model import Army, Unit
+from oprlab.units.rule_scope import any_has, unit_rule
 
 SYSTEM = "riverside"
 #: "The game consist of 4 Rounds".
@@ -197,11 +198,11 @@ def _check_room(army_a: Army, army_b: Army, table: Table) -> None:
     (``gff_room``; Ambush units: the whole table)."""
     for i, army in enumerate((army_a, army_b)):
         for unit in army.units:
-            if unit.has("Ambush"):
+            if unit_rule(unit, "Ambush"):
                 box = (0.0, 0.0, table.width, table.depth)
                 zones = [(_formation_at_origin(unit, unit.size, True), ("table", box, True))]
             else:
-                deep = table.deployment_depth + (SCOUT_DEPTH if unit.has("Scout") else 0.0)
+                deep = table.deployment_depth + (SCOUT_DEPTH if unit_rule(unit, "Scout") else 0.0)
                 zones = [
                     (_formation_at_origin(unit, unit.size, up), ("deployment zone", box, True))
                     for up, box in (
@@ -303,7 +304,7 @@ def deploy_problem(state: GameState, us: UnitState, point: Point) -> str | None:
     radius = float(p.radii[0]) - CLEARANCE
     if (
         state.table.pieces
-        and not standable(state.table, p.centres, radius, flying=us.unit.has("Flying")).all()
+        and not standable(state.table, p.centres, radius, flying=unit_rule(us.unit, "Flying")).all()
     ):
         return "a model would stand in impassable or on unstable terrain"
     return None  # the formation is coherent wherever it stands (it is only moved)
@@ -391,7 +392,7 @@ def _rules(unit: Unit) -> MoveRules:
 def charge_targets(state: GameState, us: UnitState) -> list[str]:
     """Enemy units at least one model can reach base contact with ("Charge Action")."""
     assert us.placement is not None
-    if not any(w.melee for w in us.unit.weapons) and not us.unit.has("Impact"):
+    if not any(w.melee for w in us.unit.weapons) and not any_has(us.unit, "Impact"):
         return []
     reach = move_allowance(us.unit, Kind.CHARGE)
     out = []
@@ -427,8 +428,8 @@ def _can_charge(state: GameState, us: UnitState, target: Placement, reach: float
     ]
     key = (
         reach,
-        us.unit.has("Flying"),
-        us.unit.has("Strider"),
+        unit_rule(us.unit, "Flying"),
+        unit_rule(us.unit, "Strider"),
         _key(us.placement),
         _key(target),
         tuple(sorted(_key(p) for p in others)),
@@ -596,7 +597,7 @@ def unit_actions(state: GameState, us: UnitState) -> list[Action]:
     that does something else stays Shaken). Immobile units (a GFF rule) only Hold or Idle.
     """
     acts = [Action(Kind.HOLD, us.uid), Action(Kind.IDLE, us.uid)]
-    if us.unit.has("Immobile"):
+    if unit_rule(us.unit, "Immobile"):
         return acts
     goals = move_goals(state, us)
     targets = charge_targets(state, us)
@@ -745,7 +746,7 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
             raise bad("Special Abilities come in the unit's activation, before its attack")
         if a.kind is Kind.CAST:
             problem = abilities.cast_problem(state, us, a, _tried(state, us))
-        elif not us.unit.has("Teleport"):
+        elif not unit_rule(us.unit, "Teleport"):
             problem = "only units with Teleport teleport"
         elif _teleported(state, us):
             problem = "Teleport is once per activation"
@@ -760,7 +761,7 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         raise bad("this unit cannot activate now")
     if a.kind is Kind.IDLE and not fresh:
         raise bad("Idle: the unit may not use any Special Abilities")
-    if us.unit.has("Immobile") and a.kind not in (Kind.HOLD, Kind.IDLE):
+    if unit_rule(us.unit, "Immobile") and a.kind not in (Kind.HOLD, Kind.IDLE):
         raise bad("Immobile units may only Hold or Idle")
     if a.kind in (Kind.HOLD, Kind.IDLE) and (a.to is not None or a.target):
         raise bad("Hold and Idle take no move and no target (targets come after Hold)")
