@@ -61,9 +61,16 @@ from oprlab.game import gff_limited as limited
 from oprlab.game import gff_moves as moves
 from oprlab.game import gff_room as room
 from oprlab.game import gff_setup as edges
+from oprlab.game import gff_shooting as shooting
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff_casting import Casting
 from oprlab.game.gff_setup import GffOptions
+from oprlab.game.gff_shooting import others as _others
+from oprlab.game.gff_shooting import (
+    ranged_weapons,
+    shooting_targets,
+)
+from oprlab.game.gff_shooting import seeing as _seeing
 from oprlab.game.state import GameState, Objective, Pending, UnitState
 from oprlab.mechanics import Check, Mechanic, Test
 from oprlab.mechanics.clock_state import ClockState
@@ -76,9 +83,9 @@ from oprlab.rules.gff.attack import (
     regeneration_check,
     wounds_from_block,
 )
-from oprlab.rules.gff.melee import Side, carried
+from oprlab.rules.gff.melee import Side
 from oprlab.rules.gff.melee import UnitState as MeleeState
-from oprlab.rules.gff.profile import AttackProfile, attack_profile, defender_profile
+from oprlab.rules.gff.profile import AttackProfile, defender_profile
 from oprlab.rules.gff.resolve import AttackResult, Roller, finish, resolve_attack
 from oprlab.rules.gff.wounds import take_wounds
 from oprlab.table import charge as table_charge
@@ -456,76 +463,6 @@ def move_goals(state: GameState, us: UnitState) -> list[Point]:
     return list(dict.fromkeys(goals))  # two goals at one point are one action
 
 
-def ranged_weapons(unit: Unit) -> list[Weapon]:
-    return [w for w in unit.weapons if not w.melee and (w.range or 0) > 0]
-
-
-def weapon_types(unit: Unit) -> list[str]:
-    """The unit's ranged weapon types (names), in list order: the units of a target split."""
-    out: list[str] = []
-    for w in ranged_weapons(unit):
-        if w.name not in out:
-            out.append(w.name)
-    return out
-
-
-def _type_reach(unit: Unit) -> dict[str, int]:
-    reach: dict[str, int] = {}
-    for w in ranged_weapons(unit):
-        reach[w.name] = max(reach.get(w.name, 0), w.range or 0)
-    return reach
-
-
-def shooting_targets(state: GameState, us: UnitState) -> list[str]:
-    """Enemy units in range of a ranged weapon of ``us`` and in sight of one of its models.
-
-    Seed 003 "Shooting": "models in range and line of sight may fire"; Indirect weapons may
-    target enemies out of sight.
-    """
-    assert us.placement is not None
-    weapons = ranged_weapons(us.unit)
-    reach = max((w.range or 0 for w in weapons), default=0)
-    if reach <= 0:
-        return []
-    indirect = max((w.range or 0 for w in weapons if _indirect(us.unit, w)), default=0)
-    out = []
-    for e in state.enemies(us.side):
-        assert e.placement is not None
-        d = geo.gap(us.placement, e.placement)
-        if d > reach:
-            continue
-        if d <= indirect or _seeing(state, us, e).any():
-            out.append(e.uid)
-    return out
-
-
-def _indirect(unit: Unit, w: Weapon) -> bool:
-    return w.has("Indirect") or unit.has("Indirect")
-
-
-def _others(state: GameState, *units: UnitState) -> list[Placement]:
-    """The placements of every unit on the table but these (what else may block sight)."""
-    skip = {u.uid for u in units}
-    return [
-        u.placement
-        for u in state.units.values()
-        if u.uid not in skip and u.on_table and u.placement is not None
-    ]
-
-
-def _seeing(state: GameState, us: UnitState, target: UnitState) -> np.ndarray:
-    """Which models of ``us`` (all of its models, removed ones False) see ``target``."""
-    assert us.placement is not None and target.placement is not None
-    return geo.sees(
-        state.table,
-        us.placement,
-        target.placement,
-        _others(state, us, target),
-        system="gff",
-        cache=state.sight,
-    )
-
-
 def charge_targets(state: GameState, us: UnitState) -> list[str]:
     """Enemy units within charge distance (at least one model can reach base contact)."""
     assert us.placement is not None
@@ -645,30 +582,10 @@ can_set_clocks = bennies.can_set_clocks
 
 
 def shoot_actions(state: GameState, us: UnitState) -> list[Action]:
-    """Hold fire; all weapons at one target; a split of weapon types over two targets.
-
-    Splits listed: one weapon type at a second target, the other types at the first (every
-    split for units with two types; :func:`is_legal` accepts any split). The unit's first
-    weapon type always fires at ``target``, so each split has one spelling. With bennies left
-    each shot may also spend one for an extra attack.
-    """
-    assert us.placement is not None
-    targets = shooting_targets(state, us)
-    acts = [Action(Kind.SHOOT, us.uid)]
-    distance = {t: geo.gap(us.placement, _placement(state, t)) for t in targets}
-    reach = _type_reach(us.unit)
-    shots = [Action(Kind.SHOOT, us.uid, target=t) for t in targets]
-    if len(reach) >= 2:
-        for w in list(reach)[1:]:  # canonical: the first type always fires at the first target
-            for t2 in targets:
-                if reach[w] < distance[t2]:
-                    continue
-                for t1 in targets:
-                    if t1 != t2 and any(v != w and r >= distance[t1] for v, r in reach.items()):
-                        shots.append(Action(Kind.SHOOT, us.uid, target=t1, second=t2, split=(w,)))
-    acts += shots
-    if bennies_available(state, us.side) > 0:
-        acts += [replace(a, benny=True) for a in shots]
+    """Hold fire, each target, each split (:func:`gff_shooting.shoot_actions`), then a benny
+    setting a clock before the shot."""
+    acts = shooting.shoot_actions(state, us)
+    targets = list(dict.fromkeys(a.target for a in acts if a.target))
     return acts + set_clock_actions(state, us, targets)
 
 
@@ -776,7 +693,7 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         if state.phase != step or p is None or p.unit != us.uid:
             raise bad(f"this unit cannot {step} now")
         if a.kind is Kind.SHOOT:
-            problem = _shot_problem(state, us, a)
+            problem = shooting.shot_problem(state, us, a)
             if problem:
                 raise bad(problem)
         elif a.target or (a.to is not None and not _on_table(state, a.to)):
@@ -822,39 +739,6 @@ def _cast_problem(state: GameState, us: UnitState, a: Action) -> str | None:
 
 def _set_clock_problem(state: GameState, us: UnitState, a: Action) -> str | None:
     return bennies.set_clock_problem(state, us, a, attack="the unit shoots")
-
-
-def _shot_problem(state: GameState, us: UnitState, a: Action) -> str | None:
-    if not a.target:
-        if a.second or a.split or a.benny:
-            return "a second target, a split or a benny needs a first target"
-        return None
-    if a.to is not None:
-        return "shooting takes no move"
-    targets = shooting_targets(state, us)
-    if a.target not in targets:
-        return "target out of range"
-    if a.benny and bennies_available(state, us.side) <= 0:
-        return "no bennies left"
-    if not a.second and not a.split:
-        return None
-    if not a.second or not a.split:
-        return "a second target needs the weapon types that fire at it, and the reverse"
-    if a.second == a.target or a.second not in targets:
-        return "the second target must be another unit in range"
-    reach = _type_reach(us.unit)
-    if len(set(a.split)) != len(a.split) or not set(a.split) <= set(reach):
-        return "split names each of the unit's ranged weapon types at most once"
-    if next(iter(reach)) in a.split:
-        return "the unit's first weapon type fires at the first target (split the others)"
-    assert us.placement is not None
-    d1 = geo.gap(us.placement, _placement(state, a.target))
-    d2 = geo.gap(us.placement, _placement(state, a.second))
-    if any(reach[w] < d2 for w in a.split):
-        return "a weapon type split to the second target does not reach it"
-    if not any(r >= d1 for w, r in reach.items() if w not in a.split):
-        return "no other weapon type reaches the first target"
-    return None
 
 
 # --- apply --------------------------------------------------------------------------------
@@ -1317,8 +1201,8 @@ def _shoot_step(state: GameState, us: UnitState, a: Action) -> None:
         if not target:
             continue
         d = geo.gap(us.placement, _placement(state, target))
-        weapons = tuple(w for w in ranged if (w.name in a.split) == second and (w.range or 0) >= d)
-        plan.append((target, weapons, d))
+        weapons = tuple(w for w in ranged if (w.name in a.split) == second)
+        plan.append((target, weapons, d))  # each model fires what reaches (``_fire``)
     _fire_plan(state, us, tuple(plan), moved=pending.moved, extra=a.benny, side=pending.side)
 
 
@@ -1383,20 +1267,12 @@ def _fire(
     extra: bool = False,
     rest: tuple[tuple[str, tuple[Weapon, ...], float], ...] = (),
 ) -> bool:
-    """One attack at one target: the weapons the models left carry, fired by those that see it.
+    """One attack at one target: the weapons the models left carry, fired by those in range
+    and line of sight (Indirect: in range), each at its own distance (``gff_shooting``).
 
-    Each weapon fires from the share of the unit's models that can fire it: all models left
-    for Indirect weapons, those in line of sight for the others. The target has cover when most
-    shooting models see it in cover (``geometry.in_cover``).
+    The target has cover when most shooting models see it in cover (``geometry.in_cover``).
     """
-    seeing = int(_seeing(state, us, target).sum())
-    profiles = []
-    for w in weapons:
-        p = attack_profile(us.unit, w)
-        shooters = us.models if _indirect(us.unit, w) else min(seeing, us.models)
-        dice = carried(w.count, shooters, us.unit.size) * w.attacks
-        if dice > 0:
-            profiles.append(p if dice == p.dice else replace(p, dice=dice))
+    profiles = shooting.fire_profiles(state, us, target, weapons)
     if extra and profiles:  # a benny: "a single extra attack"
         profiles[0] = replace(profiles[0], dice=profiles[0].dice + 1)
     if not profiles:
@@ -1941,5 +1817,7 @@ __all__: Sequence[str] = [
     "legal_actions",
     "morale",
     "new_game",
+    "ranged_weapons",
+    "shooting_targets",
     "update_objectives",
 ]
