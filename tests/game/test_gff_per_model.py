@@ -13,15 +13,16 @@ import numpy as np
 import pytest
 
 from oprlab.game import geometry as geo
-from oprlab.game import gff
+from oprlab.game import gff, gff_melee
 from oprlab.game import gff_shooting as shooting
 from oprlab.game.actions import Action, Kind
 from oprlab.game.state import GameState
 from oprlab.mechanics import Check, Outcome, State, Test
 from oprlab.prob import Dist
+from oprlab.rules.gff import melee
 from oprlab.table.model import Placement
 from oprlab.units.model import Army
-from tests.game import Scripted, army, clear_table
+from tests.game import Scripted, army, clear_table, strike_back
 
 RADIUS = 0.5
 
@@ -110,3 +111,32 @@ def test_stealth_counts_each_shooting_models_distance() -> None:
     gff.apply(state, Action(Kind.SHOOT, "A1", target="B1"))
     # One check per weapon profile is asked per die: three dice at -1, two at +0.
     assert sorted(c.modifier for c in mech.of(Test.HIT)) == [-1, -1, -1, 0, 0]
+
+
+def test_only_models_within_two_inches_strike() -> None:
+    """seed 003 "Striking": "Models must strike enemies within 2"": a five-model column that
+    reached a lone model with three models within 2" strikes with three, not five; the lone
+    model, within 2" of them, strikes back with its one attack."""
+    column = "Column [5] Q4+ D4+ | 50pts\n5x Blade (A1)"
+    # Base to base from the lone model: 0", 1", 1.9" (within 2"), 3" and 5" (not).
+    points = [(24.0, 30.0 - 2 * RADIUS - d) for d in (0.0, 1.0, 1.9, 3.0, 5.0)]
+    state, mech = _scene(column, LONE, {"A1": points, "B1": TARGET})
+    mech.succeeds = lambda check: check.test is Test.HIT  # hits land, no Defense roll saves
+    a1, b1 = state.units["A1"], state.units["B1"]
+    assert gff_melee.strikers(state, a1, b1) == 3 and gff_melee.strikers(state, b1, a1) == 1
+    x = melee.start_exchange(a1.unit, b1.unit)
+    gff._fight(state, "A1", "B1", x, gff._roller(state), 0)
+    strike_back(state)
+    (fight,) = state.log.of_kind("melee")
+    assert fight["wounds_dealt"] == 3 and fight["wounds_taken"] == 1
+    # The casualty came off the column where the fight was not: the farthest model.
+    assert a1.placement is not None and list(a1.placement.removed) == [False] * 4 + [True]
+
+
+def test_casualties_in_melee_keep_the_fighters() -> None:
+    """seed 003 leaves casualties to the defender: in melee the models farthest from the enemy
+    go first, so the strike back keeps its strikers (docs/rules/gff.md "Full games")."""
+    pack = "Pack [3] Q4+ D4+ | 30pts\n3x Claw (A1)"
+    state, _ = _scene(pack, LONE, {"A1": [(24.0, 28.0), (24.0, 26.0), (24.0, 20.0)], "B1": TARGET})
+    order = gff_melee.casualty_order(state, state.units["A1"], state.units["B1"], 2)
+    assert order == [2, 1]

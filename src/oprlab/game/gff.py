@@ -58,6 +58,7 @@ from oprlab.game import gff_blast as blast
 from oprlab.game import gff_casting as casting
 from oprlab.game import gff_defend as defend
 from oprlab.game import gff_limited as limited
+from oprlab.game import gff_melee as fight
 from oprlab.game import gff_moves as moves
 from oprlab.game import gff_room as room
 from oprlab.game import gff_setup as edges
@@ -514,6 +515,8 @@ def legal_actions(state: GameState) -> list[Action]:
         out = resist_actions(state)
     elif state.phase == "clocks":
         out = bennies.start_clock_actions(state)
+    elif state.phase == "strike_back":
+        out = fight.strike_back_actions(state)
     return sorted(out, key=Action.sort_key)
 
 
@@ -626,8 +629,12 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         raise bad("only shooting takes a second target or a weapon split")
     if a.kind not in (Kind.CAST, Kind.SET_CLOCK) and (a.spell or a.boost):
         raise bad("only casting takes a spell and a boost")
-    if a.kind not in (Kind.CAST, Kind.SET_CLOCK, Kind.RESIST, Kind.DEFEND) and a.value:
-        raise bad("only casting, setting a clock, resisting and defending take a value")
+    if a.kind not in (Kind.CAST, Kind.SET_CLOCK, Kind.RESIST, Kind.DEFEND, Kind.STRIKE_BACK) and (
+        a.value
+    ):
+        raise bad(
+            "only casting, setting a clock, resisting, defending and striking back take a value"
+        )
     if a.benny and a.kind not in (Kind.SHOOT, Kind.CHARGE):
         raise bad("a benny buys an extra attack: only when shooting or charging")
     if a.benny and a.kind is Kind.CHARGE and bennies_available(state, state.active) <= 0:
@@ -678,6 +685,11 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         problem = _resist_problem(state, us, a)
         if problem:
             raise bad(problem)
+        return us
+    if a.kind is Kind.STRIKE_BACK or state.phase == "strike_back":
+        problem = fight.strike_back_problem(state, us, a)
+        if problem or a.kind is not Kind.STRIKE_BACK:
+            raise bad(problem or "the charged unit decides whether to strike back")
         return us
     acting = state.phase == "act" and state.pending is not None and state.pending.unit == us.uid
     if a.kind is Kind.CAST:
@@ -773,6 +785,8 @@ def apply(state: GameState, action: Action) -> None:
         _defend(state, us, action)
     elif action.kind is Kind.RESIST:
         _resist(state, us, action)
+    elif action.kind is Kind.STRIKE_BACK:
+        _strike_back(state, us, action)
     else:
         _activate(state, us, action)
 
@@ -1452,7 +1466,7 @@ def _defend(state: GameState, us: UnitState, a: Action) -> None:
         r = defend.resolve_hits(
             waiting.rolled, blow.target, blow.situation, roller, defended=a.value, fear=blow.fear
         )
-        x = melee.after_blow(waiting.exchange, blow, r)
+        x = _struck(state, waiting.charger, waiting.charged, waiting.exchange, blow, r)
         _fight(state, waiting.charger, waiting.charged, x, roller, waiting.defended + a.value)
         return
     if isinstance(waiting, defend.SpellDefending):
@@ -1556,12 +1570,21 @@ def casualty_order(state: GameState, target: UnitState, by: UnitState, n: int) -
     return losses.casualty_order(state, target.placement, n, near_attacker)
 
 
-def _remove(state: GameState, target: UnitState, casualties: int, by: UnitState) -> None:
-    """Remove casualties (the defender's choice: :func:`casualty_order`)."""
+def _remove(
+    state: GameState,
+    target: UnitState,
+    casualties: int,
+    by: UnitState,
+    *,
+    melee_order: bool = False,
+) -> None:
+    """Remove casualties (the defender's choice: :func:`casualty_order`; in melee
+    :func:`gff_melee.casualty_order`, the fighters stay)."""
     if casualties <= 0 or target.placement is None:
         return
     casualties = min(casualties, target.models)
-    target.placement.removed[casualty_order(state, target, by, casualties)] = True
+    order = fight.casualty_order if melee_order else casualty_order
+    target.placement.removed[order(state, target, by, casualties)] = True
     target.models -= casualties
     state.log.add("casualties", unit=target.uid, models=casualties, left=target.models)
     if target.models <= 0:
@@ -1633,14 +1656,26 @@ def _charge(state: GameState, us: UnitState, target: UnitState, *, benny: bool =
 def _fight(
     state: GameState, charger: str, charged: str, x: melee.Exchange, roller: Roller, defended: int
 ) -> None:
-    """The exchange, attack by attack (``rules/gff/melee.py``); under ``defend="all"`` the
-    victim of an attack with hits may first spend bennies on them (``DEFEND``)."""
+    """The exchange, attack by attack (``rules/gff/melee.py``), each made by the models within
+    2" of the enemy (counted before it, casualties removed after it: ``gff_melee``). Before its
+    first attack the charged side decides whether to strike back (``STRIKE_BACK``); under
+    ``defend="all"`` the victim of an attack with hits may first spend bennies (``DEFEND``)."""
     opts = options_of(state)
     may_defend = opts.defend == "all" and isinstance(state.mech_state, ClockState)
     spend = opts.limited
     side = state.units[charger].side
-    while (found := melee.next_blow(x)) is not None:
-        blow, x = found
+    while (found := melee.next_blow(x := fight.reach(state, x, charger, charged))) is not None:
+        blow, after = found
+        if blow.striker is Side.DEFENDER and not x.chosen:  # "may choose to strike back"
+            if opts.strike_back == "choose":
+                state.mech_state = roller.state
+                _ask_strike_back(
+                    state, fight.StrikeBackDeciding(charger, charged, side, x, blow, defended)
+                )
+                return
+            x = replace(x, chosen=True)
+            continue
+        x = after
         by, hit = (charger, charged) if blow.striker is Side.ATTACKER else (charged, charger)
         if spend:
             limited.spend_limited(state.units[by], (p.name for p in blow.weapons), state.log)
@@ -1659,9 +1694,44 @@ def _fight(
             r = defend.resolve_hits(rolled, blow.target, blow.situation, roller, fear=blow.fear)
         else:
             r = resolve_attack(blow.weapons, blow.target, blow.situation, roller, fear=blow.fear)
-        x = melee.after_blow(x, blow, r)
+        x = _struck(state, charger, charged, x, blow, r)
     state.mech_state = roller.state
     _after_exchange(state, charger, charged, melee.exchange_result(x), roller, defended)
+
+
+def _struck(
+    state: GameState,
+    charger: str,
+    charged: str,
+    x: melee.Exchange,
+    blow: melee.Blow,
+    r: AttackResult,
+) -> melee.Exchange:
+    """The exchange after ``blow`` came out as ``r``, its casualties taken off the table."""
+    x = melee.after_blow(x, blow, r)
+    victim, by = (charged, charger) if blow.striker is Side.ATTACKER else (charger, charged)
+    left = x.fight.defender.models if victim == charged else x.fight.attacker.models
+    target = state.units[victim]
+    _remove(state, target, target.models - left, state.units[by], melee_order=True)
+    return x
+
+
+def _ask_strike_back(state: GameState, waiting: fight.StrikeBackDeciding) -> None:
+    """Stop for the charged side's ``STRIKE_BACK`` decision (phase ``strike_back``)."""
+    state.extra["strike_back"] = waiting
+    state.pending = Pending("strike_back", waiting.charged, waiting.side)
+    state.phase = "strike_back"
+    state.active = state.units[waiting.charged].side
+
+
+def _strike_back(state: GameState, us: UnitState, a: Action) -> None:
+    """The charged side strikes back (``value`` 1) or not (0); the exchange goes on."""
+    waiting = state.extra.pop("strike_back")
+    assert isinstance(waiting, fight.StrikeBackDeciding)
+    state.log.add("strike_back", unit=us.uid, target=waiting.charger, chosen=bool(a.value))
+    x = waiting.exchange
+    x = replace(x, chosen=True) if a.value else melee.without_strike_back(x)
+    _fight(state, waiting.charger, waiting.charged, x, _roller(state), waiting.defended)
 
 
 def _after_exchange(

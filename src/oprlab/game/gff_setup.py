@@ -29,6 +29,8 @@ DEFAULT_EDGES = ("south", "north")
 Box = tuple[float, float, float, float]
 #: ``GffOptions.defend``: every attack, or shots only.
 DEFEND_READINGS = ("all", "shooting")
+#: ``GffOptions.strike_back``: the charged side decides, or always strikes back.
+STRIKE_BACK_READINGS = ("choose", "always")
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,9 @@ class GffOptions:
             (``False``: the target alone takes them, as one attack on its own does).
         limited: a Limited weapon fires or strikes in one attack per game, then is gone
             (``False``: it is used in every attack, as before).
+        strike_back: "Defenders may choose to strike back": ``"choose"``: the charged side
+            decides (``STRIKE_BACK``) before its first attack of the exchange; ``"always"``:
+            it always strikes back (as before).
     """
 
     edges: str = "all"
@@ -64,6 +69,7 @@ class GffOptions:
     set_clock_at_activation: bool = True
     blast_split: bool = True
     limited: bool = True
+    strike_back: str = "choose"
 
     def __post_init__(self) -> None:
         if self.edges not in EDGE_SETS:
@@ -87,6 +93,14 @@ class GffOptions:
                 expected=" or ".join(DEFEND_READINGS),
                 where="defend",
             )
+        for name, allowed in (("strike_back", STRIKE_BACK_READINGS),):
+            if getattr(self, name) not in allowed:
+                raise OptionError(
+                    f"unknown {name.replace('_', ' ')} reading",
+                    value=getattr(self, name),
+                    expected=" or ".join(allowed),
+                    where=name,
+                )
 
 
 def check_edge(edge: str) -> str:
