@@ -98,7 +98,7 @@ from oprlab.units.rule_scope import any_has, unit_rule
 
 ROUNDS = 4
 OBJECTIVE_RANGE = objectives.OBJECTIVE_RANGE
-OBJECTIVE_SPACING = 9.0
+OBJECTIVE_SPACING = objectives.OBJECTIVE_SPACING
 AMBUSH_DISTANCE = 9.0
 HERO_AURA = 12.0
 SCOUT_DEPTH = 12.0
@@ -173,6 +173,8 @@ def new_game(
             state.log.add("objective", side=None, at=list(point))
         state.extra["objectives_left"] = 0
         _start_deployment(state)
+    elif _placing_done(state):  # no point for a marker at all (a tiny table)
+        _start_deployment(state)
     return state
 
 
@@ -228,22 +230,36 @@ def objective_problem(state: GameState, point: Point) -> str | None:
     """Why a marker may not go at ``point`` (Mission 3), or ``None`` if it may.
 
     Markers are placed before the deployment roll-off (Mission 2-3, then Deployment 1), so they
-    go outside the zone of every edge that may still be picked (``GffOptions.edges``).
+    go outside the zone of every edge that may still be picked (``GffOptions.edges``); over
+    9" apart, or as far apart as the table allows when no point is (``stuck_markers``).
     """
+    stuck = options_of(state).stuck_markers
+    problem = _marker_placing(state, point)
+    return problem or objectives.spacing_problem(state, point, _marker_placing, stuck)
+
+
+def _marker_placing(state: GameState, point: Point) -> str | None:
+    """Mission 3 but the spacing: on the table, outside the deployment zones."""
     t = state.table
     x, y = point
     if not (0.0 <= x <= t.width and 0.0 <= y <= t.depth):
         return "objective marker off the table"
     if not edges.outside_zones(t, edges.EDGE_SETS[options_of(state).edges], point):
         return "objective markers go outside the deployment zones"
-    if any(math.dist(point, o.position) <= OBJECTIVE_SPACING for o in state.objectives):
-        return 'objective markers must be over 9" apart'
     return None
 
 
 def objective_candidates(state: GameState) -> list[Point]:
-    """Points outside both deployment zones, over 9" from other markers (a 3" grid)."""
-    return objectives.candidates(state, objective_problem)
+    """Points outside both deployment zones, over 9" from other markers (a 3" grid); when
+    none is, the farthest (``GffOptions.stuck_markers``)."""
+    return objectives.candidates(state, _marker_placing, options_of(state).stuck_markers)
+
+
+def _placing_done(state: GameState) -> bool:
+    """No more markers: all placed, or none may go (``objectives.stop_if_stuck``)."""
+    stuck = options_of(state).stuck_markers
+    left = state.extra.get("objectives_left", 0)
+    return left == 0 or objectives.stop_if_stuck(state, _marker_placing, stuck)
 
 
 def deploy_problem(state: GameState, us: UnitState, point: Point) -> str | None:
@@ -761,8 +777,8 @@ def apply(state: GameState, action: Action) -> None:
     us = _validate(state, action)
     if action.kind is Kind.PLACE_OBJECTIVE:
         assert action.to is not None
-        if activation.place_objective(state, action.to):  # Mission 3: alternate placing
-            _start_deployment(state)
+        if activation.place_objective(state, action.to) or _placing_done(state):
+            _start_deployment(state)  # Mission 3: alternate placing
         return
     if action.kind is Kind.CHOOSE_ZONE:
         _choose_zone(state, action.choice)

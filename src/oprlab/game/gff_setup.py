@@ -31,6 +31,9 @@ Box = tuple[float, float, float, float]
 DEFEND_READINGS = ("all", "shooting")
 #: ``GffOptions.strike_back``: the charged side decides, or always strikes back.
 STRIKE_BACK_READINGS = ("choose", "always")
+#: ``GffOptions.stuck_markers`` (as ``oprlab.game.objectives.STUCK_READINGS``, which this module
+#: may not import): the farthest point, or stop placing.
+STUCK_MARKER_READINGS = ("farthest", "stop")
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,9 @@ class GffOptions:
         strike_back: "Defenders may choose to strike back": ``"choose"``: the charged side
             decides (``STRIKE_BACK``) before its first attack of the exchange; ``"always"``:
             it always strikes back (as before).
+        stuck_markers: when no point is left for a marker over 9" from the others:
+            ``"farthest"``: it goes at a point farthest from them; ``"stop"``: no more
+            markers are placed (``game.objectives``, docs/rules/gff.md "Full games").
     """
 
     edges: str = "all"
@@ -70,6 +76,7 @@ class GffOptions:
     blast_split: bool = True
     limited: bool = True
     strike_back: str = "choose"
+    stuck_markers: str = "farthest"
 
     def __post_init__(self) -> None:
         if self.edges not in EDGE_SETS:
@@ -93,7 +100,10 @@ class GffOptions:
                 expected=" or ".join(DEFEND_READINGS),
                 where="defend",
             )
-        for name, allowed in (("strike_back", STRIKE_BACK_READINGS),):
+        for name, allowed in (
+            ("strike_back", STRIKE_BACK_READINGS),
+            ("stuck_markers", STUCK_MARKER_READINGS),
+        ):
             if getattr(self, name) not in allowed:
                 raise OptionError(
                     f"unknown {name.replace('_', ' ')} reading",

@@ -78,7 +78,7 @@ ROUNDS = 4
 #: End Phase: "within 3" of an objective".
 OBJECTIVE_RANGE = objectives.OBJECTIVE_RANGE
 #: Placing Objectives: "over 9" away from other markers".
-OBJECTIVE_SPACING = 9.0
+OBJECTIVE_SPACING = objectives.OBJECTIVE_SPACING
 #: Ambush Deployment: "anywhere over 9" away from enemy units".
 AMBUSH_DISTANCE = 9.0
 #: Scout Deployment: "12" beyond the boundaries of the commander's Deployment Zone".
@@ -114,6 +114,9 @@ class RiversideOptions:
         tie: equal melee wound totals: ``"none"`` nobody tests, ``"both"`` both test.
         impact: Impact(X) read as in GFF inside the charge (``"with_attack"``) or ``"none"``.
         readings: the attack pipeline's readings (Rending, Extra Shooty, Rout when shooting).
+        stuck_markers: when no point is left for a marker over 9" from the others:
+            ``"farthest"`` (it goes at a point farthest from them) or ``"stop"`` (no more
+            markers; ``game.objectives``).
     """
 
     winner_takes: WinnerTakes = "choose"
@@ -122,6 +125,7 @@ class RiversideOptions:
     tie: combat.TieReading = "none"
     impact: combat.ImpactReading = "with_attack"
     readings: Readings = field(default=READINGS)
+    stuck_markers: str = "farthest"
 
     def __post_init__(self) -> None:
         if self.winner_takes not in ("choose", "first", "zone"):
@@ -142,6 +146,13 @@ class RiversideOptions:
         if self.impact not in ("with_attack", "none"):
             raise OptionError(
                 "unknown Impact reading", value=self.impact, expected="with_attack or none"
+            )
+        if self.stuck_markers not in objectives.STUCK_READINGS:
+            raise OptionError(
+                "unknown stuck markers reading",
+                value=self.stuck_markers,
+                expected=" or ".join(objectives.STUCK_READINGS),
+                where="stuck_markers",
             )
 
     @property
@@ -190,6 +201,8 @@ def new_game(
     state.active = winner  # "the winner picks who places the first": it places first
     state.phase = "objectives"
     state.log.add("setup", seed=seed, mechanic=repr(state.mechanic), objectives=count, first=winner)
+    if _placing_done(state):  # no point for a marker at all (a tiny table)
+        _choose_zones(state)
     return state
 
 
@@ -241,23 +254,36 @@ def facing(state: GameState, side: int) -> tuple[float, float]:
 
 
 def objective_problem(state: GameState, point: Point) -> str | None:
-    """Why a marker may not go at ``point`` ("Placing Objectives"), or ``None`` if it may."""
+    """Why a marker may not go at ``point`` ("Placing Objectives"), or ``None`` if it may: over
+    9" from the others, or as far as the table allows when no point is (``stuck_markers``)."""
+    stuck = options_of(state).stuck_markers
+    problem = _marker_placing(state, point)
+    return problem or objectives.spacing_problem(state, point, _marker_placing, stuck)
+
+
+def _marker_placing(state: GameState, point: Point) -> str | None:
+    """ "Placing Objectives" but the spacing: outside the zones, not in impassable terrain."""
     t = state.table
     x, y = point
     if not (0.0 <= x <= t.width and 0.0 <= y <= t.depth):
         return "objective marker off the table"
     if y <= t.deployment_depth or y >= t.depth - t.deployment_depth:
         return "objective markers go outside the deployment zones"
-    if any(math.dist(point, o.position) <= OBJECTIVE_SPACING for o in state.objectives):
-        return 'objective markers must be over 9" away from other markers'
-    if not objective_ok(t, point, tuple(o.position for o in state.objectives)):
+    if not objective_ok(t, point):
         return "objective markers can't be placed in impassable terrain"
     return None
 
 
 def objective_candidates(state: GameState) -> list[Point]:
-    """Legal marker points on a 3" grid."""
-    return objectives.candidates(state, objective_problem)
+    """Legal marker points on a 3" grid (when none is over 9" from the others, the farthest)."""
+    return objectives.candidates(state, _marker_placing, options_of(state).stuck_markers)
+
+
+def _placing_done(state: GameState) -> bool:
+    """No more markers: all placed, or none may go (``objectives.stop_if_stuck``)."""
+    stuck = options_of(state).stuck_markers
+    left = state.extra.get("objectives_left", 0)
+    return left == 0 or objectives.stop_if_stuck(state, _marker_placing, stuck)
 
 
 @lru_cache(maxsize=1024)
@@ -823,8 +849,8 @@ def apply(state: GameState, action: Action) -> None:
         return
     if action.kind is Kind.PLACE_OBJECTIVE:
         assert action.to is not None
-        if activation.place_objective(state, action.to):  # "alternate in placing one marker"
-            _choose_zones(state)
+        if activation.place_objective(state, action.to) or _placing_done(state):
+            _choose_zones(state)  # "alternate in placing one marker"
         return
     if action.kind is Kind.SET_CLOCK and state.phase == "clocks":
         state.phase = "activation"  # the side then picks its unit
