@@ -287,6 +287,6 @@ def test_account_names_who_casts_and_who_spends_bennies() -> None:
         "gff/shooty-300", "gff/melee-300", "--seed", "3", "--mechanic", "clock-bennies",
         "--table", "random",
     )  # fmt: skip
-    assert "A1 Beacon Adept casts Bolt (2) at B4 Thorn Runners: works" in out
+    assert "A1 Beacon Adept casts Bolt (2) at B5 Bramble Beast: works" in out
     assert "A spends a benny to set B's clock to 5" in out
-    assert "B spends a benny to defend B3 Thorn Runners against 1 hit(s)" in out
+    assert "A spends a benny to defend A2 Lantern Wardens against 1 hit(s)" in out

@@ -24,6 +24,7 @@ from oprlab.game.play import play_game
 from oprlab.game.state import GameState
 from oprlab.players import get_commander
 from oprlab.players.rules_commander import RulesCommander, _Units
+from oprlab.rng import commander_stream
 from oprlab.samples import sample_path
 from oprlab.table.deploy import mission_table
 from oprlab.table.formation import legal_end
@@ -112,7 +113,10 @@ def _log_hash(name: str) -> str:
     _, state = play_game(
         a,
         b,
-        [get_commander(first, seed), get_commander(second, seed + 1)],
+        [
+            get_commander(first, commander_stream(seed, 0)),
+            get_commander(second, commander_stream(seed, 1)),
+        ],
         seed=seed,
         mechanic=mechanic,
         table=mission_table(seed) if generated else None,

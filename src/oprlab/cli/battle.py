@@ -23,7 +23,7 @@ from oprlab.game.play import GameResult, play_game
 from oprlab.game.state import GameState
 from oprlab.mechanics import get_mechanic
 from oprlab.players import get_commander
-from oprlab.rng import make_rng, spawn
+from oprlab.rng import commander_stream, make_rng, spawn
 from oprlab.table.model import Table as Board
 from oprlab.table.model import Table as TableModel
 from oprlab.table.svg import table_svg
@@ -175,8 +175,8 @@ def battle(
     console = Console()
     if not as_series:
         commanders = [
-            get_commander(commander_a, seeded.seed),
-            get_commander(commander_b, seeded.seed + 1),
+            get_commander(commander_a, commander_stream(seeded.seed, 0)),
+            get_commander(commander_b, commander_stream(seeded.seed, 1)),
         ]
 
         def draw_round(state: GameState, n: int) -> None:
@@ -362,8 +362,8 @@ def _wwpd(
     results = []
     for game_seed in [seed] if games == 1 else spawn(seed, games):
         commanders = [
-            get_wwpd_commander(commander_a, game_seed),
-            get_wwpd_commander(commander_b, game_seed + 1),
+            get_wwpd_commander(commander_a, commander_stream(game_seed, 0)),
+            get_wwpd_commander(commander_b, commander_stream(game_seed, 1)),
         ]
         result, state = wwpd.play_game(a, b, commanders, seed=game_seed, table=board)
         results.append(result)

@@ -20,8 +20,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-import numpy as np
-
 from oprlab.errors import UserError
 from oprlab.game import geometry as geo
 from oprlab.game import objectives
@@ -29,6 +27,7 @@ from oprlab.game.actions import Action, Kind
 from oprlab.game.events import EventLog
 from oprlab.game.state import GameState, Objective, UnitState
 from oprlab.mechanics import Mechanic, get_mechanic
+from oprlab.rng import generator
 from oprlab.rules.gff.resolve import Roller
 from oprlab.table.model import Point, Table
 from oprlab.units.model import Army
@@ -52,7 +51,7 @@ def new_state(
     """A game before its objectives: every unit off the table (Ambush and Scout units in their
     reserve, A1.. and B1.. by list order), the mechanic's state and the seeded generator."""
     mech = get_mechanic(mechanic) if isinstance(mechanic, str) else mechanic
-    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
+    rng = generator(seed, "dice")  # the game's dice: its own stream of the seed (oprlab.rng)
     units: dict[str, UnitState] = {}
     for side, army in enumerate((army_a, army_b)):
         for i, unit in enumerate(army.units):

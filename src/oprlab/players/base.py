@@ -9,6 +9,7 @@ from typing import Protocol
 from oprlab.errors import UnknownNameError
 from oprlab.game.actions import Action
 from oprlab.game.state import GameState
+from oprlab.rng import SeedLike
 
 
 class Commander(Protocol):
@@ -19,11 +20,12 @@ class Commander(Protocol):
     def choose(self, state: GameState, actions: Sequence[Action]) -> Action: ...
 
 
-COMMANDERS: dict[str, Callable[[int], Commander]] = {}
+COMMANDERS: dict[str, Callable[[SeedLike], Commander]] = {}
 
 
-def get_commander(name: str, seed: int = 0) -> Commander:
-    """A commander by name; ``seed`` drives any choices it makes at random."""
+def get_commander(name: str, seed: SeedLike = 0) -> Commander:
+    """A commander by name; ``seed`` (an int, or its stream of a game seed:
+    :func:`oprlab.rng.commander_stream`) drives any choices it makes at random."""
     for module in ("random_commander", "rules_commander"):  # each registers itself
         import_module(f"oprlab.players.{module}")
 

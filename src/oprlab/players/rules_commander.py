@@ -49,6 +49,7 @@ from oprlab.mechanics.clock_state import ClockState
 from oprlab.players import gff_choices, riverside_choices, riverside_odds
 from oprlab.players.base import COMMANDERS
 from oprlab.players.memo import IdentityMemo, attack_weapons
+from oprlab.rng import SeedLike
 from oprlab.rules.gff.attack import LONG_RANGE, Situation
 from oprlab.rules.gff.fast import attack_odds_fast
 from oprlab.rules.gff.profile import attack_profiles, defender_profile
@@ -329,7 +330,7 @@ class RulesCommander:
 
     name = "rules"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: SeedLike = 0) -> None:
         self.seed = seed
         self._view: _View | None = None
 

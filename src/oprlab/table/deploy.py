@@ -18,7 +18,7 @@ import numpy.typing as npt
 import shapely  # type: ignore[import-untyped, unused-ignore]
 
 from oprlab.errors import OptionError, check_range
-from oprlab.rng import make_rng, spawn
+from oprlab.rng import generator, stream
 from oprlab.table.model import Placement, Point, Table, TerrainType
 from oprlab.table.terrain import generate_table, terrain_geometry
 
@@ -148,10 +148,11 @@ def _farthest(table: Table, placed: tuple[Point, ...]) -> Point | None:
 def mission_table(seed: int, *, objectives: int | None = None, **generate: Any) -> Table:
     """A generated table (:func:`~oprlab.table.terrain.generate_table`) with its markers.
 
-    The markers use a child seed of ``seed`` (so adding them does not change the terrain);
+    The markers use a child of the table's stream of ``seed`` (so adding them does not change
+    the terrain, and neither touches the game's dice);
     their number is D3+2 unless ``objectives`` is given.
     """
     table = generate_table(seed, **generate)
-    rng = make_rng(spawn(seed, 1)[0]).rng
+    rng = generator(stream(seed, "table").spawn(1)[0])
     count = objective_count(rng) if objectives is None else objectives
     return dataclasses.replace(table, objectives=place_objectives(table, rng, count))
