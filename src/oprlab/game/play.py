@@ -70,9 +70,13 @@ ENGINES: dict[str, ModuleType] = {"gff": gff, "riverside": riverside}
 #: Each procedure's version: the seed text it implements and a revision, bumped whenever a
 #: change of rules changes games (with the pinned log hashes), so stored results say which
 #: rules played them.
+#: Issue 10 (gff r6, riverside r5): the dice come from the seed's own stream (``oprlab.rng``);
+#: GFF models shoot and strike by their own range and reach, melee casualties keep the fighters
+#: and the strike back is the charged side's decision; a marker with no point over 9" away goes
+#: at the farthest point; rules some models have act through those models' weapons.
 ENGINE_VERSIONS: dict[str, str] = {
-    "gff": "003_8abb008d4113ed75 r5",
-    "riverside": "002_fdb385c07cc953af r4",
+    "gff": "003_8abb008d4113ed75 r6",
+    "riverside": "002_fdb385c07cc953af r5",
 }
 
 
