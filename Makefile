@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench clean install
+.PHONY: demo test lint typecheck pytest bench monitor clean install
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,11 @@ test: lint typecheck pytest
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# The rules monitor over many random-commander games of GFF and Riverside (tests/game/monitor.py).
+MONITOR_GAMES ?= 1000
+monitor: $(STAMP)
+	MONITOR_GAMES=$(MONITOR_GAMES) $(BIN)/python -m pytest -n 2 -m slow -s tests/game/test_monitor.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -1,7 +1,14 @@
-"""The one RNG policy: a numpy Generator built through SeedSequence, passed in, its seed kept.
+"""The one RNG policy: numpy Generators built through SeedSequence, passed in, the seed kept.
 
 No module of oprlab draws from a global or hidden random source; callers create a
 :class:`Seeded` generator here and hand ``.rng`` down, so the same seed replays the same game.
+
+One game seed splits into independent streams (:data:`STREAMS`, :func:`stream`), spawned from
+it with ``SeedSequence.spawn``: the dice (every check, roll-off and D3 of the game), the
+generated table, and each commander's own choices. Changing the table or a commander then
+leaves the dice of an otherwise identical game as they were (common random numbers for paired
+experiments), and one seed is still one game. Series derive each game's seed with
+:func:`spawn`; each game then splits its own seed into the streams.
 """
 
 from __future__ import annotations
@@ -14,6 +21,10 @@ import numpy as np
 from oprlab.errors import OptionError
 
 MAX_SEED = 2**63 - 1
+#: The streams of one game seed, in spawn order (docs/rules/README.md "Seeds and streams").
+STREAMS = ("dice", "table", "commander_a", "commander_b")
+#: What a commander or a generator may be seeded with: an int, or one spawned stream.
+SeedLike = int | np.random.SeedSequence
 
 
 @dataclass(frozen=True)
@@ -24,12 +35,17 @@ class Seeded:
     rng: np.random.Generator
 
 
+def _check(seed: int) -> int:
+    if not 0 <= seed <= MAX_SEED:
+        raise OptionError("seed out of range", value=seed, expected=f"0 to {MAX_SEED}")
+    return seed
+
+
 def make_rng(seed: int | None = None) -> Seeded:
     """Build a reproducible generator; with no seed, draw one from the OS and record it."""
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % MAX_SEED)  # type: ignore[operator]
-    if not 0 <= seed <= MAX_SEED:
-        raise OptionError("seed out of range", value=seed, expected=f"0 to {MAX_SEED}")
+    _check(seed)
     return Seeded(seed=seed, rng=np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed))))
 
 
@@ -49,3 +65,28 @@ def iter_seeds(seed: int, n: int) -> Iterator[int]:
 def spawn(seed: int, n: int) -> list[int]:
     """Derive ``n`` independent child seeds (for games of a series) from one seed."""
     return list(iter_seeds(seed, n))
+
+
+def stream(seed: int, name: str) -> np.random.SeedSequence:
+    """The stream ``name`` (one of :data:`STREAMS`) of game seed ``seed``."""
+    if name not in STREAMS:
+        raise OptionError("unknown random stream", value=name, expected=" or ".join(STREAMS))
+    return np.random.SeedSequence(_check(seed)).spawn(len(STREAMS))[STREAMS.index(name)]
+
+
+def generator(seed: SeedLike, name: str = "dice") -> np.random.Generator:
+    """A generator on stream ``name`` of ``seed`` (a spawned stream is used as it is)."""
+    seq = seed if isinstance(seed, np.random.SeedSequence) else stream(seed, name)
+    return np.random.Generator(np.random.PCG64(seq))
+
+
+def commander_stream(seed: int, side: int) -> np.random.SeedSequence:
+    """The stream of side ``side``'s commander (0: A, 1: B) in game seed ``seed``."""
+    if side not in (0, 1):
+        raise OptionError("side out of range", value=side, expected="0 or 1")
+    return stream(seed, STREAMS[2 + side])
+
+
+def own_generator(seed: SeedLike) -> np.random.Generator:
+    """A commander's generator from an int seed or its spawned stream."""
+    return np.random.default_rng(seed)

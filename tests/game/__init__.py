@@ -10,7 +10,7 @@ from typing import ClassVar
 
 from oprlab.game import geometry as geo
 from oprlab.game import gff
-from oprlab.game.actions import Action
+from oprlab.game.actions import Action, Kind
 from oprlab.game.state import GameState, UnitState
 from oprlab.mechanics import Check, Mechanic, Outcome, State, Test
 from oprlab.prob import Dist
@@ -97,6 +97,14 @@ def play_setup(
     """Place objectives and deploy (taking the chooser's actions) until round 1's activations."""
     while state.phase in ("objectives", *gff.DEPLOY_PHASES) and not state.done:
         gff.apply(state, choose(state, gff.legal_actions(state)))
+    return state
+
+
+def strike_back(state: GameState, yes: bool = True) -> GameState:
+    """Answer a charged unit's ``STRIKE_BACK`` decision if the game waits for one (seed 003
+    "Defenders may choose to strike back"); scenes about other clauses strike back."""
+    while state.phase == "strike_back" and state.pending is not None:
+        gff.apply(state, Action(Kind.STRIKE_BACK, state.pending.unit, value=int(yes)))
     return state
 
 

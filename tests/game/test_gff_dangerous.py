@@ -12,7 +12,7 @@ from oprlab.game.state import GameState
 from oprlab.mechanics import Check, Test
 from oprlab.table.model import Table, TerrainPiece, TerrainType
 from oprlab.units.model import Rule
-from tests.game import Scripted, line, put, specials
+from tests.game import Scripted, line, put, specials, strike_back
 from tests.game.test_gff_rounds import scene
 
 #: A bog 4" deep across the middle of side A's half.
@@ -118,6 +118,7 @@ def test_a_charge_across_dangerous_terrain_rolls_before_the_strikes() -> None:
     with ``cause="charge"`` before the melee."""
     state, mech = _charge_across()
     gff.apply(state, Action(Kind.CHARGE, "A2", target="B2"))
+    strike_back(state)
     kinds = [e["kind"] for e in state.log.events]
     (roll,) = state.log.of_kind("dangerous")
     assert roll["cause"] == "charge" and roll["dice"] == 3
@@ -130,12 +131,14 @@ def test_the_charge_roll_is_an_option_and_counts_once_per_activation() -> None:
     bog rolled then and does not roll again for charging across it (``dangerous="once"``)."""
     state, _ = _charge_across(on=False)
     gff.apply(state, Action(Kind.CHARGE, "A2", target="B2"))
+    strike_back(state)
     assert state.log.of_kind("dangerous") == [] and state.log.of_kind("melee")
     for option, rolls in (("once", 1), ("twice", 2)):
         state, _ = _charge_across(option)
         state.units["A2"].placement = None
         put(state, "A2", (24.0, 11.0))  # in the bog as it activates
         gff.apply(state, Action(Kind.CHARGE, "A2", target="B2"))
+        strike_back(state)
         assert [e["cause"] for e in state.log.of_kind("dangerous")][:rolls] == [
             "activation",
             "charge",
@@ -149,6 +152,7 @@ def test_a_charger_knocked_out_on_the_way_does_not_fight() -> None:
     state, mech = _charge_across()
     mech.succeeds = lambda c: c.test not in (Test.GENERIC, Test.WOUND_EFFECT)
     gff.apply(state, Action(Kind.CHARGE, "A2", target="B2"))
+    strike_back(state)
     assert not state.units["A2"].alive and state.log.of_kind("melee") == []
     assert state.phase == "activation" and state.active == 1
 
@@ -160,6 +164,7 @@ def test_a_charger_shaken_on_the_way_still_fights_as_fatigued() -> None:
     state, mech = _charge_across()
     mech.succeeds = lambda c: c.test is not Test.GENERIC
     gff.apply(state, Action(Kind.CHARGE, "A2", target="B2"))
+    strike_back(state)
     kinds = [e["kind"] for e in state.log.events]
     assert kinds.index("dangerous") < kinds.index("shaken") < kinds.index("melee")
     assert state.log.of_kind("melee")

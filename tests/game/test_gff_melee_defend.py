@@ -20,7 +20,7 @@ from oprlab.rules.gff import melee
 from oprlab.rules.gff.melee import UnitState as MeleeState
 from oprlab.rules.gff.resolve import Roller
 from oprlab.units.model import Army
-from tests.game import Scripted, army, line
+from tests.game import Scripted, army, line, strike_back
 from tests.game.test_gff_casting import coven
 from tests.game.test_gff_casting import scene as cast_scene
 from tests.game.test_gff_rounds import scene
@@ -91,6 +91,7 @@ def _charge(bennies: tuple[int, int], options: GffOptions = ALL) -> tuple[GameSt
     state.mech_state = ClockState(bennies={"side0": bennies[0], "side1": bennies[1]})
     state.extra["options"] = options
     gff.apply(state, Action(Kind.CHARGE, "A2", target="B2"))
+    strike_back(state)
     return state, mech
 
 
@@ -109,6 +110,8 @@ def test_the_charged_unit_defends_against_the_strikes_once_its_hits_are_known() 
     ]
     assert mech.of(Test.DEFENSE) == []  # nothing rolled for Defense yet
     gff.apply(state, listed[-1])
+    assert state.phase == "strike_back" and state.active == 1  # B decides, then strikes
+    strike_back(state)
     assert len(mech.of(Test.DEFENSE)) == 1 + 2
     (fight,) = state.log.of_kind("melee")
     assert fight["wounds_dealt"] == 1 and fight["wounds_taken"] == 2 and fight["defended"] == 2

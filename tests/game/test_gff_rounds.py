@@ -27,7 +27,7 @@ from oprlab.rules.gff.resolve import Roller
 from oprlab.table.model import Table, TerrainPiece
 from oprlab.table.model import TerrainType as TT
 from oprlab.units.model import Army, Weapon
-from tests.game import Scripted, army, clear_table, line, put, specials
+from tests.game import Scripted, army, clear_table, line, put, specials, strike_back
 
 #: A Hero and three units of militia: the army for morale scenes (4 units: 2 is half).
 MORALE_TEXT = """++ Test Watch [GFF 150pts] ++
@@ -341,6 +341,7 @@ def test_a_defender_that_destroys_the_charger_consolidates_on_its_own_decision()
         mechanic=mech,
     )
     gff.apply(state, Action(Kind.CHARGE, "A4", target="B2"))
+    strike_back(state)
     assert not state.units["A4"].alive and state.units["B2"].alive
     assert state.phase == "consolidate" and state.active == 1
     assert state.pending is not None and state.pending.unit == "B2"
@@ -357,6 +358,7 @@ def test_charger_separates_by_one_inch_when_both_survive() -> None:
         mechanic=Scripted(always(False)),
     )
     gff.apply(state, Action(Kind.CHARGE, "A4", target="B2"))
+    strike_back(state)
     (melee,) = state.log.of_kind("melee")
     assert melee["casualties_dealt"] == 0 == melee["casualties_taken"]
     a4, b2 = state.units["A4"].placement, state.units["B2"].placement

@@ -118,14 +118,19 @@ def test_a_unit_activates_at_most_once_a_round(games: list[Any]) -> None:
 def test_no_destroyed_or_routed_unit_acts_afterwards(games: list[Any]) -> None:
     """seed 003 "Morale": a routed unit is removed from play as destroyed; removed units never
     activate, shoot, charge or deploy again."""
-    acts = {"activate", "shoot", "melee", "deploy", "move", "consolidate"}
+    acts = {"activate", "shoot", "deploy", "move", "consolidate"}
     for _, _, state in games:
         gone: set[str] = set()
-        for e in state.log.events:
+        before: set[str] = set()  # gone when the activation began (a melee's casualties are
+        for e in state.log.events:  # removed attack by attack, before its summary event)
+            if e["kind"] == "activate":
+                before = set(gone)
             if e["kind"] in acts:
                 assert e["unit"] not in gone, e
-            if e["kind"] in ("shoot", "melee"):
+            if e["kind"] == "shoot":
                 assert e["target"] not in gone, e
+            if e["kind"] == "melee":
+                assert e["unit"] not in before and e["target"] not in before, e
             if e["kind"] in ("destroyed", "routed", "no_room"):
                 gone.add(e["unit"])
 

@@ -8,10 +8,16 @@ The armies are invented.
 from __future__ import annotations
 
 import itertools
+import math
 
-from oprlab.game import activation, gff, objectives
-from oprlab.game.state import GameState
-from oprlab.table.model import Point
+import numpy as np
+
+from oprlab.game import activation, gff, objectives, riverside
+from oprlab.game.actions import Action, Kind
+from oprlab.game.gff_setup import GffOptions
+from oprlab.game.state import GameState, Objective
+from oprlab.table.deploy import place_objectives
+from oprlab.table.model import Point, Table
 from tests.game import line
 from tests.game.test_gff_rounds import scene
 
@@ -39,3 +45,78 @@ def test_goals_are_markers_then_enemies() -> None:
     goals = activation.marker_and_enemy_goals(state, state.units["A1"])
     assert goals[0] == (5.0, 5.0) and len(goals) == 2
     assert abs(goals[1][0] - 30.0) < 1e-9 and abs(goals[1][1] - 40.0) < 1e-9
+
+
+#: Four markers 12" apart around the table's centre: every point of GFF's central 24" square
+#: (markers go outside every edge's 12" band before the edge is picked) is within 9" of one.
+BLOCKING = ((18.0, 18.0), (30.0, 30.0), (18.0, 30.0), (30.0, 18.0))
+
+
+def _stuck(system: str = "gff", **options: object) -> GameState:
+    """A game placing its fifth marker with no point over 9" from the four placed."""
+    if system == "gff":
+        state = gff.new_game(line(), line(), seed=0, options=GffOptions(**options))  # type: ignore[arg-type]
+    else:
+        opts = riverside.RiversideOptions(**options)  # type: ignore[arg-type]
+        state = riverside.new_game(line(), line(), seed=0, options=opts)
+    state.objectives = [Objective(p) for p in BLOCKING]
+    state.extra["objectives_left"] = 1
+    return state
+
+
+def _by_hand(points: list[Point]) -> list[Point]:
+    """The points farthest from their nearest marker, worked out by brute force."""
+    far = {p: min(math.dist(p, m) for m in BLOCKING) for p in points}
+    best = max(far.values())
+    return [p for p in points if far[p] == best]
+
+
+def test_a_stuck_marker_goes_at_the_farthest_point() -> None:
+    """seed 003 "Mission" 3 (issue 10, defect 4): with no point over 9" from the markers, the
+    legal actions are the grid points of the central square farthest from them (not none),
+    and ``is_legal`` takes any point at least as far; a nearer one is refused."""
+    state = _stuck()
+    listed = [a.to for a in gff.legal_actions(state)]
+    square = [
+        (float(x), float(y))
+        for x in range(15, 34, 3)
+        for y in (13.5, 16.5, 19.5, 22.5, 25.5, 28.5, 31.5, 34.5)
+    ]
+    assert listed and sorted(listed) == sorted(_by_hand(square))  # type: ignore[arg-type]
+    assert all(min(math.dist(p, m) for m in BLOCKING) <= 9.0 for p in listed)  # type: ignore[arg-type]
+    assert not gff.is_legal(state, Action(Kind.PLACE_OBJECTIVE, to=(19.0, 19.0)))
+    assert gff.is_legal(state, Action(Kind.PLACE_OBJECTIVE, to=(24.0, 24.0)))  # 8.49" from all
+    gff.apply(state, Action(Kind.PLACE_OBJECTIVE, to=listed[0]))
+    assert len(state.objectives) == 5 and state.phase == "zone"
+
+
+def test_stop_placing_is_a_reading_option() -> None:
+    """``stuck_markers="stop"``: after the four blocking markers the fifth has no point over
+    9" away, so placing stops (logged) and the deployment roll-off comes next."""
+    state = gff.new_game(line(), line(), seed=0, options=GffOptions(stuck_markers="stop"))
+    state.extra["objectives_left"] = 5
+    for point in BLOCKING:
+        assert state.phase == "objectives"
+        gff.apply(state, Action(Kind.PLACE_OBJECTIVE, to=point))
+    assert len(state.objectives) == 4 and state.phase == "zone"
+    assert state.log.of_kind("objectives_stopped") == [
+        {"kind": "objectives_stopped", "placed": 4, "left": 1}
+    ]
+
+
+def test_riverside_reads_a_stuck_marker_the_same_way() -> None:
+    """seed 002 "Placing Objectives": "over 9" away from other markers" has the same gap;
+    Riverside's band between the zones is 48" wide, so the farthest point is well away."""
+    state = _stuck("riverside")
+    listed = [a.to for a in riverside.legal_actions(state)]
+    assert listed and all(min(math.dist(p, m) for m in BLOCKING) > 9.0 for p in listed)  # type: ignore[arg-type]
+    assert riverside.options_of(state).stuck_markers == "farthest"
+
+
+def test_wwpd_markers_never_fail_to_place() -> None:
+    """WWPD borrows GFF's mission: a marker with no random spot over 9" away goes at the
+    farthest point of the legal area instead of failing the game."""
+    narrow = Table(width=20.0, depth=30.0, deployment_depth=12.0)
+    rng = np.random.default_rng(0)
+    points = place_objectives(narrow, rng, 5)
+    assert len(points) == 5

@@ -24,6 +24,7 @@ def test_no_pairs_means_the_defaults() -> None:
         "strike_back",
         "tie",
         "impact",
+        "stuck_markers",
     }
 
 

@@ -77,7 +77,7 @@ class Broken:
     name = "broken"
 
     def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
-        if actions[0].kind in (Kind.PLACE_OBJECTIVE, Kind.DEPLOY):
+        if actions[0].kind in (Kind.PLACE_OBJECTIVE, Kind.DEPLOY, Kind.CHOOSE_ZONE):
             return actions[0]
         return Action(Kind.CHARGE, actions[0].unit, target="B99")
 

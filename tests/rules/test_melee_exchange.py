@@ -11,6 +11,7 @@ import pytest
 
 from oprlab.errors import OptionError
 from oprlab.prob import Dist
+from oprlab.rules.gff.melee import strikes
 from oprlab.rules.melee_exchange import (
     AfterCombat,
     ExactTooLarge,
@@ -18,12 +19,10 @@ from oprlab.rules.melee_exchange import (
     Side,
     SideResult,
     UnitState,
-    arms,
     carried,
     check_models,
     compose_stages,
     other,
-    strikes_with,
 )
 from oprlab.units.model import Rule, Unit, Weapon
 
@@ -58,7 +57,8 @@ def test_carried_spreads_losses_evenly_rounding_half_up() -> None:
     assert carried(4, 0, 5) == 0 and carried(4, 9, 5) == 4
 
 
-def test_strikes_with_scales_lines_and_picks_counter_ones() -> None:
+def test_strikes_scale_lines_and_pick_counter_ones() -> None:
+    """seed 003 "Melee": dead models do not strike; Counter lines strike first when charged."""
     unit = _unit(
         5,
         _weapon("Club", 5, 2),
@@ -66,17 +66,14 @@ def test_strikes_with_scales_lines_and_picks_counter_ones() -> None:
         _weapon("Sling", 5, 1, melee=False),
     )
 
-    def blade(u: Unit, w: Weapon) -> Blade:
-        return Blade(w.name, w.count * w.attacks)
+    def dice(*args: object, **kw: object) -> list[tuple[str, int]]:
+        return [(p.name, p.dice) for p in strikes(unit, *args, **kw)]  # type: ignore[arg-type]
 
-    lines = arms(unit, blade, lambda u, w: w.has("Counter"))
-    assert [(a.profile.name, a.counter) for a in lines] == [("Club", False), ("Pike", True)]
-    assert strikes_with(lines, 5, 5) == (Blade("Club", 10), Blade("Pike", 1))
-    assert strikes_with(lines, 5, 2) == (Blade("Club", 4),)  # the Pike's model is gone
-    assert strikes_with(lines, 5, 5, counter=True) == (Blade("Pike", 1),)
-    assert strikes_with(lines, 5, 5, counter=False) == (Blade("Club", 10),)
-    unflagged = arms(unit, blade)
-    assert not any(a.counter for a in unflagged)
+    assert dice(5) == [("Club", 10), ("Pike", 1)]
+    assert dice(2) == [("Club", 4)]  # the Pike's model is gone
+    assert dice(5, counter=True) == [("Pike", 1)]
+    assert dice(5, counter=False) == [("Club", 10)]
+    assert dice(5, 3) == [("Club", 6), ("Pike", 1)]  # 3 of 5 strike: the Pike stays with them
 
 
 def test_check_models_gives_a_fresh_unit_and_refuses_bad_counts() -> None:

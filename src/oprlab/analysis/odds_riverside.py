@@ -14,13 +14,15 @@ import numpy as np
 
 from oprlab.analysis.odds import SYSTEMS, Outcome, Situation, Summary
 from oprlab.mechanics import Mechanic
+from oprlab.rules.gff.profile import impact_dice
 from oprlab.rules.riverside import attack as riverside_attack
 from oprlab.rules.riverside.attack import READINGS, Readings
 from oprlab.rules.riverside.fast import AttackOddsArrays, attack_odds_fast
+from oprlab.rules.riverside.melee import impact_profile
 from oprlab.rules.riverside.profile import (
     AttackProfile,
     DefenderProfile,
-    attack_profile,
+    attack_profiles,
     defender_profile,
 )
 from oprlab.rules.riverside.resolve import AttackResult, Roller, resolve_attack
@@ -41,9 +43,13 @@ def riverside_situation(s: Situation) -> riverside_attack.Situation:
 def _query(
     attacker: Unit, weapons: Sequence[Weapon], defender: Unit, s: Situation
 ) -> tuple[list[AttackProfile], DefenderProfile, riverside_attack.Situation]:
-    """An odds query in Riverside's terms: the weapons, the target and the situation."""
-    profiles = [attack_profile(attacker, w) for w in weapons]
-    return profiles, defender_profile(defender), riverside_situation(s)
+    """An odds query in Riverside's terms: the weapons (split by per-model rules), the target
+    and the situation. A charge rolls Impact first, inside the attack, as games and the melee
+    exchange do (the default ``impact="with_attack"``, docs/rules/riverside.md)."""
+    rs = riverside_situation(s)
+    profiles = list(attack_profiles(attacker, weapons))
+    impact = impact_profile(impact_dice(attacker), rs, "with_attack")
+    return ([impact] if impact is not None else []) + profiles, defender_profile(defender), rs
 
 
 class RiversideAttack:

@@ -15,7 +15,7 @@ from oprlab.rules.gff.fast import attack_odds_fast
 from oprlab.rules.gff.profile import (
     AttackProfile,
     DefenderProfile,
-    attack_profile,
+    attack_profiles,
     counter_models,
     defender_profile,
     impact_dice,
@@ -27,8 +27,9 @@ from oprlab.units.model import Unit, Weapon
 def _gff_profiles(
     attacker: Unit, weapons: Sequence[Weapon], defender: Unit, s: gff_attack.Situation
 ) -> list[AttackProfile]:
-    """The weapons' profiles, plus the Impact dice of a charge (less the defender's Counter)."""
-    profiles = [attack_profile(attacker, w) for w in weapons]
+    """The weapons' profiles (split by per-model rules), plus the Impact dice of a charge (less
+    the defender's Counter)."""
+    profiles = list(attack_profiles(attacker, weapons))
     impact = gff_attack.impact_attack(
         attacker.quality, impact_dice(attacker), s, counter_models(defender)
     )

@@ -25,7 +25,7 @@ from oprlab.analysis.stats import Interval, mean_interval, wilson
 from oprlab.errors import OptionError
 from oprlab.game.play import GameResult, play_game
 from oprlab.players import get_commander
-from oprlab.rng import iter_seeds
+from oprlab.rng import commander_stream, iter_seeds
 from oprlab.table.model import Table
 from oprlab.units.model import Army
 from oprlab.version import __version__
@@ -55,7 +55,10 @@ class SeriesSpec:
 
 def play_one(spec: SeriesSpec, game_seed: int) -> GameResult:
     """One game of a series (a top-level function, so worker processes can run it)."""
-    commanders = [get_commander(name, game_seed + i) for i, name in enumerate(spec.commanders)]
+    commanders = [
+        get_commander(name, commander_stream(game_seed, i))
+        for i, name in enumerate(spec.commanders)
+    ]
     result, _ = play_game(
         spec.army_a,
         spec.army_b,

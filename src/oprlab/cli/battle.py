@@ -29,7 +29,7 @@ from oprlab.game.trail import Trail
 from oprlab.game.wwpd import WwpdState
 from oprlab.mechanics import get_mechanic
 from oprlab.players import get_commander
-from oprlab.rng import iter_seeds, make_rng
+from oprlab.rng import commander_stream, iter_seeds, make_rng
 from oprlab.table.model import Table as Board
 from oprlab.table.model import Table as TableModel
 from oprlab.table.terrain import generate_table, load_table
@@ -150,8 +150,8 @@ def battle(
     console = Console()
     if not as_series:
         commanders = [
-            get_commander(commander_a, seeded.seed),
-            get_commander(commander_b, seeded.seed + 1),
+            get_commander(commander_a, commander_stream(seeded.seed, 0)),
+            get_commander(commander_b, commander_stream(seeded.seed, 1)),
         ]
 
         drawing = _Drawing(svg, svg_rounds, log)
@@ -429,8 +429,8 @@ def _wwpd(
     get_wwpd_commander(commander_b, seed)
     if games == 1:
         commanders = [
-            get_wwpd_commander(commander_a, seed),
-            get_wwpd_commander(commander_b, seed + 1),
+            get_wwpd_commander(commander_a, commander_stream(seed, 0)),
+            get_wwpd_commander(commander_b, commander_stream(seed, 1)),
         ]
         result, state = wwpd.play_game(
             a,
@@ -451,8 +451,8 @@ def _wwpd(
     results = []
     for game_seed in iter_seeds(seed, games):
         commanders = [
-            get_wwpd_commander(commander_a, game_seed),
-            get_wwpd_commander(commander_b, game_seed + 1),
+            get_wwpd_commander(commander_a, commander_stream(game_seed, 0)),
+            get_wwpd_commander(commander_b, commander_stream(game_seed, 1)),
         ]
         results.append(wwpd.play_game(a, b, commanders, seed=game_seed, table=board)[0])
     n = len(results)

@@ -29,6 +29,7 @@ class Kind(StrEnum):
     RESIST = "resist"  # Caster(X): an enemy Caster's tokens for -1 each to a casting roll (GFF)
     DEFEND = "defend"  # clock-bennies: spend a benny to defend against one attack (GFF)
     TELEPORT = "teleport"  # Teleport: place the unit anywhere within 6" (Riverside)
+    STRIKE_BACK = "strike_back"  # the charged unit strikes back (value 1) or not (0) (GFF)
 
 
 KIND_ORDER = {k: i for i, k in enumerate(Kind)}
@@ -47,7 +48,8 @@ class Action:
         split: ``SHOOT``: the weapon types (names) fired at ``second``; the others at ``target``.
         benny: spend a benny (clock-bennies) on one extra attack against ``target``.
         spell: ``CAST``: the spell's name.
-        value: ``CAST``: the spell tokens spent on it; ``SET_CLOCK``: the clock's new value.
+        value: ``CAST``: the spell tokens spent on it; ``SET_CLOCK``: the clock's new value;
+            ``STRIKE_BACK``: 1 to strike back, 0 not to.
         boost: ``CAST``: tokens other friendly Casters spend for +1 each to the casting roll.
         choice: ``CHOOSE_ZONE``: what the roll-off winner picks (a table edge, or Riverside's
             ``"zone"``/``"first"``).
@@ -102,6 +104,8 @@ class Action:
                 text += f" boosted {self.boost}"
         elif self.kind is Kind.SET_CLOCK:
             text += f" to {self.value}"
+        elif self.kind is Kind.STRIKE_BACK:
+            text += " yes" if self.value else " no"
         if self.choice:
             text += f" {self.choice}"
         if self.formation:

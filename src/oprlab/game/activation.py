@@ -11,15 +11,14 @@ actions come before moving (GFF: Hold, or Idle alone when Shaken; Riverside: Hol
 
 May import ``oprlab.game.state``, ``oprlab.game.actions``, ``oprlab.game.events``,
 ``oprlab.game.geometry``, ``oprlab.game.objectives``, ``oprlab.errors``, ``oprlab.mechanics``,
-``oprlab.rules.gff.resolve`` (the roller), ``oprlab.table.model`` and ``oprlab.units.model``.
+``oprlab.rules.gff.resolve`` (the roller), ``oprlab.table.model``, ``oprlab.units.model`` and
+``oprlab.units.rule_scope``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-
-import numpy as np
 
 from oprlab.errors import UserError
 from oprlab.game import geometry as geo
@@ -28,9 +27,11 @@ from oprlab.game.actions import Action, Kind
 from oprlab.game.events import EventLog
 from oprlab.game.state import GameState, Objective, UnitState
 from oprlab.mechanics import Mechanic, get_mechanic
+from oprlab.rng import generator
 from oprlab.rules.gff.resolve import Roller
 from oprlab.table.model import Point, Table
 from oprlab.units.model import Army
+from oprlab.units.rule_scope import unit_rule
 
 #: A procedure's step that takes only the state (ending or starting a round, ...).
 Step = Callable[[GameState], None]
@@ -50,12 +51,12 @@ def new_state(
     """A game before its objectives: every unit off the table (Ambush and Scout units in their
     reserve, A1.. and B1.. by list order), the mechanic's state and the seeded generator."""
     mech = get_mechanic(mechanic) if isinstance(mechanic, str) else mechanic
-    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
+    rng = generator(seed, "dice")  # the game's dice: its own stream of the seed (oprlab.rng)
     units: dict[str, UnitState] = {}
     for side, army in enumerate((army_a, army_b)):
         for i, unit in enumerate(army.units):
             uid = f"{'AB'[side]}{i + 1}"
-            reserve = "ambush" if unit.has("Ambush") else "scout" if unit.has("Scout") else None
+            reserve = next((r for r in ("ambush", "scout") if unit_rule(unit, r.title())), None)
             units[uid] = UnitState(uid, side, unit, None, unit.size, reserve=reserve)
     return GameState(
         system=system,

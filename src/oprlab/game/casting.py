@@ -27,6 +27,7 @@ from oprlab.game.actions import Action, Kind
 from oprlab.game.state import GameState, UnitState
 from oprlab.mechanics import Check, Test
 from oprlab.units.model import Unit
+from oprlab.units.rule_scope import unit_rule
 
 #: Caster(X): "can't hold more than 6 tokens at once"; "Roll one die, on 4+ resolve the effect".
 SPELL_TOKENS_MAX = 6
@@ -71,7 +72,7 @@ def spell(name: str) -> Spell | None:
 
 def caster_rating(unit: Unit) -> int:
     """X of Caster(X) (0: not a Caster)."""
-    return (unit.rating("Caster") or 0) if unit.has("Caster") else 0
+    return (unit.rating("Caster") or 0) if unit_rule(unit, "Caster") else 0
 
 
 def give_spell_tokens(state: GameState) -> None:

@@ -110,6 +110,21 @@ def _gap(a: Placement, b: Placement) -> float:
     return float(max(0.0, d.min()))
 
 
+def model_gaps(a: Placement, b: Placement) -> npt.NDArray[np.float64]:
+    """From each model of ``a`` to the closest living model of ``b``, base edge to base edge
+    (at least 0; ``inf`` for removed models of ``a``): how far each model shoots."""
+    ka, kb = a.alive, b.alive
+    out = np.full(len(a.radii), np.inf)
+    if not ka.any() or not kb.any():
+        return out
+    ca, cb = a.centres[ka], b.centres[kb]
+    dx = ca[:, 0][:, None] - cb[:, 0][None, :]
+    dy = ca[:, 1][:, None] - cb[:, 1][None, :]
+    d = np.sqrt(dx * dx + dy * dy) - a.radii[ka][:, None] - b.radii[kb][None, :]
+    out[ka] = np.maximum(d.min(axis=1), 0.0)
+    return out
+
+
 def point_gap(p: Placement, point: Point) -> float:
     """Distance from a point to the closest base edge of a unit."""
     alive = p.alive

@@ -58,12 +58,20 @@ from oprlab.game import gff_blast as blast
 from oprlab.game import gff_casting as casting
 from oprlab.game import gff_defend as defend
 from oprlab.game import gff_limited as limited
+from oprlab.game import gff_melee as fight
 from oprlab.game import gff_moves as moves
 from oprlab.game import gff_room as room
 from oprlab.game import gff_setup as edges
+from oprlab.game import gff_shooting as shooting
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff_casting import Casting
 from oprlab.game.gff_setup import GffOptions
+from oprlab.game.gff_shooting import others as _others
+from oprlab.game.gff_shooting import (
+    ranged_weapons,
+    shooting_targets,
+)
+from oprlab.game.gff_shooting import seeing as _seeing
 from oprlab.game.state import GameState, Objective, Pending, UnitState
 from oprlab.mechanics import Check, Mechanic, Test
 from oprlab.mechanics.clock_state import ClockState
@@ -76,9 +84,9 @@ from oprlab.rules.gff.attack import (
     regeneration_check,
     wounds_from_block,
 )
-from oprlab.rules.gff.melee import Side, carried
+from oprlab.rules.gff.melee import Side
 from oprlab.rules.gff.melee import UnitState as MeleeState
-from oprlab.rules.gff.profile import AttackProfile, attack_profile, defender_profile
+from oprlab.rules.gff.profile import AttackProfile, defender_profile
 from oprlab.rules.gff.resolve import AttackResult, Roller, finish, resolve_attack
 from oprlab.rules.gff.wounds import take_wounds
 from oprlab.table import charge as table_charge
@@ -87,10 +95,11 @@ from oprlab.table.model import Placement, Point, Table
 from oprlab.table.movement import MoveRules, dangerous_terrain_checks
 from oprlab.table.special_moves import PUSH_TARGET, fall, land
 from oprlab.units.model import Army, Unit, Weapon
+from oprlab.units.rule_scope import any_has, unit_rule
 
 ROUNDS = 4
 OBJECTIVE_RANGE = objectives.OBJECTIVE_RANGE
-OBJECTIVE_SPACING = 9.0
+OBJECTIVE_SPACING = objectives.OBJECTIVE_SPACING
 AMBUSH_DISTANCE = 9.0
 HERO_AURA = 12.0
 SCOUT_DEPTH = 12.0
@@ -165,6 +174,8 @@ def new_game(
             state.log.add("objective", side=None, at=list(point))
         state.extra["objectives_left"] = 0
         _start_deployment(state)
+    elif _placing_done(state):  # no point for a marker at all (a tiny table)
+        _start_deployment(state)
     return state
 
 
@@ -174,14 +185,14 @@ def _zones(table: Table, unit: Unit, opts: GffOptions) -> list[tuple[Placement, 
     Any edge the roll-off may give (``GffOptions.edges``), 12" deep (Scout: 24"); Ambush
     units arrive anywhere on the table.
     """
-    if unit.has("Ambush"):
+    if unit_rule(unit, "Ambush"):
         return [
             (
                 _formation_at_origin(unit, unit.size, facing(0)),
                 ("table", (0.0, 0.0, table.width, table.depth), True),
             )
         ]
-    depth = table.deployment_depth + (SCOUT_DEPTH if unit.has("Scout") else 0.0)
+    depth = table.deployment_depth + (SCOUT_DEPTH if unit_rule(unit, "Scout") else 0.0)
     return [
         (
             _formation_at_origin(unit, unit.size, edges.heading(edge)),
@@ -220,22 +231,36 @@ def objective_problem(state: GameState, point: Point) -> str | None:
     """Why a marker may not go at ``point`` (Mission 3), or ``None`` if it may.
 
     Markers are placed before the deployment roll-off (Mission 2-3, then Deployment 1), so they
-    go outside the zone of every edge that may still be picked (``GffOptions.edges``).
+    go outside the zone of every edge that may still be picked (``GffOptions.edges``); over
+    9" apart, or as far apart as the table allows when no point is (``stuck_markers``).
     """
+    stuck = options_of(state).stuck_markers
+    problem = _marker_placing(state, point)
+    return problem or objectives.spacing_problem(state, point, _marker_placing, stuck)
+
+
+def _marker_placing(state: GameState, point: Point) -> str | None:
+    """Mission 3 but the spacing: on the table, outside the deployment zones."""
     t = state.table
     x, y = point
     if not (0.0 <= x <= t.width and 0.0 <= y <= t.depth):
         return "objective marker off the table"
     if not edges.outside_zones(t, edges.EDGE_SETS[options_of(state).edges], point):
         return "objective markers go outside the deployment zones"
-    if any(math.dist(point, o.position) <= OBJECTIVE_SPACING for o in state.objectives):
-        return 'objective markers must be over 9" apart'
     return None
 
 
 def objective_candidates(state: GameState) -> list[Point]:
-    """Points outside both deployment zones, over 9" from other markers (a 3" grid)."""
-    return objectives.candidates(state, objective_problem)
+    """Points outside both deployment zones, over 9" from other markers (a 3" grid); when
+    none is, the farthest (``GffOptions.stuck_markers``)."""
+    return objectives.candidates(state, _marker_placing, options_of(state).stuck_markers)
+
+
+def _placing_done(state: GameState) -> bool:
+    """No more markers: all placed, or none may go (``objectives.stop_if_stuck``)."""
+    stuck = options_of(state).stuck_markers
+    left = state.extra.get("objectives_left", 0)
+    return left == 0 or objectives.stop_if_stuck(state, _marker_placing, stuck)
 
 
 def deploy_problem(state: GameState, us: UnitState, point: Point, per_row: int = 0) -> str | None:
@@ -524,9 +549,9 @@ def _move_allowance(unit: Unit, kind: Kind) -> float:
     if not base:
         return 0.0
     fast = 2.0 if kind is Kind.ADVANCE else 4.0
-    if unit.has("Fast"):
+    if unit_rule(unit, "Fast"):
         base += fast
-    if unit.has("Slow"):
+    if unit_rule(unit, "Slow"):
         base -= fast
     return base
 
@@ -539,80 +564,10 @@ def move_goals(state: GameState, us: UnitState) -> list[Point]:
     return list(dict.fromkeys(goals))  # two goals at one point are one action
 
 
-def ranged_weapons(unit: Unit) -> list[Weapon]:
-    return [w for w in unit.weapons if not w.melee and (w.range or 0) > 0]
-
-
-def weapon_types(unit: Unit) -> list[str]:
-    """The unit's ranged weapon types (names), in list order: the units of a target split."""
-    out: list[str] = []
-    for w in ranged_weapons(unit):
-        if w.name not in out:
-            out.append(w.name)
-    return out
-
-
-def _type_reach(unit: Unit) -> dict[str, int]:
-    reach: dict[str, int] = {}
-    for w in ranged_weapons(unit):
-        reach[w.name] = max(reach.get(w.name, 0), w.range or 0)
-    return reach
-
-
-def shooting_targets(state: GameState, us: UnitState) -> list[str]:
-    """Enemy units in range of a ranged weapon of ``us`` and in sight of one of its models.
-
-    Seed 003 "Shooting": "models in range and line of sight may fire"; Indirect weapons may
-    target enemies out of sight.
-    """
-    assert us.placement is not None
-    weapons = ranged_weapons(us.unit)
-    reach = max((w.range or 0 for w in weapons), default=0)
-    if reach <= 0:
-        return []
-    indirect = max((w.range or 0 for w in weapons if _indirect(us.unit, w)), default=0)
-    out = []
-    for e in state.enemies(us.side):
-        assert e.placement is not None
-        d = geo.gap(us.placement, e.placement)
-        if d > reach:
-            continue
-        if d <= indirect or _seeing(state, us, e).any():
-            out.append(e.uid)
-    return out
-
-
-def _indirect(unit: Unit, w: Weapon) -> bool:
-    return w.has("Indirect") or unit.has("Indirect")
-
-
-def _others(state: GameState, *units: UnitState) -> list[Placement]:
-    """The placements of every unit on the table but these (what else may block sight)."""
-    skip = {u.uid for u in units}
-    return [
-        u.placement
-        for u in state.units.values()
-        if u.uid not in skip and u.on_table and u.placement is not None
-    ]
-
-
-def _seeing(state: GameState, us: UnitState, target: UnitState) -> np.ndarray:
-    """Which models of ``us`` (all of its models, removed ones False) see ``target``."""
-    assert us.placement is not None and target.placement is not None
-    return geo.sees(
-        state.table,
-        us.placement,
-        target.placement,
-        _others(state, us, target),
-        system="gff",
-        cache=state.sight,
-    )
-
-
 def charge_targets(state: GameState, us: UnitState) -> list[str]:
     """Enemy units within charge distance (at least one model can reach base contact)."""
     assert us.placement is not None
-    if not any(w.melee for w in us.unit.weapons) and not us.unit.has("Impact"):
+    if not any(w.melee for w in us.unit.weapons) and not any_has(us.unit, "Impact"):
         return []
     reach = move_allowance(us.unit, Kind.CHARGE)
     return [
@@ -657,6 +612,8 @@ def legal_actions(state: GameState) -> list[Action]:
         out = resist_actions(state)
     elif state.phase == "clocks":
         out = bennies.start_clock_actions(state)
+    elif state.phase == "strike_back":
+        out = fight.strike_back_actions(state)
     return sorted(out, key=Action.sort_key)
 
 
@@ -665,7 +622,7 @@ def unit_actions(state: GameState, us: UnitState) -> list[Action]:
     if us.shaken:
         return [Action(Kind.IDLE, us.uid)]  # Shaken: must stay idle to stop being Shaken
     acts = [Action(Kind.HOLD, us.uid)]
-    if us.unit.has("Immobile"):
+    if unit_rule(us.unit, "Immobile"):
         return acts
     goals = move_goals(state, us)
     targets = charge_targets(state, us)
@@ -725,30 +682,10 @@ can_set_clocks = bennies.can_set_clocks
 
 
 def shoot_actions(state: GameState, us: UnitState) -> list[Action]:
-    """Hold fire; all weapons at one target; a split of weapon types over two targets.
-
-    Splits listed: one weapon type at a second target, the other types at the first (every
-    split for units with two types; :func:`is_legal` accepts any split). The unit's first
-    weapon type always fires at ``target``, so each split has one spelling. With bennies left
-    each shot may also spend one for an extra attack.
-    """
-    assert us.placement is not None
-    targets = shooting_targets(state, us)
-    acts = [Action(Kind.SHOOT, us.uid)]
-    distance = {t: geo.gap(us.placement, _placement(state, t)) for t in targets}
-    reach = _type_reach(us.unit)
-    shots = [Action(Kind.SHOOT, us.uid, target=t) for t in targets]
-    if len(reach) >= 2:
-        for w in list(reach)[1:]:  # canonical: the first type always fires at the first target
-            for t2 in targets:
-                if reach[w] < distance[t2]:
-                    continue
-                for t1 in targets:
-                    if t1 != t2 and any(v != w and r >= distance[t1] for v, r in reach.items()):
-                        shots.append(Action(Kind.SHOOT, us.uid, target=t1, second=t2, split=(w,)))
-    acts += shots
-    if bennies_available(state, us.side) > 0:
-        acts += [replace(a, benny=True) for a in shots]
+    """Hold fire, each target, each split (:func:`gff_shooting.shoot_actions`), then a benny
+    setting a clock before the shot."""
+    acts = shooting.shoot_actions(state, us)
+    targets = list(dict.fromkeys(a.target for a in acts if a.target))
     return acts + set_clock_actions(state, us, targets)
 
 
@@ -789,8 +726,12 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         raise bad("only shooting takes a second target or a weapon split")
     if a.kind not in (Kind.CAST, Kind.SET_CLOCK) and (a.spell or a.boost):
         raise bad("only casting takes a spell and a boost")
-    if a.kind not in (Kind.CAST, Kind.SET_CLOCK, Kind.RESIST, Kind.DEFEND) and a.value:
-        raise bad("only casting, setting a clock, resisting and defending take a value")
+    if a.kind not in (Kind.CAST, Kind.SET_CLOCK, Kind.RESIST, Kind.DEFEND, Kind.STRIKE_BACK) and (
+        a.value
+    ):
+        raise bad(
+            "only casting, setting a clock, resisting, defending and striking back take a value"
+        )
     if a.benny and a.kind not in (Kind.SHOOT, Kind.CHARGE):
         raise bad("a benny buys an extra attack: only when shooting or charging")
     if a.benny and a.kind is Kind.CHARGE and bennies_available(state, state.active) <= 0:
@@ -844,6 +785,11 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         if problem:
             raise bad(problem)
         return us
+    if a.kind is Kind.STRIKE_BACK or state.phase == "strike_back":
+        problem = fight.strike_back_problem(state, us, a)
+        if problem or a.kind is not Kind.STRIKE_BACK:
+            raise bad(problem or "the charged unit decides whether to strike back")
+        return us
     acting = state.phase == "act" and state.pending is not None and state.pending.unit == us.uid
     if a.kind is Kind.CAST:
         if not acting and (state.phase != "activation" or us.activated or not us.on_table):
@@ -858,7 +804,7 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         if state.phase != step or p is None or p.unit != us.uid:
             raise bad(f"this unit cannot {step} now")
         if a.kind is Kind.SHOOT:
-            problem = _shot_problem(state, us, a)
+            problem = shooting.shot_problem(state, us, a)
             if problem:
                 raise bad(problem)
         elif a.target or (a.to is not None and not _on_table(state, a.to)):
@@ -872,7 +818,7 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         if not us.shaken:
             raise bad("only Shaken units stay idle (Hold instead)")
         return us
-    if us.unit.has("Immobile") and a.kind is not Kind.HOLD:
+    if unit_rule(us.unit, "Immobile") and a.kind is not Kind.HOLD:
         raise bad("Immobile units may only Hold")
     if a.kind is Kind.HOLD and (a.to is not None or a.target):
         raise bad("Hold takes no move and no target (targets come after it)")
@@ -906,39 +852,6 @@ def _set_clock_problem(state: GameState, us: UnitState, a: Action) -> str | None
     return bennies.set_clock_problem(state, us, a, attack="the unit shoots")
 
 
-def _shot_problem(state: GameState, us: UnitState, a: Action) -> str | None:
-    if not a.target:
-        if a.second or a.split or a.benny:
-            return "a second target, a split or a benny needs a first target"
-        return None
-    if a.to is not None:
-        return "shooting takes no move"
-    targets = shooting_targets(state, us)
-    if a.target not in targets:
-        return "target out of range"
-    if a.benny and bennies_available(state, us.side) <= 0:
-        return "no bennies left"
-    if not a.second and not a.split:
-        return None
-    if not a.second or not a.split:
-        return "a second target needs the weapon types that fire at it, and the reverse"
-    if a.second == a.target or a.second not in targets:
-        return "the second target must be another unit in range"
-    reach = _type_reach(us.unit)
-    if len(set(a.split)) != len(a.split) or not set(a.split) <= set(reach):
-        return "split names each of the unit's ranged weapon types at most once"
-    if next(iter(reach)) in a.split:
-        return "the unit's first weapon type fires at the first target (split the others)"
-    assert us.placement is not None
-    d1 = geo.gap(us.placement, _placement(state, a.target))
-    d2 = geo.gap(us.placement, _placement(state, a.second))
-    if any(reach[w] < d2 for w in a.split):
-        return "a weapon type split to the second target does not reach it"
-    if not any(r >= d1 for w, r in reach.items() if w not in a.split):
-        return "no other weapon type reaches the first target"
-    return None
-
-
 # --- apply --------------------------------------------------------------------------------
 
 
@@ -947,8 +860,8 @@ def apply(state: GameState, action: Action) -> None:
     us = _validate(state, action)
     if action.kind is Kind.PLACE_OBJECTIVE:
         assert action.to is not None
-        if activation.place_objective(state, action.to):  # Mission 3: alternate placing
-            _start_deployment(state)
+        if activation.place_objective(state, action.to) or _placing_done(state):
+            _start_deployment(state)  # Mission 3: alternate placing
         return
     if action.kind is Kind.CHOOSE_ZONE:
         _choose_zone(state, action.choice)
@@ -971,6 +884,8 @@ def apply(state: GameState, action: Action) -> None:
         _defend(state, us, action)
     elif action.kind is Kind.RESIST:
         _resist(state, us, action)
+    elif action.kind is Kind.STRIKE_BACK:
+        _strike_back(state, us, action)
     else:
         _activate(state, us, action)
 
@@ -1322,7 +1237,7 @@ def _dangerous_crossed(
     once = options_of(state).dangerous == "once"
     if once and rolled is not None and rolled[0] == us.uid and rolled[1] == state.activations:
         crossed = crossed & ~rolled[2]  # one roll per model per activation
-    if crossed.any() and not us.unit.has("Flying"):
+    if crossed.any() and not unit_rule(us.unit, "Flying"):
         _dangerous(state, us, int((crossed & start.alive).sum()), cause)
 
 
@@ -1399,8 +1314,8 @@ def _shoot_step(state: GameState, us: UnitState, a: Action) -> None:
         if not target:
             continue
         d = geo.gap(us.placement, _placement(state, target))
-        weapons = tuple(w for w in ranged if (w.name in a.split) == second and (w.range or 0) >= d)
-        plan.append((target, weapons, d))
+        weapons = tuple(w for w in ranged if (w.name in a.split) == second)
+        plan.append((target, weapons, d))  # each model fires what reaches (``_fire``)
     _fire_plan(state, us, tuple(plan), moved=pending.moved, extra=a.benny, side=pending.side)
 
 
@@ -1465,20 +1380,12 @@ def _fire(
     extra: bool = False,
     rest: tuple[tuple[str, tuple[Weapon, ...], float], ...] = (),
 ) -> bool:
-    """One attack at one target: the weapons the models left carry, fired by those that see it.
+    """One attack at one target: the weapons the models left carry, fired by those in range
+    and line of sight (Indirect: in range), each at its own distance (``gff_shooting``).
 
-    Each weapon fires from the share of the unit's models that can fire it: all models left
-    for Indirect weapons, those in line of sight for the others. The target has cover when most
-    shooting models see it in cover (``geometry.in_cover``).
+    The target has cover when most shooting models see it in cover (``geometry.in_cover``).
     """
-    seeing = int(_seeing(state, us, target).sum())
-    profiles = []
-    for w in weapons:
-        p = attack_profile(us.unit, w)
-        shooters = us.models if _indirect(us.unit, w) else min(seeing, us.models)
-        dice = carried(w.count, shooters, us.unit.size) * w.attacks
-        if dice > 0:
-            profiles.append(p if dice == p.dice else replace(p, dice=dice))
+    profiles = shooting.fire_profiles(state, us, target, weapons)
     if extra and profiles:  # a benny: "a single extra attack"
         profiles[0] = replace(profiles[0], dice=profiles[0].dice + 1)
     if not profiles:
@@ -1658,7 +1565,7 @@ def _defend(state: GameState, us: UnitState, a: Action) -> None:
         r = defend.resolve_hits(
             waiting.rolled, blow.target, blow.situation, roller, defended=a.value, fear=blow.fear
         )
-        x = melee.after_blow(waiting.exchange, blow, r)
+        x = _struck(state, waiting.charger, waiting.charged, waiting.exchange, blow, r)
         _fight(state, waiting.charger, waiting.charged, x, roller, waiting.defended + a.value)
         return
     if isinstance(waiting, defend.SpellDefending):
@@ -1762,12 +1669,21 @@ def casualty_order(state: GameState, target: UnitState, by: UnitState, n: int) -
     return losses.casualty_order(state, target.placement, n, near_attacker)
 
 
-def _remove(state: GameState, target: UnitState, casualties: int, by: UnitState) -> None:
-    """Remove casualties (the defender's choice: :func:`casualty_order`)."""
+def _remove(
+    state: GameState,
+    target: UnitState,
+    casualties: int,
+    by: UnitState,
+    *,
+    melee_order: bool = False,
+) -> None:
+    """Remove casualties (the defender's choice: :func:`casualty_order`; in melee
+    :func:`gff_melee.casualty_order`, the fighters stay)."""
     if casualties <= 0 or target.placement is None:
         return
     casualties = min(casualties, target.models)
-    target.placement.removed[casualty_order(state, target, by, casualties)] = True
+    order = fight.casualty_order if melee_order else casualty_order
+    target.placement.removed[order(state, target, by, casualties)] = True
     target.models -= casualties
     state.log.add("casualties", unit=target.uid, models=casualties, left=target.models)
     if target.models <= 0:
@@ -1839,14 +1755,26 @@ def _charge(state: GameState, us: UnitState, target: UnitState, *, benny: bool =
 def _fight(
     state: GameState, charger: str, charged: str, x: melee.Exchange, roller: Roller, defended: int
 ) -> None:
-    """The exchange, attack by attack (``rules/gff/melee.py``); under ``defend="all"`` the
-    victim of an attack with hits may first spend bennies on them (``DEFEND``)."""
+    """The exchange, attack by attack (``rules/gff/melee.py``), each made by the models within
+    2" of the enemy (counted before it, casualties removed after it: ``gff_melee``). Before its
+    first attack the charged side decides whether to strike back (``STRIKE_BACK``); under
+    ``defend="all"`` the victim of an attack with hits may first spend bennies (``DEFEND``)."""
     opts = options_of(state)
     may_defend = opts.defend == "all" and isinstance(state.mech_state, ClockState)
     spend = opts.limited
     side = state.units[charger].side
-    while (found := melee.next_blow(x)) is not None:
-        blow, x = found
+    while (found := melee.next_blow(x := fight.reach(state, x, charger, charged))) is not None:
+        blow, after = found
+        if blow.striker is Side.DEFENDER and not x.chosen:  # "may choose to strike back"
+            if opts.strike_back == "choose":
+                state.mech_state = roller.state
+                _ask_strike_back(
+                    state, fight.StrikeBackDeciding(charger, charged, side, x, blow, defended)
+                )
+                return
+            x = replace(x, chosen=True)
+            continue
+        x = after
         by, hit = (charger, charged) if blow.striker is Side.ATTACKER else (charged, charger)
         if spend:
             limited.spend_limited(state.units[by], (p.name for p in blow.weapons), state.log)
@@ -1865,9 +1793,44 @@ def _fight(
             r = defend.resolve_hits(rolled, blow.target, blow.situation, roller, fear=blow.fear)
         else:
             r = resolve_attack(blow.weapons, blow.target, blow.situation, roller, fear=blow.fear)
-        x = melee.after_blow(x, blow, r)
+        x = _struck(state, charger, charged, x, blow, r)
     state.mech_state = roller.state
     _after_exchange(state, charger, charged, melee.exchange_result(x), roller, defended)
+
+
+def _struck(
+    state: GameState,
+    charger: str,
+    charged: str,
+    x: melee.Exchange,
+    blow: melee.Blow,
+    r: AttackResult,
+) -> melee.Exchange:
+    """The exchange after ``blow`` came out as ``r``, its casualties taken off the table."""
+    x = melee.after_blow(x, blow, r)
+    victim, by = (charged, charger) if blow.striker is Side.ATTACKER else (charger, charged)
+    left = x.fight.defender.models if victim == charged else x.fight.attacker.models
+    target = state.units[victim]
+    _remove(state, target, target.models - left, state.units[by], melee_order=True)
+    return x
+
+
+def _ask_strike_back(state: GameState, waiting: fight.StrikeBackDeciding) -> None:
+    """Stop for the charged side's ``STRIKE_BACK`` decision (phase ``strike_back``)."""
+    state.extra["strike_back"] = waiting
+    state.pending = Pending("strike_back", waiting.charged, waiting.side)
+    state.phase = "strike_back"
+    state.active = state.units[waiting.charged].side
+
+
+def _strike_back(state: GameState, us: UnitState, a: Action) -> None:
+    """The charged side strikes back (``value`` 1) or not (0); the exchange goes on."""
+    waiting = state.extra.pop("strike_back")
+    assert isinstance(waiting, fight.StrikeBackDeciding)
+    state.log.add("strike_back", unit=us.uid, target=waiting.charger, chosen=bool(a.value))
+    x = waiting.exchange
+    x = replace(x, chosen=True) if a.value else melee.without_strike_back(x)
+    _fight(state, waiting.charger, waiting.charged, x, _roller(state), waiting.defended)
 
 
 def _after_exchange(
@@ -1969,7 +1932,7 @@ def morale(state: GameState, side: int, roller: Roller) -> None:
         else:
             passed = roller.roll(Check(Test.MORALE, quality, owner=us.owner)).success
         fearless = False
-        if not passed and us.unit.all_have("Fearless"):
+        if not passed and unit_rule(us.unit, "Fearless"):
             fearless = True
             passed = roller.roll(Check(Test.GENERIC, FEARLESS_ROLL, owner=us.owner)).success
         state.log.add(
@@ -2025,5 +1988,7 @@ __all__: Sequence[str] = [
     "legal_actions",
     "morale",
     "new_game",
+    "ranged_weapons",
+    "shooting_targets",
     "update_objectives",
 ]

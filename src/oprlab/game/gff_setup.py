@@ -29,6 +29,11 @@ DEFAULT_EDGES = ("south", "north")
 Box = tuple[float, float, float, float]
 #: ``GffOptions.defend``: every attack, or shots only.
 DEFEND_READINGS = ("all", "shooting")
+#: ``GffOptions.strike_back``: the charged side decides, or always strikes back.
+STRIKE_BACK_READINGS = ("choose", "always")
+#: ``GffOptions.stuck_markers`` (as ``oprlab.game.objectives.STUCK_READINGS``, which this module
+#: may not import): the farthest point, or stop placing.
+STUCK_MARKER_READINGS = ("farthest", "stop")
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,12 @@ class GffOptions:
             (``False``: the target alone takes them, as one attack on its own does).
         limited: a Limited weapon fires or strikes in one attack per game, then is gone
             (``False``: it is used in every attack, as before).
+        strike_back: "Defenders may choose to strike back": ``"choose"``: the charged side
+            decides (``STRIKE_BACK``) before its first attack of the exchange; ``"always"``:
+            it always strikes back (as before).
+        stuck_markers: when no point is left for a marker over 9" from the others:
+            ``"farthest"``: it goes at a point farthest from them; ``"stop"``: no more
+            markers are placed (``game.objectives``, docs/rules/gff.md "Full games").
     """
 
     edges: str = "all"
@@ -64,6 +75,8 @@ class GffOptions:
     set_clock_at_activation: bool = True
     blast_split: bool = True
     limited: bool = True
+    strike_back: str = "choose"
+    stuck_markers: str = "farthest"
 
     def __post_init__(self) -> None:
         if self.edges not in EDGE_SETS:
@@ -87,6 +100,17 @@ class GffOptions:
                 expected=" or ".join(DEFEND_READINGS),
                 where="defend",
             )
+        for name, allowed in (
+            ("strike_back", STRIKE_BACK_READINGS),
+            ("stuck_markers", STUCK_MARKER_READINGS),
+        ):
+            if getattr(self, name) not in allowed:
+                raise OptionError(
+                    f"unknown {name.replace('_', ' ')} reading",
+                    value=getattr(self, name),
+                    expected=" or ".join(allowed),
+                    where=name,
+                )
 
 
 def check_edge(edge: str) -> str:

@@ -5,7 +5,16 @@ The texts settle markers the same way once each system has said which units may 
 a marker, both sides near make it neutral, nobody near leaves it as it was; the most markers
 after the last round wins. Each procedure only says who may hold (Shaken, late arrivals).
 Both OPR procedures also offer markers on one 3" grid between the deployment zones, each
-checking its own placing rules (:func:`candidates`).
+checking its own placing rules (:func:`candidates`), and keep them over 9" apart
+(:func:`spacing_problem`).
+
+A placement can leave no point over 9" from the markers already placed (seed 003 with every
+edge allowed keeps markers in the central 24" square; earlier markers can block the rest).
+The texts say nothing of this case; the reading (``stuck``, docs/rules/gff.md "Full games"):
+``"farthest"``: the marker goes at a point as far from the others as the placing rules allow
+(the grid points farthest from their nearest marker are offered; any point at least as far is
+legal); ``"stop"``: no more markers are placed. Either way the phase always has an action or
+ends, so no game can stop with nothing to do.
 
 May import ``oprlab.game.geometry``, ``oprlab.game.events``, ``oprlab.game.state`` and
 ``oprlab.table.model``.
@@ -13,6 +22,7 @@ May import ``oprlab.game.geometry``, ``oprlab.game.events``, ``oprlab.game.state
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
@@ -24,19 +34,79 @@ from oprlab.table.model import Placement, Point
 
 #: Seed 003 "Mission" 4 (and seed 002): a unit within 3" of a marker may seize it.
 OBJECTIVE_RANGE = 3.0
+#: Seeds 003 and 002: markers "over 9" away from each other".
+OBJECTIVE_SPACING = 9.0
+#: When no point is over 9" from the markers placed: the farthest point, or stop placing.
+STUCK_READINGS = ("farthest", "stop")
+EPS = 1e-9
+
+#: A system's placing rules apart from the spacing: why a marker may not stand at a point.
+Placing = Callable[[GameState, Point], str | None]
 
 
-def candidates(state: GameState, problem: Callable[[GameState, Point], str | None]) -> list[Point]:
-    """Points of a 3" grid between the deployment zones where a marker may go (``problem``:
-    the system's placing rules, ``None`` where a marker may stand)."""
+def _grid(state: GameState, placing: Placing) -> list[Point]:
     t = state.table
     pts: list[Point] = []
     for x in np.arange(3.0, t.width - 2.9, 3.0):
         for y in np.arange(t.deployment_depth + 1.5, t.depth - t.deployment_depth - 1.4, 3.0):
             p = (float(x), float(y))
-            if problem(state, p) is None:
+            if placing(state, p) is None:
                 pts.append(p)
     return pts
+
+
+def nearest_marker(state: GameState, point: Point) -> float:
+    """How far ``point`` is from the nearest marker placed (``inf`` before the first)."""
+    return min((math.dist(point, o.position) for o in state.objectives), default=math.inf)
+
+
+def _floor(state: GameState, placing: Placing) -> float:
+    """The farthest a grid point (by the placing rules) gets from its nearest marker."""
+    return max((nearest_marker(state, p) for p in _grid(state, placing)), default=-math.inf)
+
+
+def candidates(state: GameState, placing: Placing, stuck: str = "farthest") -> list[Point]:
+    """Points of a 3" grid between the deployment zones where a marker may go: ``placing``
+    allows them (the system's rules but the spacing, ``None`` where a marker may stand) and
+    they are over 9" from every marker; when none is (``stuck``): the points farthest from
+    their nearest marker, or none (placing stops)."""
+    grid = _grid(state, placing)
+    apart = [p for p in grid if nearest_marker(state, p) > OBJECTIVE_SPACING]
+    if apart or stuck == "stop" or not grid:
+        return apart
+    best = max(nearest_marker(state, p) for p in grid)
+    return [p for p in grid if nearest_marker(state, p) >= best - EPS]
+
+
+def spacing_problem(
+    state: GameState, point: Point, placing: Placing, stuck: str = "farthest"
+) -> str | None:
+    """Why a marker may not stand at ``point`` for the spacing (the placing rules already
+    allow it), or ``None``: over 9" from every marker, or (stuck: no grid point is) at least
+    as far from the others as the farthest grid point."""
+    d = nearest_marker(state, point)
+    if d > OBJECTIVE_SPACING:
+        return None
+    best = _floor(state, placing)
+    if stuck == "farthest" and best <= OBJECTIVE_SPACING and d >= best - EPS:
+        return None
+    if stuck == "farthest" and best <= OBJECTIVE_SPACING:
+        return (
+            'no point is over 9" from the other markers: this one goes as far from them as the '
+            f'placing rules allow ({best:.2f}")'
+        )
+    return 'objective markers must be over 9" apart'
+
+
+def stop_if_stuck(state: GameState, placing: Placing, stuck: str) -> bool:
+    """Stop placing markers when none more may go (``stuck="stop"`` with no point over 9"
+    from the others, or no point at all): logs ``objectives_stopped``; whether it stopped."""
+    left = int(state.extra.get("objectives_left", 0))
+    if left <= 0 or candidates(state, placing, stuck):
+        return False
+    state.log.add("objectives_stopped", placed=len(state.objectives), left=left)
+    state.extra["objectives_left"] = 0
+    return True
 
 
 def sides_near(

@@ -70,6 +70,7 @@ from oprlab.table.formation import formation as formation_centres
 from oprlab.table.model import Placement, Point, Table, base_radius, is_large
 from oprlab.table.movement import MoveRules, unit_allowance
 from oprlab.units.model import Army, Unit
+from oprlab.units.rule_scope import any_has, unit_rule
 
 SYSTEM = "riverside"
 #: "The game consist of 4 Rounds".
@@ -77,7 +78,7 @@ ROUNDS = 4
 #: End Phase: "within 3" of an objective".
 OBJECTIVE_RANGE = objectives.OBJECTIVE_RANGE
 #: Placing Objectives: "over 9" away from other markers".
-OBJECTIVE_SPACING = 9.0
+OBJECTIVE_SPACING = objectives.OBJECTIVE_SPACING
 #: Ambush Deployment: "anywhere over 9" away from enemy units".
 AMBUSH_DISTANCE = 9.0
 #: Scout Deployment: "12" beyond the boundaries of the commander's Deployment Zone".
@@ -113,6 +114,9 @@ class RiversideOptions:
         tie: equal melee wound totals: ``"none"`` nobody tests, ``"both"`` both test.
         impact: Impact(X) read as in GFF inside the charge (``"with_attack"``) or ``"none"``.
         readings: the attack pipeline's readings (Rending, Extra Shooty, Rout when shooting).
+        stuck_markers: when no point is left for a marker over 9" from the others:
+            ``"farthest"`` (it goes at a point farthest from them) or ``"stop"`` (no more
+            markers; ``game.objectives``).
     """
 
     winner_takes: WinnerTakes = "choose"
@@ -121,6 +125,7 @@ class RiversideOptions:
     tie: combat.TieReading = "none"
     impact: combat.ImpactReading = "with_attack"
     readings: Readings = field(default=READINGS)
+    stuck_markers: str = "farthest"
 
     def __post_init__(self) -> None:
         if self.winner_takes not in ("choose", "first", "zone"):
@@ -141,6 +146,13 @@ class RiversideOptions:
         if self.impact not in ("with_attack", "none"):
             raise OptionError(
                 "unknown Impact reading", value=self.impact, expected="with_attack or none"
+            )
+        if self.stuck_markers not in objectives.STUCK_READINGS:
+            raise OptionError(
+                "unknown stuck markers reading",
+                value=self.stuck_markers,
+                expected=" or ".join(objectives.STUCK_READINGS),
+                where="stuck_markers",
             )
 
     @property
@@ -189,6 +201,8 @@ def new_game(
     state.active = winner  # "the winner picks who places the first": it places first
     state.phase = "objectives"
     state.log.add("setup", seed=seed, mechanic=repr(state.mechanic), objectives=count, first=winner)
+    if _placing_done(state):  # no point for a marker at all (a tiny table)
+        _choose_zones(state)
     return state
 
 
@@ -197,11 +211,11 @@ def _check_room(army_a: Army, army_b: Army, table: Table) -> None:
     (``gff_room``; Ambush units: the whole table)."""
     for i, army in enumerate((army_a, army_b)):
         for unit in army.units:
-            if unit.has("Ambush"):
+            if unit_rule(unit, "Ambush"):
                 box = (0.0, 0.0, table.width, table.depth)
                 zones = [(_formation_at_origin(unit, unit.size, True), ("table", box, True))]
             else:
-                deep = table.deployment_depth + (SCOUT_DEPTH if unit.has("Scout") else 0.0)
+                deep = table.deployment_depth + (SCOUT_DEPTH if unit_rule(unit, "Scout") else 0.0)
                 zones = [
                     (_formation_at_origin(unit, unit.size, up), ("deployment zone", box, True))
                     for up, box in (
@@ -240,23 +254,36 @@ def facing(state: GameState, side: int) -> tuple[float, float]:
 
 
 def objective_problem(state: GameState, point: Point) -> str | None:
-    """Why a marker may not go at ``point`` ("Placing Objectives"), or ``None`` if it may."""
+    """Why a marker may not go at ``point`` ("Placing Objectives"), or ``None`` if it may: over
+    9" from the others, or as far as the table allows when no point is (``stuck_markers``)."""
+    stuck = options_of(state).stuck_markers
+    problem = _marker_placing(state, point)
+    return problem or objectives.spacing_problem(state, point, _marker_placing, stuck)
+
+
+def _marker_placing(state: GameState, point: Point) -> str | None:
+    """ "Placing Objectives" but the spacing: outside the zones, not in impassable terrain."""
     t = state.table
     x, y = point
     if not (0.0 <= x <= t.width and 0.0 <= y <= t.depth):
         return "objective marker off the table"
     if y <= t.deployment_depth or y >= t.depth - t.deployment_depth:
         return "objective markers go outside the deployment zones"
-    if any(math.dist(point, o.position) <= OBJECTIVE_SPACING for o in state.objectives):
-        return 'objective markers must be over 9" away from other markers'
-    if not objective_ok(t, point, tuple(o.position for o in state.objectives)):
+    if not objective_ok(t, point):
         return "objective markers can't be placed in impassable terrain"
     return None
 
 
 def objective_candidates(state: GameState) -> list[Point]:
-    """Legal marker points on a 3" grid."""
-    return objectives.candidates(state, objective_problem)
+    """Legal marker points on a 3" grid (when none is over 9" from the others, the farthest)."""
+    return objectives.candidates(state, _marker_placing, options_of(state).stuck_markers)
+
+
+def _placing_done(state: GameState) -> bool:
+    """No more markers: all placed, or none may go (``objectives.stop_if_stuck``)."""
+    stuck = options_of(state).stuck_markers
+    left = state.extra.get("objectives_left", 0)
+    return left == 0 or objectives.stop_if_stuck(state, _marker_placing, stuck)
 
 
 @lru_cache(maxsize=1024)
@@ -338,7 +365,7 @@ def _ground_problem(state: GameState, us: UnitState, p: Placement) -> str | None
     radius = float(p.radii[0]) - CLEARANCE
     if (
         state.table.pieces
-        and not standable(state.table, p.centres, radius, flying=us.unit.has("Flying")).all()
+        and not standable(state.table, p.centres, radius, flying=unit_rule(us.unit, "Flying")).all()
     ):
         return "a model would stand in impassable or on unstable terrain"
     return None
@@ -475,7 +502,7 @@ def _rules(unit: Unit) -> MoveRules:
 def charge_targets(state: GameState, us: UnitState) -> list[str]:
     """Enemy units at least one model can reach base contact with ("Charge Action")."""
     assert us.placement is not None
-    if not any(w.melee for w in us.unit.weapons) and not us.unit.has("Impact"):
+    if not any(w.melee for w in us.unit.weapons) and not any_has(us.unit, "Impact"):
         return []
     reach = move_allowance(us.unit, Kind.CHARGE)
     out = []
@@ -511,8 +538,8 @@ def _can_charge(state: GameState, us: UnitState, target: Placement, reach: float
     ]
     key = (
         reach,
-        us.unit.has("Flying"),
-        us.unit.has("Strider"),
+        unit_rule(us.unit, "Flying"),
+        unit_rule(us.unit, "Strider"),
         _key(us.placement),
         _key(target),
         tuple(sorted(_key(p) for p in others)),
@@ -682,7 +709,7 @@ def unit_actions(state: GameState, us: UnitState) -> list[Action]:
     that does something else stays Shaken). Immobile units (a GFF rule) only Hold or Idle.
     """
     acts = [Action(Kind.HOLD, us.uid), Action(Kind.IDLE, us.uid)]
-    if us.unit.has("Immobile"):
+    if unit_rule(us.unit, "Immobile"):
         return acts
     goals = move_goals(state, us)
     targets = charge_targets(state, us)
@@ -833,7 +860,7 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
             raise bad("Special Abilities come in the unit's activation, before its attack")
         if a.kind is Kind.CAST:
             problem = abilities.cast_problem(state, us, a, _tried(state, us))
-        elif not us.unit.has("Teleport"):
+        elif not unit_rule(us.unit, "Teleport"):
             problem = "only units with Teleport teleport"
         elif _teleported(state, us):
             problem = "Teleport is once per activation"
@@ -848,7 +875,7 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         raise bad("this unit cannot activate now")
     if a.kind is Kind.IDLE and not fresh:
         raise bad("Idle: the unit may not use any Special Abilities")
-    if us.unit.has("Immobile") and a.kind not in (Kind.HOLD, Kind.IDLE):
+    if unit_rule(us.unit, "Immobile") and a.kind not in (Kind.HOLD, Kind.IDLE):
         raise bad("Immobile units may only Hold or Idle")
     if a.kind in (Kind.HOLD, Kind.IDLE) and (a.to is not None or a.target):
         raise bad("Hold and Idle take no move and no target (targets come after Hold)")
@@ -910,8 +937,8 @@ def apply(state: GameState, action: Action) -> None:
         return
     if action.kind is Kind.PLACE_OBJECTIVE:
         assert action.to is not None
-        if activation.place_objective(state, action.to):  # "alternate in placing one marker"
-            _choose_zones(state)
+        if activation.place_objective(state, action.to) or _placing_done(state):
+            _choose_zones(state)  # "alternate in placing one marker"
         return
     if action.kind is Kind.SET_CLOCK and state.phase == "clocks":
         state.phase = "activation"  # the side then picks its unit

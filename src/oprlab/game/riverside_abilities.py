@@ -62,6 +62,7 @@ from oprlab.rules.riverside.resolve import finish
 from oprlab.table.model import Placement, Point
 from oprlab.table.movement import TELEPORT_RANGE, MoveRules, teleport_unit
 from oprlab.table.sight import visible_all
+from oprlab.units.rule_scope import unit_rule
 
 #: Resisting tokens listed by legal_actions (any number up to the tokens is legal), as boosts.
 RESIST_LISTED = BOOST_LISTED
@@ -301,7 +302,7 @@ def teleport_goals(state: GameState, us: UnitState) -> list[Point]:
 
 def teleport_actions(state: GameState, us: UnitState) -> list[Action]:
     """``TELEPORT`` toward each goal (the unit is placed up to 6" toward it)."""
-    if not us.unit.has("Teleport") or not us.on_table:
+    if not unit_rule(us.unit, "Teleport") or not us.on_table:
         return []
     return [Action(Kind.TELEPORT, us.uid, to=g) for g in teleport_goals(state, us)]
 

@@ -47,22 +47,29 @@ from oprlab.rules.riverside.attack import (
     wounds_from_block,
 )
 from oprlab.rules.riverside.casualties import Casualties, casualties_at, remove_casualties
-from oprlab.rules.riverside.melee import IMPACT_QUALITY
+from oprlab.rules.riverside.melee import impact_profile
 from oprlab.rules.riverside.morale import (
     fails_automatically,
     melee_loser,
     morale_check,
     morale_failure,
 )
-from oprlab.rules.riverside.profile import AttackProfile, DefenderProfile, attack_profile
+from oprlab.rules.riverside.profile import (
+    AttackProfile,
+    DefenderProfile,
+    attack_profile,
+    attack_profiles,
+)
 from oprlab.rules.riverside.profile import defender_profile as read_defender
 from oprlab.rules.riverside.resolve import AttackResult, finish, resolve_attack
+from oprlab.rules.weapon_lines import share_out
 from oprlab.table import charge as table_charge
 from oprlab.table.cover import los_and_cover_all
 from oprlab.table.model import Placement
 from oprlab.table.movement import MoveRules
 from oprlab.table.sight import SightCache
 from oprlab.units.model import Unit, Weapon
+from oprlab.units.rule_scope import unit_rule
 
 BoolArray = npt.NDArray[np.bool_]
 
@@ -262,7 +269,8 @@ def resolve_groups(
 def ranged_groups(
     us: UnitState, target: UnitState, types: Sequence[str], lk: Look, distance: float
 ) -> list[Group]:
-    """The weapons of ``types`` that models with LoS and range fire at ``target``, split by
+    """The weapons of ``types`` that models with LoS and range fire at ``target`` (split by
+    the per-model rules of the firing models: :mod:`~oprlab.rules.weapon_lines`), grouped by
     whether the target has Cover from the firing model."""
     assert us.placement is not None
     alive = us.models
@@ -276,10 +284,11 @@ def ranged_groups(
         if total <= 0:
             continue
         covered = min(total, dice_of(w, us.unit, alive, int((firing & lk.cover).sum())))
-        p = attack_profile(us.unit, w)
-        for dice, bucket in ((total - covered, open_dice), (covered, covered_dice)):
-            if dice > 0:
-                bucket.append(replace(p, dice=dice))
+        pieces = attack_profiles(us.unit, [w], alive=alive, attacking=int(firing.sum()))
+        for p, hidden in zip(pieces, share_out(covered, [p.dice for p in pieces]), strict=True):
+            for dice, bucket in ((p.dice - hidden, open_dice), (hidden, covered_dice)):
+                if dice > 0:
+                    bucket.append(replace(p, dice=dice))
     groups: list[Group] = []
     base = Situation(distance=distance, attacker=us.owner, defender=target.owner)
     if open_dice:
@@ -486,18 +495,18 @@ def melee_profiles(
     out: list[AttackProfile] = []
     if strikers <= 0:
         return ()
-    if charging and impact == "with_attack" and not fatigued:
-        dice = impact_dice_left(us.unit, min(strikers, us.unit.size))
-        if dice > 0:
-            out.append(AttackProfile(name="Impact", dice=dice, quality=IMPACT_QUALITY, melee=True))
-    for w in melee_weapons(us.unit):
-        dice = dice_of(w, us.unit, us.models, strikers)
-        if dice > 0:
-            p = attack_profile(us.unit, w)
-            out.append(replace(p, dice=dice + (1 if extra else 0)))
+    s = Situation(melee=True, charging=charging, fatigued=fatigued)
+    impact_dice = impact_dice_left(us.unit, us.models, strikers) if charging else 0
+    impact_hit = impact_profile(impact_dice, s, impact)
+    if impact_hit is not None:
+        out.append(impact_hit)
+    melee = melee_weapons(us.unit)
+    for p in attack_profiles(us.unit, melee, alive=us.models, attacking=strikers):
+        if p.dice > 0:
+            out.append(replace(p, dice=p.dice + (1 if extra else 0)))
             extra = False
-    if extra and melee_weapons(us.unit):
-        out.append(replace(attack_profile(us.unit, melee_weapons(us.unit)[0]), dice=1))
+    if extra and melee:
+        out.append(replace(attack_profile(us.unit, melee[0]), dice=1))
     return tuple(out)
 
 
@@ -690,7 +699,7 @@ def dangerous_terrain(
 
     The wounds are not from an attack, a spell or an ability, so no Morale Test follows.
     """
-    if action not in ("rush", "charge") or us.unit.has("Flying"):
+    if action not in ("rush", "charge") or unit_rule(us.unit, "Flying"):
         return
     movers = int((crossed & (us.placement.alive if us.placement is not None else crossed)).sum())
     if movers <= 0:

@@ -26,10 +26,15 @@ __all__ = ["NO_GAME", "SYSTEMS", "find_system", "system_names"]
 #: coherent formation instead of losing units the 4" grid could not place; a unit that still
 #: finds no room is listed apart (``not_deployed``), not counted as lost nor, in GFF, as a
 #: starting unit for Morale. Only games with a crowded zone change: every pinned game is the same.
+#: gff r7 / riverside r6 / wwpd r2 (issue 10): the dice come from the seed's own stream
+#: (``oprlab.rng``); GFF models shoot and strike by their own range and reach, melee casualties
+#: keep the fighters and the strike back is the charged side's decision; a marker with no point
+#: over 9" away goes at the farthest point; rules some models have act through those models'
+#: weapons. Every pinned game changed (the dice streams).
 VERSIONS: dict[str, str] = {
-    "gff": "003_8abb008d4113ed75 r6",
-    "riverside": "002_fdb385c07cc953af r5",
-    "wwpd": "004_b5c87f7769291d1c r1",
+    "gff": "003_8abb008d4113ed75 r7",
+    "riverside": "002_fdb385c07cc953af r6",
+    "wwpd": "004_b5c87f7769291d1c r2",
 }
 
 #: Systems oprlab knows that have no full-game procedure, and what they offer instead.

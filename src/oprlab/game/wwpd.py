@@ -51,6 +51,7 @@ from oprlab.game import objectives
 from oprlab.game.events import EventLog
 from oprlab.game.state import Objective
 from oprlab.mechanics import Check, Mechanic, Test, get_mechanic
+from oprlab.rng import generator
 from oprlab.rules.wwpd.attack import (
     Attack,
     AttackResult,
@@ -345,7 +346,7 @@ def new_game(
         if not force.units:
             raise UserError(f"force {i + 1} has no units", value=force.name, expected="a unit")
     mech = get_mechanic(mechanic) if isinstance(mechanic, str) else mechanic
-    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
+    rng = generator(seed, "dice")  # the game's dice: its own stream of the seed (oprlab.rng)
     units: dict[str, WwpdUnitState] = {}
     for side, force in enumerate((force_a, force_b)):
         for i, unit in enumerate(force.units):

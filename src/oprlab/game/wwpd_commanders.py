@@ -18,8 +18,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
 
-import numpy as np
-
 from oprlab.errors import UnknownNameError
 from oprlab.game import geometry as geo
 from oprlab.game.wwpd import (
@@ -32,6 +30,7 @@ from oprlab.game.wwpd import (
     home_edge,
     shooting_attack_of,
 )
+from oprlab.rng import SeedLike, own_generator
 from oprlab.rules.wwpd.attack import Attack, Kit, melee_attack
 from oprlab.rules.wwpd.exact import attack_odds
 from oprlab.rules.wwpd.targets import FIREFIGHT_RANGE, Phase
@@ -70,8 +69,8 @@ class RandomWwpdCommander:
 
     name = "random"
 
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = np.random.default_rng(seed)
+    def __init__(self, seed: SeedLike = 0) -> None:
+        self.rng = own_generator(seed)
 
     def choose(self, state: WwpdState, actions: Sequence[WwpdAction]) -> WwpdAction:
         return actions[int(self.rng.integers(len(actions)))]
@@ -82,7 +81,7 @@ class RulesWwpdCommander:
 
     name = "rules"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: SeedLike = 0) -> None:
         self.seed = seed
 
     def choose(self, state: WwpdState, actions: Sequence[WwpdAction]) -> WwpdAction:
@@ -203,13 +202,13 @@ def _step_toward(
     return (start[0] + (goal[0] - start[0]) * f, start[1] + (goal[1] - start[1]) * f)
 
 
-COMMANDERS: dict[str, Callable[[int], WwpdCommander]] = {
+COMMANDERS: dict[str, Callable[[SeedLike], WwpdCommander]] = {
     "random": RandomWwpdCommander,
     "rules": RulesWwpdCommander,
 }
 
 
-def get_wwpd_commander(name: str, seed: int = 0) -> WwpdCommander:
+def get_wwpd_commander(name: str, seed: SeedLike = 0) -> WwpdCommander:
     """A WWPD commander by name (``random`` or ``rules``)."""
     try:
         return COMMANDERS[name](seed)

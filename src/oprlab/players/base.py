@@ -7,14 +7,16 @@ from importlib import import_module
 
 from oprlab.errors import UnknownNameError
 from oprlab.game.play import Commander
+from oprlab.rng import SeedLike
 
 __all__ = ["COMMANDERS", "Commander", "get_commander"]
 
-COMMANDERS: dict[str, Callable[[int], Commander]] = {}
+COMMANDERS: dict[str, Callable[[SeedLike], Commander]] = {}
 
 
-def get_commander(name: str, seed: int = 0) -> Commander:
-    """A commander by name; ``seed`` drives any choices it makes at random."""
+def get_commander(name: str, seed: SeedLike = 0) -> Commander:
+    """A commander by name; ``seed`` (an int, or its stream of a game seed:
+    :func:`oprlab.rng.commander_stream`) drives any choices it makes at random."""
     for module in ("random_commander", "rules_commander"):  # each registers itself
         import_module(f"oprlab.players.{module}")
 

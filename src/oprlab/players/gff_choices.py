@@ -3,8 +3,9 @@
 ``RulesCommander.choose`` sends these decisions here: the deployment roll-off winner's edge
 (``CHOOSE_ZONE``), deployment along whichever edge the side has (``DEPLOY``), an enemy Caster's
 tokens against a spell (``RESIST``), a benny spent to defend against hits (``DEFEND``) and one
-spent on a clock at an activation's start (``SET_CLOCK``, phase ``clocks``). Each
-habit is simple and documented; estimates use d6 odds under every mechanic.
+spent on a clock at an activation's start (``SET_CLOCK``, phase ``clocks``) and the charged
+unit's strike back (``STRIKE_BACK``, by expected value). Each habit is simple and documented;
+estimates use d6 odds under every mechanic.
 
 May import ``oprlab.game`` and below.
 """
@@ -12,22 +13,32 @@ May import ``oprlab.game`` and below.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
-from oprlab.game import gff, gff_casting, gff_defend
+from oprlab.game import gff, gff_casting, gff_defend, gff_melee
 from oprlab.game import gff_setup as edges
 from oprlab.game.actions import Action, Kind
 from oprlab.game.state import GameState, UnitState
+from oprlab.mechanics import get_mechanic
 from oprlab.mechanics.clock import Clock
 from oprlab.mechanics.clock_state import ClockState
-from oprlab.rules.gff.profile import defender_profile
+from oprlab.rules.gff.attack import Situation, impact_attack
+from oprlab.rules.gff.fast import attack_odds_fast
+from oprlab.rules.gff.melee import counter_models_left, impact_dice_left, strikes
+from oprlab.rules.gff.profile import AttackProfile, DefenderProfile, defender_profile
 from oprlab.units.model import Unit
 
+D6 = get_mechanic("d6")
 #: DEFEND: an attack threatens "many points" when it is expected to remove this share of the
 #: unit's cost.
 MANY_POINTS = 0.25
 
 #: The decisions this module answers for the rules commander in GFF games.
-KINDS = frozenset({Kind.CHOOSE_ZONE, Kind.DEPLOY, Kind.RESIST, Kind.DEFEND, Kind.SET_CLOCK})
+KINDS = frozenset(
+    {Kind.CHOOSE_ZONE, Kind.DEPLOY, Kind.RESIST, Kind.DEFEND, Kind.SET_CLOCK, Kind.STRIKE_BACK}
+)
+#: A Shaken target is worth this share of its points more (as the commander's attack estimate).
+SHAKEN_SHARE = 0.3
 
 
 def handles(state: GameState, kind: Kind) -> bool:
@@ -46,6 +57,8 @@ def choose(state: GameState, actions: Sequence[Action], shooting: Callable[[Unit
         return defend(state, actions)
     if kind is Kind.SET_CLOCK:  # (listed first only at an activation's start)
         return start_clock(state, actions)
+    if kind is Kind.STRIKE_BACK:
+        return strike_back(state, actions)
     return resist(state, actions)
 
 
@@ -127,6 +140,54 @@ def defend(state: GameState, actions: Sequence[Action]) -> Action:
         return none
     want = min(spare, gff_defend.hit_count(shot.rolled))
     return max((a for a in actions if a.value <= want), key=lambda a: a.value)
+
+
+def _points(
+    weapons: Sequence[AttackProfile], d: DefenderProfile, s: Situation, unit: Unit
+) -> float:
+    """Expected points of ``unit`` (as target ``d``) one attack removes (d6 odds): its
+    casualties at its cost per model, and a share of its cost for being left Shaken."""
+    if not weapons:
+        return 0.0
+    odds = attack_odds_fast(weapons, d, s, D6)
+    casualties = float(sum(k * p for k, p in enumerate(odds.casualties)))
+    return casualties * unit.cost / max(1, unit.size) + SHAKEN_SHARE * odds.p_shaken * unit.cost
+
+
+def strike_back(state: GameState, actions: Sequence[Action]) -> Action:
+    """Strike back when what it removes now is worth at least what Fatigue costs the unit.
+
+    Gain: the expected points of the charger its first attack removes (the Counter strike or
+    the strike back, as the exchange would make it). Cost: striking back leaves it Fatigued
+    (only 6s hit in melee) until the round ends; if it has yet to activate this round (and is
+    neither Fatigued nor Shaken already), its own charge at the charger later this round loses
+    the difference between charging rested and Fatigued. Otherwise Fatigue costs nothing.
+    Equal: strike back.
+    """
+    waiting = state.extra.get("strike_back")
+    yes = max(actions, key=lambda a: a.value)
+    no = min(actions, key=lambda a: a.value)
+    if not isinstance(waiting, gff_melee.StrikeBackDeciding):
+        return yes
+    us, charger = state.units[waiting.charged], state.units[waiting.charger]
+    blow = waiting.blow
+    gain = _points(blow.weapons, blow.target, blow.situation, charger.unit)
+    cost = 0.0
+    if not (us.activated or us.fatigued or us.shaken):
+        target = replace(blow.target, models=charger.models)
+        counter = counter_models_left(charger.unit, charger.models)
+        value = []
+        for s in (
+            Situation(melee=True, charging=True),
+            Situation(melee=True, charging=True, fatigued=True),
+        ):
+            impact = impact_attack(
+                us.unit.quality, impact_dice_left(us.unit, us.models), s, counter
+            )
+            weapons = strikes(us.unit, us.models) + ((impact,) if impact is not None else ())
+            value.append(_points(weapons, target, s, charger.unit))
+        cost = value[0] - value[1]
+    return yes if gain >= cost else no
 
 
 def resist(state: GameState, actions: Sequence[Action]) -> Action:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
 from oprlab.game.actions import Action
 from oprlab.game.state import GameState
 from oprlab.players.base import COMMANDERS
+from oprlab.rng import SeedLike, own_generator
 
 
 class RandomCommander:
@@ -16,8 +15,8 @@ class RandomCommander:
 
     name = "random"
 
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = np.random.default_rng(seed)
+    def __init__(self, seed: SeedLike = 0) -> None:
+        self.rng = own_generator(seed)
 
     def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
         return actions[int(self.rng.integers(len(actions)))]

@@ -7,21 +7,18 @@ default readings), with the cost discipline of the GFF path in ``rules_commander
 memoised by the identity of the units and weapons (hashing frozen units is slow), and the fast
 path itself caches each die's chain across a game.
 
-May import ``oprlab.game`` state, ``oprlab.rules.riverside``, ``oprlab.rules.gff.melee`` (the
-even spread of weapon lines, as the game uses) and ``oprlab.mechanics``.
+May import ``oprlab.game`` state, ``oprlab.rules.riverside`` (its profiles spread the weapon
+lines evenly, as the game does) and ``oprlab.mechanics``.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from oprlab.game.state import UnitState
 from oprlab.mechanics import get_mechanic
 from oprlab.players.memo import IdentityMemo, attack_weapons
-from oprlab.rules.gff.melee import carried
 from oprlab.rules.riverside.attack import Situation
 from oprlab.rules.riverside.fast import attack_odds_fast
-from oprlab.rules.riverside.profile import attack_profile, defender_profile
+from oprlab.rules.riverside.profile import attack_profiles, defender_profile
 from oprlab.units.model import Unit, Weapon
 
 D6 = get_mechanic("d6")
@@ -67,11 +64,7 @@ def _expected(
     melee: bool,
     charging: bool,
 ) -> float:
-    profiles = []
-    for w in weapons:
-        dice = carried(w.count, models, unit.size) * w.attacks
-        if dice > 0:
-            profiles.append(replace(attack_profile(unit, w), dice=dice))
+    profiles = [p for p in attack_profiles(unit, weapons, alive=models) if p.dice > 0]
     if not profiles:
         return 0.0
     s = Situation(melee=melee, charging=charging, fatigued=fatigued)

@@ -24,7 +24,6 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections.abc import Sequence
-from dataclasses import replace
 from enum import StrEnum
 from functools import lru_cache
 
@@ -50,10 +49,10 @@ from oprlab.mechanics.clock_state import ClockState
 from oprlab.players import gff_choices, riverside_choices, riverside_odds
 from oprlab.players.base import COMMANDERS
 from oprlab.players.memo import IdentityMemo, attack_weapons
+from oprlab.rng import SeedLike
 from oprlab.rules.gff.attack import LONG_RANGE, Situation
 from oprlab.rules.gff.fast import attack_odds_fast
-from oprlab.rules.gff.melee import carried
-from oprlab.rules.gff.profile import attack_profile, defender_profile
+from oprlab.rules.gff.profile import attack_profiles, defender_profile
 from oprlab.units.model import Unit, Weapon
 
 D6 = get_mechanic("d6")
@@ -161,12 +160,7 @@ def _expected(
     charging: bool,
     far: bool,
 ) -> float:
-    profiles = []
-    for w in weapons:
-        p = attack_profile(unit, w)
-        dice = carried(w.count, models, unit.size) * w.attacks
-        if dice > 0:
-            profiles.append(replace(p, dice=dice))
+    profiles = [p for p in attack_profiles(unit, weapons, alive=models) if p.dice > 0]
     if not profiles:
         return 0.0
     s = Situation(
@@ -336,7 +330,7 @@ class RulesCommander:
 
     name = "rules"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: SeedLike = 0) -> None:
         self.seed = seed
         self._view: _View | None = None
 

@@ -7,8 +7,9 @@ in which order, and what follows them are the system's. What they share lives he
 
 - the result types (:class:`ExchangeResult` with a :class:`SideResult` per :class:`Side`), so
   analysis reads either system's exchange the same way;
-- how a unit that lost models still strikes (:func:`carried`, :class:`Arm`, :func:`strikes_with`)
-  and which starting condition a unit may be in (:func:`check_models`);
+- how a unit that lost models still strikes (:func:`carried`; the weapon lines themselves come
+  from :mod:`oprlab.rules.weapon_lines`) and which starting condition a unit may be in
+  (:func:`check_models`);
 - the exact driver (:func:`compose_stages`): each stage composed over every joint state the
   earlier stages left, with a cap on the states, the same state machine the sampled drivers roll.
 
@@ -18,31 +19,28 @@ May import ``oprlab.errors``, ``oprlab.prob`` and ``oprlab.units``.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Generic, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from oprlab.errors import OprlabError, OptionError
 from oprlab.prob import Dist
-from oprlab.units.model import Unit, Weapon
+from oprlab.units.model import Unit
 
 __all__ = [
     "CONSOLIDATE_INCHES",
     "SEPARATE_INCHES",
     "AfterCombat",
-    "Arm",
     "ExactTooLarge",
     "ExchangeResult",
     "Side",
     "SideResult",
     "StrikeRecord",
     "UnitState",
-    "arms",
     "carried",
     "check_models",
     "compose_stages",
     "other",
-    "strikes_with",
 ]
 
 #: After Combat: "If one unit is destroyed, the other may move by up to 3"" (seed 003).
@@ -189,56 +187,6 @@ def carried(count: int, models: int, size: int) -> int:
     if models >= size:
         return count
     return (2 * count * models + size) // (2 * size)
-
-
-class _Dice(Protocol):
-    @property
-    def dice(self) -> int: ...
-
-
-A = TypeVar("A", bound=_Dice)
-
-
-@dataclass(frozen=True, slots=True)
-class Arm(Generic[A]):
-    """One melee weapon line of a unit, read once: its count, attacks and the system's profile.
-
-    ``counter``: the line strikes first when charged (GFF Counter; always False elsewhere).
-    """
-
-    count: int
-    attacks: int
-    profile: A
-    counter: bool = False
-
-
-def arms(
-    unit: Unit,
-    profile: Callable[[Unit, Weapon], A],
-    counter: Callable[[Unit, Weapon], bool] | None = None,
-) -> tuple[Arm[A], ...]:
-    """Every melee weapon line of ``unit`` with its profile (and its Counter flag)."""
-    return tuple(
-        Arm(w.count, w.attacks, profile(unit, w), counter is not None and counter(unit, w))
-        for w in unit.weapons
-        if w.melee
-    )
-
-
-def strikes_with(
-    lines: Iterable[Arm[A]], size: int, models: int, counter: bool | None = None
-) -> tuple[A, ...]:
-    """The weapons ``models`` left of ``size`` strike with: each line scaled by :func:`carried`
-    (the Counter lines, the others, or all for ``None``); lines left with no dice drop out."""
-    out: list[A] = []
-    for arm in lines:
-        if counter is not None and arm.counter != counter:
-            continue
-        dice = carried(arm.count, models, size) * arm.attacks
-        if dice > 0:
-            p = arm.profile
-            out.append(p if dice == p.dice else replace(p, dice=dice))  # type: ignore[type-var]
-    return tuple(out)
 
 
 def check_models(unit: Unit, s: UnitState | None, where: str) -> UnitState:

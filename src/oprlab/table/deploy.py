@@ -10,6 +10,7 @@ zones, over 9" from each other, never in impassable terrain. Randomness comes on
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,7 @@ import numpy.typing as npt
 import shapely  # type: ignore[import-untyped, unused-ignore]
 
 from oprlab.errors import OptionError, check_range
-from oprlab.rng import make_rng, spawn
+from oprlab.rng import generator, stream
 from oprlab.table.model import Placement, Point, Table, TerrainType
 from oprlab.table.terrain import generate_table, terrain_geometry
 
@@ -90,8 +91,11 @@ def place_objectives(
     table's centre when that spot is legal, so that a symmetric table stays fair. Coordinates
     are rounded to 0.01".
 
+    When no legal spot is found after many tries (earlier markers can leave none over 9"
+    away), the marker goes at the legal point farthest from the others (:func:`_farthest`).
+
     Raises:
-        OptionError: ``count`` out of range, or no legal spot left after many tries.
+        OptionError: ``count`` out of range, or no legal point for a marker at all.
     """
     check_range("count", count, 0, 20)
     placed: list[Point] = []
@@ -111,21 +115,44 @@ def place_objectives(
                 placed.append(point)
                 break
         else:
-            raise OptionError(
-                f"no legal place for objective {i + 1} of {count}",
-                value=count,
-                expected='fewer markers (they must be over 9" apart, outside the zones)',
-            )
+            farthest = _farthest(table, tuple(placed))
+            if farthest is None:
+                raise OptionError(
+                    f"no legal place for objective {i + 1} of {count}",
+                    value=count,
+                    expected="a table with room for markers outside the deployment zones",
+                )
+            placed.append(farthest)
     return tuple(placed)
+
+
+def _farthest(table: Table, placed: tuple[Point, ...]) -> Point | None:
+    """When no spot over 9" from the markers is found: the point of a 1" grid of the legal
+    area farthest from its nearest marker (the first such point; ``None``: no legal point).
+
+    The texts give no rule for this case; the reading is the GFF and Riverside games' default
+    (``stuck_markers="farthest"``, docs/rules/gff.md "Full games"), so a game never fails here.
+    """
+    best: tuple[float, Point] | None = None
+    for x in np.arange(0.5, table.width, 1.0):
+        for y in np.arange(table.deployment_depth + 0.5, table.depth - table.deployment_depth, 1.0):
+            point = (float(x), float(y))
+            if not objective_ok(table, point):
+                continue
+            d = min((math.dist(point, p) for p in placed), default=0.0)
+            if best is None or d > best[0]:
+                best = (d, point)
+    return None if best is None else best[1]
 
 
 def mission_table(seed: int, *, objectives: int | None = None, **generate: Any) -> Table:
     """A generated table (:func:`~oprlab.table.terrain.generate_table`) with its markers.
 
-    The markers use a child seed of ``seed`` (so adding them does not change the terrain);
+    The markers use a child of the table's stream of ``seed`` (so adding them does not change
+    the terrain, and neither touches the game's dice);
     their number is D3+2 unless ``objectives`` is given.
     """
     table = generate_table(seed, **generate)
-    rng = make_rng(spawn(seed, 1)[0]).rng
+    rng = generator(stream(seed, "table").spawn(1)[0])
     count = objective_count(rng) if objectives is None else objectives
     return dataclasses.replace(table, objectives=place_objectives(table, rng, count))

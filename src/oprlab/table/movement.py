@@ -58,6 +58,7 @@ from oprlab.table.paths import (
     walk,
 )
 from oprlab.units.model import Unit
+from oprlab.units.rule_scope import unit_rule
 
 IntArray = npt.NDArray[np.intp]
 
@@ -81,7 +82,7 @@ def allowance(action: str, *, fast: bool = False, slow: bool = False) -> float:
 
 def unit_allowance(unit: Unit, action: str) -> float:
     """How far ``unit`` may move with ``action``, with its Fast and Slow rules."""
-    return allowance(action, fast=unit.has("Fast"), slow=unit.has("Slow"))
+    return allowance(action, fast=unit_rule(unit, "Fast"), slow=unit_rule(unit, "Slow"))
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,9 @@ class MoveRules:
     @staticmethod
     def of(unit: Unit, system: str = "gff") -> MoveRules:
         """The rules a unit's special rules give it."""
-        return MoveRules(system=system, strider=unit.has("Strider"), flying=unit.has("Flying"))
+        return MoveRules(
+            system=system, strider=unit_rule(unit, "Strider"), flying=unit_rule(unit, "Flying")
+        )
 
 
 _POLYS: dict[tuple[int, TerrainType, bool], tuple[Table, Any]] = {}

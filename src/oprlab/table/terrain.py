@@ -36,7 +36,7 @@ from oprlab.limits import (
     check_limit,
     check_nesting,
 )
-from oprlab.rng import make_rng
+from oprlab.rng import generator
 from oprlab.table import planar
 from oprlab.table.model import FloatArray, Point, Table, TerrainPiece, TerrainType
 
@@ -663,7 +663,7 @@ def generate_table(
         )
     if not 2.0 <= gap <= 12.0:
         raise OptionError("gap out of range", value=gap, expected="2 to 12 inches")
-    rng = make_rng(seed).rng
+    rng = generator(seed, "table")  # the table's own stream of the seed (oprlab.rng)
     width, depth = float(width), float(depth)
     zones = zone_boxes(width, depth, deployment_depth)
     table_box = shapely.box(0.0, 0.0, width, depth)

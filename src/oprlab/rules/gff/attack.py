@@ -73,12 +73,18 @@ def thrust_applies(p: AttackProfile, s: Situation) -> bool:
     return p.thrust and s.melee and s.charging
 
 
+def far(p: AttackProfile, s: Situation) -> bool:
+    """Shooting from over 9" (Relentless, Stealth): the profile's own shooters' distance when
+    a game measures each model (``p.far``), else the situation's."""
+    return not s.melee and (s.distance > LONG_RANGE if p.far is None else p.far)
+
+
 def hit_modifiers(p: AttackProfile, s: Situation, d: DefenderProfile) -> list[int]:
     """Every modifier to this weapon's hit rolls, by rule."""
     mods: list[int] = []
     if thrust_applies(p, s):
         mods.append(+1)
-    if d.stealth and not s.melee and s.distance > LONG_RANGE:
+    if d.stealth and far(p, s):
         mods.append(-1)  # Stealth: shot from over 9" away
     if p.indirect and not s.melee and s.moved:
         mods.append(-1)  # Indirect: shooting after moving
@@ -109,7 +115,7 @@ def extra_hits(p: AttackProfile, s: Situation, six: bool) -> int:
     if not six:
         return 0
     furious = p.furious and s.melee and s.charging
-    relentless = p.relentless and not s.melee and s.distance > LONG_RANGE
+    relentless = p.relentless and far(p, s)
     return int(furious) + int(relentless) + int(p.surge)
 
 

@@ -54,19 +54,18 @@ from oprlab.rules.melee_exchange import (
     CONSOLIDATE_INCHES,
     SEPARATE_INCHES,
     AfterCombat,
-    Arm,
     ExactTooLarge,
     ExchangeResult,
     Side,
     SideResult,
     UnitState,
-    arms,
     carried,
     check_models,
     compose_stages,
-    strikes_with,
 )
+from oprlab.rules.weapon_lines import lines
 from oprlab.units.model import Unit, Weapon
+from oprlab.units.rule_scope import unit_rule
 
 __all__ = [
     "CONSOLIDATE_INCHES",
@@ -95,6 +94,9 @@ __all__ = [
     "probability_of",
     "resolve_exchange",
     "start_exchange",
+    "strikes",
+    "with_reach",
+    "without_strike_back",
 ]
 
 #: The clock owners of the charger's and the defender's checks (pass to ``initial_state``).
@@ -160,8 +162,30 @@ def _models_with(unit: Unit, name: str, models: int) -> list[int]:
 
 
 def _is_counter(unit: Unit, weapon: Weapon) -> bool:
-    """Counter is a weapon rule; written on the unit, it covers all its melee weapons."""
-    return weapon.has("Counter") or unit.has("Counter")
+    """Counter is a weapon rule; written on the unit for every model, it covers all its melee
+    weapons (a count gives it to that many models' weapons: :mod:`~oprlab.rules.weapon_lines`).
+    """
+    return weapon.has("Counter") or unit_rule(unit, "Counter")
+
+
+@lru_cache(maxsize=4096)
+def _strike_lines(unit: Unit, alive: int, attacking: int) -> tuple[tuple[AttackProfile, bool], ...]:
+    melee = tuple(w for w in unit.weapons if w.melee)
+    return tuple(
+        (attack_profile(unit, w), _is_counter(unit, w))
+        for w in lines(unit, melee, alive=alive, attacking=attacking)
+        if w.count * w.attacks > 0
+    )
+
+
+def strikes(
+    unit: Unit, alive: int, attacking: int | None = None, counter: bool | None = None
+) -> tuple[AttackProfile, ...]:
+    """The melee weapons ``attacking`` of the ``alive`` models strike with (default: all of
+    them), split by per-model rules (Counter lines, the others, or all for ``None``)."""
+    now = min(alive, unit.size)
+    k = now if attacking is None else max(0, min(attacking, now))
+    return tuple(p for p, c in _strike_lines(unit, now, k) if counter is None or c == counter)
 
 
 def counter_models_left(unit: Unit, models: int) -> int:
@@ -176,14 +200,18 @@ def counter_models_left(unit: Unit, models: int) -> int:
     return min(models, max(armed, ruled))
 
 
-def impact_dice_left(unit: Unit, models: int) -> int:
-    """Impact(X) dice of ``unit`` when ``models`` are left: X per model that has it.
+def impact_dice_left(unit: Unit, models: int, attacking: int | None = None) -> int:
+    """Impact(X) dice of ``unit`` when ``models`` are left: X per model that has it (of the
+    ``attacking`` ones, default all: "Roll X dice when attacking after charging").
 
     :func:`~oprlab.rules.gff.profile.impact_dice` for a unit that lost models.
     """
     key = "impact"
     ratings = [r.rating or 0 for r in all_rules(unit.rules) if r.name.casefold() == key]
-    return sum(x * n for x, n in zip(ratings, _models_with(unit, "Impact", models), strict=True))
+    having = _models_with(unit, "Impact", models)
+    if attacking is not None and attacking < models:
+        having = [carried(n, attacking, models) for n in having]
+    return sum(x * n for x, n in zip(ratings, having, strict=True))
 
 
 # --- the exchange as a state machine ------------------------------------------------------
@@ -226,8 +254,6 @@ class _Melee:
     impact_timing: ImpactTiming
     attacker_owner: Owner
     defender_owner: Owner
-    attacker_arms: tuple[Arm[AttackProfile], ...]
-    defender_arms: tuple[Arm[AttackProfile], ...]
     #: Impact dice of the charger and Counter models of the defender, by models left.
     impact_by_models: tuple[int, ...]
     counter_by_models: tuple[int, ...]
@@ -264,21 +290,41 @@ def _target(base: DefenderProfile, s: UnitState) -> DefenderProfile:
     return replace(base, models=s.models, markers=s.markers, shaken=s.shaken)
 
 
-def _impact(m: _Melee, f: _Fight) -> AttackProfile | None:
-    """The charger's Impact dice as a weapon, or ``None`` (fatigued, or no dice left).
+#: How many models of each side strike (a game counts those within 2"); ``None``: all left.
+Reach = tuple[int | None, int | None]
+ALL_STRIKE: Reach = (None, None)
+
+
+def _striking(models: int, reach: int | None) -> int:
+    return models if reach is None else max(0, min(models, reach))
+
+
+def _impact(m: _Melee, f: _Fight, reach: int | None = None) -> AttackProfile | None:
+    """The charger's Impact dice as a weapon, or ``None`` (fatigued, or no dice left): X per
+    striking model with Impact(X), less one per defending model with Counter.
 
     A Shaken unit fights as fatigued, so it rolls no Impact either.
     """
+    models = f.attacker.models
+    dice = (
+        m.impact_by_models[models]
+        if reach is None or reach >= models
+        else impact_dice_left(m.attacker, models, _striking(models, reach))
+    )
     return impact_attack(
         m.attacker.quality,
-        m.impact_by_models[f.attacker.models],
+        dice,
         m.situation(Side.ATTACKER, f.attacker),
         m.counter_by_models[f.defender.models],
     )
 
 
-def _blow(m: _Melee, step: Step, f: _Fight) -> _Blow | None:
-    """The attack ``step`` makes from state ``f``, or ``None`` when it does not happen."""
+def _blow(m: _Melee, step: Step, f: _Fight, reach: Reach = ALL_STRIKE) -> _Blow | None:
+    """The attack ``step`` makes from state ``f``, or ``None`` when it does not happen.
+
+    ``reach``: how many models of the charger and of the defender may strike (seed 003
+    "Striking": "Models must strike enemies within 2""); ``None``: every model left.
+    """
     if f.attacker.models <= 0 or f.defender.models <= 0:
         return None
     weapons: tuple[AttackProfile, ...]
@@ -291,11 +337,11 @@ def _blow(m: _Melee, step: Step, f: _Fight) -> _Blow | None:
         )
         fear = m.attacker_fear
         if step is Step.IMPACT:
-            impact = _impact(m, f)
+            impact = _impact(m, f, reach[0])
             weapons = () if impact is None else (impact,)
         else:
-            weapons = strikes_with(m.attacker_arms, m.attacker.size, state.models)
-            impact = _impact(m, f) if m.impact_timing == "with_strikes" else None
+            weapons = strikes(m.attacker, state.models, _striking(state.models, reach[0]))
+            impact = _impact(m, f, reach[0]) if m.impact_timing == "with_strikes" else None
             weapons += () if impact is None else (impact,)
     else:
         if not m.strike_back:
@@ -308,7 +354,7 @@ def _blow(m: _Melee, step: Step, f: _Fight) -> _Blow | None:
         )
         fear = m.defender_fear
         counter = step is Step.COUNTER
-        weapons = strikes_with(m.defender_arms, m.defender.size, state.models, counter)
+        weapons = strikes(m.defender, state.models, _striking(state.models, reach[1]), counter)
     if not weapons:
         return None
     return _Blow(
@@ -416,8 +462,6 @@ def _melee(
         timing,
         owners[0],
         owners[1],
-        attacker_arms=arms(attacker, attack_profile, _is_counter),
-        defender_arms=arms(defender, attack_profile, _is_counter),
         impact_by_models=tuple(impact_dice_left(attacker, n) for n in range(attacker.size + 1)),
         counter_by_models=tuple(counter_models_left(defender, n) for n in range(defender.size + 1)),
         attacker_fear=attacker.rating("Fear") or 0,
@@ -486,6 +530,10 @@ class Exchange:
         fight: both units now, and the wounds each has dealt.
         strikes: the attacks made so far.
         step: index into ``melee.steps`` of the next step to consider.
+        reach: how many models of each side may strike now (a game counts those within 2"
+            before each attack; ``None``: every model left).
+        chosen: the defender has chosen whether to strike back (a game asks it once, before
+            its first attack: the Counter strike, or else the strike back).
     """
 
     melee: _Melee
@@ -493,6 +541,8 @@ class Exchange:
     fight: _Fight
     strikes: tuple[Strike, ...] = ()
     step: int = 0
+    reach: Reach = ALL_STRIKE
+    chosen: bool = False
 
 
 def start_exchange(
@@ -530,10 +580,24 @@ def next_blow(x: Exchange) -> tuple[Blow, Exchange] | None:
     every step is done."""
     steps = x.melee.steps
     for i in range(x.step, len(steps)):
-        blow = _blow(x.melee, steps[i], x.fight)
+        blow = _blow(x.melee, steps[i], x.fight, x.reach)
         if blow is not None:
             return blow, replace(x, step=i + 1)
     return None
+
+
+def with_reach(x: Exchange, attacker: int | None, defender: int | None) -> Exchange:
+    """The exchange with ``attacker`` and ``defender`` models able to strike (within 2")."""
+    return replace(x, reach=(attacker, defender))
+
+
+def without_strike_back(x: Exchange) -> Exchange:
+    """The exchange after the defender chose not to strike back ("Defenders may choose to
+    strike back, but don't have to"): its Counter strike and its strike back do not happen."""
+    m = x.melee
+    owners = (m.attacker_owner, m.defender_owner)
+    declined = _melee(m.attacker, m.defender, False, m.impact_timing, owners)
+    return replace(x, melee=declined, chosen=True)
 
 
 def after_blow(x: Exchange, blow: Blow, result: AttackResult) -> Exchange:

@@ -6,9 +6,12 @@ Special rules are looked up by name here, so the pipeline's hooks read plain fie
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from oprlab.rules.weapon_lines import lines
 from oprlab.units.model import Rule, Unit, Weapon
+from oprlab.units.rule_scope import unit_rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,6 +19,8 @@ class AttackProfile:
     """One weapon of an attacking unit, with every rule that touches its attack dice.
 
     Unit rules that act through weapons (Furious, Relentless) are folded in here.
+    ``far``: the shooting models are over 9" from the target (Relentless, Stealth) when a game
+    measures each model (docs/rules/gff.md); ``None`` reads the situation's distance.
     """
 
     name: str
@@ -35,6 +40,7 @@ class AttackProfile:
     surge: bool = False
     thrust: bool = False
     unstoppable: bool = False
+    far: bool | None = None
 
     @property
     def ignores_regeneration(self) -> bool:
@@ -67,10 +73,15 @@ class DefenderProfile:
 
 
 def attack_profile(unit: Unit, weapon: Weapon) -> AttackProfile:
-    """Read one weapon of ``unit`` into a profile (seed 003 "Special Rules Reference")."""
+    """Read one weapon line of ``unit`` into a profile (seed 003 "Special Rules Reference").
+
+    Furious and Relentless act per model ("When this model shoots"): a unit rule counts when
+    every model has it; a line of :func:`~oprlab.rules.weapon_lines.lines` carried by the
+    models that have it carries it itself (docs/rules/README.md "Rules that some models have").
+    """
 
     def either(name: str) -> bool:
-        return weapon.has(name) or unit.has(name)
+        return weapon.has(name) or unit_rule(unit, name)
 
     return AttackProfile(
         name=weapon.name,
@@ -93,6 +104,20 @@ def attack_profile(unit: Unit, weapon: Weapon) -> AttackProfile:
     )
 
 
+def attack_profiles(
+    unit: Unit,
+    weapons: Iterable[Weapon] | None = None,
+    *,
+    alive: int | None = None,
+    attacking: int | None = None,
+) -> tuple[AttackProfile, ...]:
+    """The profiles of ``weapons`` as ``attacking`` of the ``alive`` models use them, split by
+    the per-model rules of those models (:func:`~oprlab.rules.weapon_lines.lines`)."""
+    return tuple(
+        attack_profile(unit, w) for w in lines(unit, weapons, alive=alive, attacking=attacking)
+    )
+
+
 def defender_profile(
     unit: Unit, *, models: int | None = None, markers: int = 0, shaken: bool = False
 ) -> DefenderProfile:
@@ -103,8 +128,8 @@ def defender_profile(
         tough=unit.tough,
         markers=markers,
         shaken=shaken,
-        regeneration=unit.all_have("Regeneration"),
-        stealth=unit.all_have("Stealth"),
+        regeneration=unit_rule(unit, "Regeneration"),
+        stealth=unit_rule(unit, "Stealth"),
     )
 
 

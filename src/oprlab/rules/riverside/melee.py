@@ -45,16 +45,13 @@ from oprlab.rules.attack_chain import Roller, casualty_dice, fold_packets, requi
 from oprlab.rules.gff.melee import impact_dice_left
 from oprlab.rules.melee_exchange import (
     AfterCombat,
-    Arm,
     ExchangeResult,
     Side,
     SideResult,
     UnitState,
-    arms,
     check_models,
     compose_stages,
     other,
-    strikes_with,
 )
 from oprlab.rules.riverside.attack import (
     ATTACKER,
@@ -79,7 +76,7 @@ from oprlab.rules.riverside.morale import (
 from oprlab.rules.riverside.profile import (
     AttackProfile,
     DefenderProfile,
-    attack_profile,
+    attack_profiles,
     defender_profile,
 )
 from oprlab.rules.riverside.resolve import AttackResult, resolve_attack
@@ -101,7 +98,9 @@ __all__ = [
     "TieReading",
     "attack_effects",
     "exchange_outcomes",
+    "impact_profile",
     "loser_shaken",
+    "melee_strikes",
     "resolve_exchange",
     "routed",
     "side_result",
@@ -223,8 +222,6 @@ class _Melee:
     readings: Readings
     attacker_owner: Owner
     defender_owner: Owner
-    attacker_arms: tuple[Arm[AttackProfile], ...]
-    defender_arms: tuple[Arm[AttackProfile], ...]
     #: The charger's Impact dice by models left.
     impact_by_models: tuple[int, ...]
     #: Each unit as a target at full strength (models, wounds and Shaken vary).
@@ -279,8 +276,6 @@ def _melee(
         readings,
         owners[0],
         owners[1],
-        attacker_arms=arms(attacker, attack_profile),
-        defender_arms=arms(defender, attack_profile),
         impact_by_models=tuple(impact_dice_left(attacker, n) for n in range(attacker.size + 1)),
         attacker_target=defender_profile(attacker),
         defender_target=defender_profile(defender),
@@ -347,13 +342,32 @@ class _Blow:
         return sum(p.dice for p in self.weapons)
 
 
-def _impact(m: _Melee, s: UnitState, situation: Situation) -> AttackProfile | None:
-    """The charger's Impact dice as a weapon (2+, AP 0), or ``None``: not read in, Fatigued
-    (a Shaken unit counts as Fatigued), or no dice left."""
-    dice = m.impact_by_models[s.models]
-    if m.impact == "none" or situation.fatigued or dice <= 0:
+@lru_cache(maxsize=4096)
+def melee_strikes(unit: Unit, models: int) -> tuple[AttackProfile, ...]:
+    """The melee weapons ``models`` left of ``unit`` attack with, split by the per-model rules
+    of those models (:mod:`~oprlab.rules.weapon_lines`); the odds layer lets every model
+    attack (a game counts those within 2")."""
+    weapons = [w for w in unit.weapons if w.melee]
+    return tuple(p for p in attack_profiles(unit, weapons, alive=models) if p.dice > 0)
+
+
+def impact_profile(dice: int, situation: Situation, impact: str) -> AttackProfile | None:
+    """Impact(X) inside the charger's attack (seed 002 "Morale Tests": abilities like Impact
+    "apply their wounds during that attack's resolution"), read as in GFF: ``dice`` (X per
+    charging model with it), each 2+ a hit at AP 0; ``None`` when not read in (``impact``
+    ``"none"``), not charging, Fatigued (a Shaken unit counts as Fatigued), or no dice.
+
+    Games, the exchange and the odds of one charge (``oprlab odds --system riverside --melee
+    --charging``) all read Impact here.
+    """
+    if impact == "none" or not situation.charging or situation.fatigued or dice <= 0:
         return None
     return AttackProfile(name="Impact", dice=dice, quality=IMPACT_QUALITY, melee=True)
+
+
+def _impact(m: _Melee, s: UnitState, situation: Situation) -> AttackProfile | None:
+    """The charger's Impact dice as a weapon (2+, AP 0), or ``None``."""
+    return impact_profile(m.impact_by_models[s.models], situation, m.impact)
 
 
 def _blow(m: _Melee, step: MeleeStep, f: _Fight) -> _Blow | None:
@@ -378,8 +392,7 @@ def _make_blow(m: _Melee, step: MeleeStep, f: _Fight) -> _Blow | None:
         attacker=m.owner(striker),
         defender=m.owner(target),
     )
-    lines = m.attacker_arms if striker is Side.ATTACKER else m.defender_arms
-    weapons = strikes_with(lines, m.unit(striker).size, own.models)
+    weapons = melee_strikes(m.unit(striker), own.models)
     impact = _impact(m, own, situation) if step is MeleeStep.CHARGE else None
     every = weapons if impact is None else (impact, *weapons)
     if not every:

@@ -10,10 +10,13 @@ May import ``oprlab.errors`` and ``oprlab.units``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from oprlab.errors import OptionError
+from oprlab.rules.weapon_lines import lines
 from oprlab.units.model import Unit, Weapon
+from oprlab.units.rule_scope import unit_rule
 
 #: "Shooty now Critically Hits on a 5 or 6" (seed 002 "Extra Shooty").
 EXTRA_SHOOTY_CRITICAL = 5
@@ -195,13 +198,18 @@ def _tough(where: str, tough: int, wounds: int) -> None:
 
 
 def attack_profile(unit: Unit, weapon: Weapon) -> AttackProfile:
-    """Read one weapon of ``unit`` into a profile (seed 002 "Critical Hit Abilities").
+    """Read one weapon line of ``unit`` into a profile (seed 002 "Critical Hit Abilities").
 
-    Extra Shooty gives the unit Shooty; on a unit that already had Shooty its ranged Critical
-    Hits come on a 5 or 6.
+    Furious, Shooty and Good Shot act per model ("a model with Furious"): a unit rule counts
+    when every model has it, and a line of :func:`~oprlab.rules.weapon_lines.lines` carried by
+    the models that have it carries it itself. Extra Shooty acts for the unit ("This model and
+    its unit have Shooty"): any model gives every line Shooty; a line whose models already had
+    Shooty of their own Critically Hits on a 5 or 6 with ranged weapons
+    (docs/rules/README.md "Rules that some models have").
     """
-    shooty = unit.has("Shooty") or unit.has("Extra Shooty")
-    widened = unit.has("Shooty") and unit.has("Extra Shooty") and not weapon.melee
+    own_shooty = weapon.has("Shooty") or unit_rule(unit, "Shooty")
+    extra = unit_rule(unit, "Extra Shooty")
+    widened = own_shooty and extra and not weapon.melee
     return AttackProfile(
         name=weapon.name,
         dice=weapon.count * weapon.attacks,
@@ -212,12 +220,26 @@ def attack_profile(unit: Unit, weapon: Weapon) -> AttackProfile:
         blast=weapon.rating("Blast") or 1,
         deadly=weapon.rating("Deadly") or 1,
         critical_from=EXTRA_SHOOTY_CRITICAL if widened else CRITICAL,
-        furious=unit.has("Furious") or weapon.has("Furious"),
-        good_shot=unit.has("Good Shot"),
+        furious=weapon.has("Furious") or unit_rule(unit, "Furious"),
+        good_shot=weapon.has("Good Shot") or unit_rule(unit, "Good Shot"),
         reliable=weapon.has("Reliable"),
         rending=weapon.has("Rending"),
         shock=weapon.has("Shock"),
-        shooty=shooty,
+        shooty=own_shooty or extra,
+    )
+
+
+def attack_profiles(
+    unit: Unit,
+    weapons: Iterable[Weapon] | None = None,
+    *,
+    alive: int | None = None,
+    attacking: int | None = None,
+) -> tuple[AttackProfile, ...]:
+    """The profiles of ``weapons`` as ``attacking`` of the ``alive`` models use them, split by
+    the per-model rules of those models (:func:`~oprlab.rules.weapon_lines.lines`)."""
+    return tuple(
+        attack_profile(unit, w) for w in lines(unit, weapons, alive=alive, attacking=attacking)
     )
 
 
@@ -255,7 +277,7 @@ def defender_profile(
         wounds=wounds,
         started=first if started is None else started,
         shaken=shaken,
-        regeneration=unit.all_have("Regeneration"),
-        stealth=unit.all_have("Stealth"),
+        regeneration=unit_rule(unit, "Regeneration"),
+        stealth=unit_rule(unit, "Stealth"),
         hero=hero,
     )
