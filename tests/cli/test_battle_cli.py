@@ -317,7 +317,8 @@ def test_wwpd_battle_prints_an_account_and_draws_pictures(tmp_path, capsys) -> N
     assert "Verdant Reach Colonial Guard (A) vs" in text
     for n in range(1, 5):
         assert f"Round {n}:" in text
-    assert re.search(r"Turn 1: [AB]", text) and " moves " in text and " shoots " in text and "saved" in text
+    assert re.search(r"Turn 1: [AB]", text)
+    assert " moves " in text and " shoots " in text and "saved" in text
     assert re.search(r"force [AB] wins|draw", text)
     assert len(text.splitlines()) > 20
     assert sorted(p.name for p in tmp_path.glob("w-round*.svg")) == [

@@ -66,7 +66,7 @@ def _lists(size: int) -> Callable[[], tuple[Army, Army]]:
 #: limited=False) every game replayed its earlier hash exactly; with Limited on alone too (no
 #: pinned list has a Limited weapon). Its first difference is a Lobber Mortar shot at B2 with
 #: B1 and B6 within 3" (3 hits shared 1/1/1 instead of 2 on B2).
-#: Every game re-pinned once for issue 10 (gff r6, riverside r5). All nine moved because the
+#: Every game re-pinned once for issue 10 (gff r7, riverside r6). All nine moved because the
 #: dice now come from the seed's own "dice" stream (oprlab.rng: SeedSequence.spawn), and the
 #: commanders are seeded from their own streams as the CLI and series seed them. Before that
 #: change, with the rule changes alone (measured commit by commit): GFF models firing only when
