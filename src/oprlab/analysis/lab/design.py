@@ -1,0 +1,300 @@
+"""The paired design: cells that differ only by a factor, played on the same seeds in both seats.
+
+Seed ``i`` of an experiment is ``child_seed(experiment seed, i)`` (:mod:`oprlab.rng`), the same
+in every cell, and it is played twice: seat 0 puts army A on side A (the first side), seat 1
+swaps the armies. The game seed splits into the dice, table and commander streams, so the two
+seats of a seed roll the same dice (the same roll-offs: each army goes first in one of them,
+and first-mover advantage cancels in the seed's mean) and two cells of a seed differ only by
+their factor (common random numbers). Who went first is recorded per game.
+
+Results are in the armies' frame (index 0 is army A of the matchup, whichever side it
+played), so a seed's score is the mean of its two seats.
+
+May import game, players, table, units, rng; the analysis layer's own stores sit above.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from oprlab.analysis.lab.model import Experiment, reading_pairs
+from oprlab.errors import ParseError
+from oprlab.files import read_text
+from oprlab.game import deploy_search
+from oprlab.game.options import parse_options
+from oprlab.game.play import play_game
+from oprlab.game.systems import VERSIONS, find_system
+from oprlab.players import get_commander
+from oprlab.rng import child_seed, commander_stream
+from oprlab.table.model import Table
+from oprlab.table.terrain import generate_table, load_table
+from oprlab.units.load import load_army
+from oprlab.units.model import Army
+from oprlab.version import __version__
+
+__all__ = [
+    "FACTORS",
+    "Cell",
+    "GameRecord",
+    "build_cells",
+    "experiment_hash",
+    "play_cell_game",
+]
+
+#: The factors of a cell, in the order cells are crossed and labelled.
+FACTORS = ("system", "mechanic", "readings", "commanders", "table")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One combination of a matchup and a level of every factor: what its games play."""
+
+    index: int
+    key: str  # a hash of what decides its games: the store's key
+    matchup: int
+    armies: tuple[Army, Army]
+    army_refs: tuple[str, str]
+    levels: dict[str, Any]  # factor -> level as written in the file
+    commanders: tuple[str, str]  # army A's, army B's
+    options: Any  # the system's readings object (None: defaults)
+    table: Table | None  # a fixed table (open: None; generated: made per seed)
+    generated: bool = False
+
+    @property
+    def system(self) -> str:
+        return str(self.levels["system"])
+
+    @property
+    def mechanic(self) -> str:
+        return str(self.levels["mechanic"])
+
+    def label(self, factors: Sequence[str] = FACTORS) -> str:
+        """The cell's levels of ``factors`` in words (``mechanic=clock``)."""
+        return ", ".join(f"{f}={_level_text(self.levels[f])}" for f in factors)
+
+
+def _level_text(level: Any) -> str:
+    if isinstance(level, dict):
+        return "{" + ", ".join(f"{k}={v}" for k, v in level.items()) + "}" if level else "defaults"
+    if isinstance(level, list):
+        return "/".join(map(str, level))
+    return str(level)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished game, in the armies' frame (index 0: army A of the matchup).
+
+    Attributes:
+        cell: the cell's key. seed_index: which seed of the experiment. seat: 0 if army A
+        played side A, 1 if the armies were swapped. game_seed: the game's own seed.
+        winner: 0 (army A), 1 (army B) or None (a draw). first: the army that went first in
+        round 1. objectives, models_lost, points_lost: per army, at the end. rounds,
+        decisions: the game's length. lead_changes: how often the lead on objectives passed
+        from one army to the other between round ends. decided_last_round: the army ahead
+        before the last round (or a tie then) is not the result.
+    """
+
+    cell: str
+    seed_index: int
+    seat: int
+    game_seed: int
+    winner: int | None
+    first: int
+    objectives: tuple[int, int]
+    models_lost: tuple[int, int]
+    points_lost: tuple[float, float]
+    rounds: int
+    decisions: int
+    lead_changes: int
+    decided_last_round: bool
+
+    @property
+    def score_a(self) -> float:
+        """Army A's score: a win 1, a draw one half, a loss 0."""
+        return 0.5 if self.winner is None else float(self.winner == 0)
+
+
+def experiment_hash(exp: Experiment, cells: Sequence[Cell]) -> str:
+    """A hash of what decides the experiment's games: the file's seed, matchups and factors,
+    the armies' content (not their file names), the procedures' versions and oprlab's."""
+    blob = {
+        "decided": exp.decided(),
+        "cells": [c.key for c in cells],
+        "versions": VERSIONS,
+        "oprlab": __version__,
+    }
+    return _hash(blob)
+
+
+def _hash(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, default=repr, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _army_digest(army: Army) -> str:
+    return _hash(repr(army))
+
+
+def build_cells(
+    exp: Experiment,
+    *,
+    load: Callable[[Sequence[tuple[str, str]]], Sequence[Army]] | None = None,
+    source: str = "<experiment>",
+) -> list[Cell]:
+    """Every cell of ``exp``: matchups crossed with every factor's levels, in file order.
+
+    Args:
+        load: reads the armies ``[(label, ref), ...]`` (the command line checks them as
+            ``battle`` does); by default :func:`oprlab.units.load.load_army`.
+        source: the experiment file, for errors about its tables.
+    """
+    read = load or (lambda refs: [load_army(ref) for _, ref in refs])
+    armies: list[tuple[Army, Army]] = []
+    for i, mu in enumerate(exp.matchups):
+        got = read([(f"matchups[{i}].a ", mu.a), (f"matchups[{i}].b ", mu.b)])
+        armies.append((got[0], got[1]))
+    tables = {lv: _fixed_table(lv, source, i) for i, lv in enumerate(exp.factors.table)}
+    f = exp.factors
+    cells: list[Cell] = []
+    for m, (a, b) in enumerate(armies):
+        for system, mechanic, reading, commanders, table in itertools.product(
+            f.system, f.mechanic, f.readings, f.commanders, f.table
+        ):
+            pair = (commanders, commanders) if isinstance(commanders, str) else tuple(commanders)
+            levels = {
+                "system": system,
+                "mechanic": mechanic,
+                "readings": reading,
+                "commanders": commanders,
+                "table": table,
+            }
+            fixed = tables[table]
+            key = _hash(
+                {
+                    "armies": [_army_digest(a), _army_digest(b)],
+                    "levels": levels,
+                    "table": None if fixed is None else _hash(repr(fixed)),
+                    "version": VERSIONS[system],
+                }
+            )
+            cells.append(
+                Cell(
+                    index=len(cells),
+                    key=key,
+                    matchup=m,
+                    armies=(a, b),
+                    army_refs=(exp.matchups[m].a, exp.matchups[m].b),
+                    levels=levels,
+                    commanders=(str(pair[0]), str(pair[1])),
+                    options=parse_options(system, reading_pairs(reading)),
+                    table=fixed,
+                    generated=table == "generated",
+                )
+            )
+    return cells
+
+
+def _fixed_table(level: str, source: str, i: int) -> Table | None:
+    if not level.startswith("file:"):
+        return None
+    path = level.removeprefix("file:")
+    try:
+        text = read_text(path, "terrain file", "a terrain JSON file")
+    except ParseError as exc:
+        raise ParseError(
+            f"cannot read the terrain file ({exc.message})",
+            value=path,
+            where=f"{source}: factors.table[{i}]",
+            expected="file:PATH of a readable terrain JSON file",
+        ) from None
+    return load_table(text, path)
+
+
+@lru_cache(maxsize=16)
+def _generated(game_seed: int) -> Table:
+    """The seed's generated table (its table stream), made once per worker for all cells."""
+    return generate_table(game_seed)
+
+
+def play_cell_game(cell: Cell, seed_index: int, seat: int, experiment_seed: int) -> GameRecord:
+    """Play seed ``seed_index`` of ``cell`` in ``seat`` (a top-level function: workers run it)."""
+    game_seed = child_seed(experiment_seed, seed_index)
+    order = (0, 1) if seat == 0 else (1, 0)  # order[side] = the army on that side
+    commanders = [
+        get_commander(cell.commanders[order[side]], commander_stream(game_seed, side))
+        for side in (0, 1)
+    ]
+    rules = find_system(cell.system)
+    leaders: list[int] = []
+    first: list[int] = []
+
+    def on_round(state: Any, n: int) -> None:
+        a, b = rules.score(state)
+        leaders.append((a > b) - (a < b))
+
+    def on_decision(state: Any, action: Any) -> None:
+        if not first and state.round >= 1:
+            first.append(int(state.first))
+
+    result, state = play_game(
+        cell.armies[order[0]],
+        cell.armies[order[1]],
+        commanders,
+        seed=game_seed,
+        mechanic=cell.mechanic,
+        table=_generated(game_seed) if cell.generated else cell.table,
+        log=False,
+        system=rules,
+        options=cell.options,
+        on_round=on_round,
+        on_decision=on_decision,
+    )
+    flip = seat == 1
+
+    def by_army(pair: tuple[Any, Any]) -> tuple[Any, Any]:
+        return (pair[1], pair[0]) if flip else (pair[0], pair[1])
+
+    winner = None if result.winner is None else int(result.winner) ^ int(flip)
+    side_leaders = [-x for x in leaders] if flip else leaders
+    outcome = 0 if winner is None else (1 if winner == 0 else -1)
+    return GameRecord(
+        cell=cell.key,
+        seed_index=seed_index,
+        seat=seat,
+        game_seed=game_seed,
+        winner=winner,
+        first=order[first[0]] if first else order[int(getattr(state, "first", 0))],
+        objectives=by_army(result.objectives),
+        models_lost=by_army(result.models_lost),
+        points_lost=by_army((_points_lost(state, 0), _points_lost(state, 1))),
+        rounds=result.rounds,
+        decisions=result.decisions,
+        lead_changes=_lead_changes(side_leaders),
+        decided_last_round=(side_leaders[-2] if len(side_leaders) > 1 else 0) != outcome,
+    )
+
+
+def _lead_changes(leaders: Sequence[int]) -> int:
+    """How often the lead passed from one army to the other (ties in between skipped)."""
+    held = [x for x in leaders if x]
+    return sum(x != y for x, y in itertools.pairwise(held))
+
+
+def _points_lost(state: Any, side: int) -> float:
+    """The points of ``side``'s models lost: each unit's cost times its share of models lost
+    (a routed unit counts whole); units that never deployed are not counted."""
+    missing = deploy_search.missing(state)
+    total = 0.0
+    for u in state.side_units(side):
+        if u.uid in missing or not u.unit.size:
+            continue
+        share = 1.0 if u.routed else (u.unit.size - max(0, u.models)) / u.unit.size
+        total += u.unit.cost * share
+    return round(total, 6)
