@@ -1,0 +1,386 @@
+"""The experiment's report: its numbers as JSON data, and one self-contained HTML page.
+
+The JSON holds the experiment file, the seeds, the versions (each procedure's, oprlab's), the
+readings of every cell, each cell's numbers, each effect (paired and unpaired intervals), and
+the stopping rule's decisions; the HTML shows the same numbers with plots embedded as base64
+PNG (matplotlib, imported only here and only when HTML is asked for). Both are functions of
+the stored games, so a rerun gives identical files.
+
+No file I/O: the command line writes the text (:func:`oprlab.files.write_atomic`).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from oprlab.analysis.lab.design import Cell, GameRecord, experiment_hash
+from oprlab.analysis.lab.model import Experiment
+from oprlab.analysis.lab.run import first_levels, schedule
+from oprlab.analysis.lab.summary import (
+    cell_summary,
+    contrasts,
+    effect_summary,
+    seed_scores,
+    stopped_cells,
+)
+from oprlab.game.systems import VERSIONS
+from oprlab.rng import iter_seeds
+from oprlab.version import __version__
+
+__all__ = ["DESIGN_NOTE", "STATISTICS_NOTE", "build_report", "report_html"]
+
+DESIGN_NOTE = (
+    "Every cell plays the same seeds; each seed is played twice, army A on the first side and "
+    "then the armies swapped, with the same dice, table and commander streams, so the seats "
+    "share their roll-offs and first-mover advantage cancels in the seed's mean, and cells "
+    "differ only by their factor (common random numbers). A score is army A's: a win 1, a draw "
+    "1/2; a seed's score is the mean of its two seats."
+)
+STATISTICS_NOTE = (
+    "Intervals are 95%. A cell's score: a t interval over its seeds' scores. An effect: the mean "
+    "of the per-seed differences (variant minus baseline, same seeds) with a paired t interval; "
+    "beside it Welch's unpaired interval on the same seeds, and how much narrower pairing made "
+    "the interval. Rates of games (wins, draws, upsets, decided in the last round): Wilson "
+    "intervals. Spreads (standard deviations of margins) and their changes: percentile "
+    "bootstrap over seeds (1,000 resamples, seeded from the experiment seed)."
+)
+
+
+def build_report(
+    exp: Experiment, cells: Sequence[Cell], games: Sequence[GameRecord], *, text: str = ""
+) -> dict[str, Any]:
+    """Every number of the report, as JSON data (``text``: the experiment file as written)."""
+    rng = np.random.default_rng(exp.seed)
+    by_cell: dict[str, list[GameRecord]] = defaultdict(list)
+    for g in games:
+        by_cell[g.cell].append(g)
+    pairs = contrasts(cells, first_levels(exp))
+    weaker: dict[int, int] = {}
+    for c in cells:  # the weaker army of a matchup: lower score in its first (baseline) cell
+        if c.matchup not in weaker and by_cell[c.key]:
+            score = float(np.mean([g.score_a for g in by_cell[c.key]]))
+            weaker[c.matchup] = 0 if score < 0.5 else 1
+    seeds = max((g.seed_index + 1 for g in games), default=0)
+    return {
+        "experiment": {
+            "name": exp.name,
+            "question": exp.question,
+            "hash": experiment_hash(exp, cells),
+            "seed": exp.seed,
+            "file": exp.model_dump(),
+            "text": text,
+            "versions": dict(VERSIONS),
+            "oprlab": __version__,
+        },
+        "seeds": {
+            "derivation": "game seed i = oprlab.rng.child_seed(experiment seed, i)",
+            "played": seeds,
+            "game_seeds": list(iter_seeds(exp.seed, seeds)),
+        },
+        "design": DESIGN_NOTE,
+        "statistics": STATISTICS_NOTE,
+        "stopping": {
+            **exp.stop.model_dump(),
+            "cells": replay_stops(exp, cells, by_cell),
+        },
+        "cells": [
+            cell_summary(c, by_cell[c.key], weaker.get(c.matchup), rng) | {"readings": _readings(c)}
+            for c in cells
+        ],
+        "effects": [effect_summary(p, by_cell, exp.stop, rng) for p in pairs],
+    }
+
+
+def _readings(cell: Cell) -> dict[str, Any]:
+    """The cell's readings of the text in full (its system's defaults filled in)."""
+    from oprlab.game.options import OPTIONS
+    from oprlab.game.system import flat_readings
+
+    options = cell.options if cell.options is not None else OPTIONS[cell.system]()
+    return dict(flat_readings(options))
+
+
+def replay_stops(
+    exp: Experiment, cells: Sequence[Cell], by_cell: dict[str, list[GameRecord]]
+) -> dict[str, str]:
+    """Why each cell stopped, found again from the stored games the way the run found it."""
+    pairs = contrasts(cells, first_levels(exp))
+    active = list(cells)
+    out: dict[str, str] = {}
+    played = max((len(seed_scores(v)) for v in by_cell.values()), default=0)
+    for upto in schedule(exp):
+        if upto > played or upto == exp.stop.seeds:
+            break
+        stopped = stopped_cells(exp.stop, active, pairs, by_cell, upto)
+        out |= stopped
+        active = [c for c in active if c.key not in stopped]
+    for c in active:
+        n = len(seed_scores(by_cell[c.key]))
+        out[c.key] = (
+            f"played every seed ({n})" if n >= exp.stop.seeds else f"unfinished: {n} seeds so far"
+        )
+    return out
+
+
+# -- HTML ----------------------------------------------------------------------------------
+
+
+def _png(fig: Any) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=90)
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _plots(report: dict[str, Any]) -> list[tuple[str, str]]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    cells = [c for c in report["cells"] if c["games"]]
+    out: list[tuple[str, str]] = []
+    if not cells:
+        return out
+    labels = [f"{i + 1}" for i, _ in enumerate(cells)]
+    figs = []
+    fig, ax = plt.subplots(figsize=(8, 0.5 + 0.45 * len(cells)), constrained_layout=True)
+    figs.append(fig)
+    ys = np.arange(len(cells))[::-1]
+    for y, c in zip(ys, cells, strict=True):
+        s = c["score_a"]
+        ax.errorbar(
+            s["estimate"],
+            y,
+            xerr=[[s["estimate"] - s["low"]], [s["high"] - s["estimate"]]],
+            fmt="o",
+            color="tab:blue",
+            capsize=3,
+        )
+    ax.axvline(0.5, color="grey", linestyle=":")
+    ax.set_yticks(ys, [f"cell {lab}" for lab in labels])
+    ax.set_xlabel("army A's score (win 1, draw 1/2), 95% interval")
+    out.append(("Army A's score per cell", _png(fig)))
+
+    effects = report["effects"]
+    if effects:
+        fig, ax = plt.subplots(figsize=(8, 0.7 + 0.6 * len(effects)), constrained_layout=True)
+        figs.append(fig)
+        ys = np.arange(len(effects))[::-1]
+        for y, e in zip(ys, effects, strict=True):
+            for dy, kind, colour in (
+                (0.12, "paired", "tab:green"),
+                (-0.12, "unpaired", "tab:grey"),
+            ):
+                iv = e["score_a"][kind]
+                if iv["estimate"] is None or math.isnan(iv["estimate"]):
+                    continue
+                ax.errorbar(
+                    iv["estimate"],
+                    y + dy,
+                    xerr=[[iv["estimate"] - iv["low"]], [iv["high"] - iv["estimate"]]],
+                    fmt="o",
+                    color=colour,
+                    capsize=3,
+                    label=kind if y == ys[0] else None,
+                )
+        ax.axvline(0, color="black", linewidth=0.8)
+        ax.set_yticks(ys, [e["name"] + f" (matchup {e['matchup'] + 1})" for e in effects])
+        ax.set_xlabel("effect on army A's score, 95% interval")
+        ax.legend(loc="best", fontsize="small")
+        out.append(
+            ("Paired effects (green) and unpaired intervals on the same games (grey)", _png(fig))
+        )
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6), constrained_layout=True)
+    figs.append(fig)
+    for ax, key, what in (
+        (axes[0], "objective_margins", "objective margin (A - B)"),
+        (axes[1], "points_margins", "points destroyed margin (A - B)"),
+    ):
+        values = [c[key] for c in cells]
+        low = min(min(v) for v in values)
+        high = max(max(v) for v in values)
+        bins = np.linspace(low - 0.5, high + 0.5, min(40, int(high - low) + 2))
+        for lab, v in zip(labels, values, strict=True):
+            ax.hist(v, bins=bins, histtype="step", linewidth=1.5, label=f"cell {lab}")
+        ax.set_xlabel(what)
+        ax.set_ylabel("games")
+        ax.legend(fontsize="small")
+    out.append(("Margin distributions", _png(fig)))
+
+    fig, axes = plt.subplots(1, 3, figsize=(11, 0.8 + 0.4 * len(cells)), constrained_layout=True)
+    figs.append(fig)
+    ys = np.arange(len(cells))[::-1]
+    for ax, key, what in (
+        (axes[0], "objective_margin_sd", "spread of objective margin (sd)"),
+        (axes[1], "decided_last_round", "share decided in the last round"),
+        (axes[2], "lead_changes", "lead changes per game"),
+    ):
+        for y, c in zip(ys, cells, strict=True):
+            iv = c[key]
+            ax.errorbar(
+                iv["estimate"],
+                y,
+                xerr=[[iv["estimate"] - iv["low"]], [iv["high"] - iv["estimate"]]],
+                fmt="o",
+                color="tab:purple",
+                capsize=3,
+            )
+        ax.set_yticks(ys, [f"cell {lab}" for lab in labels])
+        ax.set_xlabel(what)
+    out.append(("Swing: spread of the margin, late decisions, lead changes", _png(fig)))
+    for f in figs:
+        plt.close(f)
+    return out
+
+
+def _fmt(iv: dict[str, Any] | None, digits: int = 3) -> str:
+    if not iv or iv.get("estimate") is None or math.isnan(iv["estimate"]):
+        return "-"
+    return f"{iv['estimate']:.{digits}f} [{iv['low']:.{digits}f}, {iv['high']:.{digits}f}]"
+
+
+def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    h = "".join(f"<th>{html.escape(x)}</th>" for x in head)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(str(x))}</td>" for x in r) + "</tr>" for r in rows
+    )
+    return f"<table><tr>{h}</tr>{body}</table>"
+
+
+_STYLE = (
+    "body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
+    "table{border-collapse:collapse;margin:1em 0;font-size:90%}"
+    "td,th{border:1px solid #ccc;padding:3px 6px;text-align:left}"
+    "pre{background:#f5f5f5;padding:1em;overflow:auto}img{max-width:100%}"
+)
+
+
+def report_html(report: dict[str, Any]) -> str:
+    """The report as one HTML page: no external file, plots embedded."""
+    e = report["experiment"]
+    cells = report["cells"]
+    parts = [
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(e['name'])}"
+        f"</title><style>{_STYLE}</style></head><body>",
+        f"<h1>{html.escape(e['name'])}</h1>",
+        f"<p>{html.escape(e['question'])}</p>" if e["question"] else "",
+        f"<p>experiment {e['hash']}, seed {e['seed']}, oprlab {html.escape(e['oprlab'])}; "
+        f"procedures: {html.escape(', '.join(f'{k} {v}' for k, v in e['versions'].items()))}"
+        "</p>",
+        f"<h2>Design</h2><p>{html.escape(report['design'])}</p>",
+        f"<p>{html.escape(report['statistics'])}</p>",
+        "<h2>Cells</h2>",
+        _table(
+            [
+                "cell",
+                "levels",
+                "armies (A, B)",
+                "seeds",
+                "games",
+                "A's score",
+                "A wins",
+                "draws",
+                "first player's score",
+                "upset rate",
+                "stopped",
+            ],
+            [
+                [
+                    str(i + 1),
+                    c["label"],
+                    " vs ".join(c["armies"]),
+                    c["seeds"],
+                    c["games"],
+                    _fmt(c.get("score_a")),
+                    _fmt(c.get("win_a")),
+                    _fmt(c.get("draw")),
+                    _fmt(c.get("first_player_score")),
+                    _fmt(c.get("upset_rate")),
+                    report["stopping"]["cells"].get(c["cell"], ""),
+                ]
+                for i, c in enumerate(cells)
+            ],
+        ),
+        "<h2>Effects</h2>",
+        _table(
+            [
+                "effect",
+                "matchup",
+                "seeds",
+                "paired effect",
+                "unpaired",
+                "narrower by",
+                "change of margin spread",
+                "SPRT",
+            ],
+            [
+                [
+                    x["name"],
+                    x["matchup"] + 1,
+                    x["seeds"],
+                    _fmt(x["score_a"]["paired"]),
+                    _fmt(x["score_a"]["unpaired"]),
+                    "-"
+                    if x["score_a"]["narrowing"] is None
+                    else f"{100 * x['score_a']['narrowing']:.0f}%",
+                    _fmt(x["objective_margin_sd_change"]),
+                    x["sprt"]["verdict"] if "sprt" in x else "-",
+                ]
+                for x in report["effects"]
+            ],
+        ),
+        "<h2>Margins and swing</h2>",
+        _table(
+            [
+                "cell",
+                "objective margin",
+                "its spread (sd)",
+                "points margin",
+                "its spread (sd)",
+                "rounds",
+                "lead changes",
+                "decided in the last round",
+            ],
+            [
+                [
+                    str(i + 1),
+                    _fmt(c.get("objective_margin")),
+                    _fmt(c.get("objective_margin_sd")),
+                    _fmt(c.get("points_margin"), 1),
+                    _fmt(c.get("points_margin_sd"), 1),
+                    _fmt(c.get("rounds"), 2),
+                    _fmt(c.get("lead_changes")),
+                    _fmt(c.get("decided_last_round")),
+                ]
+                for i, c in enumerate(cells)
+            ],
+        ),
+    ]
+    for title, src in _plots(report):
+        parts.append(f"<h3>{html.escape(title)}</h3><img alt='{html.escape(title)}' src='{src}'>")
+    stop = report["stopping"]
+    parts += [
+        "<h2>Stopping rule</h2>",
+        f"<p>{html.escape(json.dumps({k: v for k, v in stop.items() if k != 'cells'}))}</p>",
+        "<h2>Readings per cell</h2>",
+        _table(
+            ["cell", "readings"],
+            [[str(i + 1), json.dumps(c["readings"])] for i, c in enumerate(cells)],
+        ),
+        "<h2>Experiment file</h2>",
+        f"<pre>{html.escape(e['text'] or json.dumps(e['file'], indent=2))}</pre>",
+        f"<p>seeds: {html.escape(report['seeds']['derivation'])}; {report['seeds']['played']} "
+        "seeds played (listed in the JSON report)</p>",
+        "</body></html>",
+    ]
+    return "\n".join(parts)

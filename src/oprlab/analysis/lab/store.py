@@ -1,0 +1,223 @@
+"""The lab's games in a DuckDB file, keyed by experiment hash, cell, seed and seat.
+
+Each game is inserted (and committed) the moment it ends, with ``INSERT OR IGNORE`` on its key,
+so an interrupted run loses no finished game, a rerun plays only what is missing, and two runs
+never store a game twice. The tables carry a ``lab_`` prefix, so a lab file and a results file
+of ``battle --out`` never read each other's rows. docs/experiments.md shows the schema.
+
+May import duckdb, files, errors and the lab's design; the analysis layer's file I/O.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from oprlab.analysis.lab.design import Cell, GameRecord
+from oprlab.analysis.lab.model import Experiment
+from oprlab.errors import OptionError
+from oprlab.game.systems import VERSIONS
+from oprlab.version import __version__
+
+__all__ = ["LAB_SCHEMA", "LabStore"]
+
+#: Bumped when a lab table changes shape; a file of another shape is refused, not misread.
+LAB_SCHEMA = "lab-1"
+
+_GAME_COLUMNS = (
+    ("experiment", "VARCHAR NOT NULL"),
+    ("cell", "VARCHAR NOT NULL"),
+    ("seed_index", "INTEGER NOT NULL"),
+    ("seat", "TINYINT NOT NULL"),
+    ("game_seed", "BIGINT NOT NULL"),
+    ("winner", "TINYINT"),
+    ("first", "TINYINT NOT NULL"),
+    ("objectives_a", "INTEGER NOT NULL"),
+    ("objectives_b", "INTEGER NOT NULL"),
+    ("models_lost_a", "INTEGER NOT NULL"),
+    ("models_lost_b", "INTEGER NOT NULL"),
+    ("points_lost_a", "DOUBLE NOT NULL"),
+    ("points_lost_b", "DOUBLE NOT NULL"),
+    ("rounds", "INTEGER NOT NULL"),
+    ("decisions", "INTEGER NOT NULL"),
+    ("lead_changes", "INTEGER NOT NULL"),
+    ("decided_last_round", "BOOLEAN NOT NULL"),
+    ("finished_at", "TIMESTAMP NOT NULL"),
+)
+
+_DDL = (
+    "CREATE TABLE IF NOT EXISTS lab_meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS lab_experiments (experiment VARCHAR PRIMARY KEY, "
+    "name VARCHAR NOT NULL, file VARCHAR NOT NULL, seed BIGINT NOT NULL, "
+    "versions VARCHAR NOT NULL, oprlab_version VARCHAR NOT NULL, created TIMESTAMP NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS lab_cells (experiment VARCHAR NOT NULL, cell VARCHAR NOT NULL, "
+    "position INTEGER NOT NULL, label VARCHAR NOT NULL, levels VARCHAR NOT NULL, "
+    "armies VARCHAR NOT NULL, PRIMARY KEY (experiment, cell))",
+    "CREATE TABLE IF NOT EXISTS lab_games ("
+    + ", ".join(f"{n} {t}" for n, t in _GAME_COLUMNS)
+    + ", PRIMARY KEY (experiment, cell, seed_index, seat))",
+)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class LabStore:
+    """An open lab file; every :meth:`add` is committed before it returns."""
+
+    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
+        self.path = Path(path)
+        if read_only and not self.path.is_file():
+            raise OptionError(
+                "no lab file here", value=str(path), expected="a file written by experiment run"
+            )
+        try:
+            self._con = duckdb.connect(str(self.path), read_only=read_only)
+        except duckdb.Error as exc:
+            raise OptionError(
+                f"cannot open the lab file ({str(exc).splitlines()[0]})",
+                value=str(path),
+                expected="a DuckDB file that no other run has open",
+                where="--out",
+            ) from None
+        try:
+            if not read_only:
+                for statement in _DDL:
+                    self._con.execute(statement)
+                self._con.execute(
+                    "INSERT OR IGNORE INTO lab_meta VALUES ('schema', ?)", [LAB_SCHEMA]
+                )
+            self._check_schema()
+        except BaseException:
+            self._con.close()
+            raise
+
+    def _check_schema(self) -> None:
+        try:
+            rows = self._con.execute("SELECT value FROM lab_meta WHERE key = 'schema'").fetchall()
+        except duckdb.Error:
+            rows = []
+        if not rows or rows[0][0] != LAB_SCHEMA:
+            raise OptionError(
+                "not a lab file of this version",
+                value=str(self.path),
+                expected=f"a DuckDB file written by `oprlab experiment run` (schema {LAB_SCHEMA})",
+                where="--out",
+            )
+
+    def close(self) -> None:
+        self._con.close()
+
+    def __enter__(self) -> LabStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def register(self, exp_hash: str, exp: Experiment, cells: Sequence[Cell]) -> None:
+        """Record the experiment and its cells (once; a rerun leaves them as they are)."""
+        self._con.execute(
+            "INSERT OR IGNORE INTO lab_experiments VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                exp_hash,
+                exp.name,
+                json.dumps(exp.model_dump(), sort_keys=True),
+                exp.seed,
+                json.dumps(VERSIONS, sort_keys=True),
+                __version__,
+                _now(),
+            ],
+        )
+        for c in cells:
+            self._con.execute(
+                "INSERT OR IGNORE INTO lab_cells VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    exp_hash,
+                    c.key,
+                    c.index,
+                    c.label(),
+                    json.dumps(c.levels, sort_keys=True),
+                    json.dumps([a.name for a in c.armies]),
+                ],
+            )
+
+    def add(self, exp_hash: str, game: GameRecord) -> bool:
+        """Store one game (committed at once); False if it was stored already."""
+        row = [
+            exp_hash,
+            game.cell,
+            game.seed_index,
+            game.seat,
+            game.game_seed,
+            game.winner,
+            game.first,
+            *game.objectives,
+            *game.models_lost,
+            *game.points_lost,
+            game.rounds,
+            game.decisions,
+            game.lead_changes,
+            game.decided_last_round,
+            _now(),
+        ]
+        cur = self._con.execute(
+            f"INSERT OR IGNORE INTO lab_games VALUES ({', '.join('?' * len(row))}) RETURNING 1",
+            row,
+        )
+        return bool(cur.fetchall())
+
+    def done(self, exp_hash: str) -> set[tuple[str, int, int]]:
+        """The (cell, seed index, seat) of every stored game of the experiment."""
+        rows = self._con.execute(
+            "SELECT cell, seed_index, seat FROM lab_games WHERE experiment = ?", [exp_hash]
+        ).fetchall()
+        return {(str(c), int(i), int(s)) for c, i, s in rows}
+
+    def games(self, exp_hash: str, cells: Iterable[str] | None = None) -> list[GameRecord]:
+        """The stored games of the experiment, by cell, seed and seat."""
+        rows = self._con.execute(
+            "SELECT * EXCLUDE (experiment, finished_at) FROM lab_games WHERE experiment = ? "
+            "ORDER BY cell, seed_index, seat",
+            [exp_hash],
+        ).fetchall()
+        wanted = None if cells is None else set(cells)
+        return [_record(r) for r in rows if wanted is None or r[0] in wanted]
+
+    def count(self, exp_hash: str) -> int:
+        rows = self._con.execute(
+            "SELECT count(*) FROM lab_games WHERE experiment = ?", [exp_hash]
+        ).fetchall()
+        return int(rows[0][0])
+
+    def experiments(self) -> list[dict[str, Any]]:
+        """Each stored experiment: hash, name, seed and games stored."""
+        rows = self._con.execute(
+            "SELECT e.experiment, e.name, e.seed, count(g.cell) FROM lab_experiments e "
+            "LEFT JOIN lab_games g USING (experiment) GROUP BY ALL ORDER BY e.created"
+        ).fetchall()
+        return [{"experiment": h, "name": n, "seed": s, "games": int(c)} for h, n, s, c in rows]
+
+
+def _record(r: Sequence[Any]) -> GameRecord:
+    return GameRecord(
+        cell=str(r[0]),
+        seed_index=int(r[1]),
+        seat=int(r[2]),
+        game_seed=int(r[3]),
+        winner=None if r[4] is None else int(r[4]),
+        first=int(r[5]),
+        objectives=(int(r[6]), int(r[7])),
+        models_lost=(int(r[8]), int(r[9])),
+        points_lost=(float(r[10]), float(r[11])),
+        rounds=int(r[12]),
+        decisions=int(r[13]),
+        lead_changes=int(r[14]),
+        decided_last_round=bool(r[15]),
+    )
