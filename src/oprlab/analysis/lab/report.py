@@ -172,7 +172,7 @@ def _plots(report: dict[str, Any]) -> list[tuple[str, str]]:
 
     effects = report["effects"]
     if effects:
-        fig, ax = plt.subplots(figsize=(8, 0.7 + 0.6 * len(effects)), constrained_layout=True)
+        fig, ax = plt.subplots(figsize=(8, 1.2 + 0.6 * len(effects)), constrained_layout=True)
         figs.append(fig)
         ys = np.arange(len(effects))[::-1]
         for y, e in zip(ys, effects, strict=True):
