@@ -21,6 +21,7 @@ SUITES = (
     "bench.bench_table",
     "bench.bench_movement",
     "bench.bench_games",
+    "bench.bench_lab",
 )
 DOC = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
 
