@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from oprlab.analysis.lab.design import GameRecord, build_cells, experiment_hash
+import oprlab.analysis.lab.run as lab_run
+from oprlab.analysis.lab.design import GameRecord, build_cells, experiment_hash, play_cell_game
 from oprlab.analysis.lab.model import Experiment, parse_experiment
 from oprlab.analysis.lab.report import build_report, report_html
 from oprlab.analysis.lab.run import run_experiment
@@ -79,20 +81,24 @@ def test_rerun_plays_nothing_and_reports_identically(exp: Experiment, first_run:
 
 
 def test_interrupted_then_resumed_is_the_same(
-    exp: Experiment, first_run: Path, tmp_path: Path
+    exp: Experiment, first_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Ctrl-C after three games keeps those three; the rerun plays the other five, and the
-    report is the one of the uninterrupted run, byte for byte."""
+    """Ctrl-C in the fourth game keeps the three finished ones (the first seed's group and one
+    game of the second); the rerun plays the other five, and the report is the one of the
+    uninterrupted run, byte for byte."""
     out = tmp_path / "b.duckdb"
-    seen: list[GameRecord] = []
+    calls: list[int] = []
 
-    def stop_after_three(game: GameRecord, new: bool) -> None:
-        seen.append(game)
-        if len(seen) == 3:
+    def ctrl_c_in_the_fourth(*args: Any) -> GameRecord:
+        calls.append(1)
+        if len(calls) == 4:
             raise KeyboardInterrupt
+        return play_cell_game(*args)
 
+    monkeypatch.setattr(lab_run, "play_cell_game", ctrl_c_in_the_fourth)
     with pytest.raises(KeyboardInterrupt):
-        run_experiment(exp, build_cells(exp), out, on_game=stop_after_three)
+        run_experiment(exp, build_cells(exp), out)
+    monkeypatch.undo()
     assert len(_games(exp, out)) == 3
     resumed = run_experiment(exp, build_cells(exp), out)
     assert (resumed.already, resumed.played) == (3, 5)

@@ -150,28 +150,23 @@ class LabStore:
 
     def add(self, exp_hash: str, game: GameRecord) -> bool:
         """Store one game (committed at once); False if it was stored already."""
-        row = [
-            exp_hash,
-            game.cell,
-            game.seed_index,
-            game.seat,
-            game.game_seed,
-            game.winner,
-            game.first,
-            *game.objectives,
-            *game.models_lost,
-            *game.points_lost,
-            game.rounds,
-            game.decisions,
-            game.lead_changes,
-            game.decided_last_round,
-            _now(),
-        ]
-        cur = self._con.execute(
-            f"INSERT OR IGNORE INTO lab_games VALUES ({', '.join('?' * len(row))}) RETURNING 1",
-            row,
-        )
-        return bool(cur.fetchall())
+        return self.add_many(exp_hash, [game])[0]
+
+    def add_many(self, exp_hash: str, games: Sequence[GameRecord]) -> list[bool]:
+        """Store games in one statement (one transaction: all or none), committed before it
+        returns; for each, whether it was new (False: stored already, left as it was)."""
+        if not games:
+            return []
+        now = _now()
+        rows = [_row(exp_hash, g, now) for g in games]
+        marks = "(" + ", ".join("?" * len(rows[0])) + ")"
+        new = self._con.execute(
+            f"INSERT OR IGNORE INTO lab_games VALUES {', '.join([marks] * len(rows))} "
+            "RETURNING cell, seed_index, seat",
+            [v for row in rows for v in row],
+        ).fetchall()
+        added = {(str(c), int(i), int(s)) for c, i, s in new}
+        return [(g.cell, g.seed_index, g.seat) in added for g in games]
 
     def done(self, exp_hash: str) -> set[tuple[str, int, int]]:
         """The (cell, seed index, seat) of every stored game of the experiment."""
@@ -203,6 +198,26 @@ class LabStore:
             "LEFT JOIN lab_games g USING (experiment) GROUP BY ALL ORDER BY e.created"
         ).fetchall()
         return [{"experiment": h, "name": n, "seed": s, "games": int(c)} for h, n, s, c in rows]
+
+
+def _row(exp_hash: str, game: GameRecord, now: datetime) -> list[Any]:
+    return [
+        exp_hash,
+        game.cell,
+        game.seed_index,
+        game.seat,
+        game.game_seed,
+        game.winner,
+        game.first,
+        *game.objectives,
+        *game.models_lost,
+        *game.points_lost,
+        game.rounds,
+        game.decisions,
+        game.lead_changes,
+        game.decided_last_round,
+        now,
+    ]
 
 
 def _record(r: Sequence[Any]) -> GameRecord:
