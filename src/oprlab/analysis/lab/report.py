@@ -206,12 +206,19 @@ def _plots(report: dict[str, Any]) -> list[tuple[str, str]]:
         (axes[0], "objective_margins", "objective margin (A - B)"),
         (axes[1], "points_margins", "points destroyed margin (A - B)"),
     ):
-        values = [c[key] for c in cells]
-        low = min(min(v) for v in values)
-        high = max(max(v) for v in values)
+        counts = [np.asarray(c[key], dtype=float).reshape(-1, 2) for c in cells]
+        low = min(float(v[:, 0].min()) for v in counts)
+        high = max(float(v[:, 0].max()) for v in counts)
         bins = np.linspace(low - 0.5, high + 0.5, min(40, int(high - low) + 2))
-        for lab, v in zip(labels, values, strict=True):
-            ax.hist(v, bins=bins, histtype="step", linewidth=1.5, label=f"cell {lab}")
+        for lab, v in zip(labels, counts, strict=True):
+            ax.hist(
+                v[:, 0],
+                bins=bins,
+                weights=v[:, 1],
+                histtype="step",
+                linewidth=1.5,
+                label=f"cell {lab}",
+            )
         ax.set_xlabel(what)
         ax.set_ylabel("games")
         ax.legend(fontsize="small")

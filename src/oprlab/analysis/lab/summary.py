@@ -173,13 +173,19 @@ def cell_summary(
         "rounds": _iv(mean_interval([g.rounds for g in games])),
         "lead_changes": _iv(mean_interval([g.lead_changes for g in games])),
         "decided_last_round": _wilson(sum(g.decided_last_round for g in games), n),
-        "objective_margins": obj_margin,
-        "points_margins": pts_margin,
+        "objective_margins": _counts(obj_margin),
+        "points_margins": _counts(pts_margin),
     }
     if weaker is not None:
         out["weaker_army"] = weaker
         out["upset_rate"] = _wilson(wins[weaker], n)
     return out
+
+
+def _counts(values: Sequence[float]) -> list[list[float]]:
+    """``[[value, games], ...]`` by value: a distribution whose size does not grow with games."""
+    found, counts = np.unique(np.asarray(values, dtype=float), return_counts=True)
+    return [[round(float(v), 6), int(k)] for v, k in zip(found, counts, strict=True)]
 
 
 def _wilson(k: int, n: int) -> dict[str, Any]:
