@@ -43,7 +43,7 @@ def test_no_noise_plays_the_base_game_and_noise_replays() -> None:
     """``rules:0`` is the rules commander's game exactly (the coin never lands); ``rules:0.3``
     replays from its seed and plays another game than ``rules``."""
 
-    def log(names: tuple[str, str]) -> list[dict[str, object]]:
+    def log(names: tuple[str, str]) -> object:
         cs = [get_commander(n, commander_stream(4, i)) for i, n in enumerate(names)]
         _, state = play_game(line(), specials(), cs, seed=4)
         return state.log.events
