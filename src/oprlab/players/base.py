@@ -26,7 +26,7 @@ SPEC_FORMS = "NAME, NAME:P (noise, as in rules:0.2) or search:BUDGET[:P]"
 def get_commander(name: str, seed: SeedLike = 0) -> Commander:
     """A commander by spec; ``seed`` (an int, or its stream of a game seed:
     :func:`oprlab.rng.commander_stream`) drives any choices it makes at random."""
-    for module in ("random_commander", "rules_commander"):  # each registers itself
+    for module in ("random_commander", "rules_commander", "search"):  # each registers itself
         import_module(f"oprlab.players.{module}")
     from oprlab.players.noisy import NoisyCommander, parse_noise
 
