@@ -22,6 +22,7 @@ from oprlab.analysis.ladder import (
     ratings,
     store_ladder,
 )
+from oprlab.analysis.verdicts import play_verdicts, robustness
 from oprlab.cli.inputs import check_games, check_jobs, check_outputs, load_playable
 from oprlab.errors import OptionError
 from oprlab.game.systems import find_system
@@ -35,6 +36,7 @@ DEFAULT_ARMIES = ["gff/shooty-150.json", "gff/melee-150.json"]
 
 def register(app: typer.Typer) -> None:
     app.command("ladder")(ladder)
+    app.command("verdict")(verdict)
 
 
 def _commanders(text: str) -> tuple[str, ...]:
@@ -189,3 +191,83 @@ def _print(
             str(p["pairs"]),
         )
     console.print(grid)
+
+
+def verdict(
+    army_a: str = typer.Argument(..., help="Army A (a file or sample name)."),
+    army_b: str = typer.Argument(..., help="Army B."),
+    commanders: str = typer.Option(
+        "rules:0.5,rules,search",
+        help="Comma-separated commander specs; each plays both sides; the first is the reference.",
+    ),
+    system: str = typer.Option("gff", help="Rule system: gff or riverside."),
+    games: int = typer.Option(50, help="Seeds, the same for every commander."),
+    seed: int | None = typer.Option(None, help="Seed: the same seed plays the same games."),
+    mechanic: str = typer.Option("d6", help="d6, clock or a clock variant."),
+    table: str = typer.Option(
+        "open", help="open (no terrain) or random (one table generated from the seed)."
+    ),
+    jobs: int = typer.Option(1, help="Worker processes (0: all cores)."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Is army A stronger than army B, and does the answer depend on the commander?"""
+    names = _commanders(commanders)
+    systems = _systems([system])
+    check_games(games)
+    if table not in ("open", "random"):
+        raise OptionError("unknown table", value=table, expected="open or random", where="--table")
+    a, b = load_playable([("army A", army_a), ("army B", army_b)], command="verdict")
+    seeded = make_rng(seed)
+    spec = LadderSpec(
+        commanders=names,
+        matchups=(Matchup(a, b),),
+        systems=systems,
+        games=games,
+        seed=seeded.seed,
+        mechanic=mechanic,
+        table=generate_table(seeded.seed) if table == "random" else None,
+    )
+    total = games * len(names)
+    with Progress(
+        "{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+        disable=as_json,
+    ) as progress:
+        bar = progress.add_task("verdict", total=total)
+        played = play_verdicts(
+            spec, n_jobs=check_jobs(jobs, total), on_game=lambda _: progress.advance(bar)
+        )
+    if not played:
+        raise OptionError("no game finished", expected="let at least one game finish")
+    rows, overall = robustness(played, names)
+    if as_json:
+        report = {
+            "record": spec.record(),
+            "games": len(played),
+            "interrupted": len(played) < total,
+            "verdicts": [v.to_json() for v in rows],
+            "across_commanders": overall,
+        }
+        typer.echo(json.dumps(report, indent=2))
+        return
+    out = Table(title=f"{spec.matchups[0].name} ({system}, {len(played)} games, seed {spec.seed})")
+    for col in ("commander", "games", "A's score", "95% interval", "verdict", "vs first", "95%"):
+        out.add_column(col, justify="left" if col == "commander" else "right")
+    for v in rows:
+        out.add_row(
+            v.commander,
+            str(v.games),
+            f"{v.score:.3f}",
+            f"[{v.low:.3f}, {v.high:.3f}]",
+            v.verdict,
+            f"{v.diff:+.3f}",
+            f"[{v.diff_low:+.3f}, {v.diff_high:+.3f}]",
+        )
+    console = Console()
+    console.print(out)
+    note = {"holds": "holds across the commanders", "depends": "DEPENDS on the commander"}
+    console.print(f"The verdict {note.get(overall, 'FLIPS between commanders')}.")
