@@ -115,3 +115,19 @@ def test_bad_ladder_input_is_one_line(
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1
     assert err[0].startswith("error: ") and message in err[0]
+
+
+def test_the_printed_ladder_names_every_commander_and_pairing() -> None:
+    """The rich tables: each commander's Elo and interval, each pairing's share."""
+    from rich.console import Console
+
+    from oprlab.cli.ladder import _print
+
+    games = [_game("strong", "weak", 0, s) for s in range(3)]
+    games += [_game("weak", "strong", None, s) for s in range(3)]
+    names = ["weak", "strong"]
+    console = Console(record=True, width=120)
+    _print(console, ratings(games, names, resamples=20), pair_scores(games, names), "id", 6, 6)
+    text = console.export_text()
+    assert "Ladder id: 6 games" in text and "strong" in text and "+0" in text
+    assert "0.250" in text  # weak's share: 3 draws of 6 games
