@@ -171,6 +171,7 @@ COMMAND_MODULES = (
     "oprlab.cli.table",
     "oprlab.cli.results",
     "oprlab.cli.experiment",
+    "oprlab.cli.ladder",
 )
 
 

@@ -1,0 +1,178 @@
+"""A search commander (issue 14, item 2): flat Monte Carlo over the rules commander's best few
+activations, played out on copies of the game.
+
+At each activation (a decision that offers Hold, Advance, Rush, Charge or Idle) the candidates
+are the rules commander's choice and the best-scoring actions of other units or kinds (its own
+:meth:`~oprlab.players.rules_commander.RulesCommander.score`). Each candidate is applied to a
+copy of the game and played on by the rules commander for both sides, to the end of the round
+or a horizon of decisions, over a few dice samples; the candidate with the best mean value
+(:func:`value`) is played, the rules commander's choice winning ties. Every other decision is
+the rules commander's.
+
+The budget (``search:BUDGET``) is the number of decisions applied on copies per activation,
+split evenly over candidates and samples; a node budget, not a time budget, so a seed replays
+the same game on any machine. Each sample's copy gets its own dice, seeded from the search's
+stream (a commander stream of the game seed); the samples are common to the candidates
+(common random numbers), and the real game's dice are never drawn from.
+
+Copies, legal actions and apply go through the game's :class:`~oprlab.game.system.RuleSystem`;
+the value reads the OPR game state (markers, units), which the rules commander also needs.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from oprlab.errors import OptionError
+from oprlab.game import objectives
+from oprlab.game.actions import Action, Kind
+from oprlab.game.state import GameState
+from oprlab.game.system import RuleSystem
+from oprlab.game.systems import find_system
+from oprlab.players.base import COMMANDERS, TUNED
+from oprlab.players.rules_commander import OBJECTIVE_VALUE, RulesCommander
+from oprlab.rng import MAX_SEED, SeedLike, own_generator
+
+__all__ = [
+    "CANDIDATES",
+    "DEFAULT_BUDGET",
+    "MAX_BUDGET",
+    "SAMPLES",
+    "SearchCommander",
+    "candidates",
+    "value",
+]
+
+#: Decisions applied on copies per activation when no budget is given (``search``).
+DEFAULT_BUDGET = 24
+#: The largest budget accepted (a game of a few hundred seconds per activation is a typo).
+MAX_BUDGET = 10_000
+#: Candidates searched per activation (the rules commander's choice and the next best).
+CANDIDATES = 3
+#: Dice samples per candidate.
+SAMPLES = 2
+#: The decisions searched: an activation's choice of unit and action.
+ACTIVATIONS = frozenset({Kind.HOLD, Kind.ADVANCE, Kind.RUSH, Kind.CHARGE, Kind.IDLE})
+
+
+def candidates(
+    guide: RulesCommander, state: GameState, actions: Sequence[Action], pick: Action, k: int
+) -> list[Action]:
+    """``pick`` and the ``k - 1`` best-scoring activations whose (unit, kind) differ from those
+    already taken, best first (ties in canonical order): alternatives worth a playout, not
+    forty moves of one unit to neighbouring points."""
+    ranked = sorted(
+        (a for a in actions if a.kind in ACTIVATIONS and a != pick),
+        key=lambda a: -guide.score(state, a),
+    )
+    out = [pick]
+    seen = {(pick.unit, pick.kind)}
+    for a in ranked:
+        if len(out) >= k:
+            break
+        if (a.unit, a.kind) not in seen:
+            out.append(a)
+            seen.add((a.unit, a.kind))
+    return out
+
+
+def value(state: GameState, side: int) -> float:
+    """What the game is worth to ``side``, in points: each marker it would hold if the round
+    ended now is worth the rules commander's :data:`OBJECTIVE_VALUE`, less the enemy's; plus the
+    points the enemy has lost (models and wounds on Tough models), less its own."""
+    holders = [
+        (u.side, u.placement)
+        for u in state.units.values()
+        if u.on_table and not u.shaken and u.placement is not None and u.arrived != state.round
+    ]
+    held = [0, 0]
+    for marker, sides in zip(
+        state.objectives, objectives.sides_near(state.objectives, holders), strict=True
+    ):
+        owner = next(iter(sides)) if len(sides) == 1 else None if sides else marker.controller
+        if owner is not None:
+            held[owner] += 1
+    lost = [0.0, 0.0]
+    for u in state.units.values():
+        per_model = u.unit.cost / max(1, u.unit.size)
+        if u.routed or u.models <= 0:
+            gone = float(u.unit.size)
+        else:
+            gone = u.unit.size - u.models + u.markers / max(1, u.unit.tough)
+        lost[u.side] += gone * per_model
+    other = 1 - side
+    return OBJECTIVE_VALUE * (held[side] - held[other]) + lost[other] - lost[side]
+
+
+class SearchCommander:
+    """Flat Monte Carlo over the rules commander's top activations (module docstring)."""
+
+    def __init__(
+        self,
+        seed: SeedLike = 0,
+        budget: int = DEFAULT_BUDGET,
+        k: int = CANDIDATES,
+        samples: int = SAMPLES,
+    ) -> None:
+        self.name = "search" if budget == DEFAULT_BUDGET else f"search:{budget}"
+        self.budget, self.k, self.samples = budget, k, samples
+        self.rng = own_generator(seed)
+        self.guide = RulesCommander(seed)  # prunes, and decides everything not searched
+        self.policy = RulesCommander(seed)  # plays the copies on (its own view of them)
+        self.nodes = 0  # decisions applied on copies so far (the cost, for measurements)
+
+    def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
+        pick = self.guide.choose(state, actions)
+        if not any(a.kind in ACTIVATIONS for a in actions):
+            return pick
+        cands = candidates(self.guide, state, actions, pick, self.k)
+        if len(cands) < 2:
+            return pick
+        rules = find_system(state.system)
+        seeds = self.rng.integers(MAX_SEED, size=self.samples)  # the same for every candidate
+        horizon = max(1, self.budget // (len(cands) * self.samples))
+        means = [
+            sum(self._playout(rules, state, a, int(s), horizon) for s in seeds) / len(seeds)
+            for a in cands
+        ]
+        best = max(range(len(cands)), key=lambda i: (means[i], -i))  # ties: the earlier
+        return cands[best]
+
+    def _playout(
+        self, rules: RuleSystem, state: GameState, action: Action, seed: int, horizon: int
+    ) -> float:
+        """``action`` on a copy with its own dice, then the rules commander for both sides to
+        the end of the round or ``horizon`` decisions in all; the copy's :func:`value`."""
+        side, start = state.active, state.round
+        game: Any = state.clone() if hasattr(state, "clone") else copy.deepcopy(state)
+        game.rng = np.random.Generator(np.random.PCG64(seed))
+        rules.apply(game, action)
+        nodes = 1
+        while not game.done and game.round == start and nodes < horizon:
+            actions = rules.legal_actions(game)
+            if not actions:
+                break
+            rules.apply(game, self.policy.choose(game, actions))
+            nodes += 1
+        self.nodes += nodes
+        return value(game, side)
+
+
+def _tuned(seed: SeedLike, text: str) -> SearchCommander:
+    """``search:BUDGET``: a whole number of decisions per activation."""
+    budget = int(text) if text.isdigit() else 0
+    if not 1 <= budget <= MAX_BUDGET:
+        raise OptionError(
+            "search budget is not a whole number of decisions",
+            value=f"search:{text}",
+            expected=f"search:N with N from 1 to {MAX_BUDGET}, as in search:{DEFAULT_BUDGET}",
+        )
+    return SearchCommander(seed, budget)
+
+
+COMMANDERS["search"] = SearchCommander
+TUNED["search"] = _tuned

@@ -1,0 +1,59 @@
+"""Verdicts that say whether they depend on the player (issue 14, item 5): each commander's
+verdict with a Wilson interval, its paired difference from the first, holds / depends / flips."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+import oprlab.cli
+from oprlab.analysis.ladder import LadderGame
+from oprlab.analysis.verdicts import Z95, judge, robustness, share_interval
+
+
+def _games(commander: str, winners: list[int | None]) -> list[LadderGame]:
+    return [
+        LadderGame("gff", 0, seed, commander, commander, w, 0, 0, 0, 0, 1, 0.0, 0.0, 0.0)
+        for seed, w in enumerate(winners)
+    ]
+
+
+def test_wilson_share_when_every_game_went_one_way() -> None:
+    """20 wins of 20: Wilson's low end is n / (n + z^2) = 20 / 23.84 = 0.839, the high end 1."""
+    low, high = share_interval(20.0, 20)
+    assert low == pytest.approx(20 / (20 + Z95**2)) and high == 1.0
+    assert judge(low, high) == "A" and judge(0.1, 0.4) == "B" and judge(0.4, 0.6) == "none"
+
+
+def test_opposite_verdicts_flip_and_a_missing_one_depends() -> None:
+    """x: A wins all 20; y: B wins all 20 -> flips, y's share 1 below x's exactly (every paired
+    difference is -1); z: 10 wins each way -> no verdict -> depends."""
+    x, y = _games("x", [0] * 20), _games("y", [1] * 20)
+    z = _games("z", [0, 1] * 10)
+    rows, overall = robustness(x + y, ["x", "y"])
+    assert overall == "flips"
+    assert [v.verdict for v in rows] == ["A", "B"]
+    assert rows[1].diff == -1.0 and rows[1].diff_low == rows[1].diff_high == -1.0
+    rows, overall = robustness(x + z, ["x", "z"])
+    assert overall == "depends" and rows[1].score == 0.5
+    rows, overall = robustness(x + x[:10], ["x"])
+    assert overall == "holds"
+
+
+def test_draws_count_half() -> None:
+    """Four draws and no wins: a share of 1/2 exactly, no verdict."""
+    (row,), overall = robustness(_games("d", [None] * 4), ["d"])
+    assert row.score == 0.5 and row.verdict == "none" and overall == "holds"
+    assert not math.isnan(row.low)
+
+
+def test_verdict_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """Two commanders, one seed each, JSON out: a verdict per commander and the summary."""
+    args = ["--commanders", "random,rules", "--games", "1", "--seed", "5", "--json"]
+    code = oprlab.cli.main(["verdict", "gff/shooty-150.json", "gff/melee-150.json", *args])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [v["commander"] for v in report["verdicts"]] == ["random", "rules"]
+    assert report["across_commanders"] in ("holds", "depends", "flips")

@@ -1,0 +1,101 @@
+"""The search commander (issue 14, item 2): legal, seeded and replayable, blind to the real
+game's dice, and its value and candidates as its docstrings say."""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Sequence
+
+import pytest
+
+from oprlab.errors import OptionError
+from oprlab.game import gff
+from oprlab.game.actions import Action
+from oprlab.game.play import play_game
+from oprlab.game.state import GameState, Objective
+from oprlab.players import get_commander
+from oprlab.players.rules_commander import OBJECTIVE_VALUE, RulesCommander
+from oprlab.players.search import ACTIVATIONS, SearchCommander, candidates, value
+from oprlab.rng import commander_stream
+from tests.game import clear_table, line, play_setup, put, specials
+
+
+def _scene() -> GameState:
+    """Line against Line on an empty table, round 1: A2 on marker 0, marker 1 B's from before;
+    B's Captain (40 pts, Tough(3)) carries 2 wounds, A3 (40 pts, 3 models) has lost one."""
+    state = gff.new_game(line(), line(), seed=0)
+    clear_table(state)
+    state.phase, state.round, state.active = "activation", 1, 0
+    state.objectives = [Objective((24.0, 24.0)), Objective((10.0, 10.0), controller=1)]
+    put(state, "A2", (24.0, 24.0))
+    put(state, "B1", (40.0, 40.0)).markers = 2
+    put(state, "A3", (40.0, 10.0)).models = 2
+    return state
+
+
+def test_value_counts_markers_as_they_would_settle_and_points_lost() -> None:
+    """Mission (seed 003): a marker is seized by the only side within 3", kept when nobody is
+    near, neutral when contested; Shaken units neither seize nor contest. Markers held: A 1
+    (seized), B 1 (kept): even. Points: B lost 2/3 of a 40-point model (80/3), A one of three
+    40-point models (40/3): A is 40/3 up, and B sees the same swing the other way."""
+    state = _scene()
+    assert value(state, 0) == pytest.approx(40 / 3)
+    assert value(state, 1) == pytest.approx(-40 / 3)
+    put(state, "B2", (25.0, 24.0))  # contests marker 0: neutral, B still holds marker 1
+    assert value(state, 0) == pytest.approx(40 / 3 - OBJECTIVE_VALUE)
+    state.units["B2"].shaken = True  # Shaken: no longer contests
+    assert value(state, 0) == pytest.approx(40 / 3)
+
+
+def _first_activation(seed: int) -> tuple[GameState, Sequence[Action]]:
+    state = play_setup(gff.new_game(line(), specials(), seed=seed), RulesCommander().choose)
+    actions = gff.legal_actions(state)
+    assert any(a.kind in ACTIVATIONS for a in actions)
+    return state, actions
+
+
+def test_candidates_are_the_rules_choice_then_other_units_or_kinds() -> None:
+    """The rules commander's choice first, then at most k - 1 others, no two of one unit and
+    kind."""
+    state, actions = _first_activation(2)
+    guide = RulesCommander()
+    pick = guide.choose(state, actions)
+    cands = candidates(guide, state, actions, pick, 3)
+    assert cands[0] == pick and len(cands) == 3
+    assert len({(a.unit, a.kind) for a in cands}) == 3
+    assert all(a in actions for a in cands)
+
+
+def test_search_leaves_the_real_game_and_its_dice_alone() -> None:
+    """Playouts run on copies with their own dice: after a searched decision the game's units,
+    log and dice generator are exactly as before, and the choice is a listed action."""
+    state, actions = _first_activation(3)
+    before = pickle.dumps((state.units, state.log.events, state.rng.bit_generator.state))
+    search = SearchCommander(seed=5, budget=12)
+    choice = search.choose(state, actions)
+    assert choice in actions and search.nodes > 0
+    assert pickle.dumps((state.units, state.log.events, state.rng.bit_generator.state)) == before
+
+
+def test_search_games_replay_from_the_seed() -> None:
+    """One seed is one game with a search commander (budget 6, either seat)."""
+    logs = []
+    for _ in range(2):
+        names = ("search:6", "rules")
+        cs = [get_commander(n, commander_stream(8, i)) for i, n in enumerate(names)]
+        result, state = play_game(line(), specials(), cs, seed=8)
+        logs.append(state.log.events)
+        assert result.commanders == ("search:6", "rules")
+    assert logs[0] == logs[1]
+
+
+def test_search_specs() -> None:
+    """``search`` is the default budget, ``search:N`` a budget of N, noise after it; a budget
+    must be a whole number from 1."""
+    assert get_commander("search").name == "search"
+    assert get_commander("search:50").name == "search:50"
+    assert get_commander("search:50:0.1").name == "search:50:0.1"
+    for bad in ("search:0", "search:x", "search:1.5", "search:-3", "search:99999999"):
+        with pytest.raises(OptionError, match="search:N with N from 1") as info:
+            get_commander(bad)
+        assert repr(bad) in str(info.value)
