@@ -170,6 +170,7 @@ COMMAND_MODULES = (
     "oprlab.cli.battle",
     "oprlab.cli.table",
     "oprlab.cli.results",
+    "oprlab.cli.serve",
 )
 
 
