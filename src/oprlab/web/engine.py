@@ -222,6 +222,9 @@ class GameSetup:
                     raise OptionError("not a list of strings", value=value, where=f"{where}.{key}")
                 value = tuple(value)
             values[key] = value
+        for key in ("list_a", "list_b"):
+            if key not in values:
+                raise OptionError("missing field", value=key, where=where, expected="both lists")
         return GameSetup(**values)
 
 
