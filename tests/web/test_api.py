@@ -229,3 +229,19 @@ def test_serve_binds_this_machine_by_default() -> None:
     from oprlab.cli.serve import HOST
 
     assert HOST == "127.0.0.1"
+
+
+def test_rule_options_from_the_form_reach_the_game(client: TestClient) -> None:
+    """The form's empty option boxes are ignored; a reading is played and stored; a bad one
+    is the command line's error line in the form."""
+    params = _setup(3, "open") | {"option": ["", "edges=north-south"]}
+    r = client.get("/replay/game", params=params)
+    assert r.status_code == 200
+    key = re.search(r'href="/api/games/([^"]+)"', r.text)
+    assert key is not None
+    stored = client.get(f"/api/games/{key.group(1)}").json()
+    assert stored["setup"]["rule_options"] == ["edges=north-south"]
+    assert stored["result"]["rule_options"]["edges"] == "north-south"
+    bad = client.get("/replay/game", params=_setup(3, "open") | {"option": "edges=sideways"})
+    assert bad.status_code == 400
+    assert 'id="error">error: ' in bad.text

@@ -223,7 +223,7 @@ def setup_of(q: GameForm, *, person: str | None) -> GameSetup:
         seed=q.seed,
         commander_a=ca,
         commander_b=cb,
-        rule_options=tuple(q.option),
+        rule_options=tuple(o for o in q.option if o.strip()),
     )
 
 

@@ -34,8 +34,23 @@ function setupFileInputs() {
         showError("error: " + file.name + ": file too large (at most " + MAX_LIST_CHARS + " characters)");
         return;
       }
-      file.text().then((text) => { $("#" + input.dataset.into).value = text; });
+      file.text().then((text) => {
+        const box = $("#" + input.dataset.into);
+        box.value = text;
+        box.dispatchEvent(new Event("change"));
+      });
     });
+  }
+}
+
+// --- the odds form: a new list empties its unit choice (the server then takes its first) ---
+function setupOddsForm() {
+  for (const [list, unit] of [["a", "attacker"], ["d", "defender"]]) {
+    const select = $("#" + unit);
+    if (!select) continue;
+    for (const el of [$("#" + list), $("#" + list + "_text")]) {
+      if (el) el.addEventListener("change", () => select.replaceChildren());
+    }
   }
 }
 
@@ -169,8 +184,8 @@ function setupPlay() {
 
   function select(unit) {
     selected = unit;
-    for (const b of $all("#units button")) b.classList.toggle("selected", b.dataset.unit === unit);
-    const box = $("#actions");
+    for (const b of $all("#choose-unit button")) b.classList.toggle("selected", b.dataset.unit === unit);
+    const box = $("#choose-action");
     box.replaceChildren();
     const mine = view.actions.filter((a) => a.unit === unit);
     for (const a of mine) {
@@ -184,6 +199,7 @@ function setupPlay() {
   }
 
   function render() {
+    root.dataset.step = String(view.step);
     $("#board").innerHTML = view.svg;
     const log = $("#log");
     log.replaceChildren();
@@ -204,9 +220,9 @@ function setupPlay() {
     });
     if (log.lastElementChild) log.lastElementChild.scrollIntoView({ block: "nearest" });
     const status = $("#status");
-    const units = $("#units");
+    const units = $("#choose-unit");
     units.replaceChildren();
-    $("#actions").replaceChildren();
+    $("#choose-action").replaceChildren();
     if (view.done) {
       status.innerHTML = "";
       const strong = document.createElement("strong");
@@ -243,7 +259,8 @@ function setupPlay() {
 
   async function send(action) {
     clearError();
-    for (const b of $all("#actions button, #units button")) b.disabled = true;
+    root.dataset.busy = "1";
+    for (const b of $all("#choose-action button, #choose-unit button")) b.disabled = true;
     const r = await fetch("/api/play/" + key, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -252,13 +269,16 @@ function setupPlay() {
     const body = await r.json();
     if (r.ok) { view = body; selected = null; } else { showError(body.error || JSON.stringify(body.detail)); }
     render();
+    root.dataset.busy = "0";
   }
 
   render();
+  root.dataset.busy = "0";
 }
 
 document.addEventListener("DOMContentLoaded", () => {
   setupFileInputs();
+  setupOddsForm();
   setupReplay();
   setupOpen();
   setupPlay();
