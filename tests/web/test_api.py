@@ -37,8 +37,8 @@ def _cells(html: str, chart: str) -> list[tuple[int, float, float]]:
     """(k, P(exactly k), P(at least k)) rows of one chart of the odds page."""
     table = html.split(f'id="chart-{chart}"', 1)[1].split("</table>", 1)[0]
     rows = re.findall(
-        r"<tr><td>(\d+)</td><td[^>]*><span[^>]*></span>([\d.]+)</td>"
-        r"<td[^>]*><span[^>]*></span>([\d.]+)</td>",
+        r"<tr><td>(\d+)</td><td[^>]*><span[^>]*></span><span[^>]*>([\d.]+)</span></td>"
+        r"<td[^>]*><span[^>]*></span><span[^>]*>([\d.]+)</span></td>",
         table,
     )
     return [(int(k), float(p), float(q)) for k, p, q in rows]
