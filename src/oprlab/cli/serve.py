@@ -48,6 +48,9 @@ def serve(
     open_game: Path | None = typer.Option(
         None, "--open", help="A game saved from the app (its JSON) to show at start."
     ),
+    results: Path | None = typer.Option(
+        None, help="A DuckDB results file (battle --out) whose series /experiments lists."
+    ),
 ) -> None:
     """Start the web app: odds, game replays and games against the computer in the browser."""
     if not 0 <= port <= 65535:
@@ -57,7 +60,11 @@ def serve(
     from oprlab.web.app import create_app
 
     opened = read_game(open_game) if open_game is not None else None
-    app = create_app(opened)  # a bad saved game is one line, before the server starts
+    if results is not None and not results.is_file():
+        raise OptionError(
+            "no results file here", value=str(results), expected="a file written by battle --out"
+        )
+    app = create_app(opened, results)  # a bad saved game is one line, before the server starts
     where = f"http://{host}:{port}/"
     typer.echo(f"oprlab serves on {where} (Ctrl+C stops it)")
     if opened is not None:

@@ -34,8 +34,9 @@ MAX_BODY_BYTES = 4 * 2**20
 MAX_QUERY_CHARS = 6 * engine.MAX_LIST_CHARS
 
 
-def create_app(opened: dict[str, Any] | None = None) -> FastAPI:
-    """The app; ``opened``: a stored game (``oprlab serve --open``), at ``/replay/saved/opened``."""
+def create_app(opened: dict[str, Any] | None = None, results: Path | None = None) -> FastAPI:
+    """The app; ``opened``: a stored game (``oprlab serve --open``), at ``/replay/saved/opened``;
+    ``results``: a DuckDB results file (``--results``) whose series ``/experiments`` lists."""
     app = FastAPI(title="oprlab", version=__version__, docs_url="/api/docs")
     app.add_middleware(GZipMiddleware, minimum_size=2_000)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
@@ -124,6 +125,17 @@ def create_app(opened: dict[str, Any] | None = None) -> FastAPI:
             game = views.open_file(data, "the file")
         key = games.add(game)
         return {"id": key, "url": f"/replay/saved/{key}"}
+
+    @app.get("/experiments", response_class=HTMLResponse, summary="Stored series and reports")
+    def experiments(request: Request) -> HTMLResponse:
+        if results is None:
+            return page(request, "experiments.html", results=None, series=[])
+        try:
+            series = engine.experiments(results)
+        except UserError as exc:
+            context = {"results": str(results), "series": [], "error": error_text(exc)}
+            return page(request, "experiments.html", 400, **context)
+        return page(request, "experiments.html", results=str(results), series=series)
 
     @app.get("/play", response_class=HTMLResponse, summary="Choose a game to play")
     def play_form(request: Request, q: views.GameForm = Query()) -> HTMLResponse:  # noqa: B008

@@ -10,8 +10,9 @@ from __future__ import annotations
 import dataclasses
 import io
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -507,8 +508,51 @@ def result_line(result: GameResult) -> str:
     )
 
 
-def parse_rule_options(system: str, pairs: Sequence[str]) -> Any:
-    return parse_options(system, list(pairs))
+# --- experiments --------------------------------------------------------------------------------
+
+#: The measures of a stored series' report, in order, with their names on the page.
+MEASURES = (
+    ("win_a", "A wins"),
+    ("win_b", "B wins"),
+    ("draw", "draws"),
+    ("objectives_a", "objectives held by A"),
+    ("objectives_b", "objectives held by B"),
+    ("models_lost_a", "models lost by A"),
+    ("models_lost_b", "models lost by B"),
+    ("decisions", "decisions per game"),
+)
 
 
-Hook = Callable[[Any, Any], None]
+def experiments(path: Path) -> list[dict[str, Any]]:
+    """Each series stored in a results file (``battle --out``): its setup, how many of its
+    games are stored, its state, and its report (estimates with 95% intervals)."""
+    from oprlab.analysis.results import ResultStore  # DuckDB only when asked
+
+    with ResultStore(path, read_only=True) as store:
+        summaries = store.summaries()
+        info = {s["series_id"]: s for s in store.series()}
+    out = []
+    for sid, summary in summaries.items():
+        row = info[sid]
+        stored, planned = int(summary["games"]), int(row["games_planned"])
+        state = (
+            "finished"
+            if stored >= planned
+            else ("interrupted" if summary["interrupted"] else "running or stopped")
+        )
+        out.append(
+            {
+                "id": sid,
+                "system": summary["system"],
+                "mechanic": summary["mechanic"],
+                "armies": summary["armies"],
+                "commanders": summary["commanders"],
+                "seed": summary["seed"],
+                "stored": stored,
+                "planned": planned,
+                "progress": stored / planned if planned else 1.0,
+                "state": state,
+                "report": [(label, summary[key]) for key, label in MEASURES if key in summary],
+            }
+        )
+    return out
