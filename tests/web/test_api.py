@@ -245,3 +245,21 @@ def test_rule_options_from_the_form_reach_the_game(client: TestClient) -> None:
     bad = client.get("/replay/game", params=_setup(3, "open") | {"option": "edges=sideways"})
     assert bad.status_code == 400
     assert 'id="error">error: ' in bad.text
+
+
+def test_two_people_take_turns_at_one_screen(client: TestClient) -> None:
+    """Hot-seat: both sides are people; each decision waits for the page, whichever side."""
+    r = client.get(
+        "/play/new", params={"seed": 8, "table": "open", "side": "both"}, follow_redirects=False
+    )
+    key = r.headers["location"].rsplit("/", 1)[1]
+    view = client.get(f"/api/play/{key}").json()
+    assert view["person"] == "A and B"
+    sides = set()
+    for _ in range(6):
+        assert view["your_turn"]
+        sides.add(view["active"])
+        view = client.post(
+            f"/api/play/{key}", json={"step": view["step"], "action": view["actions"][0]["action"]}
+        ).json()
+    assert sides == {"A", "B"}

@@ -201,14 +201,16 @@ def samples_units() -> dict[str, list[str]]:
 
 
 def setup_of(q: GameForm, *, person: str | None) -> GameSetup:
-    """The setup of a game from the form; ``person``: the side (A or B) a person plays."""
+    """The setup of a game from the form; ``person``: the side (A or B) a person plays, or
+    ``both`` (two people at one screen, taking turns)."""
     _, text_a = engine.army_from(q.a, q.a_text, "army A")
     _, text_b = engine.army_from(q.b, q.b_text, "army B")
     ca, cb = q.ca, q.cb
     if person is not None:
-        if person not in ("A", "B"):
-            raise OptionError("a person plays side", value=person, expected="A or B")
-        ca, cb = ("person", q.vs) if person == "A" else (q.vs, "person")
+        if person not in ("A", "B", "both"):
+            raise OptionError("a person plays side", value=person, expected="A, B or both")
+        ca = "person" if person in ("A", "both") else q.vs
+        cb = "person" if person in ("B", "both") else q.vs
     for who, name in (("commander A", ca), ("commander B", cb)):
         if (name == "person" and person is None) or name not in (*engine.COMMANDERS, "person"):
             raise OptionError(f"unknown {who}", value=name, expected=" or ".join(engine.COMMANDERS))
@@ -258,17 +260,16 @@ def replay_context(game: Recorded, key: str) -> dict[str, Any]:
     }
 
 
-def _person(game: Recorded) -> int | None:
-    for side, name in enumerate((game.setup.commander_a, game.setup.commander_b)):
-        if name == "person":
-            return side
-    return None
+def _people(game: Recorded) -> list[int]:
+    """The sides people play."""
+    names = (game.setup.commander_a, game.setup.commander_b)
+    return [side for side, name in enumerate(names) if name == "person"]
 
 
 def play_view(game: Recorded) -> dict[str, Any]:
     """A game being played, for the page: the table, the log, and the person's actions."""
-    person = _person(game)
-    yours = not game.done and game.state.active == person
+    people = _people(game)
+    yours = not game.done and game.state.active in people
     names = game.names
     actions = game.rules.legal_actions(game.state) if yours else []
     return {
@@ -276,7 +277,8 @@ def play_view(game: Recorded) -> dict[str, Any]:
         "done": game.done,
         "svg": game.frames[-1].svg,
         "log": _log(game),
-        "person": "AB"[person] if person is not None else None,
+        "person": " and ".join("AB"[side] for side in people),
+        "active": "AB"[game.state.active],
         "your_turn": yours,
         "round": game.state.round,
         "phase": game.state.phase,
@@ -296,10 +298,9 @@ def play_view(game: Recorded) -> dict[str, Any]:
 
 def act(game: Recorded, move: Move) -> None:
     """Apply a person's decision, checked by the engine, then let the computer answer."""
-    person = _person(game)
     if game.done:
         raise OptionError("the game is over", expected="a new game")
-    if person is None or game.state.active != person:
+    if game.state.active not in _people(game):
         raise OptionError("it is not your turn", expected="the computer's answer first")
     current = len(game.frames) - 1
     if move.step != current:

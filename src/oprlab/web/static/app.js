@@ -239,7 +239,7 @@ function setupPlay() {
       return;
     }
     status.textContent = "Round " + view.round + " (" + view.phase + "): " +
-      (view.your_turn ? "your decision, step " + view.step : "the computer is thinking");
+      (view.your_turn ? view.active + " to decide, step " + view.step : "the computer is thinking");
     for (const uid of unitsWithActions()) {
       const b = document.createElement("button");
       b.className = "unit";
