@@ -263,3 +263,25 @@ def test_two_people_take_turns_at_one_screen(client: TestClient) -> None:
             f"/api/play/{key}", json={"step": view["step"], "action": view["actions"][0]["action"]}
         ).json()
     assert sides == {"A", "B"}
+
+
+def test_a_point_no_list_names_is_the_engines_to_judge(client: TestClient) -> None:
+    """A click on the table sends a move to any point: the engine (is_legal: "any point")
+    takes a deployment a little off a listed spot, and refuses one off the table."""
+    key = _new_game(client, 9)
+    view = client.get(f"/api/play/{key}").json()
+    while not any(a["action"]["kind"] == "deploy" for a in view["actions"]):
+        view = client.post(
+            f"/api/play/{key}", json={"step": view["step"], "action": view["actions"][0]["action"]}
+        ).json()
+    listed = next(a["action"] for a in view["actions"] if a["action"]["kind"] == "deploy")
+    off = {"kind": "deploy", "unit": listed["unit"], "to": [listed["to"][0], -30.0]}
+    assert (
+        client.post(f"/api/play/{key}", json={"step": view["step"], "action": off}).status_code
+        == 400
+    )
+    x, y = listed["to"]
+    near = {"kind": "deploy", "unit": listed["unit"], "to": [x + 0.3, y]}
+    r = client.post(f"/api/play/{key}", json={"step": view["step"], "action": near})
+    assert r.status_code == 200, r.text
+    assert r.json()["log"][view["step"] + 1]["title"].endswith(f"to ({x + 0.3:.1f}, {y:.1f})")

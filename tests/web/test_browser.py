@@ -133,14 +133,17 @@ def test_play_a_short_game_to_the_end_by_clicking(server: str, page: Any, tmp_pa
     page.click("#go")
     page.wait_for_selector('#play[data-busy="0"]')
     clicks = 0
-    shot = False
+    shot = free = False
     while not page.locator("#game-over").count():
         assert clicks < 300, "the game did not end"
         page.locator("#choose-unit button").first.click()
         if not shot and "Round 1" in page.inner_text("#status"):
             _shot(page, tmp_path, "play")
             shot = True
-        page.locator("#choose-action button").first.click()
+        if not free and page.locator("#free-kind").count():
+            free = _click_beside_a_goal(page)  # a free click on the table, checked by the engine
+        else:
+            page.locator("#choose-action button").first.click()
         page.wait_for_selector('#play[data-busy="0"]')
         assert not page.locator("#error").count(), page.inner_text("#error")
         clicks += 1
@@ -149,6 +152,15 @@ def test_play_a_short_game_to_the_end_by_clicking(server: str, page: Any, tmp_pa
     page.click("#to-replay")
     page.wait_for_selector("#board svg")
     assert page.locator("template.frame").count() == clicks + 1 + _computer_steps(page)
+
+
+def _click_beside_a_goal(page: Any) -> bool:
+    """Click the table a little right of the first drawn goal (about 0.3")."""
+    box = page.locator("#board circle.goal").first.bounding_box()
+    step = page.get_attribute("#play", "data-step")
+    page.mouse.click(box["x"] + box["width"] / 2 + 4, box["y"] + box["height"] / 2)
+    page.wait_for_function(f"document.querySelector('#play').dataset.step !== '{step}'")
+    return True
 
 
 def _computer_steps(page: Any) -> int:

@@ -188,6 +188,17 @@ function setupPlay() {
     const box = $("#choose-action");
     box.replaceChildren();
     const mine = view.actions.filter((a) => a.unit === unit);
+    const kinds = [];
+    for (const a of mine) if (a.action.to && unit && !kinds.includes(a.action.kind)) kinds.push(a.action.kind);
+    if (kinds.length) {
+      const label = document.createElement("label");
+      label.append("or click the table to ");
+      const pick = document.createElement("select");
+      pick.id = "free-kind";
+      for (const k of kinds) pick.append(new Option(k, k));
+      label.append(pick, " there (the server checks the point)");
+      box.append(label, document.createElement("br"));
+    }
     for (const a of mine) {
       const b = document.createElement("button");
       b.className = "action";
@@ -247,6 +258,21 @@ function setupPlay() {
       b.textContent = uid ? view.names[uid] || uid : "the table";
       b.onclick = () => select(uid);
       units.append(b);
+    }
+    const board = svg();
+    if (board) {
+      board.addEventListener("click", (e) => {
+        const pick = $("#free-kind");
+        if (!pick || !selected || e.target.closest("g.unit, circle.goal")) return;
+        const p = board.createSVGPoint();
+        p.x = e.clientX;
+        p.y = e.clientY;
+        const at = p.matrixTransform(board.getScreenCTM().inverse());
+        const x = Math.round(at.x * 10) / 10;
+        const y = Math.round((view.table[1] - at.y) * 10) / 10;
+        if (x < 0 || y < 0 || x > view.table[0] || y > view.table[1]) return;
+        send({ kind: pick.value, unit: selected, to: [x, y] });
+      });
     }
     for (const g of $all("#board g.unit")) {
       g.addEventListener("click", () => {
