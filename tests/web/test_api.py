@@ -140,6 +140,8 @@ def test_replay_is_the_command_lines_game(client: TestClient) -> None:
     assert stored["result"]["winner"] == result.winner
     assert len(stored["actions"]) == result.decisions
     assert r.text.count('<template class="frame"') == result.decisions + 1
+    shots = [e for e in stored["actions"] if e["kind"] == "shoot" and e.get("target")]
+    assert shots and r.text.count('<line class="sight"') >= len(shots) > 0
     assert stored["setup"]["list_a"] == sample_text("gff/shooty-150.txt")
 
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
+from xml.sax.saxutils import escape
 from typing import Any, cast
 
 from rich.console import Console
@@ -282,12 +283,17 @@ class Recorded:
         self.frames.append(Frame(battle_svg(self.state, trail=self.trail), lines, title))
 
     def step(self, action: Action) -> None:
-        """Apply one decision (already known legal) and keep its frame."""
+        """Apply one decision (already known legal) and keep its frame (with the line of
+        sight of a shot drawn over the table)."""
         who = "AB"[self.state.active]
+        sight = sight_lines(self.state, action)
         self.rules.apply(self.state, action)
         self.actions.append(action)
         self.trail.record(self.state, action)
         self.snap(f"{who}: {describe(action, self.names)}")
+        if sight:
+            frame = self.frames[-1]
+            frame.svg = frame.svg.replace("</svg>", sight + "</svg>")
 
     @property
     def done(self) -> bool:
@@ -308,6 +314,38 @@ class Recorded:
             "events": self.state.log.events,
             "moves": self.trail.to_json(),
         }
+
+
+#: A shot's line of sight on the replay's table: its colour and dash.
+SIGHT_STYLE = 'stroke="#ff6f00" stroke-width="0.12" stroke-dasharray="0.5 0.25"'
+
+
+def _centre(state: Any, uid: str) -> tuple[float, float] | None:
+    us = state.units.get(uid)
+    p = None if us is None or not us.on_table else us.placement
+    if p is None or not p.alive.any():
+        return None
+    c = p.centres[p.alive].mean(axis=0)
+    return float(c[0]), float(c[1])
+
+
+def sight_lines(state: Any, action: Action) -> str:
+    """SVG lines from a shooting unit to its targets (before the shot: where they stood)."""
+    if action.kind is not Kind.SHOOT or not action.target:
+        return ""
+    start = _centre(state, action.unit)
+    out = []
+    for uid in (action.target, action.second):
+        end = _centre(state, uid) if uid else None
+        if start is None or end is None:
+            continue
+        depth = state.table.depth
+        out.append(
+            f'<line class="sight" x1="{start[0]:.2f}" y1="{depth - start[1]:.2f}" '
+            f'x2="{end[0]:.2f}" y2="{depth - end[1]:.2f}" {SIGHT_STYLE}>'
+            f"<title>{escape(action.unit)} shoots {escape(uid)}</title></line>"
+        )
+    return "".join(out)
 
 
 @dataclass(frozen=True)
