@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
-from xml.sax.saxutils import escape
 from typing import Any, cast
+from xml.sax.saxutils import escape
 
 from rich.console import Console
 
