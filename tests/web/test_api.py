@@ -287,3 +287,33 @@ def test_a_point_no_list_names_is_the_engines_to_judge(client: TestClient) -> No
     r = client.post(f"/api/play/{key}", json={"step": view["step"], "action": near})
     assert r.status_code == 200, r.text
     assert r.json()["log"][view["step"] + 1]["title"].endswith(f"to ({x + 0.3:.1f}, {y:.1f})")
+
+
+def test_serve_open_shows_a_saved_game(client: TestClient, tmp_path: Any) -> None:
+    """`oprlab serve --open FILE` reads a saved game and shows it at /replay/saved/opened."""
+    from oprlab.cli.serve import read_game
+
+    page = client.get("/replay/game", params=_setup(3, "open")).text
+    key = re.search(r'href="/api/games/([^"]+)"', page)
+    assert key is not None
+    saved = tmp_path / "game.json"
+    saved.write_bytes(client.get(f"/api/games/{key.group(1)}").content)
+    opened = TestClient(create_app(read_game(saved)))
+    assert 'href="/replay/saved/opened"' in opened.get("/").text
+    shown = opened.get("/replay/saved/opened")
+    assert shown.status_code == 200
+    assert shown.text.count('<template class="frame"') == page.count('<template class="frame"')
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--port", "70000"], "error: --port out of range (got 70000)"),
+        (["--open", "no-such-file.json"], "error: "),
+        (["--results", "no-such.duckdb"], "error: no results file here"),
+    ],
+)
+def test_serve_refuses_bad_options_in_one_line(args: list[str], expected: str, capsys: Any) -> None:
+    assert main(["serve", *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(expected) and "\n" not in err
