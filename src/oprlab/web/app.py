@@ -66,6 +66,10 @@ def create_app(opened: dict[str, Any] | None = None, results: Path | None = None
     def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         return templates.TemplateResponse(request, name, context, status_code=status)
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        return Response(status_code=204)  # no icon: a quiet answer instead of a 404
+
     @app.get("/", response_class=HTMLResponse, summary="The start page")
     def index(request: Request) -> HTMLResponse:
         return page(request, "index.html", opened="opened" in _keys(games))
