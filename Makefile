@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench monitor clean install
+.PHONY: demo test lint typecheck pytest bench monitor clean install serve web-shots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,14 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+
+# The web app on http://127.0.0.1:8765/ (docs/web.md).
+serve: $(STAMP)
+	$(BIN)/oprlab serve
+
+# The browser tests, saving each page's screenshot into docs/web/ (needs chromium).
+web-shots: $(STAMP)
+	OPRLAB_WEB_SHOTS=docs/web $(BIN)/python -m pytest -p no:xdist tests/web/test_browser.py
 
 pytest: $(STAMP)
 	$(BIN)/python -m pytest -n 2

@@ -172,6 +172,7 @@ COMMAND_MODULES = (
     "oprlab.cli.results",
     "oprlab.cli.experiment",
     "oprlab.cli.ladder",
+    "oprlab.cli.serve",
 )
 
 

@@ -106,7 +106,8 @@ def demo() -> None:
     console.print(
         "Next: .venv/bin/oprlab --help; oprlab battle gff/shooty-300 gff/melee-300 --seed 1; "
         "oprlab odds 'gff/shooty-300:Lantern Wardens' gff/horde-300:Ravagers; "
-        "oprlab compare-mechanics 'gff/shooty-300:Lantern Wardens' gff/horde-300:Ravagers",
+        "oprlab compare-mechanics 'gff/shooty-300:Lantern Wardens' gff/horde-300:Ravagers; "
+        "in the browser: .venv/bin/oprlab serve, then open http://127.0.0.1:8765/",
         markup=False,
     )
 

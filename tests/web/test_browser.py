@@ -1,0 +1,169 @@
+"""The pages in a real headless Chromium (Debian's ``chromium``, driven by Playwright): paste
+two lists and see the odds; open a replay, step to a later step and see the board and the
+highlighted log line change; play a short game to the end against the random commander by
+clicking. Each page is saved as a screenshot in the test's tmp dir (and in ``$OPRLAB_WEB_SHOTS``
+when set: how docs/web/ is made). Skipped, saying why, where Chromium is not installed."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from oprlab.web.app import create_app
+from tests.web.test_api import LINE, SHOOTERS
+
+CHROMIUM = Path(os.environ.get("OPRLAB_CHROMIUM", "/usr/bin/chromium"))
+ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+if not CHROMIUM.exists():
+    pytest.skip(
+        f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)",
+        allow_module_level=True,
+    )
+playwright = pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """The app under uvicorn in a thread, on 127.0.0.1 and a free port."""
+    import uvicorn
+
+    config = uvicorn.Config(create_app(), host="127.0.0.1", port=0, log_level="warning")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the server did not start")
+        time.sleep(0.05)
+    port = srv.servers[0].sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    pg.set_default_timeout(30_000)
+    yield pg
+    context.close()
+
+
+def _shot(page: Any, tmp_path: Path, name: str) -> None:
+    page.screenshot(path=str(tmp_path / f"{name}.png"), full_page=True)
+    docs = os.environ.get("OPRLAB_WEB_SHOTS")
+    if docs:
+        page.screenshot(path=str(Path(docs) / f"{name}.png"), full_page=False)
+    assert (tmp_path / f"{name}.png").stat().st_size > 1000
+
+
+def test_paste_two_lists_and_see_the_odds(server: str, page: Any, tmp_path: Path) -> None:
+    """seed 003 "Shooting": two Q4+ rifles against Defense 4+ wound twice with 1/16 and at
+    least once with 7/16 (hand-computed, as in test_api)."""
+    page.goto(server + "/odds")
+    page.wait_for_selector("#p-destroyed")  # the samples' odds come first
+    page.fill("#a_text", SHOOTERS)
+    page.dispatch_event("#a_text", "change")
+    page.fill("#d_text", LINE)
+    page.dispatch_event("#d_text", "change")
+    page.click("#go")
+    page.wait_for_selector("text=Test Shooters attacks Test Line")
+    wounds = page.inner_text("#chart-wounds")
+    assert "0.5625" in wounds and "0.4375" in wounds and "0.0625" in wounds
+    assert "a_text=" in page.url  # the query is in the address: shareable
+    assert page.locator("#compare tr").count() == 1 + 7
+    _shot(page, tmp_path, "odds")
+    page.fill("#a_text", "not a list")
+    page.click("#go")
+    assert page.inner_text("#error").startswith("error: attacker list:1: no list header")
+
+
+def test_open_a_replay_and_step_through_it(server: str, page: Any, tmp_path: Path) -> None:
+    page.goto(server + "/replay")
+    page.select_option("#cb", "random")
+    page.fill("#seed", "7")
+    page.click("#go")
+    page.wait_for_selector("#board svg")
+    assert page.get_attribute("#log li.current", "data-step") == "0"
+    first = page.inner_html("#board")
+    for _ in range(12):
+        page.keyboard.press("ArrowRight")
+    assert page.url.endswith("#step=12")
+    assert page.get_attribute("#log li.current", "data-step") == "12"
+    assert page.inner_html("#board") != first
+    assert page.input_value("#scrubber") == "12"
+    _shot(page, tmp_path, "replay")
+    # A link to a step opens the viewer at that step.
+    page.goto(page.url.replace("#step=12", "#step=20"))
+    page.reload()
+    page.wait_for_selector("#log li.current")
+    assert page.get_attribute("#log li.current", "data-step") == "20"
+    page.click("#back")
+    assert page.get_attribute("#log li.current", "data-step") == "19"
+
+
+def test_play_a_short_game_to_the_end_by_clicking(server: str, page: Any, tmp_path: Path) -> None:
+    """Each of the person's decisions: click a unit (or the table), then its first action."""
+    page.goto(server + "/play")
+    page.select_option("#vs", "random")
+    page.select_option("#table", "open")
+    page.fill("#seed", "4")
+    page.click("#go")
+    page.wait_for_selector('#play[data-busy="0"]')
+    clicks = 0
+    shot = free = False
+    while not page.locator("#game-over").count():
+        assert clicks < 300, "the game did not end"
+        page.locator("#choose-unit button").first.click()
+        if not shot and "Round 1" in page.inner_text("#status"):
+            _shot(page, tmp_path, "play")
+            shot = True
+        if not free and page.locator("#free-kind").count():
+            free = _click_beside_a_goal(page)  # a free click on the table, checked by the engine
+        else:
+            page.locator("#choose-action button").first.click()
+        page.wait_for_selector('#play[data-busy="0"]')
+        assert not page.locator("#error").count(), page.inner_text("#error")
+        clicks += 1
+    assert "Game over:" in page.inner_text("#game-over")
+    _shot(page, tmp_path, "play-over")
+    page.click("#to-replay")
+    page.wait_for_selector("#board svg")
+    assert page.locator("template.frame").count() == clicks + 1 + _computer_steps(page)
+
+
+def _click_beside_a_goal(page: Any) -> bool:
+    """Click the table a little right of the first drawn goal (about 0.3")."""
+    box = page.locator("#board circle.goal").first.bounding_box()
+    step = page.get_attribute("#play", "data-step")
+    page.mouse.click(box["x"] + box["width"] / 2 + 4, box["y"] + box["height"] / 2)
+    page.wait_for_function(f"document.querySelector('#play').dataset.step !== '{step}'")
+    return True
+
+
+def _computer_steps(page: Any) -> int:
+    """The replay's frames less the person's: the titles that start with the other side."""
+    titles = page.locator("#log a.step-title").all_inner_texts()
+    return sum(t.startswith("B:") for t in titles)
