@@ -48,11 +48,14 @@ def register(app: typer.Typer) -> None:
 
 
 class _Rate(ProgressColumn):
-    """Games per second."""
+    """Games per second since the start (games arrive a seed's group at a time, which makes
+    rich's windowed speed jump)."""
 
     def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text("-- games/s" if speed is None else f"{speed:.2f} games/s")
+        elapsed = task.elapsed
+        if not elapsed or not task.completed:
+            return Text("-- games/s")
+        return Text(f"{task.completed / elapsed:.2f} games/s")
 
 
 def _load(file: Path) -> tuple[str, Experiment, list[Cell]]:

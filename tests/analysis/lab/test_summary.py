@@ -84,7 +84,8 @@ def test_cell_numbers_by_hand() -> None:
     assert s["score_a"]["estimate"] == 0.625 and s["seeds"] == 2
     assert s["first_player_score"]["estimate"] == 0.875
     assert s["upset_rate"]["estimate"] == 0.25
-    assert s["objective_margins"] == [[-3, 1], [0, 1], [1, 1], [2, 1]] and s["objective_margin"]["estimate"] == 0
+    assert s["objective_margins"] == [[-3, 1], [0, 1], [1, 1], [2, 1]]
+    assert s["objective_margin"]["estimate"] == 0
 
 
 def test_lead_changes() -> None:
