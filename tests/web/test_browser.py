@@ -155,11 +155,17 @@ def test_play_a_short_game_to_the_end_by_clicking(server: str, page: Any, tmp_pa
 
 
 def _click_beside_a_goal(page: Any) -> bool:
-    """Click the table a little right of the first drawn goal (about 0.3")."""
-    box = page.locator("#board circle.goal").first.bounding_box()
-    step = page.get_attribute("#play", "data-step")
-    page.mouse.click(box["x"] + box["width"] / 2 + 4, box["y"] + box["height"] / 2)
+    """Click the table right of the first drawn goal (about 1" from its centre, off the
+    dot), and see the unit go there rather than to the goal."""
+    goal = page.locator("#board circle.goal").first
+    offered = goal.locator("title").text_content() or ""
+    box = goal.bounding_box()
+    step = int(page.get_attribute("#play", "data-step"))
+    page.mouse.click(box["x"] + box["width"] * 1.5, box["y"] + box["height"] / 2)
     page.wait_for_function(f"document.querySelector('#play').dataset.step !== '{step}'")
+    taken = page.locator("#log li").nth(step + 1).locator("b").inner_text()
+    assert taken.split(" to (")[0].endswith(offered.split(" to (")[0])
+    assert not taken.endswith(offered), (taken, offered)
     return True
 
 
