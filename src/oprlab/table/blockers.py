@@ -63,6 +63,26 @@ def crossings(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> Boo
     return out
 
 
+def crossings_from(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> BoolArray:
+    """:func:`crossings` for segments that all start at the one point ``a`` (a fan of sight
+    lines from a node): the side of ``a`` from each edge is worked out once per edge, not once
+    per segment and edge. Every value has the same bits as :func:`crossings` gives with ``a``
+    repeated."""
+    if len(b) == 0 or len(p) == 0:
+        return np.zeros((len(b), len(p)), dtype=np.bool_)
+    px, py, ex, ey = _edges(p, q)
+    ax, ay = float(a[0]), float(a[1])
+    dx = (b[:, 0] - ax)[:, None]
+    dy = (b[:, 1] - ay)[:, None]
+    wx = px - ax
+    wy = py - ay
+    o1 = cross2(dx, dy, wx, wy)  # side of p from ab
+    den = cross2(dx, dy, ex, ey)
+    o3 = -cross2(ex, ey, wx, wy)  # side of a from pq: one row, the same for every segment
+    out: BoolArray = (o1 * (o1 + den) < -1e-12) & (o3 * (o3 - den) < -1e-12)
+    return out
+
+
 #: The edge side of :func:`crossings` for frozen edge arrays (the table's obstacles and the
 #: blockers' edges, asked about many times), by the arrays' identity. Only read-only arrays
 #: that own their data are kept (nothing can change them), and each entry holds its arrays, so
@@ -102,7 +122,7 @@ def crossing_params(
     hit = crossings(aa, bb, p, q)[0]
     if not hit.any():
         return np.zeros(0), np.zeros(0, dtype=np.intp)
-    idx = np.flatnonzero(hit)
+    idx = hit.nonzero()[0]
     d = bb[0] - aa[0]
     e = q[idx] - p[idx]
     ap = p[idx] - aa[0]
@@ -180,6 +200,10 @@ class Blockers:
             self.lo = np.minimum.reduceat(self.corners, first, axis=0) - _BOX_MARGIN
             self.hi = np.maximum.reduceat(self.corners, first, axis=0) + _BOX_MARGIN
         freeze(self.corners, self.ends)
+        # for :meth:`contains`: the half-planes stacked (one gather per call, not three) and
+        # the boxes' sides as contiguous columns
+        self._planes = np.stack([self.nx, self.ny, self.d], axis=1)
+        self._box = tuple(np.ascontiguousarray(v) for v in (*self.lo.T, *self.hi.T))
         self._merged: dict[int, tuple[FloatArray, FloatArray, FloatArray, FloatArray]] = {}
         self._kept: dict[int, tuple[object, Any]] = {}
 
@@ -215,13 +239,14 @@ class Blockers:
         if not self.polygons or len(points) == 0:
             return np.zeros(len(points), dtype=np.bool_)
         x, y = points[:, 0, None], points[:, 1, None]
-        near = (x >= self.lo[:, 0]) & (x <= self.hi[:, 0])
-        near &= (y >= self.lo[:, 1]) & (y <= self.hi[:, 1])
+        lox, loy, hix, hiy = self._box
+        near = (x >= lox) & (x <= hix) & (y >= loy) & (y <= hiy)
         i, j = np.nonzero(near)
         out = np.zeros(len(points), dtype=np.bool_)
         if len(i) == 0:
             return out
-        side = (points[i, 0, None] * self.nx[j] + points[i, 1, None] * self.ny[j]) - self.d[j]
+        pts, planes = points[i], self._planes[j]
+        side = (pts[:, 0, None] * planes[:, 0] + pts[:, 1, None] * planes[:, 1]) - planes[:, 2]
         out[i[(side > 1e-9).all(axis=1)]] = True
         return out
 

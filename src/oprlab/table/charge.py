@@ -229,7 +229,7 @@ def _mover(
     avoid: bool = False,
 ) -> Mover:
     others = [o for o in others if o is not unit and o is not target]
-    idx = np.flatnonzero(unit.alive)
+    idx = unit.alive.nonzero()[0]
     return Mover(
         table,
         unit,
@@ -385,7 +385,7 @@ def _best_close_in(
     """The charge (or pile-in) that puts the most models in contact, among: going straight at
     full speed; the same with the models whose way crosses difficult terrain standing still
     (so the rest are not held to 6"); everyone capped at 6"; or going round the hazards."""
-    idx = np.flatnonzero(unit.alive)
+    idx = unit.alive.nonzero()[0]
     best: tuple[FloatArray, list[Path], BoolArray, float] | None = None
     modes: list[tuple[bool, float, BoolArray | None]] = [
         (avoid, allow, stay) for avoid, allow in _charge_modes(rules, allowance)
@@ -493,7 +493,7 @@ def _finish(
     rules: MoveRules,
     allow: float,
 ) -> ChargeResult:
-    idx = np.flatnonzero(unit.alive)
+    idx = unit.alive.nonzero()[0]
     move = build_result(
         table,
         unit,
@@ -545,7 +545,7 @@ def separate(
     rules = rules or MoveRules()
     if not (math.isfinite(gap) and gap >= 0):
         raise OptionError("separation gap out of range", value=gap, expected="inches >= 0")
-    idx = np.flatnonzero(charger.alive)
+    idx = charger.alive.nonzero()[0]
     starts = charger.centres[idx]
     radii = charger.radii[idx]
     dc, dr = defender.centres[defender.alive], defender.radii[defender.alive]
