@@ -113,11 +113,19 @@ def strikers(
 def _contact_spots(mover_r: float, enemy: Placement) -> FloatArray:
     """Spots where a base of ``mover_r`` just touches an alive enemy model."""
     c, r = enemy.centres[enemy.alive], enemy.radii[enemy.alive]
-    ang = np.linspace(0, 2 * math.pi, _ANGLES, endpoint=False)
-    ring = np.stack([np.cos(ang), np.sin(ang)], axis=1)
     dist = (mover_r + r + CONTACT_GAP)[:, None, None]
-    spots: FloatArray = (c[:, None, :] + dist * ring[None, :, :]).reshape(-1, 2)
+    spots: FloatArray = (c[:, None, :] + dist * _RING[None, :, :]).reshape(-1, 2)
     return spots
+
+
+#: The directions of :func:`_contact_spots`, worked out once.
+_RING = np.stack(
+    [
+        np.cos(np.linspace(0, 2 * math.pi, _ANGLES, endpoint=False)),
+        np.sin(np.linspace(0, 2 * math.pi, _ANGLES, endpoint=False)),
+    ],
+    axis=1,
+)
 
 
 def _free_spots(
