@@ -2,18 +2,26 @@
 
 Each fast path below is checked against the plain formulation it replaced, written out here:
 the blockers' convex hull (now in plain Python floats), the neighbours of a moving unit (now one
-concatenation for all units) and the blockers' cache key (now the bytes of whole placements).
+concatenation for all units), the blockers' cache key (now the bytes of whole placements) and
+A* answering from its first search (against the plain A* of ``test_movement_search``).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from oprlab.table import paths
 from oprlab.table.blockers import _convex_hull, blockers_for
+from oprlab.table.deploy import mission_table
 from oprlab.table.formation import Neighbours, formation
-from oprlab.table.model import FloatArray, Placement
+from oprlab.table.model import FloatArray, Placement, Table
+from oprlab.table.paths import nav_graph
+from tests.table.test_movement_search import _plain_astar
 
 
 def _plain_hull(points: FloatArray) -> FloatArray:
@@ -44,7 +52,7 @@ def _plain_hull(points: FloatArray) -> FloatArray:
 coords = st.floats(min_value=0.0, max_value=48.0, allow_nan=False, width=64)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(st.tuples(coords, coords), min_size=1, max_size=40), st.integers(0, 3))
 def test_hull_equals_the_plain_monotone_chain(points: list[tuple[float, float]], dup: int) -> None:
     """Random clouds with repeated points: the same corners in the same order."""
@@ -123,3 +131,45 @@ def test_blockers_follow_removed_models_and_skip_the_mover() -> None:
     units[1].removed[1] = True
     fewer = blockers_for([units[1]], 0.5)
     assert not np.array_equal(fewer.polygons[0], alone.polygons[0])
+
+
+def test_astar_without_the_second_search_finds_the_plain_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """When every node outside the first search's ellipse is too far round to matter, A*
+    answers from the first search alone: the plain search's path, point for point (checked on
+    many units on an open table and a generated one, where the shortcut is taken often)."""
+    searches: list[int] = []
+    real = paths._graph_search
+
+    def counted(*args: Any) -> Any:
+        searches.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(paths, "_graph_search", counted)
+    skipped = 0
+    for terrain in (None, 4):
+        table = Table() if terrain is None else mission_table(terrain)
+        rng = np.random.default_rng(23 if terrain is None else terrain)
+        for _ in range(4):
+            others = _random_units(rng, int(rng.integers(6, 12)))
+            nav = nav_graph(table, 0.5)
+            blockers = blockers_for(others, 0.5)
+            for _ in range(5):
+                s, g = rng.uniform(1, 47, 2), rng.uniform(1, 47, 2)
+                searches.clear()
+                got, found = paths._astar(nav, s, g, blockers)
+                skipped += len(searches) == 1 and len(blockers.corners) > 24
+                want, found_plain = _plain_astar(nav, s, g, blockers)
+                assert found == found_plain
+                assert np.array_equal(np.array(got), np.array(want))
+    assert skipped >= 15
+
+
+def _random_units(rng: np.random.Generator, count: int) -> list[Placement]:
+    out = []
+    for _ in range(count):
+        n = int(rng.integers(1, 11))
+        centre = (float(rng.uniform(6, 42)), float(rng.uniform(6, 42)))
+        out.append(Placement(formation(n, 0.5, centre, (0.0, 1.0)), np.full(n, 0.5)))
+    return out

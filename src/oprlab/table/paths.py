@@ -454,7 +454,10 @@ def _astar(
     A known way comes early from a first search among the nodes near the straight line (within
     an ellipse round ``s`` and ``g``): its path is a path of the whole graph, so its cost bounds
     the goal's. The lines it measured are kept for the second search, which then measures
-    little more than the nodes inside the bound.
+    little more than the nodes inside the bound. When no node outside the ellipse could lie on
+    a way that cheap (``|s j| + |j g|`` above the bound by far more than round-off), the second
+    search would push and pop exactly the nodes the first did, so the first one's path is the
+    answer and the second is not made.
     """
     sight = blockers.kept(nav, lambda: _Sight(nav, blockers))
     upper = math.inf
@@ -464,9 +467,11 @@ def _astar(
         reach = np.hypot(*(nodes - s).T) + np.hypot(*(nodes - g).T)
         near = reach <= _ELLIPSE * d + _ELLIPSE_PAD
         if near.sum() < len(nodes):
-            _, found, cost = _graph_search(nav, s, g, blockers, sight, math.inf, near)
+            first, found, cost = _graph_search(nav, s, g, blockers, sight, math.inf, near)
             if found:
                 upper = cost
+                if float(reach[~near].min()) > cost + _OUTSIDE_MARGIN:
+                    return first, True
     path, found, _ = _graph_search(nav, s, g, blockers, sight, upper, None)
     return path, found
 
@@ -478,6 +483,9 @@ _NEAR_NODES = 24
 #: ``|s g|``, plus the pad (inches).
 _ELLIPSE = 1.3
 _ELLIPSE_PAD = 4.0
+#: Inches by which every node outside the ellipse must be too far round for the first search's
+#: path to stand (the path costs are sums of a few hypotenuses: round-off is ~1e-13).
+_OUTSIDE_MARGIN = 1e-6
 
 
 def _graph_search(
