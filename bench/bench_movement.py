@@ -42,6 +42,15 @@ to search round terrain costs a visibility test from its ends to every corner, s
 with the number of pieces; bigger units pay per model for spots and paths. Other units'
 obstacles (and what the search learnt among them) are kept while those units stand still, so
 the cycled moves here, past one unit that never moves, reuse them as a game's moves do.
+
+A game's table moves: a GFF game between rules commanders (seed 1, the bundled shooty and melee
+lists, open table) is played once with every call into the table layer's moves recorded
+(`move_unit`, `charge_move`, `pile_in`, `separate`: arguments and a hash of the answer), then
+the calls are made again in order, with the caches a game fills move by move emptied first;
+a replay fails if any answer changed. Its time is the movement share of one game without a
+profiler's distortion. On a busy machine, compare checkouts by instructions rather than time
+(`perf stat -e instructions:u`): issue 13's table steps took the recorded moves of ten 300-pt
+games from 5.05 to 4.29 G instructions (-15%) with every answer the same.
 """
 
 T = TerrainType
