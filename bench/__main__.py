@@ -39,7 +39,7 @@ def main() -> None:
             results = module.run(args.budget)
         sections.append((module.TITLE, module.NOTES, results))
         table = Table(title=module.TITLE)
-        for col in ("benchmark", "work", "time (s)", "rate", "per unit"):
+        for col in ("benchmark", "work", "CPU time (s)", "rate", "per unit"):
             table.add_column(col, justify="left" if col == "benchmark" else "right")
         for r in results:
             table.add_row(
@@ -51,24 +51,30 @@ def main() -> None:
             )
         console.print(table)
     if not args.no_write:
-        DOC.write_text(_markdown(sections), encoding="utf-8")
+        DOC.write_text(_markdown(sections, args.budget), encoding="utf-8")
         console.print(f"wrote {DOC}")
 
 
-def _markdown(sections: list[tuple[str, str, list[Result]]]) -> str:
+def _markdown(sections: list[tuple[str, str, list[Result]]], budget: float) -> str:
     lines = [
         "# Benchmarks",
         "",
-        "Made by `make bench` (`.venv/bin/python -m bench`); rewritten on every run.",
+        "Made by `make bench` (`.venv/bin/python -m bench`); rewritten on every run. Times are "
+        "CPU seconds of the benchmark process (`time.process_time`), not wall-clock.",
         "",
         f"- date: {dt.date.today().isoformat()}",
         f"- oprlab {__version__}, Python {platform.python_version()}, "
         f"{platform.machine()}, {os.cpu_count()} cores",
+        f"- budget: {budget} CPU seconds per benchmark (`--budget`); load average "
+        f"{os.getloadavg()[0] if hasattr(os, 'getloadavg') else float('nan'):.1f} when written",
         "",
     ]
     for title, notes, results in sections:
         lines += [f"## {title}", "", notes.strip(), ""]
-        lines += ["| benchmark | work | time (s) | rate | per unit |", "|---|---:|---:|---:|---:|"]
+        lines += [
+            "| benchmark | work | CPU time (s) | rate | per unit |",
+            "|---|---:|---:|---:|---:|",
+        ]
         for r in results:
             lines.append(
                 f"| {r.name} | {r.work:,} {r.unit} | {r.seconds:.3f} | "

@@ -29,6 +29,10 @@ bookkeeping around many small calls, and the commander and legal actions are hal
 Segment crossings and rotations are spelled out in plain float arithmetic (no complex or matrix
 products, which numpy may fuse into multiply-adds on some CPUs) so a seed plays the same game
 on every machine; that costs about 10% on tables with terrain.
+
+Issue 13's table steps (the same games, every hash unchanged), counted in instructions since
+the machine was shared (`perf stat -e instructions:u`, ten games, seeds 1-10): 150 pts 6.40 ->
+6.02 G (-6%), 300 pts 12.43 -> 11.65 G (-6%), 600 pts 62.4 -> 56.9 G (-9%).
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).
@@ -60,10 +64,10 @@ def _merge(name: str, *lists: str) -> Army:
 
 
 def _games(a: Army, b: Army, n: int) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     for seed in range(n):
         play_game(a, b, [get_commander("rules", seed), get_commander("rules", seed + 1)], seed=seed)
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def split(a: Army, b: Army) -> dict[str, float]:
@@ -140,8 +144,8 @@ def run(budget: float) -> list[Result]:
         [
             _ABOUT.strip(),
             "",
-            f"Wall-clock times; load average {load:.1f} on {os.cpu_count()} cores when run (a "
-            "busy machine makes every number here larger).",
+            f"CPU times; load average {load:.1f} on {os.cpu_count()} cores when run (a busy "
+            "machine makes every number here larger, wall-clock times far more).",
             "",
             "Where the time goes: one game per size under cProfile (seed 1; parts nest, see "
             "`bench_games.split`):",

@@ -1,4 +1,8 @@
-"""A tiny benchmark harness: time a callable until enough time has passed, report the rate."""
+"""A tiny benchmark harness: time a callable until enough time has passed, report the rate.
+
+Times are CPU seconds of this process (``time.process_time``), not wall-clock: the machines the
+lab runs on are shared, and a busy neighbour stretches wall time many times over while the CPU
+time a call costs moves far less."""
 
 from __future__ import annotations
 
@@ -28,13 +32,14 @@ class Result:
 def measure(
     name: str, fn: Callable[[], object], *, unit: str, work_per_call: int = 1, budget: float = 0.5
 ) -> Result:
-    """Call ``fn`` repeatedly for about ``budget`` seconds (at least 3 calls) after a warm-up."""
+    """Call ``fn`` repeatedly for about ``budget`` CPU seconds (at least 3 calls) after a
+    warm-up."""
     fn()
     calls = 0
-    start = time.perf_counter()
+    start = time.process_time()
     elapsed = 0.0
     while calls < 3 or elapsed < budget:
         fn()
         calls += 1
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
     return Result(name, calls * work_per_call, unit, elapsed)

@@ -63,6 +63,26 @@ def crossings(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> Boo
     return out
 
 
+def crossings_from(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> BoolArray:
+    """:func:`crossings` for segments that all start at the one point ``a`` (a fan of sight
+    lines from a node): the side of ``a`` from each edge is worked out once per edge, not once
+    per segment and edge. Every value has the same bits as :func:`crossings` gives with ``a``
+    repeated."""
+    if len(b) == 0 or len(p) == 0:
+        return np.zeros((len(b), len(p)), dtype=np.bool_)
+    px, py, ex, ey = _edges(p, q)
+    ax, ay = float(a[0]), float(a[1])
+    dx = (b[:, 0] - ax)[:, None]
+    dy = (b[:, 1] - ay)[:, None]
+    wx = px - ax
+    wy = py - ay
+    o1 = cross2(dx, dy, wx, wy)  # side of p from ab
+    den = cross2(dx, dy, ex, ey)
+    o3 = -cross2(ex, ey, wx, wy)  # side of a from pq: one row, the same for every segment
+    out: BoolArray = (o1 * (o1 + den) < -1e-12) & (o3 * (o3 - den) < -1e-12)
+    return out
+
+
 #: The edge side of :func:`crossings` for frozen edge arrays (the table's obstacles and the
 #: blockers' edges, asked about many times), by the arrays' identity. Only read-only arrays
 #: that own their data are kept (nothing can change them), and each entry holds its arrays, so
@@ -102,7 +122,7 @@ def crossing_params(
     hit = crossings(aa, bb, p, q)[0]
     if not hit.any():
         return np.zeros(0), np.zeros(0, dtype=np.intp)
-    idx = np.flatnonzero(hit)
+    idx = hit.nonzero()[0]
     d = bb[0] - aa[0]
     e = q[idx] - p[idx]
     ap = p[idx] - aa[0]
@@ -112,28 +132,30 @@ def crossing_params(
 
 
 def _convex_hull(points: FloatArray) -> FloatArray:
-    """Counter-clockwise convex hull (Andrew's monotone chain)."""
-    pts = sorted({(round(float(x), 9), round(float(y), 9)) for x, y in points})
+    """Counter-clockwise convex hull (Andrew's monotone chain) of the points rounded to 1e-9.
+
+    Plain Python floats: a hull has a few dozen points, where a numpy call costs more than
+    the arithmetic."""
+    flat = [round(v, 9) for v in points.ravel().tolist()]
+    pts = sorted(set(zip(flat[0::2], flat[1::2], strict=True)))
     if len(pts) <= 2:
         return np.array(pts, dtype=np.float64)
-
-    def half(seq: list[tuple[float, float]]) -> list[tuple[float, float]]:
-        out: list[tuple[float, float]] = []
-        for p in seq:
-            while (
-                len(out) >= 2
-                and (
-                    (out[-1][0] - out[-2][0]) * (p[1] - out[-2][1])
-                    - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0])
-                )
-                <= 0
-            ):
-                out.pop()
-            out.append(p)
-        return out
-
-    lower, upper = half(pts), half(pts[::-1])
+    lower, upper = _half_hull(pts), _half_hull(pts[::-1])
     return np.array(lower[:-1] + upper[:-1], dtype=np.float64)
+
+
+def _half_hull(seq: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """One side of the monotone chain: drop every corner that does not turn left."""
+    out: list[tuple[float, float]] = []
+    for p in seq:
+        px, py = p
+        while len(out) >= 2:
+            (ax, ay), (bx, by) = out[-2], out[-1]
+            if not (bx - ax) * (py - ay) - (by - ay) * (px - ax) <= 0:
+                break
+            out.pop()
+        out.append(p)
+    return out
 
 
 _OCTAGON = np.array(
@@ -178,6 +200,10 @@ class Blockers:
             self.lo = np.minimum.reduceat(self.corners, first, axis=0) - _BOX_MARGIN
             self.hi = np.maximum.reduceat(self.corners, first, axis=0) + _BOX_MARGIN
         freeze(self.corners, self.ends)
+        # for :meth:`contains`: the half-planes stacked (one gather per call, not three) and
+        # the boxes' sides as contiguous columns
+        self._planes = np.stack([self.nx, self.ny, self.d], axis=1)
+        self._box = tuple(np.ascontiguousarray(v) for v in (*self.lo.T, *self.hi.T))
         self._merged: dict[int, tuple[FloatArray, FloatArray, FloatArray, FloatArray]] = {}
         self._kept: dict[int, tuple[object, Any]] = {}
 
@@ -213,13 +239,14 @@ class Blockers:
         if not self.polygons or len(points) == 0:
             return np.zeros(len(points), dtype=np.bool_)
         x, y = points[:, 0, None], points[:, 1, None]
-        near = (x >= self.lo[:, 0]) & (x <= self.hi[:, 0])
-        near &= (y >= self.lo[:, 1]) & (y <= self.hi[:, 1])
+        lox, loy, hix, hiy = self._box
+        near = (x >= lox) & (x <= hix) & (y >= loy) & (y <= hiy)
         i, j = np.nonzero(near)
         out = np.zeros(len(points), dtype=np.bool_)
         if len(i) == 0:
             return out
-        side = (points[i, 0, None] * self.nx[j] + points[i, 1, None] * self.ny[j]) - self.d[j]
+        pts, planes = points[i], self._planes[j]
+        side = (pts[:, 0, None] * planes[:, 0] + pts[:, 1, None] * planes[:, 1]) - planes[:, 2]
         out[i[(side > 1e-9).all(axis=1)]] = True
         return out
 
@@ -246,31 +273,30 @@ def blockers_for(
     Units that did not move give the same obstacles again, so the answer is kept (keyed on
     the models' positions, not on the units) and reused with what it has learnt (edges,
     which corners see each other) by the next move among the same units."""
-    parts: list[tuple[bool, FloatArray, FloatArray]] = []
-    seen: list[Placement] = []
+    exempt_ids = {id(e) for e in exempt}
+    seen: set[int] = set() if skip is None else {id(skip)}
+    units: list[Placement] = []
+    parts: list[tuple[bool, bytes, bytes, bytes]] = []
     for o in [*others, *exempt]:
-        if o is skip or any(o is s for s in seen):
+        if id(o) in seen:
             continue
-        seen.append(o)
-        c = o.centres[o.alive]
-        r = o.radii[o.alive]
-        if len(c) == 0:
-            continue
-        parts.append((any(o is e for e in exempt), c, r))
-    key = (
-        float(radius),
-        float(gap),
-        tuple((ex, c.tobytes(), r.tobytes()) for ex, c, r in parts),
-    )
+        seen.add(id(o))
+        units.append(o)
+        parts.append(
+            (id(o) in exempt_ids, o.centres.tobytes(), o.radii.tobytes(), o.removed.tobytes())
+        )
+    key = (float(radius), float(gap), tuple(parts))
     hit = _BLOCKERS.get(key)
     if hit is not None:
         return hit
     out: list[FloatArray] = []
-    for part, (ex, c, r) in zip(key[2], parts, strict=True):
+    for part, o in zip(parts, units, strict=True):
         pkey = (key[0], key[1], part)
         polys = _PARTS.get(pkey)
         if polys is None:
-            polys = _unit_polygons(ex, c, r, radius, gap)
+            keep = o.alive
+            c, r = o.centres[keep], o.radii[keep]
+            polys = _unit_polygons(part[0], c, r, radius, gap) if len(c) else []
             if len(_PARTS) >= 4 * _BLOCKERS_SIZE:
                 _PARTS.pop(next(iter(_PARTS)))
             _PARTS[pkey] = polys
@@ -298,8 +324,11 @@ def _unit_polygons(
     return [hull] if len(hull) >= 3 else []
 
 
-_BlockersKey = tuple[float, float, tuple[tuple[bool, bytes, bytes], ...]]
-#: One unit's obstacles by (radius, gap, (exempt, centres, radii)): most units stand still.
-_PARTS: dict[tuple[float, float, tuple[bool, bytes, bytes]], list[FloatArray]] = {}
+_Part = tuple[bool, bytes, bytes, bytes]
+_BlockersKey = tuple[float, float, tuple[_Part, ...]]
+#: One unit's obstacles by (radius, gap, (exempt, centres, radii, removed)), keyed on the bytes
+#: of the whole placement (no alive models picked out just to make the key): most units stand
+#: still.
+_PARTS: dict[tuple[float, float, _Part], list[FloatArray]] = {}
 _BLOCKERS: dict[_BlockersKey, Blockers] = {}
 _BLOCKERS_SIZE = 256

@@ -113,11 +113,19 @@ def strikers(
 def _contact_spots(mover_r: float, enemy: Placement) -> FloatArray:
     """Spots where a base of ``mover_r`` just touches an alive enemy model."""
     c, r = enemy.centres[enemy.alive], enemy.radii[enemy.alive]
-    ang = np.linspace(0, 2 * math.pi, _ANGLES, endpoint=False)
-    ring = np.stack([np.cos(ang), np.sin(ang)], axis=1)
     dist = (mover_r + r + CONTACT_GAP)[:, None, None]
-    spots: FloatArray = (c[:, None, :] + dist * ring[None, :, :]).reshape(-1, 2)
+    spots: FloatArray = (c[:, None, :] + dist * _RING[None, :, :]).reshape(-1, 2)
     return spots
+
+
+#: The directions of :func:`_contact_spots`, worked out once.
+_RING = np.stack(
+    [
+        np.cos(np.linspace(0, 2 * math.pi, _ANGLES, endpoint=False)),
+        np.sin(np.linspace(0, 2 * math.pi, _ANGLES, endpoint=False)),
+    ],
+    axis=1,
+)
 
 
 def _free_spots(
@@ -229,7 +237,7 @@ def _mover(
     avoid: bool = False,
 ) -> Mover:
     others = [o for o in others if o is not unit and o is not target]
-    idx = np.flatnonzero(unit.alive)
+    idx = unit.alive.nonzero()[0]
     return Mover(
         table,
         unit,
@@ -385,7 +393,7 @@ def _best_close_in(
     """The charge (or pile-in) that puts the most models in contact, among: going straight at
     full speed; the same with the models whose way crosses difficult terrain standing still
     (so the rest are not held to 6"); everyone capped at 6"; or going round the hazards."""
-    idx = np.flatnonzero(unit.alive)
+    idx = unit.alive.nonzero()[0]
     best: tuple[FloatArray, list[Path], BoolArray, float] | None = None
     modes: list[tuple[bool, float, BoolArray | None]] = [
         (avoid, allow, stay) for avoid, allow in _charge_modes(rules, allowance)
@@ -493,7 +501,7 @@ def _finish(
     rules: MoveRules,
     allow: float,
 ) -> ChargeResult:
-    idx = np.flatnonzero(unit.alive)
+    idx = unit.alive.nonzero()[0]
     move = build_result(
         table,
         unit,
@@ -545,7 +553,7 @@ def separate(
     rules = rules or MoveRules()
     if not (math.isfinite(gap) and gap >= 0):
         raise OptionError("separation gap out of range", value=gap, expected="inches >= 0")
-    idx = np.flatnonzero(charger.alive)
+    idx = charger.alive.nonzero()[0]
     starts = charger.centres[idx]
     radii = charger.radii[idx]
     dc, dr = defender.centres[defender.alive], defender.radii[defender.alive]

@@ -441,27 +441,25 @@ class Neighbours:
         gap: float = SPACING,
         skip: Placement | None = None,
     ) -> Neighbours:
-        cs: list[FloatArray] = []
-        rs: list[FloatArray] = []
-        ns: list[FloatArray] = []
-        for o in others:
-            if o is skip:
-                continue
-            c, r = _alive(o)
-            cs.append(c)
-            rs.append(r)
-            ns.append(np.full(len(r), 0.0 if any(o is e for e in exempt) else gap))
+        units = [o for o in others if o is not skip]
+        needs = [0.0 if any(o is e for e in exempt) else gap for o in units]
         for e in exempt:
             if e is skip or any(e is o for o in others):
                 continue
-            c, r = _alive(e)
-            cs.append(c)
-            rs.append(r)
-            ns.append(np.zeros(len(r)))
-        if not cs:
+            units.append(e)
+            needs.append(0.0)
+        if not units:
             empty = np.zeros((0, 2))
             return Neighbours(empty, np.zeros(0), np.zeros(0))
-        return Neighbours(np.concatenate(cs), np.concatenate(rs), np.concatenate(ns))
+        # every unit's models at once: one concatenation and one pick of the alive ones
+        removed = np.concatenate([u.removed for u in units])
+        keep = ~removed
+        sizes = [len(u.radii) for u in units]
+        return Neighbours(
+            np.concatenate([u.centres for u in units])[keep],
+            np.concatenate([u.radii for u in units])[keep],
+            np.repeat(np.array(needs, dtype=np.float64), sizes)[keep],
+        )
 
 
 def settle(

@@ -308,7 +308,7 @@ def _paths(
     lengths = np.hypot(*(goals - starts).T)
     rounded = np.round(radii, 6)
     for r in sorted(set(rounded.tolist())):
-        group = np.flatnonzero(rounded == r)
+        group = (rounded == r).nonzero()[0]
         nav = m.nav(float(r))
         if nav is None:
             for k in group:
@@ -541,7 +541,7 @@ def move_unit(
     goal_arr = np.array([gx, gy])
     exempt = (charging_target,) if charging_target is not None else ()
     others = [o for o in others if o is not unit_placement]
-    idx = np.flatnonzero(unit_placement.alive)
+    idx = unit_placement.alive.nonzero()[0]
     if len(idx) == 0:
         return _result(table, unit_placement, idx, None, rules, allowance)
     coherent = is_coherent(unit_placement, rules.system)
@@ -606,7 +606,7 @@ def build_result(
 ) -> MoveResult:
     """A :class:`MoveResult` for a unit whose alive models (in order) went to ``centres`` along
     ``paths``: works out the terrain crossed and the cohesion at the end."""
-    idx = np.flatnonzero(unit.alive)
+    idx = unit.alive.nonzero()[0]
     n = len(unit.radii)
     new = unit.copy()
     all_paths: list[tuple[Point, ...]] = [(as_point(c),) for c in unit.centres]
@@ -665,11 +665,11 @@ def teleport_unit(
     moved = move_unit(table, unit_placement, others, goal, distance, rules=flat)
     stand_ok = all(
         standable(table, moved.placement.centres[i : i + 1], float(moved.placement.radii[i]))[0]
-        for i in np.flatnonzero(moved.placement.alive)
+        for i in moved.placement.alive.nonzero()[0]
     )
     if not stand_ok:  # flying rules let it end on tall pieces; a teleporting walker may not
         return _result(
-            table, unit_placement, np.flatnonzero(unit_placement.alive), None, base, distance
+            table, unit_placement, unit_placement.alive.nonzero()[0], None, base, distance
         )
     return moved
 
@@ -712,7 +712,7 @@ def dangerous_terrain_checks(
     rolls &= start.alive
     return [
         Check(Test.GENERIC, 2, owner=Owner(model=int(i)))
-        for i in np.flatnonzero(rolls)
+        for i in rolls.nonzero()[0]
         for _ in range(tough)
     ]
 

@@ -31,6 +31,7 @@ from oprlab.table.blockers import (
     cross2,
     crossing_params,
     crossings,
+    crossings_from,
     freeze,
 )
 from oprlab.table.formation import (
@@ -78,10 +79,15 @@ class NavGraph:
     lo: FloatArray = field(default_factory=lambda: np.zeros(2))
     hi: FloatArray = field(default_factory=lambda: np.zeros(2))
 
+    def __post_init__(self) -> None:
+        # the table's bounds with their tolerance, worked out once (:meth:`free`)
+        self._lo_tol: FloatArray = self.lo - TOL
+        self._hi_tol: FloatArray = self.hi + TOL
+
     def free(self, points: FloatArray, blockers: Blockers = NO_BLOCKERS) -> BoolArray:
         """Which points a model centre may pass through."""
-        inside = (points >= self.lo - TOL) & (points <= self.hi + TOL)
-        ok = np.asarray(inside.all(axis=1), dtype=np.bool_)
+        inside = (points >= self._lo_tol) & (points <= self._hi_tol)
+        ok: BoolArray = np.logical_and.reduce(inside, axis=1)
         if self.geom is not None and ok.any():
             ok[ok] = ~shapely.contains_xy(self.geom, points[ok, 0], points[ok, 1])
         if len(blockers) and ok.any():
@@ -97,19 +103,31 @@ class NavGraph:
         static: bool = True,
     ) -> BoolArray:
         """Whether each straight segment ``a[i] -> b[i]`` is free of obstacles: it crosses no
-        obstacle edge and no point along it lies inside one (a diagonal between two corners)."""
-        ok = np.ones(len(a), dtype=np.bool_)
+        obstacle edge and no point along it lies inside one (a diagonal between two corners).
+
+        ``a`` may be one point ``(2,)``: a fan of segments from it to each ``b[i]`` (the same
+        answers as with ``a`` repeated, for less work)."""
+        fan = a.ndim == 1
+        cross = crossings_from if fan else crossings
+        ok = np.ones(len(b), dtype=np.bool_)
         if static and len(blockers):
             p, q = blockers.with_edges(self.edge_a, self.edge_b)
-            ok &= ~crossings(a, b, p, q).any(axis=1)
+            ok &= ~cross(a, b, p, q).any(axis=1)
         elif static and len(self.edge_a):
-            ok &= ~crossings(a, b, self.edge_a, self.edge_b).any(axis=1)
+            ok &= ~cross(a, b, self.edge_a, self.edge_b).any(axis=1)
         elif len(blockers):
-            ok &= ~crossings(a, b, blockers.corners, blockers.ends).any(axis=1)
+            ok &= ~cross(a, b, blockers.corners, blockers.ends).any(axis=1)
         if not ok.any() or ((self.geom is None or not static) and not len(blockers)):
             return ok
-        idx = np.flatnonzero(ok)
-        samples = (a[idx, None, :] + (b - a)[idx, None, :] * _SAMPLES[None, :, None]).reshape(-1, 2)
+        idx = ok.nonzero()[0]
+        if fan:
+            samples = (
+                a[None, None, :] + (b[idx] - a)[:, None, :] * _SAMPLES[None, :, None]
+            ).reshape(-1, 2)
+        else:
+            samples = (a[idx, None, :] + (b - a)[idx, None, :] * _SAMPLES[None, :, None]).reshape(
+                -1, 2
+            )
         inside = np.zeros(len(samples), dtype=np.bool_)
         if static and self.geom is not None:
             inside |= shapely.contains_xy(self.geom, samples[:, 0], samples[:, 1])
@@ -127,7 +145,13 @@ class NavGraph:
         return out
 
     def cost(self, a: FloatArray, b: FloatArray) -> FloatArray:
-        out: FloatArray = np.hypot(*(b - a).T) + self.climb(a, b)
+        """Length plus climb of each segment ``a[i] -> b[i]``; ``a`` may be one point (a fan).
+        Without elevated pieces the climb is nothing to add (``x + 0.0`` is ``x``)."""
+        d = b - a
+        out: FloatArray = np.hypot(d[:, 0], d[:, 1])
+        if len(self.climb_h):
+            start = np.broadcast_to(a, b.shape) if a.ndim == 1 else a
+            out = out + self.climb(start, b)
         return out
 
 
@@ -239,7 +263,7 @@ def _build_nav(
     for i in range(v - 1):
         a = np.repeat(verts[i : i + 1], v - i - 1, axis=0)
         b = verts[i + 1 :]
-        ok = nav.clear(a, b)
+        ok = nav.clear(verts[i], b)
         vis[i, i + 1 :] = ok
         cost[i, i + 1 :] = np.where(ok, nav.cost(a, b), np.inf)
     vis |= vis.T
@@ -328,7 +352,7 @@ def find_path(nav: NavGraph, start: Point, goal: Point, blockers: Blockers = NO_
     pre: list[FloatArray] = [s0]
     post: list[FloatArray] = [g0]
     s, g = s0, g0
-    free_s, free_g = nav.free(np.vstack([s, g]), blockers)
+    free_s, free_g = nav.free(np.concatenate((s[None, :], g[None, :])), blockers)
     if not free_s:
         got = _nearest_free(nav, s, blockers)
         if got is None:
@@ -384,7 +408,7 @@ def _static_path(nav: NavGraph, s: FloatArray, g: FloatArray) -> tuple[list[Floa
         return [s], False
     rep_s = np.repeat(s[None, :], v, axis=0)
     rep_g = np.repeat(g[None, :], v, axis=0)
-    see_s = nav.clear(rep_s, nav.verts)
+    see_s = nav.clear(s, nav.verts)
     see_g = nav.clear(nav.verts, rep_g)
     cs = np.where(see_s, nav.cost(rep_s, nav.verts), np.inf)
     cg = np.where(see_g, nav.cost(nav.verts, rep_g), np.inf)
@@ -396,7 +420,7 @@ def _static_path(nav: NavGraph, s: FloatArray, g: FloatArray) -> tuple[list[Floa
         reach = via.min(axis=0)
         if not np.isfinite(reach).any():
             return [s], False
-        cand = np.flatnonzero(np.isfinite(reach))
+        cand = np.isfinite(reach).nonzero()[0]
         dj = np.hypot(*(nav.verts[cand] - g).T)
         best = int(cand[int(np.argmin(dj))])
         if float(np.hypot(*(s - g))) <= float(dj.min()):
@@ -430,7 +454,10 @@ def _astar(
     A known way comes early from a first search among the nodes near the straight line (within
     an ellipse round ``s`` and ``g``): its path is a path of the whole graph, so its cost bounds
     the goal's. The lines it measured are kept for the second search, which then measures
-    little more than the nodes inside the bound.
+    little more than the nodes inside the bound. When no node outside the ellipse could lie on
+    a way that cheap (``|s j| + |j g|`` above the bound by far more than round-off), the second
+    search would push and pop exactly the nodes the first did, so the first one's path is the
+    answer and the second is not made.
     """
     sight = blockers.kept(nav, lambda: _Sight(nav, blockers))
     upper = math.inf
@@ -440,9 +467,11 @@ def _astar(
         reach = np.hypot(*(nodes - s).T) + np.hypot(*(nodes - g).T)
         near = reach <= _ELLIPSE * d + _ELLIPSE_PAD
         if near.sum() < len(nodes):
-            _, found, cost = _graph_search(nav, s, g, blockers, sight, math.inf, near)
+            first, found, cost = _graph_search(nav, s, g, blockers, sight, math.inf, near)
             if found:
                 upper = cost
+                if float(reach[~near].min()) > cost + _OUTSIDE_MARGIN:
+                    return first, True
     path, found, _ = _graph_search(nav, s, g, blockers, sight, upper, None)
     return path, found
 
@@ -454,6 +483,9 @@ _NEAR_NODES = 24
 #: ``|s g|``, plus the pad (inches).
 _ELLIPSE = 1.3
 _ELLIPSE_PAD = 4.0
+#: Inches by which every node outside the ellipse must be too far round for the first search's
+#: path to stand (the path costs are sums of a few hypotenuses: round-off is ~1e-13).
+_OUTSIDE_MARGIN = 1e-6
 
 
 def _graph_search(
@@ -470,7 +502,7 @@ def _graph_search(
     Returns the path, whether it reaches ``g``, and its cost."""
     fixed = sight.nodes
     f = len(fixed)
-    nodes = np.vstack([fixed, s[None, :], g[None, :]])
+    nodes = np.concatenate((fixed, s[None, :], g[None, :]))
     n = len(nodes)
     si, gi = n - 2, n - 1
     best = np.full(n, np.inf)
@@ -482,6 +514,7 @@ def _graph_search(
     gkey = g.tobytes()
     toward = sight.toward(gkey)
     heap = [(float(h[si]), si)]
+    skey = s.tobytes()
     while heap:
         _, u = heapq.heappop(heap)
         if done[u]:
@@ -489,7 +522,7 @@ def _graph_search(
         done[u] = True
         if u == gi:
             break
-        key: int | bytes = s.tobytes() if u == si else u
+        key: int | bytes = skey if u == si else u
         p = nodes[u]
         seen_g = toward.get(key)
         cand = unknown = _NO_NODES
@@ -504,7 +537,7 @@ def _graph_search(
                 bound = min(bound, float(best[u] + seen_g[1]))
             if bound < math.inf:
                 want &= newc + h_fixed <= bound + _POP_MARGIN
-            cand = np.flatnonzero(want)
+            cand = want.nonzero()[0]
             unknown = cand[vis[cand] < 0]
         if seen_g is None or len(unknown):
             got = sight.measure(key, p, unknown, blockers, g if seen_g is None else None)
@@ -531,7 +564,7 @@ def _graph_search(
         end = gi
         found = True
     else:
-        reached = np.flatnonzero(np.isfinite(best))
+        reached = np.isfinite(best).nonzero()[0]
         end = int(reached[int(np.argmin(h[reached]))])
         found = False
     out = []
@@ -585,7 +618,7 @@ class _Sight:
         hit = self.lines.get(key)
         if hit is None:
             f = len(self.nodes)
-            dist = self.nav.cost(np.repeat(p[None, :], f, axis=0), self.nodes)
+            dist = self.nav.cost(p, self.nodes)
             vis = np.full(f, -1, dtype=np.int8)
             if isinstance(key, bytes):
                 if len(self.starts) >= _ENDS_SIZE:
@@ -617,12 +650,11 @@ class _Sight:
                     vis[corners] = 0
                     st = corners[nav.vis[key, corners]]
                     if len(st):
-                        a = np.repeat(p[None, :], len(st), axis=0)
-                        vis[st] = nav.clear(a, nodes[st], blockers, static=False)
-        ends = nodes[rest] if goal is None else np.vstack([nodes[rest], goal[None, :]])
+                        vis[st] = nav.clear(p, nodes[st], blockers, static=False)
+        ends = nodes[rest] if goal is None else np.concatenate((nodes[rest], goal[None, :]))
         if not len(ends):
             return False
-        seen = nav.clear(np.repeat(p[None, :], len(ends), axis=0), ends, blockers)
+        seen = nav.clear(p, ends, blockers)
         if len(rest):
             vis[rest] = seen[: len(rest)]
         return goal is not None and bool(seen[-1])

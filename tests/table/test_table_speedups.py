@@ -1,0 +1,175 @@
+"""The table layer's speed-ups (issue 13) answer what the plain code answered, bit for bit.
+
+Each fast path below is checked against the plain formulation it replaced, written out here:
+the blockers' convex hull (now in plain Python floats), the neighbours of a moving unit (now one
+concatenation for all units), the blockers' cache key (now the bytes of whole placements) and
+A* answering from its first search (against the plain A* of ``test_movement_search``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from oprlab.table import paths
+from oprlab.table.blockers import _convex_hull, blockers_for
+from oprlab.table.deploy import mission_table
+from oprlab.table.formation import Neighbours, formation
+from oprlab.table.model import FloatArray, Placement, Table
+from oprlab.table.paths import nav_graph
+from tests.table.test_movement_search import _plain_astar
+
+
+def _plain_hull(points: FloatArray) -> FloatArray:
+    """Andrew's monotone chain over numpy rows, as the blockers built it before."""
+    pts = sorted({(round(float(x), 9), round(float(y), 9)) for x, y in points})
+    if len(pts) <= 2:
+        return np.array(pts, dtype=np.float64)
+
+    def half(seq: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        out: list[tuple[float, float]] = []
+        for p in seq:
+            while (
+                len(out) >= 2
+                and (
+                    (out[-1][0] - out[-2][0]) * (p[1] - out[-2][1])
+                    - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0])
+                )
+                <= 0
+            ):
+                out.pop()
+            out.append(p)
+        return out
+
+    lower, upper = half(pts), half(pts[::-1])
+    return np.array(lower[:-1] + upper[:-1], dtype=np.float64)
+
+
+coords = st.floats(min_value=0.0, max_value=48.0, allow_nan=False, width=64)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(coords, coords), min_size=1, max_size=40), st.integers(0, 3))
+def test_hull_equals_the_plain_monotone_chain(points: list[tuple[float, float]], dup: int) -> None:
+    """Random clouds with repeated points: the same corners in the same order."""
+    arr = np.array(points + points[:dup], dtype=np.float64)
+    assert np.array_equal(_convex_hull(arr), _plain_hull(arr))
+
+
+def test_hull_equals_the_plain_chain_on_turned_formations() -> None:
+    """Ranks of bases (collinear rows, turned at odd angles): where round-off decides which
+    middle corners survive, both chains must decide alike."""
+    octagon = np.array([(np.cos(k * np.pi / 4), np.sin(k * np.pi / 4)) for k in range(8)])
+    for k in range(60):
+        heading = (np.cos(0.37 * k), np.sin(0.37 * k))
+        c = formation(10 if k % 2 else 5, 0.5, (20.0 + 0.1 * k, 24.0), heading)
+        pts = (c[:, None, :] + 2.01 * octagon[None, :, :]).reshape(-1, 2)
+        assert np.array_equal(_convex_hull(pts), _plain_hull(pts))
+
+
+def _plain_neighbours(
+    others: list[Placement], exempt: list[Placement], gap: float, skip: Placement | None
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    cs, rs, ns = [], [], []
+    for o in others:
+        if o is skip:
+            continue
+        keep = ~o.removed
+        cs.append(o.centres[keep])
+        rs.append(o.radii[keep])
+        ns.append(np.full(int(keep.sum()), 0.0 if any(o is e for e in exempt) else gap))
+    for e in exempt:
+        if e is skip or any(e is o for o in others):
+            continue
+        keep = ~e.removed
+        cs.append(e.centres[keep])
+        rs.append(e.radii[keep])
+        ns.append(np.zeros(int(keep.sum())))
+    return np.concatenate(cs), np.concatenate(rs), np.concatenate(ns)
+
+
+def _units() -> list[Placement]:
+    units = []
+    for i, n in enumerate((5, 3, 10, 1)):
+        p = Placement(formation(n, 0.5 + 0.1 * i, (6.0 + 10 * i, 20.0)), np.full(n, 0.5 + 0.1 * i))
+        p.removed[: i % 3] = True  # some models removed
+        units.append(p)
+    return units
+
+
+def test_neighbours_equal_one_unit_at_a_time() -> None:
+    """Removed models left out, exempt units at gap 0 (also when not among the others), the
+    moving unit skipped: the same arrays as building them unit by unit."""
+    units = _units()
+    outside = Placement(formation(2, 0.5, (40.0, 40.0)), np.full(2, 0.5))
+    cases = [
+        (units, [], 1.0, None),
+        (units, [units[2]], 1.0, units[0]),
+        (units[1:], [outside, units[3]], 0.5, units[1]),
+    ]
+    for others, exempt, gap, skip in cases:
+        got = Neighbours.of(others, exempt=exempt, gap=gap, skip=skip)
+        want = _plain_neighbours(others, exempt, gap, skip)
+        for a, b in zip((got.centres, got.radii, got.need), want, strict=True):
+            assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
+def test_blockers_follow_removed_models_and_skip_the_mover() -> None:
+    """The blockers' cache key is the whole placement: removing a model gives the blockers of
+    the models left; the skipped unit and a unit with no models left block nothing."""
+    units = _units()
+    before = blockers_for(units, 0.5, skip=units[0])
+    units[2].removed[:] = True
+    after = blockers_for(units, 0.5, skip=units[0])
+    assert len(after) == len(before) - 1
+    alone = blockers_for([units[1]], 0.5)
+    assert len(alone) == 1 and any(np.array_equal(alone.polygons[0], p) for p in after.polygons)
+    units[1].removed[1] = True
+    fewer = blockers_for([units[1]], 0.5)
+    assert not np.array_equal(fewer.polygons[0], alone.polygons[0])
+
+
+def test_astar_without_the_second_search_finds_the_plain_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """When every node outside the first search's ellipse is too far round to matter, A*
+    answers from the first search alone: the plain search's path, point for point (checked on
+    many units on an open table and a generated one, where the shortcut is taken often)."""
+    searches: list[int] = []
+    real = paths._graph_search
+
+    def counted(*args: Any) -> Any:
+        searches.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(paths, "_graph_search", counted)
+    skipped = 0
+    for terrain in (None, 4):
+        table = Table() if terrain is None else mission_table(terrain)
+        rng = np.random.default_rng(23 if terrain is None else terrain)
+        for _ in range(4):
+            others = _random_units(rng, int(rng.integers(6, 12)))
+            nav = nav_graph(table, 0.5)
+            blockers = blockers_for(others, 0.5)
+            for _ in range(5):
+                s, g = rng.uniform(1, 47, 2), rng.uniform(1, 47, 2)
+                searches.clear()
+                got, found = paths._astar(nav, s, g, blockers)
+                skipped += len(searches) == 1 and len(blockers.corners) > 24
+                want, found_plain = _plain_astar(nav, s, g, blockers)
+                assert found == found_plain
+                assert np.array_equal(np.array(got), np.array(want))
+    assert skipped >= 15
+
+
+def _random_units(rng: np.random.Generator, count: int) -> list[Placement]:
+    out = []
+    for _ in range(count):
+        n = int(rng.integers(1, 11))
+        centre = (float(rng.uniform(6, 42)), float(rng.uniform(6, 42)))
+        out.append(Placement(formation(n, 0.5, centre, (0.0, 1.0)), np.full(n, 0.5)))
+    return out
