@@ -27,8 +27,8 @@ from oprlab.game.actions import Action, Kind
 from oprlab.game.events import EventLog
 from oprlab.game.state import GameState, Objective, UnitState
 from oprlab.mechanics import Mechanic, get_mechanic
+from oprlab.mechanics.dice import Dice
 from oprlab.rng import generator
-from oprlab.rules.gff.resolve import Roller
 from oprlab.table.model import Point, Table
 from oprlab.units.model import Army
 from oprlab.units.rule_scope import unit_rule
@@ -63,18 +63,11 @@ def new_state(
         table=table or Table(),
         armies=(army_a, army_b),
         units=units,
-        mechanic=mech,
-        mech_state=mech.initial_state([u.owner for u in units.values()], rng),
-        rng=rng,
+        dice=Dice(mech, mech.initial_state([u.owner for u in units.values()], rng), rng),
         seed=seed,
         rounds=rounds,
         log=EventLog(enabled=log),
     )
-
-
-def roller(state: GameState) -> Roller:
-    """The game's dice: its mechanic, the mechanic's state and the seeded generator."""
-    return Roller(state.mechanic, state.mech_state, state.rng)
 
 
 def is_legal(validate: Callable[[GameState, Action], object], state: GameState, a: Action) -> bool:
@@ -297,6 +290,5 @@ __all__: Sequence[str] = [
     "pass_turn",
     "place_objective",
     "record_finished_first",
-    "roller",
     "unit_action_list",
 ]

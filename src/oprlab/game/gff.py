@@ -1032,11 +1032,10 @@ def _roll_cast(state: GameState, c: Casting, resisted: dict[str, int] | None) ->
     spell = _spell(a.spell)
     assert spell is not None
     against = sum(resisted.values()) if resisted else 0
-    roller = _roller(state)
+    roller = state.dice
     # The clock: "add 3 to the clock"; each extra token takes 1 off, down to 0 (Test.CASTING);
     # each resisting token adds 1 (up to the clock's most, 5).
     roll = roller.roll(caster.casting_check(us, a.boost, against))
-    state.mech_state = roller.state
     state.log.add(
         "cast",
         unit=us.uid,
@@ -1052,9 +1051,8 @@ def _roll_cast(state: GameState, c: Casting, resisted: dict[str, int] | None) ->
     )
     target = state.units[a.target]
     if roll.success and target.on_table:
-        roller = _roller(state)
+        roller = state.dice
         waiting = _spell_hits(state, us, target, spell, a.value, roller, c.tried)
-        state.mech_state = roller.state
         if waiting:  # the target's side decides on its bennies first (DEFEND)
             return
     _to_act(state, us, c.tried)
@@ -1245,7 +1243,7 @@ def _dangerous(state: GameState, us: UnitState, models: int, cause: str = "move"
     """Seed 003 "Dangerous Terrain": each model rolls one die (Tough: that many); a 1 wounds."""
     if models <= 0:
         return
-    roller = _roller(state)
+    roller = state.dice
     check = Check(Test.GENERIC, 2, owner=us.owner)
     wounds = sum(not roller.roll(check).success for _ in range(models * us.unit.tough))
     event = {"cause": cause} if cause != "move" else {}  # (moving: as logged before)
@@ -1255,7 +1253,6 @@ def _dangerous(state: GameState, us: UnitState, models: int, cause: str = "move"
         situation = Situation(defender=us.owner)
         result = finish(d, take_wounds(d, [], wounds), wounds, 0, situation, roller)
         _apply_result(state, us, result, us)
-    state.mech_state = roller.state
 
 
 def _offer_shot(state: GameState, us: UnitState, *, moved: bool) -> None:
@@ -1295,9 +1292,6 @@ def _after_activation(state: GameState, side: int) -> None:
     activation.pass_turn(state, 1 - side, _end_round)
 
 
-_roller = activation.roller
-
-
 def _shoot_step(state: GameState, us: UnitState, a: Action) -> None:
     """Seed 003 "Shooting": up to two targets with different weapon types."""
     pending = state.pending
@@ -1333,7 +1327,7 @@ def _fire_plan(
     The plan names the weapon lines themselves: a Limited line fired at the first target
     leaves the unit's profile (:mod:`~oprlab.game.gff_limited`) before the second is shot at.
     """
-    roller = _roller(state)
+    roller = state.dice
     for i, (uid, weapons, d) in enumerate(plan):
         t = state.units[uid]
         if not t.on_table:
@@ -1341,8 +1335,7 @@ def _fire_plan(
         rest = plan[i + 1 :]
         shot = list(weapons)
         if _fire(state, us, t, shot, d, roller, moved=moved, extra=extra and i == 0, rest=rest):
-            return  # waiting for the defender (``_fire`` kept the clocks' state)
-    state.mech_state = roller.state
+            return  # waiting for the defender
     _end_activation(state, side)
 
 
@@ -1461,7 +1454,6 @@ def _land(state: GameState, shot: defend.Defending, roller: Roller) -> bool:
     while True:
         target = state.units[shot.target]
         if defend.hit_count(shot.rolled) and bennies_available(state, target.side) > 0:
-            state.mech_state = roller.state
             state.extra["defending"] = shot
             state.pending = Pending("defend", target.uid, shot.side, moved=shot.moved)
             state.phase = "defend"
@@ -1559,7 +1551,7 @@ def _defend(state: GameState, us: UnitState, a: Action) -> None:
     waiting = state.extra.pop("defending")
     assert isinstance(waiting, defend.WAITING)
     benny_defence.spend_defence(state, us, a.value)
-    roller = _roller(state)
+    roller = state.dice
     if isinstance(waiting, defend.MeleeDefending):
         blow = waiting.blow
         r = defend.resolve_hits(
@@ -1574,7 +1566,6 @@ def _defend(state: GameState, us: UnitState, a: Action) -> None:
             waiting.rolled, waiting.defender, waiting.situation, roller, defended=a.value
         )
         _spell_result(state, caster, us, waiting.spell, r, roller, defended=a.value)
-        state.mech_state = roller.state
         _to_act(state, caster, waiting.tried)
         return
     shot = waiting
@@ -1584,7 +1575,6 @@ def _defend(state: GameState, us: UnitState, a: Action) -> None:
     after = _next_share(state, shot)
     if after is not None and _land(state, after, roller):
         return  # another unit hit by the Blast decides in turn
-    state.mech_state = roller.state
     shooter = state.units[shot.shooter]
     state.pending = Pending("shoot", shooter.uid, shot.side, moved=shot.moved)
     _fire_plan(state, shooter, shot.rest, moved=shot.moved, extra=False, side=shot.side)
@@ -1749,7 +1739,7 @@ def _charge(state: GameState, us: UnitState, target: UnitState, *, benny: bool =
         owners=(us.owner, target.owner),
         shaken_charger=True,  # Shaken by dangerous terrain on its way: it strikes as fatigued
     )
-    _fight(state, us.uid, target.uid, exchange, _roller(state), 0)
+    _fight(state, us.uid, target.uid, exchange, state.dice, 0)
 
 
 def _fight(
@@ -1767,7 +1757,6 @@ def _fight(
         blow, after = found
         if blow.striker is Side.DEFENDER and not x.chosen:  # "may choose to strike back"
             if opts.strike_back == "choose":
-                state.mech_state = roller.state
                 _ask_strike_back(
                     state, fight.StrikeBackDeciding(charger, charged, side, x, blow, defended)
                 )
@@ -1778,11 +1767,9 @@ def _fight(
         by, hit = (charger, charged) if blow.striker is Side.ATTACKER else (charged, charger)
         if spend:
             limited.spend_limited(state.units[by], (p.name for p in blow.weapons), state.log)
-        state.mech_state = roller.state
         if may_defend and bennies_available(state, state.units[hit].side) > 0:
             rolled = defend.roll_hits(blow.weapons, blow.target, blow.situation, roller)
             if defend.hit_count(rolled):  # seed 000 variation 5: "any single attack"
-                state.mech_state = roller.state
                 state.extra["defending"] = defend.MeleeDefending(
                     charger, charged, side, by, hit, x, blow, rolled, defended
                 )
@@ -1794,7 +1781,6 @@ def _fight(
         else:
             r = resolve_attack(blow.weapons, blow.target, blow.situation, roller, fear=blow.fear)
         x = _struck(state, charger, charged, x, blow, r)
-    state.mech_state = roller.state
     _after_exchange(state, charger, charged, melee.exchange_result(x), roller, defended)
 
 
@@ -1830,7 +1816,7 @@ def _strike_back(state: GameState, us: UnitState, a: Action) -> None:
     state.log.add("strike_back", unit=us.uid, target=waiting.charger, chosen=bool(a.value))
     x = waiting.exchange
     x = replace(x, chosen=True) if a.value else melee.without_strike_back(x)
-    _fight(state, waiting.charger, waiting.charged, x, _roller(state), waiting.defended)
+    _fight(state, waiting.charger, waiting.charged, x, state.dice, waiting.defended)
 
 
 def _after_exchange(
@@ -1862,7 +1848,6 @@ def _after_exchange(
             state.log.add("shaken", unit=side_state.uid, cause="wound effect")
             if options_of(state).special_moves:  # the exchange reports Shaken, not each roll
                 _push(state, side_state, foe, roller)
-                state.mech_state = roller.state
         side_state.fatigued = res.fatigued
     if us.alive and target.alive:
         _separate(state, us, target)
@@ -1897,10 +1882,9 @@ def _consolidate_step(state: GameState, us: UnitState, a: Action) -> None:
 
 def _end_round(state: GameState) -> None:
     activation.record_finished_first(state)
-    roller = _roller(state)
+    roller = state.dice
     for side in (state.first, 1 - state.first):
         morale(state, side, roller)
-    state.mech_state = roller.state
     update_objectives(state)
     activation.next_round(state, _start_round)
 

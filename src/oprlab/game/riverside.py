@@ -1076,9 +1076,6 @@ def _offer_clocks(state: GameState) -> None:
     bennies.offer_clocks(state, _can_activate)
 
 
-_roller = activation.roller
-
-
 def _begin(state: GameState, us: UnitState) -> None:
     """Count the activation once (Special Abilities and the action are one activation)."""
     if state.phase != "activation":
@@ -1110,11 +1107,10 @@ def _cast(state: GameState, us: UnitState, a: Action) -> None:
 def _finish_cast(
     state: GameState, us: UnitState, a: Action, helped: dict[str, int], resist: int
 ) -> None:
-    roller = _roller(state)
+    roller = state.dice
     waiting = abilities.resolve_cast(
         state, us, a, helped, resist, roller, options_of(state).readings
     )
-    state.mech_state = roller.state
     pending = state.pending
     assert pending is not None
     if waiting is not None:  # the target's side decides on its bennies first (DEFEND)
@@ -1195,9 +1191,8 @@ def _move(state: GameState, us: UnitState, a: Action) -> None:
     us.placement = moved.placement
     after = geo.centroid(us.placement)
     state.log.add("move", unit=us.uid, distance=round(math.dist(before, after), 3))
-    roller = _roller(state)
+    roller = state.dice
     combat.dangerous_terrain(state, us, moved.dangerous, roller, a.kind.value)
-    state.mech_state = roller.state
 
 
 def _offer_shot(
@@ -1254,7 +1249,7 @@ def _fire_volleys(
     """Each volley in turn; a defender with bennies gets a ``DEFEND`` decision once the hits
     are known (seed 002 "Roll Attacks" done, "Roll Defense" not yet), which pauses the rest."""
     readings = options_of(state).readings
-    roller = _roller(state)
+    roller = state.dice
     for i, v in enumerate(volleys):
         target = state.units[v.target]
         if not target.on_table:
@@ -1267,13 +1262,11 @@ def _fire_volleys(
             return
         result = defend.resolve_hits(rolled, d, roller, readings)
         combat.volley_result(state, us, v, d, result)
-    state.mech_state = roller.state
     _end_activation(state, side)
 
 
 def _ask_defender(state: GameState, shot: defend.Defending, roller: Roller) -> None:
     """Pause the attack for the ``DEFEND`` decision of the side hit (seed 000 "Bennies")."""
-    state.mech_state = roller.state
     state.extra["defending"] = shot
     state.pending = Pending("defend", shot.target, shot.side)
     state.phase = "defend"
@@ -1311,7 +1304,6 @@ def _fight(state: GameState, fight: defend.Fight, side: int, roller: Roller) -> 
         state, us, target, fight.dealt, fight.taken, roller, options=opts.melee,
         readings=opts.readings,
     )  # fmt: skip
-    state.mech_state = roller.state
     _end_activation(state, side)
 
 
@@ -1321,11 +1313,10 @@ def _defend(state: GameState, us: UnitState, a: Action) -> None:
     assert isinstance(shot, defend.Defending)
     benny_defence.spend_defence(state, us, a.value)
     readings = options_of(state).readings
-    roller = _roller(state)
+    roller = state.dice
     attacker = state.units[shot.attacker]
     if shot.spell:  # a spell's hits: the caster's activation then goes on
         abilities.spell_defended(state, shot, a.value, roller, readings)
-        state.mech_state = roller.state
         pending = state.extra.pop("after_spell")
         assert isinstance(pending, Pending)
         _after_spell(state, attacker, pending)
@@ -1338,7 +1329,6 @@ def _defend(state: GameState, us: UnitState, a: Action) -> None:
         return
     assert shot.volley is not None
     combat.volley_result(state, attacker, shot.volley, d, result, defended=a.value)
-    state.mech_state = roller.state
     _fire_volleys(state, attacker, shot.rest, shot.side)
 
 
@@ -1375,16 +1365,13 @@ def _charge(state: GameState, us: UnitState, target: UnitState, *, benny: bool =
         distance=round(math.dist(geo.centroid(start), geo.centroid(us.placement)), 3),
         in_contact=int(res.in_contact.sum()),
     )
-    roller = _roller(state)
+    roller = state.dice
     combat.dangerous_terrain(state, us, res.move.dangerous, roller, "charge")
     if not (us.alive and target.alive):
-        state.mech_state = roller.state
         _end_activation(state, us.side)
         return
-    if benny:  # the roller carries the clocks' state on: the benny is spent there too
-        state.mech_state = roller.state
+    if benny:
         _spend_benny(state, us)
-        roller.state = state.mech_state
     combat.pile_in(state, us, target)
     _fight(state, defend.Fight(us.uid, target.uid, extra=benny), us.side, roller)
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from oprlab.game.events import EventLog
 from oprlab.mechanics import Mechanic, Owner, State
+from oprlab.mechanics.dice import Dice
 from oprlab.table.model import Placement, Point, Table
 from oprlab.table.sight import SightCache
 from oprlab.units.model import Army, Unit
@@ -110,9 +111,7 @@ class GameState:
     table: Table
     armies: tuple[Army, Army]
     units: dict[str, UnitState]
-    mechanic: Mechanic
-    mech_state: State
-    rng: np.random.Generator
+    dice: Dice
     seed: int
     rounds: int = 4
     round: int = 0
@@ -131,6 +130,26 @@ class GameState:
     #: Line-of-sight answers keyed on every position: safe to share between clones.
     sight: SightCache = field(default_factory=SightCache)
 
+    @property
+    def mechanic(self) -> Mechanic:
+        """How the game's checks come out (the dice's)."""
+        return self.dice.mechanic
+
+    @property
+    def mech_state(self) -> State:
+        """The mechanic's state (clocks, tokens, bennies), kept by the dice."""
+        return self.dice.state
+
+    @mech_state.setter
+    def mech_state(self, value: State) -> None:
+        self.dice.state = value
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The seed's dice stream (roll-offs and D3s outside a check draw from it too)."""
+        assert self.dice.rng is not None  # games always roll with a generator
+        return self.dice.rng
+
     def clone(self) -> GameState:
         """An independent copy (units, placements, generator, log) for search.
 
@@ -139,7 +158,7 @@ class GameState:
         also keeps caches keyed on a profile's identity warm across clones), and the cache's
         keys include every position.
         """
-        shared = (self.table, self.armies, self.mechanic, self.sight)
+        shared = (self.table, self.armies, self.dice.mechanic, self.sight)
         memo: dict[int, object] = {id(x): x for x in shared}
         memo.update((id(u.unit), u.unit) for u in self.units.values())
         return copy.deepcopy(self, memo)
