@@ -95,7 +95,7 @@ def test_next_round_or_the_end() -> None:
 def test_objectives_alternate_and_the_last_one_says_so() -> None:
     """seed 002 "Placing Objectives": the sides alternate in placing one marker each."""
     state = _scene()
-    state.extra["objectives_left"] = 2
+    state.objectives_left = 2
     assert not activation.place_objective(state, (20.0, 20.0))
     assert state.active == 1
     assert activation.place_objective(state, (30.0, 20.0))

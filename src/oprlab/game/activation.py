@@ -25,7 +25,7 @@ from oprlab.game import geometry as geo
 from oprlab.game import objectives
 from oprlab.game.actions import Action, Kind
 from oprlab.game.events import EventLog
-from oprlab.game.state import GameState, Objective, UnitState
+from oprlab.game.state import GameState, Objective, Phase, UnitState
 from oprlab.mechanics import Mechanic, get_mechanic
 from oprlab.mechanics.dice import Dice
 from oprlab.rng import generator
@@ -90,7 +90,7 @@ def objective_action_problem(
 ) -> str | None:
     """Why a ``PLACE_OBJECTIVE`` may not be taken now (``problem``: the system's placing
     rules), or ``None``."""
-    if state.phase != "objectives" or a.to is None:
+    if state.phase != Phase.OBJECTIVES or a.to is None:
         return "no objective marker to place now"
     return problem(state, a.to)
 
@@ -239,9 +239,9 @@ def place_objective(state: GameState, at: Point) -> bool:
     """Place one marker and let the other side place the next; whether that was the last."""
     state.objectives.append(Objective(at))
     state.log.add("objective", side=state.active, at=list(at))
-    state.extra["objectives_left"] -= 1
+    state.objectives_left -= 1
     state.active = 1 - state.active  # the sides alternate placing markers
-    return bool(state.extra["objectives_left"] == 0)
+    return bool(state.objectives_left == 0)
 
 
 def deployed(state: GameState, us: UnitState, at: Point, formation: int = 0) -> None:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any
+from enum import StrEnum
 
 import numpy as np
+import numpy.typing as npt
 
 from oprlab.game.events import EventLog
 from oprlab.mechanics import Mechanic, Owner, State
@@ -75,28 +76,78 @@ class Objective:
     controller: int | None = None
 
 
+class Phase(StrEnum):
+    """What a game waits for now: a step of setup, the activations, or a paused decision."""
+
+    SETUP = "setup"
+    OBJECTIVES = "objectives"  # placing objective markers
+    ZONE = "zone"  # GFF: the deployment roll-off winner picks a table edge
+    ZONES = "zones"  # Riverside: the zone and activation-order picks
+    DEPLOY = "deploy"
+    SCOUT = "scout"
+    AMBUSH = "ambush"
+    ACTIVATION = "activation"  # a side picks a unit and its action
+    CLOCKS = "clocks"  # clock-bennies: a clock may be set before an activation
+    ACT = "act"  # a Caster has cast and still chooses its action
+    SHOOT = "shoot"  # after Hold or Advance
+    SPECIAL = "special"  # Riverside: after a move, an ability (Teleport) may still be used
+    RESIST = "resist"  # the other side resists a spell
+    DEFEND = "defend"  # the defender spends bennies against an attack
+    STRIKE_BACK = "strike_back"  # GFF: the charged unit strikes back or not
+    CONSOLIDATE = "consolidate"  # After Combat: the survivor may move up to 3"
+    OVER = "over"
+
+
 @dataclass(frozen=True)
 class Pending:
     """The second half of an activation, waiting for a decision.
 
     Attributes:
-        step: ``"shoot"`` (after Hold or Advance) or ``"consolidate"`` (after a melee in which
-            one unit was destroyed: the survivor may move up to 3").
+        step: the phase it waits in: ``SHOOT`` (after Hold or Advance), ``CONSOLIDATE`` (after
+            a melee in which one unit was destroyed: the survivor may move up to 3"), ``ACT``
+            (GFF: a Caster has cast and still chooses its action), ``SPECIAL``, ``RESIST``,
+            ``DEFEND``, ``STRIKE_BACK``.
         unit: the unit that shoots or moves.
         side: the side whose activation this is (play passes on from it afterwards).
         moved: the shooter moved this activation (Indirect).
         cast: spells already tried this activation (GFF Caster: one try per spell).
         clock_set: a benny already set a clock this activation (GFF clock-bennies).
-
-    GFF also has step ``"act"``: a Caster has cast and still chooses its action.
     """
 
-    step: str
+    step: Phase
     unit: str
     side: int
     moved: bool = False
     cast: tuple[str, ...] = ()
     clock_set: bool = False
+
+
+@dataclass
+class RollOff:
+    """Riverside "Choosing Deployment Zone and Activation Order": the roll-off and its picks.
+
+    Attributes:
+        winner: the side that won the roll-off.
+        took: what the winner chose to choose (``"zone"`` or ``"first"``), once chosen.
+        edge: the side that picked the zone and the edge it picked (0 low, 1 high).
+        first: the side that activates first, once picked.
+    """
+
+    winner: int
+    took: str | None = None
+    edge: tuple[int, int] | None = None
+    first: int | None = None
+
+
+@dataclass
+class Memo:
+    """Answers a procedure remembers for speed, keyed on what they depend on."""
+
+    deploy_boxes: object = None
+    deploy_options: object = None
+    deploy_points: object = None
+    charge: dict[object, bool] = field(default_factory=dict)
+    sight: SightCache | None = None
 
 
 @dataclass
@@ -115,7 +166,7 @@ class GameState:
     seed: int
     rounds: int = 4
     round: int = 0
-    phase: str = "setup"
+    phase: Phase = Phase.SETUP
     active: int = 0
     first: int = 0
     finished_first: int | None = None
@@ -126,7 +177,34 @@ class GameState:
     pending: Pending | None = None
     activations: int = 0
     last_activation: list[int] = field(default_factory=lambda: [-1, -1])
-    extra: dict[str, Any] = field(default_factory=dict)
+    #: The readings played (the system's options; ``None``: its defaults).
+    options: object = None
+    #: The mechanic as asked for (a registered name; else the mechanic's own name).
+    mechanic_name: str = ""
+    #: Objective markers still to place.
+    objectives_left: int = 0
+    #: GFF: the table edge each side deploys along (empty: the default edges).
+    edges: list[str] = field(default_factory=list)
+    #: Riverside: the edge each side deploys on, 0 along ``y = 0``, 1 along ``y = depth``.
+    home_edges: list[int] = field(default_factory=lambda: [0, 1])
+    #: Riverside: the zones roll-off while its picks are made.
+    roll_off: RollOff | None = None
+    #: Units that found no room to deploy, with the reason (by uid).
+    not_deployed: dict[str, str] = field(default_factory=dict)
+    #: GFF: the unit, activation and models that rolled for dangerous terrain as it activated.
+    rolled_in: tuple[str, int, npt.NDArray[np.bool_]] | None = None
+    #: Riverside: the unit that teleported this activation (empty: none).
+    teleported: str = ""
+    #: A spell waiting for the other side's resisting tokens (phase ``resist``).
+    casting: object = None
+    #: An attack waiting for the defender's ``DEFEND`` decision (phase ``defend``).
+    defending: object = None
+    #: GFF: a charge waiting for the charged side's ``STRIKE_BACK`` decision.
+    strike_back: object = None
+    #: Riverside: the caster's step, kept while the spell's target decides on its bennies.
+    after_spell: Pending | None = None
+    #: Answers remembered for speed (never part of what a game is).
+    memo: Memo = field(default_factory=lambda: Memo())
     #: Line-of-sight answers keyed on every position: safe to share between clones.
     sight: SightCache = field(default_factory=SightCache)
 

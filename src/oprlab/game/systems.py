@@ -111,7 +111,7 @@ class _OprProcedure:
         return self.procedure.options_of(state)
 
     def mechanic_name(self, state: Any) -> str:
-        return str(state.extra.get("mechanic_name", state.mechanic.name))
+        return str(state.mechanic_name or state.mechanic.name)
 
 
 @dataclass(frozen=True)
