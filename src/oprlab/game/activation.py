@@ -11,7 +11,7 @@ actions come before moving (GFF: Hold, or Idle alone when Shaken; Riverside: Hol
 
 May import ``oprlab.game.state``, ``oprlab.game.actions``, ``oprlab.game.events``,
 ``oprlab.game.geometry``, ``oprlab.game.objectives``, ``oprlab.errors``, ``oprlab.mechanics``,
-``oprlab.rules.gff.resolve`` (the roller), ``oprlab.table.model``, ``oprlab.units.model`` and
+``oprlab.table.model``, ``oprlab.units.model`` and
 ``oprlab.units.rule_scope``.
 """
 
@@ -25,7 +25,7 @@ from oprlab.game import geometry as geo
 from oprlab.game import objectives
 from oprlab.game.actions import Action, Kind
 from oprlab.game.events import EventLog
-from oprlab.game.state import GameState, Objective, Phase, UnitState
+from oprlab.game.state import GameState, Objective, Phase, Rules, UnitState
 from oprlab.mechanics import Mechanic, get_mechanic
 from oprlab.mechanics.dice import Dice
 from oprlab.rng import generator
@@ -47,6 +47,7 @@ def new_state(
     table: Table | None,
     rounds: int,
     log: bool,
+    rules: Rules,
 ) -> GameState:
     """A game before its objectives: every unit off the table (Ambush and Scout units in their
     reserve, A1.. and B1.. by list order), the mechanic's state and the seeded generator."""
@@ -65,6 +66,7 @@ def new_state(
         units=units,
         dice=Dice(mech, mech.initial_state([u.owner for u in units.values()], rng), rng),
         seed=seed,
+        rules=rules,
         rounds=rounds,
         log=EventLog(enabled=log),
     )

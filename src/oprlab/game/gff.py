@@ -46,6 +46,7 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -72,6 +73,7 @@ from oprlab.game.gff_shooting import (
     shooting_targets,
 )
 from oprlab.game.gff_shooting import seeing as _seeing
+from oprlab.game.opr.hooks import OprRules, Step, opr_rules
 from oprlab.game.state import GameState, Objective, Pending, Phase, UnitState
 from oprlab.mechanics import Check, Mechanic, Test
 from oprlab.mechanics.clock_state import ClockState
@@ -138,8 +140,12 @@ def new_game(
     table: Table | None = None,
     log: bool = True,
     options: GffOptions | None = None,
+    rules: OprRules | None = None,
 ) -> GameState:
-    """A game ready for objectives and deployment; checks that both armies can play."""
+    """A game ready for objectives and deployment; checks that both armies can play.
+
+    ``rules``: the procedure that plays it (:class:`GffRules`, or a house rule's subclass).
+    """
     for i, army in enumerate((army_a, army_b)):
         if not army.units:
             raise UserError(f"army {i + 1} has no units", value=army.name, expected="a unit")
@@ -155,7 +161,15 @@ def new_game(
         for unit in army.units:
             room.check_room(i, army, unit, _zones(t, unit, opts), (t.width, t.depth))
     state = activation.new_state(
-        "gff", army_a, army_b, seed=seed, mechanic=mechanic, table=table, rounds=ROUNDS, log=log
+        "gff",
+        army_a,
+        army_b,
+        seed=seed,
+        mechanic=mechanic,
+        table=table,
+        rounds=ROUNDS,
+        log=log,
+        rules=rules or GffRules(),
     )
     first = int(state.rng.integers(2))  # Mission 2: roll-off; the winner places the first marker
     count = int(state.rng.integers(1, 4)) + 2  # Mission 1: D3 + 2
@@ -174,7 +188,7 @@ def new_game(
             state.log.add("objective", side=None, at=list(point))
         state.objectives_left = 0
         _start_deployment(state)
-    elif _placing_done(state):  # no point for a marker at all (a tiny table)
+    elif opr_rules(state).placing_done(state):  # no point for a marker at all (a tiny table)
         _start_deployment(state)
     return state
 
@@ -228,15 +242,7 @@ def facing(side: int, edge: str | None = None) -> float:
 
 
 def objective_problem(state: GameState, point: Point) -> str | None:
-    """Why a marker may not go at ``point`` (Mission 3), or ``None`` if it may.
-
-    Markers are placed before the deployment roll-off (Mission 2-3, then Deployment 1), so they
-    go outside the zone of every edge that may still be picked (``GffOptions.edges``); over
-    9" apart, or as far apart as the table allows when no point is (``stuck_markers``).
-    """
-    stuck = options_of(state).stuck_markers
-    problem = _marker_placing(state, point)
-    return problem or objectives.spacing_problem(state, point, _marker_placing, stuck)
+    return opr_rules(state).objective_problem(state, point)
 
 
 def _marker_placing(state: GameState, point: Point) -> str | None:
@@ -251,16 +257,7 @@ def _marker_placing(state: GameState, point: Point) -> str | None:
 
 
 def objective_candidates(state: GameState) -> list[Point]:
-    """Points outside both deployment zones, over 9" from other markers (a 3" grid); when
-    none is, the farthest (``GffOptions.stuck_markers``)."""
-    return objectives.candidates(state, _marker_placing, options_of(state).stuck_markers)
-
-
-def _placing_done(state: GameState) -> bool:
-    """No more markers: all placed, or none may go (``objectives.stop_if_stuck``)."""
-    stuck = options_of(state).stuck_markers
-    left = state.objectives_left
-    return left == 0 or objectives.stop_if_stuck(state, _marker_placing, stuck)
+    return opr_rules(state).objective_candidates(state)
 
 
 def deploy_problem(state: GameState, us: UnitState, point: Point, per_row: int = 0) -> str | None:
@@ -581,40 +578,8 @@ bennies_available = bennies.bennies_available
 
 
 def legal_actions(state: GameState) -> list[Action]:
-    """Every decision open to the side to act, in canonical order."""
-    if state.done:
-        return []
-    side = state.active
-    out: list[Action] = []
-    if state.phase == Phase.OBJECTIVES:
-        out = [Action(Kind.PLACE_OBJECTIVE, to=p) for p in objective_candidates(state)]
-    elif state.phase == Phase.ZONE:
-        out = [Action(Kind.CHOOSE_ZONE, choice=e) for e in zone_choices(state)]
-    elif state.phase in DEPLOY_PHASES:
-        for us in _to_deploy(state, side):
-            out.extend(
-                Action(Kind.DEPLOY, us.uid, to=p, formation=k) for p, k in deploy_options(state, us)
-            )
-    elif state.phase == Phase.ACTIVATION:
-        for us in _can_activate(state, side):
-            out.extend(unit_actions(state, us))
-            out.extend(cast_actions(state, us))
-    elif state.phase == Phase.ACT and state.pending is not None:
-        us = state.units[state.pending.unit]
-        out = unit_actions(state, us) + cast_actions(state, us, state.pending.cast)
-    elif state.phase == Phase.SHOOT and state.pending is not None:
-        out = shoot_actions(state, state.units[state.pending.unit])
-    elif state.phase == Phase.CONSOLIDATE and state.pending is not None:
-        out = consolidate_actions(state, state.units[state.pending.unit])
-    elif state.phase == Phase.DEFEND:
-        out = defend_actions(state)
-    elif state.phase == Phase.RESIST:
-        out = resist_actions(state)
-    elif state.phase == Phase.CLOCKS:
-        out = bennies.start_clock_actions(state)
-    elif state.phase == Phase.STRIKE_BACK:
-        out = fight.strike_back_actions(state)
-    return sorted(out, key=Action.sort_key)
+    """Every decision open to the side to act, in canonical order (the game's own rules)."""
+    return state.rules.legal_actions(state)
 
 
 def unit_actions(state: GameState, us: UnitState) -> list[Action]:
@@ -709,8 +674,8 @@ def consolidate_actions(state: GameState, us: UnitState) -> list[Action]:
 
 
 def is_legal(state: GameState, action: Action) -> bool:
-    """Whether ``action`` may be taken now, including moves to any point of the table."""
-    return activation.is_legal(_validate, state, action)
+    """Whether ``action`` may be taken now (the game's own rules)."""
+    return state.rules.is_legal(state, action)
 
 
 _on_table = activation.on_table
@@ -857,37 +822,7 @@ def _set_clock_problem(state: GameState, us: UnitState, a: Action) -> str | None
 
 def apply(state: GameState, action: Action) -> None:
     """Carry out ``action`` (checked: an illegal action raises a clear error)."""
-    us = _validate(state, action)
-    if action.kind is Kind.PLACE_OBJECTIVE:
-        assert action.to is not None
-        if activation.place_objective(state, action.to) or _placing_done(state):
-            _start_deployment(state)  # Mission 3: alternate placing
-        return
-    if action.kind is Kind.CHOOSE_ZONE:
-        _choose_zone(state, action.choice)
-        return
-    if action.kind is Kind.SET_CLOCK and state.phase == Phase.CLOCKS:
-        _start_clock(state, action)
-        return
-    assert us is not None
-    if action.kind is Kind.DEPLOY:
-        _deploy(state, us, action)
-    elif action.kind is Kind.SHOOT:
-        _shoot_step(state, us, action)
-    elif action.kind is Kind.CONSOLIDATE:
-        _consolidate_step(state, us, action)
-    elif action.kind is Kind.CAST:
-        _cast(state, us, action)
-    elif action.kind is Kind.SET_CLOCK:
-        _set_clock(state, us, action)
-    elif action.kind is Kind.DEFEND:
-        _defend(state, us, action)
-    elif action.kind is Kind.RESIST:
-        _resist(state, us, action)
-    elif action.kind is Kind.STRIKE_BACK:
-        _strike_back(state, us, action)
-    else:
-        _activate(state, us, action)
+    state.rules.apply(state, action)
 
 
 def _start_deployment(state: GameState) -> None:
@@ -1964,7 +1899,107 @@ score = objectives.score
 units_left = objectives.units_left
 
 
+class GffRules(OprRules):
+    """Seed 003 (GFF): the procedure's hooks as its text says them."""
+
+    name = "gff"
+    version = "003_8abb008d4113ed75 r7"
+    readings = GffOptions
+
+    def setup(
+        self,
+        army_a: Army,
+        army_b: Army,
+        *,
+        seed: int,
+        mechanic: str | Mechanic,
+        table: Table | None,
+        log: bool,
+        options: Any,
+    ) -> GameState:
+        return new_game(
+            army_a, army_b, seed=seed, mechanic=mechanic, table=table, log=log, options=options,
+            rules=self,
+        )  # fmt: skip
+
+    def marker_problem(self, state: GameState, point: Point) -> str | None:
+        """Mission 3 but the spacing: markers are placed before the deployment roll-off
+        (Mission 2-3, then Deployment 1), so they go outside the zone of every edge that may
+        still be picked (``GffOptions.edges``)."""
+        return _marker_placing(state, point)
+
+    def objectives_placed(self, state: GameState) -> None:
+        _start_deployment(state)  # Deployment 1: roll-off
+
+    def zone_choices(self, state: GameState) -> Sequence[str]:
+        return zone_choices(state)
+
+    def choose_zone(self, state: GameState, action: Action) -> None:
+        _choose_zone(state, action.choice)
+
+    def to_deploy(self, state: GameState, side: int) -> list[UnitState]:
+        return _to_deploy(state, side)
+
+    def deploy_options(self, state: GameState, us: UnitState) -> list[deploy_search.Option]:
+        return deploy_options(state, us)
+
+    def unit_actions(self, state: GameState, us: UnitState) -> list[Action]:
+        return unit_actions(state, us)
+
+    def special_actions(self, state: GameState, us: UnitState) -> list[Action]:
+        return cast_actions(state, us)
+
+    def step_actions(self, state: GameState, us: UnitState, phase: Phase) -> list[Action]:
+        if phase == Phase.ACT and state.pending is not None:  # a Caster has cast
+            return unit_actions(state, us) + cast_actions(state, us, state.pending.cast)
+        if phase == Phase.SHOOT:
+            return shoot_actions(state, us)
+        if phase == Phase.CONSOLIDATE:
+            return consolidate_actions(state, us)
+        return []
+
+    def defend_actions(self, state: GameState) -> list[Action]:
+        return defend_actions(state)
+
+    def resist_actions(self, state: GameState) -> list[Action]:
+        return resist_actions(state)
+
+    def strike_back_actions(self, state: GameState) -> list[Action]:
+        return fight.strike_back_actions(state)
+
+    def validate(self, state: GameState, action: Action) -> UnitState | None:
+        return _validate(state, action)
+
+    def start_clock(self, state: GameState, action: Action) -> None:
+        _start_clock(state, action)
+
+    def resist(self, state: GameState, us: UnitState | None, action: Action) -> None:
+        assert us is not None
+        _resist(state, us, action)
+
+    def steps(self) -> dict[Kind, Step]:
+        return {
+            Kind.DEPLOY: _deploy,
+            Kind.SHOOT: _shoot_step,
+            Kind.CONSOLIDATE: _consolidate_step,
+            Kind.CAST: _cast,
+            Kind.SET_CLOCK: _set_clock,
+            Kind.DEFEND: _defend,
+            Kind.STRIKE_BACK: _strike_back,
+        }
+
+    def activate(self, state: GameState, us: UnitState, action: Action) -> None:
+        _activate(state, us, action)
+
+    def move_allowance(self, unit: Unit, kind: Kind) -> float:
+        return move_allowance(unit, kind)
+
+    def shooting_targets(self, state: GameState, us: UnitState) -> list[str]:
+        return shooting_targets(state, us)
+
+
 __all__: Sequence[str] = [
+    "GffRules",
     "OptionError",
     "apply",
     "controllers",

@@ -46,7 +46,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -59,6 +59,7 @@ from oprlab.game import riverside_combat as combat
 from oprlab.game import riverside_defend as defend
 from oprlab.game.actions import Action, Kind
 from oprlab.game.bennies import bennies_available
+from oprlab.game.opr.hooks import OprRules, Step, opr_rules
 from oprlab.game.state import GameState, Pending, Phase, RollOff, UnitState
 from oprlab.mechanics import Mechanic
 from oprlab.rules.gff.resolve import Roller
@@ -172,8 +173,11 @@ def new_game(
     table: Table | None = None,
     log: bool = True,
     options: RiversideOptions | None = None,
+    rules: OprRules | None = None,
 ) -> GameState:
     """A Riverside game ready for its objective markers; checks that both armies can play.
+
+    ``rules``: the procedure that plays it (:class:`RiversideRules`, or a house rule's).
 
     Any OPR list plays (GF, GFF, AoF ...): Riverside is a way of playing OPR armies, and the
     shipped GFF samples are OPR lists.
@@ -190,7 +194,15 @@ def new_game(
     opts = options or RiversideOptions()
     _check_room(army_a, army_b, table or Table())
     state = activation.new_state(
-        SYSTEM, army_a, army_b, seed=seed, mechanic=mechanic, table=table, rounds=ROUNDS, log=log
+        SYSTEM,
+        army_a,
+        army_b,
+        seed=seed,
+        mechanic=mechanic,
+        table=table,
+        rounds=ROUNDS,
+        log=log,
+        rules=rules or RiversideRules(),
     )
     state.options = opts
     state.mechanic_name = mechanic if isinstance(mechanic, str) else state.mechanic.name
@@ -201,7 +213,7 @@ def new_game(
     state.active = winner  # "the winner picks who places the first": it places first
     state.phase = Phase.OBJECTIVES
     state.log.add("setup", seed=seed, mechanic=repr(state.mechanic), objectives=count, first=winner)
-    if _placing_done(state):  # no point for a marker at all (a tiny table)
+    if opr_rules(state).placing_done(state):  # no point for a marker at all (a tiny table)
         _choose_zones(state)
     return state
 
@@ -254,11 +266,7 @@ def facing(state: GameState, side: int) -> tuple[float, float]:
 
 
 def objective_problem(state: GameState, point: Point) -> str | None:
-    """Why a marker may not go at ``point`` ("Placing Objectives"), or ``None`` if it may: over
-    9" from the others, or as far as the table allows when no point is (``stuck_markers``)."""
-    stuck = options_of(state).stuck_markers
-    problem = _marker_placing(state, point)
-    return problem or objectives.spacing_problem(state, point, _marker_placing, stuck)
+    return opr_rules(state).objective_problem(state, point)
 
 
 def _marker_placing(state: GameState, point: Point) -> str | None:
@@ -275,15 +283,7 @@ def _marker_placing(state: GameState, point: Point) -> str | None:
 
 
 def objective_candidates(state: GameState) -> list[Point]:
-    """Legal marker points on a 3" grid (when none is over 9" from the others, the farthest)."""
-    return objectives.candidates(state, _marker_placing, options_of(state).stuck_markers)
-
-
-def _placing_done(state: GameState) -> bool:
-    """No more markers: all placed, or none may go (``objectives.stop_if_stuck``)."""
-    stuck = options_of(state).stuck_markers
-    left = state.objectives_left
-    return left == 0 or objectives.stop_if_stuck(state, _marker_placing, stuck)
+    return opr_rules(state).objective_candidates(state)
 
 
 @lru_cache(maxsize=1024)
@@ -619,40 +619,8 @@ def shooting_targets(state: GameState, us: UnitState) -> dict[str, tuple[str, ..
 
 
 def legal_actions(state: GameState) -> list[Action]:
-    """Every decision open to the side to act, in canonical order."""
-    if state.done:
-        return []
-    side = state.active
-    out: list[Action] = []
-    if state.phase == Phase.OBJECTIVES:
-        out = [Action(Kind.PLACE_OBJECTIVE, to=p) for p in objective_candidates(state)]
-    elif state.phase in DEPLOY_PHASES:
-        for us in _to_deploy(state, side):
-            out.extend(
-                Action(Kind.DEPLOY, us.uid, to=p, formation=k) for p, k in deploy_options(state, us)
-            )
-    elif state.phase == Phase.ZONES:
-        out = [Action(Kind.CHOOSE_ZONE, choice=c) for c in zone_picks(state)[1]]
-    elif state.phase == Phase.ACTIVATION:
-        for us in _can_activate(state, side):
-            out.extend(unit_actions(state, us))
-            out.extend(ability_actions(state, us))
-    elif state.phase == Phase.RESIST:
-        out = abilities.resist_actions(state, casting(state)[0])
-    elif state.phase == Phase.CLOCKS:
-        out = bennies.start_clock_actions(state)
-    elif state.phase == Phase.DEFEND:
-        out = defend.defend_actions(defending(state), bennies_available(state, side))
-    elif state.phase in ABILITY_STEPS and state.pending is not None:
-        us = state.units[state.pending.unit]
-        if state.phase == Phase.ACT:  # after a Special Ability: the action (Idle may use none)
-            out = [a for a in unit_actions(state, us) if a.kind is not Kind.IDLE]
-        elif state.phase == Phase.SHOOT:
-            out = shoot_actions(state, us)
-        else:  # "special", after a Rush: nothing more (SHOOT without a target) ends it
-            out = [Action(Kind.SHOOT, us.uid)]
-        out.extend(ability_actions(state, us))
-    return sorted(out, key=Action.sort_key)
+    """Every decision open to the side to act, in canonical order (the game's own rules)."""
+    return state.rules.legal_actions(state)
 
 
 def ability_actions(state: GameState, us: UnitState) -> list[Action]:
@@ -769,8 +737,8 @@ def defending(state: GameState) -> defend.Defending:
 
 
 def is_legal(state: GameState, action: Action) -> bool:
-    """Whether ``action`` may be taken now, including moves to any point of the table."""
-    return activation.is_legal(_validate, state, action)
+    """Whether ``action`` may be taken now (the game's own rules)."""
+    return state.rules.is_legal(state, action)
 
 
 _on_table = activation.on_table
@@ -935,39 +903,7 @@ def _shot_problem(state: GameState, us: UnitState, a: Action) -> str | None:
 
 def apply(state: GameState, action: Action) -> None:
     """Carry out ``action`` (checked: an illegal action raises a clear error)."""
-    us = _validate(state, action)
-    if action.kind is Kind.CHOOSE_ZONE:
-        _choose_zone(state, action)
-        return
-    if action.kind is Kind.RESIST:
-        caster, a, helped = casting(state)
-        state.casting = None
-        _finish_cast(state, caster, a, helped, action.value)
-        return
-    if action.kind is Kind.PLACE_OBJECTIVE:
-        assert action.to is not None
-        if activation.place_objective(state, action.to) or _placing_done(state):
-            _choose_zones(state)  # "alternate in placing one marker"
-        return
-    if action.kind is Kind.SET_CLOCK and state.phase == Phase.CLOCKS:
-        state.phase = Phase.ACTIVATION  # the side then picks its unit
-        bennies.start_clock(state, state.active, action)
-        return
-    assert us is not None
-    if action.kind is Kind.DEPLOY:
-        _deploy(state, us, action)
-    elif action.kind is Kind.SHOOT:
-        _shoot_step(state, us, action)
-    elif action.kind is Kind.CAST:
-        _cast(state, us, action)
-    elif action.kind is Kind.TELEPORT:
-        _teleport(state, us, action)
-    elif action.kind is Kind.SET_CLOCK:
-        _set_clock(state, us, action)
-    elif action.kind is Kind.DEFEND:
-        _defend(state, us, action)
-    else:
-        _activate(state, us, action)
+    state.rules.apply(state, action)
 
 
 def preferred_edge(state: GameState) -> int:
@@ -1423,8 +1359,107 @@ score = objectives.score
 units_left = objectives.units_left
 
 
+class RiversideRules(OprRules):
+    """Seed 002 (Riverside): the procedure's hooks as its text says them."""
+
+    name = "riverside"
+    version = "002_fdb385c07cc953af r6"
+    readings = RiversideOptions
+
+    def setup(
+        self,
+        army_a: Army,
+        army_b: Army,
+        *,
+        seed: int,
+        mechanic: str | Mechanic,
+        table: Table | None,
+        log: bool,
+        options: Any,
+    ) -> GameState:
+        return new_game(
+            army_a, army_b, seed=seed, mechanic=mechanic, table=table, log=log, options=options,
+            rules=self,
+        )  # fmt: skip
+
+    def marker_problem(self, state: GameState, point: Point) -> str | None:
+        """ "Placing Objectives" but the spacing: outside the zones, not in impassable
+        terrain."""
+        return _marker_placing(state, point)
+
+    def objectives_placed(self, state: GameState) -> None:
+        _choose_zones(state)
+
+    def zone_choices(self, state: GameState) -> Sequence[str]:
+        return zone_picks(state)[1]
+
+    def choose_zone(self, state: GameState, action: Action) -> None:
+        _choose_zone(state, action)
+
+    def to_deploy(self, state: GameState, side: int) -> list[UnitState]:
+        return _to_deploy(state, side)
+
+    def deploy_options(self, state: GameState, us: UnitState) -> list[deploy_search.Option]:
+        return deploy_options(state, us)
+
+    def unit_actions(self, state: GameState, us: UnitState) -> list[Action]:
+        return unit_actions(state, us)
+
+    def special_actions(self, state: GameState, us: UnitState) -> list[Action]:
+        return ability_actions(state, us)
+
+    def step_actions(self, state: GameState, us: UnitState, phase: Phase) -> list[Action]:
+        if phase not in ABILITY_STEPS:
+            return []
+        if phase == Phase.ACT:  # after a Special Ability: the action (Idle may use none)
+            out = [a for a in unit_actions(state, us) if a.kind is not Kind.IDLE]
+        elif phase == Phase.SHOOT:
+            out = shoot_actions(state, us)
+        else:  # "special", after a Rush: nothing more (SHOOT without a target) ends it
+            out = [Action(Kind.SHOOT, us.uid)]
+        return out + ability_actions(state, us)
+
+    def defend_actions(self, state: GameState) -> list[Action]:
+        return defend.defend_actions(defending(state), bennies_available(state, state.active))
+
+    def resist_actions(self, state: GameState) -> list[Action]:
+        return abilities.resist_actions(state, casting(state)[0])
+
+    def validate(self, state: GameState, action: Action) -> UnitState | None:
+        return _validate(state, action)
+
+    def start_clock(self, state: GameState, action: Action) -> None:
+        state.phase = Phase.ACTIVATION  # the side then picks its unit
+        bennies.start_clock(state, state.active, action)
+
+    def resist(self, state: GameState, us: UnitState | None, action: Action) -> None:
+        caster, a, helped = casting(state)
+        state.casting = None
+        _finish_cast(state, caster, a, helped, action.value)
+
+    def steps(self) -> dict[Kind, Step]:
+        return {
+            Kind.DEPLOY: _deploy,
+            Kind.SHOOT: _shoot_step,
+            Kind.CAST: _cast,
+            Kind.TELEPORT: _teleport,
+            Kind.SET_CLOCK: _set_clock,
+            Kind.DEFEND: _defend,
+        }
+
+    def activate(self, state: GameState, us: UnitState, action: Action) -> None:
+        _activate(state, us, action)
+
+    def move_allowance(self, unit: Unit, kind: Kind) -> float:
+        return move_allowance(unit, kind)
+
+    def shooting_targets(self, state: GameState, us: UnitState) -> list[str]:
+        return sorted(shooting_targets(state, us))
+
+
 __all__: Sequence[str] = [
     "RiversideOptions",
+    "RiversideRules",
     "apply",
     "charge_targets",
     "contesting",

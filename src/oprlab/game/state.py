@@ -3,7 +3,8 @@
 Like python-chess's ``Board`` the state is one mutable object with a cheap :meth:`clone` for
 search; it pickles (the generator included), so a game can be saved and resumed exactly.
 
-May import ``oprlab.table``, ``oprlab.mechanics``, ``oprlab.units`` and ``oprlab.game.events``.
+May import ``oprlab.table``, ``oprlab.mechanics``, ``oprlab.units``, ``oprlab.game.events`` and
+``oprlab.game.actions``.
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
+from oprlab.game.actions import Action, Kind
 from oprlab.game.events import EventLog
 from oprlab.mechanics import Mechanic, Owner, State
 from oprlab.mechanics.dice import Dice
@@ -122,6 +125,21 @@ class Pending:
     clock_set: bool = False
 
 
+class Rules(Protocol):
+    """The game's own procedure (:class:`oprlab.game.opr.hooks.OprRules`), as the state and
+    the layers above reach it: decisions, and the rule answers a commander asks for."""
+
+    def legal_actions(self, state: GameState) -> list[Action]: ...
+
+    def is_legal(self, state: GameState, action: Action) -> bool: ...
+
+    def apply(self, state: GameState, action: Action) -> None: ...
+
+    def move_allowance(self, unit: Unit, kind: Kind) -> float: ...
+
+    def shooting_targets(self, state: GameState, us: UnitState) -> list[str]: ...
+
+
 @dataclass
 class RollOff:
     """Riverside "Choosing Deployment Zone and Activation Order": the roll-off and its picks.
@@ -164,6 +182,8 @@ class GameState:
     units: dict[str, UnitState]
     dice: Dice
     seed: int
+    #: The procedure that plays this game (hooks reached through it, house rules included).
+    rules: Rules
     rounds: int = 4
     round: int = 0
     phase: Phase = Phase.SETUP
