@@ -46,7 +46,6 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 
@@ -1906,21 +1905,7 @@ class GffRules(OprRules):
     version = "003_8abb008d4113ed75 r7"
     readings = GffOptions
 
-    def setup(
-        self,
-        army_a: Army,
-        army_b: Army,
-        *,
-        seed: int,
-        mechanic: str | Mechanic,
-        table: Table | None,
-        log: bool,
-        options: Any,
-    ) -> GameState:
-        return new_game(
-            army_a, army_b, seed=seed, mechanic=mechanic, table=table, log=log, options=options,
-            rules=self,
-        )  # fmt: skip
+    setup = staticmethod(new_game)
 
     def marker_problem(self, state: GameState, point: Point) -> str | None:
         """Mission 3 but the spacing: markers are placed before the deployment roll-off
@@ -1928,23 +1913,15 @@ class GffRules(OprRules):
         still be picked (``GffOptions.edges``)."""
         return _marker_placing(state, point)
 
-    def objectives_placed(self, state: GameState) -> None:
-        _start_deployment(state)  # Deployment 1: roll-off
-
-    def zone_choices(self, state: GameState) -> Sequence[str]:
-        return zone_choices(state)
+    objectives_placed = staticmethod(_start_deployment)
+    zone_choices = staticmethod(zone_choices)
 
     def choose_zone(self, state: GameState, action: Action) -> None:
         _choose_zone(state, action.choice)
 
-    def to_deploy(self, state: GameState, side: int) -> list[UnitState]:
-        return _to_deploy(state, side)
-
-    def deploy_options(self, state: GameState, us: UnitState) -> list[deploy_search.Option]:
-        return deploy_options(state, us)
-
-    def unit_actions(self, state: GameState, us: UnitState) -> list[Action]:
-        return unit_actions(state, us)
+    to_deploy = staticmethod(_to_deploy)
+    deploy_options = staticmethod(deploy_options)
+    unit_actions = staticmethod(unit_actions)
 
     def special_actions(self, state: GameState, us: UnitState) -> list[Action]:
         return cast_actions(state, us)
@@ -1958,20 +1935,11 @@ class GffRules(OprRules):
             return consolidate_actions(state, us)
         return []
 
-    def defend_actions(self, state: GameState) -> list[Action]:
-        return defend_actions(state)
-
-    def resist_actions(self, state: GameState) -> list[Action]:
-        return resist_actions(state)
-
-    def strike_back_actions(self, state: GameState) -> list[Action]:
-        return fight.strike_back_actions(state)
-
-    def validate(self, state: GameState, action: Action) -> UnitState | None:
-        return _validate(state, action)
-
-    def start_clock(self, state: GameState, action: Action) -> None:
-        _start_clock(state, action)
+    defend_actions = staticmethod(defend_actions)
+    resist_actions = staticmethod(resist_actions)
+    strike_back_actions = staticmethod(fight.strike_back_actions)
+    validate = staticmethod(_validate)
+    start_clock = staticmethod(_start_clock)
 
     def resist(self, state: GameState, us: UnitState | None, action: Action) -> None:
         assert us is not None
@@ -1988,14 +1956,9 @@ class GffRules(OprRules):
             Kind.STRIKE_BACK: _strike_back,
         }
 
-    def activate(self, state: GameState, us: UnitState, action: Action) -> None:
-        _activate(state, us, action)
-
-    def move_allowance(self, unit: Unit, kind: Kind) -> float:
-        return move_allowance(unit, kind)
-
-    def shooting_targets(self, state: GameState, us: UnitState) -> list[str]:
-        return shooting_targets(state, us)
+    activate = staticmethod(_activate)
+    move_allowance = staticmethod(move_allowance)
+    shooting_targets = staticmethod(shooting_targets)
 
 
 __all__: Sequence[str] = [

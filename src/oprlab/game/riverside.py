@@ -46,7 +46,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 
@@ -1366,47 +1366,23 @@ class RiversideRules(OprRules):
     version = "002_fdb385c07cc953af r6"
     readings = RiversideOptions
 
-    def setup(
-        self,
-        army_a: Army,
-        army_b: Army,
-        *,
-        seed: int,
-        mechanic: str | Mechanic,
-        table: Table | None,
-        log: bool,
-        options: Any,
-    ) -> GameState:
-        return new_game(
-            army_a, army_b, seed=seed, mechanic=mechanic, table=table, log=log, options=options,
-            rules=self,
-        )  # fmt: skip
+    setup = staticmethod(new_game)
 
     def marker_problem(self, state: GameState, point: Point) -> str | None:
         """ "Placing Objectives" but the spacing: outside the zones, not in impassable
         terrain."""
         return _marker_placing(state, point)
 
-    def objectives_placed(self, state: GameState) -> None:
-        _choose_zones(state)
+    objectives_placed = staticmethod(_choose_zones)
 
     def zone_choices(self, state: GameState) -> Sequence[str]:
         return zone_picks(state)[1]
 
-    def choose_zone(self, state: GameState, action: Action) -> None:
-        _choose_zone(state, action)
-
-    def to_deploy(self, state: GameState, side: int) -> list[UnitState]:
-        return _to_deploy(state, side)
-
-    def deploy_options(self, state: GameState, us: UnitState) -> list[deploy_search.Option]:
-        return deploy_options(state, us)
-
-    def unit_actions(self, state: GameState, us: UnitState) -> list[Action]:
-        return unit_actions(state, us)
-
-    def special_actions(self, state: GameState, us: UnitState) -> list[Action]:
-        return ability_actions(state, us)
+    choose_zone = staticmethod(_choose_zone)
+    to_deploy = staticmethod(_to_deploy)
+    deploy_options = staticmethod(deploy_options)
+    unit_actions = staticmethod(unit_actions)
+    special_actions = staticmethod(ability_actions)
 
     def step_actions(self, state: GameState, us: UnitState, phase: Phase) -> list[Action]:
         if phase not in ABILITY_STEPS:
@@ -1425,8 +1401,7 @@ class RiversideRules(OprRules):
     def resist_actions(self, state: GameState) -> list[Action]:
         return abilities.resist_actions(state, casting(state)[0])
 
-    def validate(self, state: GameState, action: Action) -> UnitState | None:
-        return _validate(state, action)
+    validate = staticmethod(_validate)
 
     def start_clock(self, state: GameState, action: Action) -> None:
         state.phase = Phase.ACTIVATION  # the side then picks its unit
@@ -1447,11 +1422,8 @@ class RiversideRules(OprRules):
             Kind.DEFEND: _defend,
         }
 
-    def activate(self, state: GameState, us: UnitState, action: Action) -> None:
-        _activate(state, us, action)
-
-    def move_allowance(self, unit: Unit, kind: Kind) -> float:
-        return move_allowance(unit, kind)
+    activate = staticmethod(_activate)
+    move_allowance = staticmethod(move_allowance)
 
     def shooting_targets(self, state: GameState, us: UnitState) -> list[str]:
         return sorted(shooting_targets(state, us))

@@ -77,6 +77,7 @@ class OprRules:
             table=table,
             log=log,
             options=readings,
+            rules=self,
         )
 
     def legal_actions(self, state: GameState) -> list[Action]:
@@ -189,19 +190,9 @@ class OprRules:
 
     # --- hooks: where the texts differ ------------------------------------------------------
 
-    def setup(
-        self,
-        army_a: Army,
-        army_b: Army,
-        *,
-        seed: int,
-        mechanic: str | Mechanic,
-        table: Table | None,
-        log: bool,
-        options: Any,
-    ) -> GameState:
-        """Check the armies, roll off, count the markers: the game before its first decision."""
-        raise NotImplementedError
+    #: The system's setup (its module's ``new_game``): check the armies, roll off, count the
+    #: markers; called with ``rules=self`` so the game is played by this very object.
+    setup: Callable[..., GameState]
 
     def marker_problem(self, state: GameState, point: Point) -> str | None:
         """Where a marker may go, but the spacing (on the table, outside the zones...)."""
@@ -215,7 +206,7 @@ class OprRules:
         """The ``CHOOSE_ZONE`` picks open now."""
         raise NotImplementedError
 
-    def choose_zone(self, state: GameState, action: Action) -> None:
+    def choose_zone(self, state: GameState, a: Action) -> None:
         raise NotImplementedError
 
     def to_deploy(self, state: GameState, side: int) -> list[UnitState]:
@@ -250,11 +241,11 @@ class OprRules:
         """The charged side's choice to strike back (GFF only)."""
         return []
 
-    def validate(self, state: GameState, action: Action) -> UnitState | None:
+    def validate(self, state: GameState, a: Action) -> UnitState | None:
         """The acting unit if ``action`` may be taken now; else a clear ``UserError``."""
         raise NotImplementedError
 
-    def start_clock(self, state: GameState, action: Action) -> None:
+    def start_clock(self, state: GameState, a: Action) -> None:
         """Clock-bennies: a clock set (or passed) at an activation's start."""
         raise NotImplementedError
 
@@ -266,7 +257,7 @@ class OprRules:
         """What each kind of action does, once the unit is known; the rest activate."""
         raise NotImplementedError
 
-    def activate(self, state: GameState, us: UnitState, action: Action) -> None:
+    def activate(self, state: GameState, us: UnitState, a: Action) -> None:
         """Hold, Advance, Rush, Charge or Idle."""
         raise NotImplementedError
 
