@@ -52,8 +52,8 @@ PARTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ),
     ("sight", (("geometry.py", "sees"), ("geometry.py", "in_cover"))),
     ("commander", (("rules_commander.py", "choose"),)),
-    ("legal actions", (("gff.py", "legal_actions"),)),
-    ("apply", (("gff.py", "apply"),)),
+    ("legal actions", (("hooks.py", "legal_actions"),)),
+    ("apply", (("hooks.py", "apply"),)),
 )
 
 

@@ -95,7 +95,7 @@ def test_next_round_or_the_end() -> None:
 def test_objectives_alternate_and_the_last_one_says_so() -> None:
     """seed 002 "Placing Objectives": the sides alternate in placing one marker each."""
     state = _scene()
-    state.extra["objectives_left"] = 2
+    state.objectives_left = 2
     assert not activation.place_objective(state, (20.0, 20.0))
     assert state.active == 1
     assert activation.place_objective(state, (30.0, 20.0))
@@ -128,7 +128,15 @@ def test_new_state_puts_scouts_and_ambushers_in_reserve() -> None:
     """seed 003 "Scout"/"Ambush": those units deploy later; every unit starts off the table."""
     army_b = specials()
     state = activation.new_state(
-        "gff", line(), army_b, seed=7, mechanic="d6", table=None, rounds=4, log=True
+        "gff",
+        line(),
+        army_b,
+        seed=7,
+        mechanic="d6",
+        table=None,
+        rounds=4,
+        log=True,
+        rules=gff.GffRules(),
     )
     reserves = {u.uid: u.reserve for u in state.units.values() if u.side == 1}
     for i, unit in enumerate(army_b.units):
@@ -137,7 +145,15 @@ def test_new_state_puts_scouts_and_ambushers_in_reserve() -> None:
     assert "scout" in reserves.values() and "ambush" in reserves.values()
     assert all(u.placement is None and u.models == u.unit.size for u in state.units.values())
     again = activation.new_state(
-        "gff", line(), army_b, seed=7, mechanic="d6", table=None, rounds=4, log=True
+        "gff",
+        line(),
+        army_b,
+        seed=7,
+        mechanic="d6",
+        table=None,
+        rounds=4,
+        log=True,
+        rules=gff.GffRules(),
     )
     assert int(state.rng.integers(1000)) == int(again.rng.integers(1000))  # one seed, one game
 

@@ -158,7 +158,7 @@ def test_gff_morale_counts_only_units_that_started() -> None:
     for u in on_table[:4]:
         u.models = 0
     before = len(state.log.events)
-    gff.morale(state, side, gff._roller(state))
+    gff.morale(state, side, state.dice)
     assert not [e for e in state.log.events[before:] if e["kind"] == "morale"]
 
 

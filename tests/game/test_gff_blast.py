@@ -60,7 +60,7 @@ def _shoot(
     blast_split: bool = True,
 ) -> GameState:
     state = scene(army(GUNNERS), army(HUDDLE), where, mechanic=mechanic or Scripted(_hit_only))
-    state.extra["options"] = GffOptions(blast_split=blast_split)
+    state.options = GffOptions(blast_split=blast_split)
     gff.apply(state, Action(Kind.HOLD, "A1"))
     gff.apply(state, Action(Kind.SHOOT, "A1", target=target))
     return state

@@ -33,7 +33,7 @@ def _in_bog(
     state = scene(line(), line(), where, mechanic=mech)
     state.table = Table(pieces=(BOG,))
     if options is not None:
-        state.extra["options"] = options
+        state.options = options
     return state, mech
 
 
@@ -72,7 +72,7 @@ def test_activating_in_it_then_moving_across_it_rolls_once_by_default() -> None:
         mech = Scripted(lambda c: True)  # no wounds: the unit lives to move
         state = scene(line(), line(), {"A2": (24.0, 12.0), "B2": (5.0, 44.0)}, mechanic=mech)
         state.table = Table(pieces=(BOG,))
-        state.extra["options"] = GffOptions(dangerous=option)
+        state.options = GffOptions(dangerous=option)
         gff.apply(state, Action(Kind.ADVANCE, "A2", to=(24.0, 18.0)))
         events = state.log.of_kind("dangerous")
         assert len(events) == rolls
@@ -108,7 +108,7 @@ def _charge_across(option: str = "once", *, on: bool = True) -> tuple[GameState,
     mech = Scripted(lambda c: True)
     state = scene(line(), line(), {"A2": (24.0, 7.0), "B2": (24.0, 17.0)}, mechanic=mech)
     state.table = Table(pieces=(BOG,))
-    state.extra["options"] = GffOptions(dangerous=option, charge_dangerous=on)
+    state.options = GffOptions(dangerous=option, charge_dangerous=on)
     return state, mech
 
 

@@ -79,7 +79,7 @@ def test_the_defender_spends_bennies_on_hits_before_the_defense_rolls() -> None:
     assert isinstance(mech, Clock) and isinstance(state.mech_state, ClockState)
     gff.apply(state, Action(Kind.SHOOT, "A3", target="B2"))
     assert state.phase == "defend" and state.active == 1
-    hits = sum(len(h) for _, h in state.extra["defending"].rolled)
+    hits = sum(len(h) for _, h in state.defending.rolled)
     listed = gff.legal_actions(state)
     assert [(a.unit, a.target, a.value) for a in listed] == [
         ("B2", "A3", n) for n in range(min(hits, 4) + 1)
@@ -123,9 +123,9 @@ def test_a_split_shot_asks_for_each_target_in_turn() -> None:
     gff.apply(state, Action(Kind.HOLD, "A3"))
     split = Action(Kind.SHOOT, "A3", target="B3", second="B2", split=("Flamer",))
     gff.apply(state, split)
-    assert state.phase == "defend" and state.extra["defending"].target == "B3"
+    assert state.phase == "defend" and state.defending.target == "B3"
     gff.apply(state, Action(Kind.DEFEND, "B3", target="A3", value=0))
-    assert state.phase == "defend" and state.extra["defending"].target == "B2"
+    assert state.phase == "defend" and state.defending.target == "B2"
     gff.apply(state, Action(Kind.DEFEND, "B2", target="A3", value=1))
     assert [e["target"] for e in state.log.of_kind("shoot")] == ["B3", "B2"]
     assert [e["defended"] for e in state.log.of_kind("shoot")] == [0, 1]

@@ -43,7 +43,7 @@ def _shots(state: GameState) -> list[dict[str, object]]:
 
 def _scene(where: dict[str, tuple[float, float]], *, limited: bool = True) -> GameState:
     state = scene(army(GRENADIERS), line(), where, mechanic=Scripted(_blocked))
-    state.extra["options"] = GffOptions(limited=limited)
+    state.options = GffOptions(limited=limited)
     return state
 
 

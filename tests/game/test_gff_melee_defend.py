@@ -89,7 +89,7 @@ def _charge(bennies: tuple[int, int], options: GffOptions = ALL) -> tuple[GameSt
     mech = Scripted(lambda c: c.test is not Test.DEFENSE)
     state = scene(line(), line(), {"A2": (24.0, 20.0), "B2": (24.0, 25.0)}, mechanic=mech)
     state.mech_state = ClockState(bennies={"side0": bennies[0], "side1": bennies[1]})
-    state.extra["options"] = options
+    state.options = options
     gff.apply(state, Action(Kind.CHARGE, "A2", target="B2"))
     strike_back(state)
     return state, mech
@@ -101,7 +101,7 @@ def test_the_charged_unit_defends_against_the_strikes_once_its_hits_are_known() 
     Defense. The exchange then goes on: B's 2 models left strike back (2 Defense rolls)."""
     state, mech = _charge((0, 2))
     assert state.phase == "defend" and state.active == 1
-    waiting = state.extra["defending"]
+    waiting = state.defending
     assert isinstance(waiting, MeleeDefending)
     assert (waiting.attacker, waiting.target, waiting.blow.step) == ("A2", "B2", melee.Step.STRIKE)
     listed = gff.legal_actions(state)
@@ -124,7 +124,7 @@ def test_the_charger_defends_against_the_strike_back() -> None:
     """The strike back is an attack too: the charger's side decides before its Defense rolls
     (side B has no bennies, so the strikes roll on without a pause)."""
     state, mech = _charge((1, 0))
-    waiting = state.extra["defending"]
+    waiting = state.defending
     assert isinstance(waiting, MeleeDefending) and waiting.blow.step is melee.Step.STRIKE_BACK
     assert (state.active, waiting.attacker, waiting.target) == (0, "B2", "A2")
     assert len(mech.of(Test.DEFENSE)) == 3  # the strikes rolled in full
@@ -157,11 +157,11 @@ def test_the_target_of_a_spell_defends_against_its_hits() -> None:
     mech = Scripted(lambda c: c.test is not Test.DEFENSE)
     state = cast_scene({"A1": (24.0, 10.0), "B2": (24.0, 22.0)}, mechanic=mech)
     state.mech_state = ClockState(bennies={"side0": 0, "side1": 3})
-    state.extra["options"] = ALL
+    state.options = ALL
     state.units["A1"].spell_tokens = 2
     gff.apply(state, Action(Kind.CAST, "A1", target="B2", spell="Bolt", value=2))
     assert state.phase == "defend" and state.active == 1
-    assert isinstance(state.extra["defending"], SpellDefending)
+    assert isinstance(state.defending, SpellDefending)
     assert [a.value for a in gff.legal_actions(state)] == [0, 1, 2, 3]
     gff.apply(state, Action(Kind.DEFEND, "B2", target="A1", value=3))
     (spell,) = state.log.of_kind("spell")

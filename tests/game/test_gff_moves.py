@@ -31,7 +31,7 @@ def _shoot_the_captain(
     mech = Scripted(by_test(hit=True, defense=False, wound_effect=True, generic=push))
     state = scene(line(), line(), {"A2": (24.0, 8.0), "B1": at}, mechanic=mech)
     state.table = table or Table()
-    state.extra["options"] = GffOptions(special_moves=moves)
+    state.options = GffOptions(special_moves=moves)
     gff.apply(state, Action(Kind.HOLD, "A2"))
     gff.apply(state, Action(Kind.SHOOT, "A2", target="B1"))
     return state, mech

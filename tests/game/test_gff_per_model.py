@@ -125,7 +125,7 @@ def test_only_models_within_two_inches_strike() -> None:
     a1, b1 = state.units["A1"], state.units["B1"]
     assert gff_melee.strikers(state, a1, b1) == 3 and gff_melee.strikers(state, b1, a1) == 1
     x = melee.start_exchange(a1.unit, b1.unit)
-    gff._fight(state, "A1", "B1", x, gff._roller(state), 0)
+    gff._fight(state, "A1", "B1", x, state.dice, 0)
     strike_back(state)
     (fight,) = state.log.of_kind("melee")
     assert fight["wounds_dealt"] == 3 and fight["wounds_taken"] == 1

@@ -26,7 +26,7 @@ def _game(scope: str = "army", options: GffOptions = ON, bennies: int = 4) -> Ga
     """Side A holds with A2 (nothing in range): side B's activation starts next."""
     mech = get_mechanic("clock-bennies", scope=scope, bennies=bennies)
     state = scene(line(), line(), FAR, mechanic=mech)
-    state.extra["options"] = options
+    state.options = options
     gff.apply(state, Action(Kind.HOLD, "A2"))
     return state
 
@@ -80,7 +80,7 @@ def test_no_offer_without_bennies_the_option_or_the_clock() -> None:
     assert _game(options=GffOptions(set_clock_at_activation=False)).phase == "activation"
     assert _game(bennies=0).phase == "activation"
     state = scene(line(), line(), FAR, mechanic="d6")
-    state.extra["options"] = ON
+    state.options = ON
     gff.apply(state, Action(Kind.HOLD, "A2"))
     assert state.phase == "activation"
 

@@ -44,7 +44,7 @@ def _charge(
     where = {charger: (24.0, 20.0), charged: (24.0, 25.0)}
     state = scene(army(BRAWL), army(BRAWL), where, mechanic=mech)
     if options is not None:
-        state.extra["options"] = options
+        state.options = options
     gff.apply(state, Action(Kind.CHARGE, charger, target=charged))
     return state, mech
 
@@ -59,7 +59,7 @@ def test_the_charged_side_decides_after_the_strikes() -> None:
         Action(Kind.STRIKE_BACK, "B4", value=1),
     ]
     assert len(mech.of(Test.HIT)) == 3  # the Raiders' three Blades already rolled
-    assert isinstance(state.extra["strike_back"], StrikeBackDeciding)
+    assert isinstance(state.strike_back, StrikeBackDeciding)
 
 
 @pytest.mark.parametrize("yes", [True, False])
@@ -118,7 +118,7 @@ def test_the_rules_commander_weighs_the_strike_back_against_fatigue() -> None:
     and it strikes back."""
     state, _ = _charge("A1", "B3")
     actions = gff.legal_actions(state)
-    waiting = state.extra["strike_back"]
+    waiting = state.strike_back
     assert isinstance(waiting, StrikeBackDeciding) and waiting.blow.step is melee.Step.STRIKE_BACK
     assert rules_strike_back(state, actions).value == 0
     state.units["B3"].activated = True

@@ -60,7 +60,7 @@ def _stuck(system: str = "gff", **options: object) -> GameState:
         opts = riverside.RiversideOptions(**options)  # type: ignore[arg-type]
         state = riverside.new_game(line(), line(), seed=0, options=opts)
     state.objectives = [Objective(p) for p in BLOCKING]
-    state.extra["objectives_left"] = 1
+    state.objectives_left = 1
     return state
 
 
@@ -94,7 +94,7 @@ def test_stop_placing_is_a_reading_option() -> None:
     """``stuck_markers="stop"``: after the four blocking markers the fifth has no point over
     9" away, so placing stops (logged) and the deployment roll-off comes next."""
     state = gff.new_game(line(), line(), seed=0, options=GffOptions(stuck_markers="stop"))
-    state.extra["objectives_left"] = 5
+    state.objectives_left = 5
     for point in BLOCKING:
         assert state.phase == "objectives"
         gff.apply(state, Action(Kind.PLACE_OBJECTIVE, to=point))

@@ -227,7 +227,7 @@ def test_no_decision_when_the_spell_fails_or_the_side_has_no_benny() -> None:
     ):
         state = _casting(Scripted(succeeds), bennies)
         rv.apply(state, Action(Kind.CAST, "A1", target="B2", spell=BOLT.name, value=1))
-        assert state.phase == "act" and "defending" not in state.extra
+        assert state.phase == "act" and state.defending is None
 
 
 def test_a_game_paused_for_a_spell_defence_resumes_exactly() -> None:

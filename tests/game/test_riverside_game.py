@@ -147,7 +147,7 @@ def scene(
     """A game in round 1's activations with nothing on the table (tests put units)."""
     state = rv.new_game(a, b, seed=0, mechanic=mechanic, table=table)
     state.objectives = []
-    state.extra["objectives_left"] = 0
+    state.objectives_left = 0
     state.round = 1
     state.phase = "activation"
     state.active = 0

@@ -146,7 +146,17 @@ def test_fast_flying_and_strider_need_every_model() -> None:
 
 def _reserve(rules: str) -> str | None:
     army = Army("Test", "GFF", 150, (squad(rules),))
-    state = new_state("gff", army, army, seed=0, mechanic="d6", table=None, rounds=4, log=False)
+    state = new_state(
+        "gff",
+        army,
+        army,
+        seed=0,
+        mechanic="d6",
+        table=None,
+        rounds=4,
+        log=False,
+        rules=gff.GffRules(),
+    )
     return state.units["A1"].reserve
 
 

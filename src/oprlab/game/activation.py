@@ -11,7 +11,7 @@ actions come before moving (GFF: Hold, or Idle alone when Shaken; Riverside: Hol
 
 May import ``oprlab.game.state``, ``oprlab.game.actions``, ``oprlab.game.events``,
 ``oprlab.game.geometry``, ``oprlab.game.objectives``, ``oprlab.errors``, ``oprlab.mechanics``,
-``oprlab.rules.gff.resolve`` (the roller), ``oprlab.table.model``, ``oprlab.units.model`` and
+``oprlab.table.model``, ``oprlab.units.model`` and
 ``oprlab.units.rule_scope``.
 """
 
@@ -25,10 +25,10 @@ from oprlab.game import geometry as geo
 from oprlab.game import objectives
 from oprlab.game.actions import Action, Kind
 from oprlab.game.events import EventLog
-from oprlab.game.state import GameState, Objective, UnitState
+from oprlab.game.state import GameState, Objective, Phase, Rules, UnitState
 from oprlab.mechanics import Mechanic, get_mechanic
+from oprlab.mechanics.dice import Dice
 from oprlab.rng import generator
-from oprlab.rules.gff.resolve import Roller
 from oprlab.table.model import Point, Table
 from oprlab.units.model import Army
 from oprlab.units.rule_scope import unit_rule
@@ -47,6 +47,7 @@ def new_state(
     table: Table | None,
     rounds: int,
     log: bool,
+    rules: Rules,
 ) -> GameState:
     """A game before its objectives: every unit off the table (Ambush and Scout units in their
     reserve, A1.. and B1.. by list order), the mechanic's state and the seeded generator."""
@@ -63,18 +64,12 @@ def new_state(
         table=table or Table(),
         armies=(army_a, army_b),
         units=units,
-        mechanic=mech,
-        mech_state=mech.initial_state([u.owner for u in units.values()], rng),
-        rng=rng,
+        dice=Dice(mech, mech.initial_state([u.owner for u in units.values()], rng), rng),
         seed=seed,
+        rules=rules,
         rounds=rounds,
         log=EventLog(enabled=log),
     )
-
-
-def roller(state: GameState) -> Roller:
-    """The game's dice: its mechanic, the mechanic's state and the seeded generator."""
-    return Roller(state.mechanic, state.mech_state, state.rng)
 
 
 def is_legal(validate: Callable[[GameState, Action], object], state: GameState, a: Action) -> bool:
@@ -97,7 +92,7 @@ def objective_action_problem(
 ) -> str | None:
     """Why a ``PLACE_OBJECTIVE`` may not be taken now (``problem``: the system's placing
     rules), or ``None``."""
-    if state.phase != "objectives" or a.to is None:
+    if state.phase != Phase.OBJECTIVES or a.to is None:
         return "no objective marker to place now"
     return problem(state, a.to)
 
@@ -246,9 +241,9 @@ def place_objective(state: GameState, at: Point) -> bool:
     """Place one marker and let the other side place the next; whether that was the last."""
     state.objectives.append(Objective(at))
     state.log.add("objective", side=state.active, at=list(at))
-    state.extra["objectives_left"] -= 1
+    state.objectives_left -= 1
     state.active = 1 - state.active  # the sides alternate placing markers
-    return bool(state.extra["objectives_left"] == 0)
+    return bool(state.objectives_left == 0)
 
 
 def deployed(state: GameState, us: UnitState, at: Point, formation: int = 0) -> None:
@@ -297,6 +292,5 @@ __all__: Sequence[str] = [
     "pass_turn",
     "place_objective",
     "record_finished_first",
-    "roller",
     "unit_action_list",
 ]

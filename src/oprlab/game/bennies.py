@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from oprlab.game.actions import Action, Kind
-from oprlab.game.state import GameState, UnitState
+from oprlab.game.state import GameState, Phase, UnitState
 from oprlab.mechanics.clock import Clock
 from oprlab.mechanics.clock_state import BennyUse, ClockState, bennies_left, spend_benny
 
@@ -75,7 +75,7 @@ def set_clock_problem(state: GameState, us: UnitState, a: Action, *, attack: str
     """Why ``a`` (a ``SET_CLOCK`` by ``us``) may not be taken now, or ``None``; ``attack``
     names the step the clock comes before in the message ("the unit shoots")."""
     p = state.pending
-    if state.phase != "shoot" or p is None or p.unit != us.uid:
+    if state.phase != Phase.SHOOT or p is None or p.unit != us.uid:
         return f"a benny sets a clock before {attack}"
     if p.clock_set:
         return "one clock per activation"
@@ -134,13 +134,13 @@ def offer_clocks(
     each of its activations (phase ``clocks``, before it picks the unit). ``can_activate``: the
     procedure's own test that the side has a unit to activate; ``enabled``: its option."""
     if (
-        state.phase == "activation"
+        state.phase == Phase.ACTIVATION
         and not state.done
         and enabled
         and can_set_clocks(state, state.active)
         and can_activate(state, state.active)
     ):
-        state.phase = "clocks"
+        state.phase = Phase.CLOCKS
 
 
 def start_clock_actions(state: GameState) -> list[Action]:

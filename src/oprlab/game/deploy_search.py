@@ -72,7 +72,7 @@ def blockers(state: GameState, us: UnitState, enemy_gap: float = SPACING) -> lis
 
 def _boxes(state: GameState) -> dict[str, Rect]:
     """The bases' box of each unit on the table, remembered for the deployment phase."""
-    memo = state.extra.get("deploy_boxes")
+    memo = state.memo.deploy_boxes
     # no unit moves during a deployment phase: its units and phase name the positions
     key = (state.phase, state.round, tuple(u.uid for u in state.units.values() if u.on_table))
     if not (isinstance(memo, tuple) and memo[0] == key):
@@ -81,7 +81,7 @@ def _boxes(state: GameState) -> dict[str, Rect]:
             for o in state.units.values()
             if o.on_table and o.placement is not None
         }
-        memo = state.extra["deploy_boxes"] = (key, boxes)
+        memo = state.memo.deploy_boxes = (key, boxes)
     found: dict[str, Rect] = memo[1]
     return found
 
@@ -148,9 +148,9 @@ def remembered(state: GameState, us: UnitState, find: Callable[[], list[Option]]
     through its side, its reserve, its models, their bases and whether it flies (terrain).
     """
     key = (state.phase, state.round, sum(u.on_table for u in state.units.values()))
-    memo = state.extra.get("deploy_options")
+    memo = state.memo.deploy_options
     if not (isinstance(memo, tuple) and memo[0] == key):
-        memo = state.extra["deploy_options"] = (key, {})
+        memo = state.memo.deploy_options = (key, {})
     unit = us.unit
     alike = (
         us.side,
@@ -168,7 +168,7 @@ def remembered(state: GameState, us: UnitState, find: Callable[[], list[Option]]
 
 def missing(state: GameState) -> dict[str, str]:
     """The units that found no room to deploy, with the reason (by uid)."""
-    found = state.extra.get("not_deployed")
+    found = state.not_deployed
     return found if isinstance(found, dict) else {}
 
 
@@ -180,5 +180,5 @@ def not_deployed(state: GameState, us: UnitState, reason: str) -> None:
     state.log.add(
         "no_room", unit=us.uid, side=us.side, phase=state.phase, models=us.models, reason=reason
     )
-    state.extra.setdefault("not_deployed", {})[us.uid] = reason
+    state.not_deployed[us.uid] = reason
     us.models = 0

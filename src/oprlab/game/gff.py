@@ -72,7 +72,8 @@ from oprlab.game.gff_shooting import (
     shooting_targets,
 )
 from oprlab.game.gff_shooting import seeing as _seeing
-from oprlab.game.state import GameState, Objective, Pending, UnitState
+from oprlab.game.opr.hooks import OprRules, Step, opr_rules
+from oprlab.game.state import GameState, Objective, Pending, Phase, UnitState
 from oprlab.mechanics import Check, Mechanic, Test
 from oprlab.mechanics.clock_state import ClockState
 from oprlab.rules.gff import melee
@@ -111,7 +112,7 @@ STRIKE_RANGE = 2.0
 #: Fearless: "roll one die. On a 4+ it counts as passed instead".
 FEARLESS_ROLL = 4
 EPS = 1e-6
-DEPLOY_PHASES = ("zone", "deploy", "scout", "ambush")
+DEPLOY_PHASES = (Phase.ZONE, Phase.DEPLOY, Phase.SCOUT, Phase.AMBUSH)
 #: Caster(X) (shared with Riverside: :mod:`oprlab.game.casting`).
 SPELL_TOKENS_MAX = caster.SPELL_TOKENS_MAX
 CASTING_ROLL = caster.CASTING_ROLL
@@ -138,8 +139,12 @@ def new_game(
     table: Table | None = None,
     log: bool = True,
     options: GffOptions | None = None,
+    rules: OprRules | None = None,
 ) -> GameState:
-    """A game ready for objectives and deployment; checks that both armies can play."""
+    """A game ready for objectives and deployment; checks that both armies can play.
+
+    ``rules``: the procedure that plays it (:class:`GffRules`, or a house rule's subclass).
+    """
     for i, army in enumerate((army_a, army_b)):
         if not army.units:
             raise UserError(f"army {i + 1} has no units", value=army.name, expected="a unit")
@@ -155,26 +160,34 @@ def new_game(
         for unit in army.units:
             room.check_room(i, army, unit, _zones(t, unit, opts), (t.width, t.depth))
     state = activation.new_state(
-        "gff", army_a, army_b, seed=seed, mechanic=mechanic, table=table, rounds=ROUNDS, log=log
+        "gff",
+        army_a,
+        army_b,
+        seed=seed,
+        mechanic=mechanic,
+        table=table,
+        rounds=ROUNDS,
+        log=log,
+        rules=rules or GffRules(),
     )
     first = int(state.rng.integers(2))  # Mission 2: roll-off; the winner places the first marker
     count = int(state.rng.integers(1, 4)) + 2  # Mission 1: D3 + 2
     if state.table.objectives:  # a table that comes with its markers (table.deploy)
         count = len(state.table.objectives)
-    state.extra["objectives_left"] = count
-    state.extra["options"] = opts
-    state.extra["edges"] = list(edges.DEFAULT_EDGES)
+    state.objectives_left = count
+    state.options = opts
+    state.edges = list(edges.DEFAULT_EDGES)
     state.active = first
-    state.phase = "objectives"
-    state.extra["mechanic_name"] = mechanic if isinstance(mechanic, str) else state.mechanic.name
+    state.phase = Phase.OBJECTIVES
+    state.mechanic_name = mechanic if isinstance(mechanic, str) else state.mechanic.name
     state.log.add("setup", seed=seed, mechanic=repr(state.mechanic), objectives=count, first=first)
     if state.table.objectives:
         for point in state.table.objectives:
             state.objectives.append(Objective(point))
             state.log.add("objective", side=None, at=list(point))
-        state.extra["objectives_left"] = 0
+        state.objectives_left = 0
         _start_deployment(state)
-    elif _placing_done(state):  # no point for a marker at all (a tiny table)
+    elif opr_rules(state).placing_done(state):  # no point for a marker at all (a tiny table)
         _start_deployment(state)
     return state
 
@@ -204,14 +217,14 @@ def _zones(table: Table, unit: Unit, opts: GffOptions) -> list[tuple[Placement, 
 
 def options_of(state: GameState) -> GffOptions:
     """The game's readings (:class:`~oprlab.game.gff_setup.GffOptions`)."""
-    opts = state.extra.get("options")
+    opts = state.options
     return opts if isinstance(opts, GffOptions) else GffOptions()
 
 
 def edge_of(state: GameState, side: int) -> str:
     """The table edge ``side`` deploys along (``"south"`` for A, ``"north"`` for B until the
     deployment roll-off winner picks, seed 003 "Deployment" 1-2)."""
-    chosen = state.extra.get("edges")
+    chosen = state.edges
     return str(chosen[side]) if chosen else edges.DEFAULT_EDGES[side]
 
 
@@ -228,15 +241,7 @@ def facing(side: int, edge: str | None = None) -> float:
 
 
 def objective_problem(state: GameState, point: Point) -> str | None:
-    """Why a marker may not go at ``point`` (Mission 3), or ``None`` if it may.
-
-    Markers are placed before the deployment roll-off (Mission 2-3, then Deployment 1), so they
-    go outside the zone of every edge that may still be picked (``GffOptions.edges``); over
-    9" apart, or as far apart as the table allows when no point is (``stuck_markers``).
-    """
-    stuck = options_of(state).stuck_markers
-    problem = _marker_placing(state, point)
-    return problem or objectives.spacing_problem(state, point, _marker_placing, stuck)
+    return opr_rules(state).objective_problem(state, point)
 
 
 def _marker_placing(state: GameState, point: Point) -> str | None:
@@ -251,16 +256,7 @@ def _marker_placing(state: GameState, point: Point) -> str | None:
 
 
 def objective_candidates(state: GameState) -> list[Point]:
-    """Points outside both deployment zones, over 9" from other markers (a 3" grid); when
-    none is, the farthest (``GffOptions.stuck_markers``)."""
-    return objectives.candidates(state, _marker_placing, options_of(state).stuck_markers)
-
-
-def _placing_done(state: GameState) -> bool:
-    """No more markers: all placed, or none may go (``objectives.stop_if_stuck``)."""
-    stuck = options_of(state).stuck_markers
-    left = state.extra.get("objectives_left", 0)
-    return left == 0 or objectives.stop_if_stuck(state, _marker_placing, stuck)
+    return opr_rules(state).objective_candidates(state)
 
 
 def deploy_problem(state: GameState, us: UnitState, point: Point, per_row: int = 0) -> str | None:
@@ -364,7 +360,7 @@ def _standing(
 def _deploy_problem(
     state: GameState, us: UnitState, point: Point, obstacles: list[_Obstacle], per_row: int = 0
 ) -> str | None:
-    ambush = state.phase == "ambush"
+    ambush = state.phase == Phase.AMBUSH
     zone = None if ambush else deployment_zone(state, us.side, scout=us.reserve == "scout")
     p, problem = _standing(state, us, point, zone, per_row)
     if problem is not None:
@@ -444,7 +440,7 @@ def deploy_options(state: GameState, us: UnitState) -> list[deploy_search.Option
 
 
 def _options(state: GameState, us: UnitState) -> Iterator[deploy_search.Option]:
-    ambush = state.phase == "ambush"
+    ambush = state.phase == Phase.AMBUSH
     zone = (
         (0.0, 0.0, state.table.width, state.table.depth)
         if ambush
@@ -501,7 +497,7 @@ def no_room_reason(state: GameState, us: UnitState) -> str:
     """Why ``us`` finds no spot: where it had to stand and what was in the way."""
     others = sum(u.on_table for u in state.units.values())
     shapes = len(_shapes(us.unit, us.models, facing(us.side, edge_of(state, us.side))))
-    if state.phase == "ambush":
+    if state.phase == Phase.AMBUSH:
         where = 'over 9" from every enemy unit'
     else:
         depth = state.table.deployment_depth + (SCOUT_DEPTH if us.reserve == "scout" else 0.0)
@@ -517,7 +513,7 @@ def no_room_reason(state: GameState, us: UnitState) -> str:
 
 def _to_deploy(state: GameState, side: int) -> list[UnitState]:
     phase = state.phase
-    want = "scout" if phase == "scout" else "ambush" if phase == "ambush" else None
+    want = "scout" if phase == Phase.SCOUT else "ambush" if phase == Phase.AMBUSH else None
     return [
         u for u in state.side_units(side) if u.placement is None and u.alive and u.reserve == want
     ]
@@ -581,40 +577,8 @@ bennies_available = bennies.bennies_available
 
 
 def legal_actions(state: GameState) -> list[Action]:
-    """Every decision open to the side to act, in canonical order."""
-    if state.done:
-        return []
-    side = state.active
-    out: list[Action] = []
-    if state.phase == "objectives":
-        out = [Action(Kind.PLACE_OBJECTIVE, to=p) for p in objective_candidates(state)]
-    elif state.phase == "zone":
-        out = [Action(Kind.CHOOSE_ZONE, choice=e) for e in zone_choices(state)]
-    elif state.phase in DEPLOY_PHASES:
-        for us in _to_deploy(state, side):
-            out.extend(
-                Action(Kind.DEPLOY, us.uid, to=p, formation=k) for p, k in deploy_options(state, us)
-            )
-    elif state.phase == "activation":
-        for us in _can_activate(state, side):
-            out.extend(unit_actions(state, us))
-            out.extend(cast_actions(state, us))
-    elif state.phase == "act" and state.pending is not None:
-        us = state.units[state.pending.unit]
-        out = unit_actions(state, us) + cast_actions(state, us, state.pending.cast)
-    elif state.phase == "shoot" and state.pending is not None:
-        out = shoot_actions(state, state.units[state.pending.unit])
-    elif state.phase == "consolidate" and state.pending is not None:
-        out = consolidate_actions(state, state.units[state.pending.unit])
-    elif state.phase == "defend":
-        out = defend_actions(state)
-    elif state.phase == "resist":
-        out = resist_actions(state)
-    elif state.phase == "clocks":
-        out = bennies.start_clock_actions(state)
-    elif state.phase == "strike_back":
-        out = fight.strike_back_actions(state)
-    return sorted(out, key=Action.sort_key)
+    """Every decision open to the side to act, in canonical order (the game's own rules)."""
+    return state.rules.legal_actions(state)
 
 
 def unit_actions(state: GameState, us: UnitState) -> list[Action]:
@@ -709,8 +673,8 @@ def consolidate_actions(state: GameState, us: UnitState) -> list[Action]:
 
 
 def is_legal(state: GameState, action: Action) -> bool:
-    """Whether ``action`` may be taken now, including moves to any point of the table."""
-    return activation.is_legal(_validate, state, action)
+    """Whether ``action`` may be taken now (the game's own rules)."""
+    return state.rules.is_legal(state, action)
 
 
 _on_table = activation.on_table
@@ -741,7 +705,7 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
     if a.formation and a.kind is not Kind.DEPLOY:
         raise bad("only deploying takes a formation")
     if a.kind is Kind.CHOOSE_ZONE:
-        if state.phase != "zone":
+        if state.phase != Phase.ZONE:
             raise bad("no deployment edge to pick now")
         if a.unit or a.to is not None or a.target or a.benny:
             raise bad("choose_zone takes only a choice")
@@ -754,8 +718,8 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         if problem:
             raise bad(problem)
         return None
-    if state.phase == "clocks" or (a.kind is Kind.SET_CLOCK and not a.unit):
-        if state.phase != "clocks" or a.kind is not Kind.SET_CLOCK:
+    if state.phase == Phase.CLOCKS or (a.kind is Kind.SET_CLOCK and not a.unit):
+        if state.phase != Phase.CLOCKS or a.kind is not Kind.SET_CLOCK:
             raise bad("at an activation's start: set a clock with a benny, or pass")
         problem = bennies.start_clock_problem(state, a)
         if problem:
@@ -785,14 +749,14 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         if problem:
             raise bad(problem)
         return us
-    if a.kind is Kind.STRIKE_BACK or state.phase == "strike_back":
+    if a.kind is Kind.STRIKE_BACK or state.phase == Phase.STRIKE_BACK:
         problem = fight.strike_back_problem(state, us, a)
         if problem or a.kind is not Kind.STRIKE_BACK:
             raise bad(problem or "the charged unit decides whether to strike back")
         return us
-    acting = state.phase == "act" and state.pending is not None and state.pending.unit == us.uid
+    acting = state.phase == Phase.ACT and state.pending is not None and state.pending.unit == us.uid
     if a.kind is Kind.CAST:
-        if not acting and (state.phase != "activation" or us.activated or not us.on_table):
+        if not acting and (state.phase != Phase.ACTIVATION or us.activated or not us.on_table):
             raise bad("this unit cannot activate now")
         problem = _cast_problem(state, us, a)
         if problem:
@@ -810,7 +774,7 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         elif a.target or (a.to is not None and not _on_table(state, a.to)):
             raise bad("consolidation moves to a point on the table (or stays)")
         return us
-    if (not acting and (state.phase != "activation" or us.activated)) or not us.on_table:
+    if (not acting and (state.phase != Phase.ACTIVATION or us.activated)) or not us.on_table:
         raise bad("this unit cannot activate now")
     if us.shaken and a.kind is not Kind.IDLE:
         raise bad("a Shaken unit must stay idle")
@@ -857,44 +821,14 @@ def _set_clock_problem(state: GameState, us: UnitState, a: Action) -> str | None
 
 def apply(state: GameState, action: Action) -> None:
     """Carry out ``action`` (checked: an illegal action raises a clear error)."""
-    us = _validate(state, action)
-    if action.kind is Kind.PLACE_OBJECTIVE:
-        assert action.to is not None
-        if activation.place_objective(state, action.to) or _placing_done(state):
-            _start_deployment(state)  # Mission 3: alternate placing
-        return
-    if action.kind is Kind.CHOOSE_ZONE:
-        _choose_zone(state, action.choice)
-        return
-    if action.kind is Kind.SET_CLOCK and state.phase == "clocks":
-        _start_clock(state, action)
-        return
-    assert us is not None
-    if action.kind is Kind.DEPLOY:
-        _deploy(state, us, action)
-    elif action.kind is Kind.SHOOT:
-        _shoot_step(state, us, action)
-    elif action.kind is Kind.CONSOLIDATE:
-        _consolidate_step(state, us, action)
-    elif action.kind is Kind.CAST:
-        _cast(state, us, action)
-    elif action.kind is Kind.SET_CLOCK:
-        _set_clock(state, us, action)
-    elif action.kind is Kind.DEFEND:
-        _defend(state, us, action)
-    elif action.kind is Kind.RESIST:
-        _resist(state, us, action)
-    elif action.kind is Kind.STRIKE_BACK:
-        _strike_back(state, us, action)
-    else:
-        _activate(state, us, action)
+    state.rules.apply(state, action)
 
 
 def _start_deployment(state: GameState) -> None:
     first = int(state.rng.integers(2))  # Deployment 1: roll-off
     state.first = first
     state.active = first
-    state.phase = "zone"
+    state.phase = Phase.ZONE
     state.log.add("deployment", first=first)
 
 
@@ -909,9 +843,9 @@ def _choose_zone(state: GameState, edge: str) -> None:
     chosen = ["", ""]
     chosen[state.active] = edge
     chosen[1 - state.active] = edges.OPPOSITE[edge]
-    state.extra["edges"] = chosen
+    state.edges = chosen
     state.log.add("zone", side=state.active, edge=edge, edges=list(chosen))
-    state.phase = "deploy"
+    state.phase = Phase.DEPLOY
     _next_deployer(state)
 
 
@@ -932,16 +866,16 @@ def _next_deployer(state: GameState) -> None:
     while True:
         if activation.deployer_with_room(state, _has_room):
             return
-        if state.phase == "deploy":
-            state.phase = "scout"  # Scout: after all other units, starting with the first
+        if state.phase == Phase.DEPLOY:
+            state.phase = Phase.SCOUT  # Scout: after all other units, starting with the first
             state.active = state.first
             if any(_to_deploy(state, s) for s in (0, 1)):
                 continue
-        if state.phase in ("deploy", "scout") and state.round == 0:
+        if state.phase in (Phase.DEPLOY, Phase.SCOUT) and state.round == 0:
             _start_round(state, 1)
             return
-        if state.phase == "ambush":
-            state.phase = "activation"
+        if state.phase == Phase.AMBUSH:
+            state.phase = Phase.ACTIVATION
             state.active = state.first
             _skip_empty(state)
             _offer_clocks(state)
@@ -963,10 +897,10 @@ def _start_round(state: GameState, n: int) -> None:
     state.active = state.first
     _give_spell_tokens(state)
     if n > 1 and any(u.reserve == "ambush" and u.alive for u in state.units.values()):
-        state.phase = "ambush"  # Ambush: start of a round after the first, next to act first
+        state.phase = Phase.AMBUSH  # Ambush: start of a round after the first, next to act first
         _next_deployer(state)
         return
-    state.phase = "activation"
+    state.phase = Phase.ACTIVATION
     _skip_empty(state)
     _offer_clocks(state)
 
@@ -981,9 +915,9 @@ def _skip_empty(state: GameState) -> None:
 
 def _begin(state: GameState, us: UnitState) -> None:
     """Count the activation (once: a cast and the action after it are one activation)."""
-    if state.phase == "act":
+    if state.phase == Phase.ACT:
         state.pending = None
-        state.phase = "activation"
+        state.phase = Phase.ACTIVATION
         return
     activation.count_activation(state, us)
     _dangerous_start(state, us)
@@ -999,7 +933,7 @@ def _dangerous_start(state: GameState, us: UnitState) -> None:
         return
     touching = np.zeros(len(us.placement.radii), dtype=np.bool_)
     touching[[c.owner.model for c in checks]] = True
-    state.extra["rolled_in"] = (us.uid, state.activations, touching)
+    state.rolled_in = (us.uid, state.activations, touching)
     _dangerous(state, us, len(checks), cause="activation")
 
 
@@ -1017,9 +951,9 @@ def _cast(state: GameState, us: UnitState, a: Action) -> None:
     helped = caster.pay(spell_helpers(state, us), a.boost)
     paid = Casting(us.uid, a, tuple(helped.items()), (*tried, spell.name))
     if spell_resisters(state, us):  # the other side may spend tokens first (RESIST)
-        state.extra["casting"] = paid
-        state.pending = Pending("resist", us.uid, us.side, cast=paid.tried)
-        state.phase = "resist"
+        state.casting = paid
+        state.pending = Pending(Phase.RESIST, us.uid, us.side, cast=paid.tried)
+        state.phase = Phase.RESIST
         state.active = 1 - us.side
         return
     _roll_cast(state, paid, None)
@@ -1032,11 +966,10 @@ def _roll_cast(state: GameState, c: Casting, resisted: dict[str, int] | None) ->
     spell = _spell(a.spell)
     assert spell is not None
     against = sum(resisted.values()) if resisted else 0
-    roller = _roller(state)
+    roller = state.dice
     # The clock: "add 3 to the clock"; each extra token takes 1 off, down to 0 (Test.CASTING);
     # each resisting token adds 1 (up to the clock's most, 5).
     roll = roller.roll(caster.casting_check(us, a.boost, against))
-    state.mech_state = roller.state
     state.log.add(
         "cast",
         unit=us.uid,
@@ -1052,9 +985,8 @@ def _roll_cast(state: GameState, c: Casting, resisted: dict[str, int] | None) ->
     )
     target = state.units[a.target]
     if roll.success and target.on_table:
-        roller = _roller(state)
+        roller = state.dice
         waiting = _spell_hits(state, us, target, spell, a.value, roller, c.tried)
-        state.mech_state = roller.state
         if waiting:  # the target's side decides on its bennies first (DEFEND)
             return
     _to_act(state, us, c.tried)
@@ -1062,8 +994,8 @@ def _roll_cast(state: GameState, c: Casting, resisted: dict[str, int] | None) ->
 
 def _to_act(state: GameState, us: UnitState, tried: tuple[str, ...]) -> None:
     """After a cast the caster chooses its action (phase ``act``)."""
-    state.pending = Pending("act", us.uid, us.side, cast=tried)
-    state.phase = "act"
+    state.pending = Pending(Phase.ACT, us.uid, us.side, cast=tried)
+    state.phase = Phase.ACT
     state.active = us.side
 
 
@@ -1078,22 +1010,22 @@ def spell_resisters(state: GameState, us: UnitState) -> list[UnitState]:
 
 def resist_actions(state: GameState) -> list[Action]:
     """The other side's choice: 0 up to its Casters' tokens (listed to boost + 2)."""
-    c = state.extra.get("casting")
-    if state.phase != "resist" or not isinstance(c, Casting):
+    c = state.casting
+    if state.phase != Phase.RESIST or not isinstance(c, Casting):
         return []
     return casting.resist_actions(c, spell_resisters(state, state.units[c.caster]))
 
 
 def _resist_problem(state: GameState, us: UnitState, a: Action) -> str | None:
-    c = state.extra.get("casting")
-    if state.phase != "resist" or not isinstance(c, Casting):
+    c = state.casting
+    if state.phase != Phase.RESIST or not isinstance(c, Casting):
         return "no spell to resist now"
     return casting.resist_problem(c, spell_resisters(state, state.units[c.caster]), us, a)
 
 
 def _resist(state: GameState, us: UnitState, a: Action) -> None:
     """Spend the resisting tokens, nearest Caster first, then roll the spell."""
-    c = state.extra.pop("casting")
+    c, state.casting = state.casting, None
     assert isinstance(c, Casting)
     spent = caster.pay(spell_resisters(state, state.units[c.caster]), a.value)
     state.log.add("resist", side=us.side, unit=c.caster, tokens=a.value, casters=spent)
@@ -1124,11 +1056,11 @@ def _spell_hits(
     )
     if hits and options_of(state).defend == "all" and bennies_available(state, target.side) > 0:
         rolled: defend.Rolled = ((p, (Hit(spell.ap),) * hits),)
-        state.extra["defending"] = defend.SpellDefending(
+        state.defending = defend.SpellDefending(
             us.uid, target.uid, us.side, spell.name, rolled, situation, d, tried
         )
-        state.pending = Pending("defend", target.uid, us.side)
-        state.phase = "defend"
+        state.pending = Pending(Phase.DEFEND, target.uid, us.side)
+        state.phase = Phase.DEFEND
         state.active = target.side
         return True
     wounds = 0
@@ -1233,7 +1165,7 @@ def _dangerous_crossed(
     """Seed 003 "Dangerous Terrain": models "moving across" it roll (not Flying ones); under
     ``dangerous="once"`` not those that rolled as the unit activated."""
     crossed = np.asarray(dangerous, dtype=np.bool_)
-    rolled = state.extra.get("rolled_in")
+    rolled = state.rolled_in
     once = options_of(state).dangerous == "once"
     if once and rolled is not None and rolled[0] == us.uid and rolled[1] == state.activations:
         crossed = crossed & ~rolled[2]  # one roll per model per activation
@@ -1245,7 +1177,7 @@ def _dangerous(state: GameState, us: UnitState, models: int, cause: str = "move"
     """Seed 003 "Dangerous Terrain": each model rolls one die (Tough: that many); a 1 wounds."""
     if models <= 0:
         return
-    roller = _roller(state)
+    roller = state.dice
     check = Check(Test.GENERIC, 2, owner=us.owner)
     wounds = sum(not roller.roll(check).success for _ in range(models * us.unit.tough))
     event = {"cause": cause} if cause != "move" else {}  # (moving: as logged before)
@@ -1255,21 +1187,20 @@ def _dangerous(state: GameState, us: UnitState, models: int, cause: str = "move"
         situation = Situation(defender=us.owner)
         result = finish(d, take_wounds(d, [], wounds), wounds, 0, situation, roller)
         _apply_result(state, us, result, us)
-    state.mech_state = roller.state
 
 
 def _offer_shot(state: GameState, us: UnitState, *, moved: bool) -> None:
     """Hold and Advance "can shoot": the targets are the next decision, if any is in range."""
     if shooting_targets(state, us):
-        state.pending = Pending("shoot", us.uid, us.side, moved=moved)
-        state.phase = "shoot"
+        state.pending = Pending(Phase.SHOOT, us.uid, us.side, moved=moved)
+        state.phase = Phase.SHOOT
         return
     _end_activation(state, us.side)
 
 
 def _end_activation(state: GameState, side: int) -> None:
     state.pending = None
-    state.phase = "activation"
+    state.phase = Phase.ACTIVATION
     _after_activation(state, side)
     _offer_clocks(state)
 
@@ -1286,16 +1217,13 @@ clocks_in_play = bennies.clocks_in_play
 
 def _start_clock(state: GameState, a: Action) -> None:
     """Spend the benny and set the clock (or pass); the side then picks its unit."""
-    state.phase = "activation"
+    state.phase = Phase.ACTIVATION
     bennies.start_clock(state, state.active, a)
 
 
 def _after_activation(state: GameState, side: int) -> None:
     """Alternate activations; a side with nothing left lets the other activate the rest."""
     activation.pass_turn(state, 1 - side, _end_round)
-
-
-_roller = activation.roller
 
 
 def _shoot_step(state: GameState, us: UnitState, a: Action) -> None:
@@ -1333,7 +1261,7 @@ def _fire_plan(
     The plan names the weapon lines themselves: a Limited line fired at the first target
     leaves the unit's profile (:mod:`~oprlab.game.gff_limited`) before the second is shot at.
     """
-    roller = _roller(state)
+    roller = state.dice
     for i, (uid, weapons, d) in enumerate(plan):
         t = state.units[uid]
         if not t.on_table:
@@ -1341,8 +1269,7 @@ def _fire_plan(
         rest = plan[i + 1 :]
         shot = list(weapons)
         if _fire(state, us, t, shot, d, roller, moved=moved, extra=extra and i == 0, rest=rest):
-            return  # waiting for the defender (``_fire`` kept the clocks' state)
-    state.mech_state = roller.state
+            return  # waiting for the defender
     _end_activation(state, side)
 
 
@@ -1461,10 +1388,9 @@ def _land(state: GameState, shot: defend.Defending, roller: Roller) -> bool:
     while True:
         target = state.units[shot.target]
         if defend.hit_count(shot.rolled) and bennies_available(state, target.side) > 0:
-            state.mech_state = roller.state
-            state.extra["defending"] = shot
-            state.pending = Pending("defend", target.uid, shot.side, moved=shot.moved)
-            state.phase = "defend"
+            state.defending = shot
+            state.pending = Pending(Phase.DEFEND, target.uid, shot.side, moved=shot.moved)
+            state.phase = Phase.DEFEND
             state.active = target.side
             return True
         d = defender_profile(
@@ -1540,15 +1466,15 @@ def _shot_result(
 
 def defend_actions(state: GameState) -> list[Action]:
     """The defender's choice: spend 0 up to one benny per hit (and no more than it has)."""
-    shot = state.extra.get("defending")
-    if state.phase != "defend" or not isinstance(shot, defend.WAITING):
+    shot = state.defending
+    if state.phase != Phase.DEFEND or not isinstance(shot, defend.WAITING):
         return []
     return defend.defend_actions(shot, bennies_available(state, state.active))
 
 
 def _defend_problem(state: GameState, us: UnitState, a: Action) -> str | None:
-    shot = state.extra.get("defending")
-    if state.phase != "defend" or not isinstance(shot, defend.WAITING):
+    shot = state.defending
+    if state.phase != Phase.DEFEND or not isinstance(shot, defend.WAITING):
         return "no attack to defend against now"
     return defend.defend_problem(shot, us.uid, a, bennies_available(state, us.side))
 
@@ -1556,10 +1482,10 @@ def _defend_problem(state: GameState, us: UnitState, a: Action) -> str | None:
 def _defend(state: GameState, us: UnitState, a: Action) -> None:
     """Spend ``a.value`` bennies on as many hits, then roll the rest of the attack (a shot,
     one attack of a melee exchange, which then goes on, or a spell's hits)."""
-    waiting = state.extra.pop("defending")
+    waiting, state.defending = state.defending, None
     assert isinstance(waiting, defend.WAITING)
     benny_defence.spend_defence(state, us, a.value)
-    roller = _roller(state)
+    roller = state.dice
     if isinstance(waiting, defend.MeleeDefending):
         blow = waiting.blow
         r = defend.resolve_hits(
@@ -1574,7 +1500,6 @@ def _defend(state: GameState, us: UnitState, a: Action) -> None:
             waiting.rolled, waiting.defender, waiting.situation, roller, defended=a.value
         )
         _spell_result(state, caster, us, waiting.spell, r, roller, defended=a.value)
-        state.mech_state = roller.state
         _to_act(state, caster, waiting.tried)
         return
     shot = waiting
@@ -1584,9 +1509,8 @@ def _defend(state: GameState, us: UnitState, a: Action) -> None:
     after = _next_share(state, shot)
     if after is not None and _land(state, after, roller):
         return  # another unit hit by the Blast decides in turn
-    state.mech_state = roller.state
     shooter = state.units[shot.shooter]
-    state.pending = Pending("shoot", shooter.uid, shot.side, moved=shot.moved)
+    state.pending = Pending(Phase.SHOOT, shooter.uid, shot.side, moved=shot.moved)
     _fire_plan(state, shooter, shot.rest, moved=shot.moved, extra=False, side=shot.side)
 
 
@@ -1749,7 +1673,7 @@ def _charge(state: GameState, us: UnitState, target: UnitState, *, benny: bool =
         owners=(us.owner, target.owner),
         shaken_charger=True,  # Shaken by dangerous terrain on its way: it strikes as fatigued
     )
-    _fight(state, us.uid, target.uid, exchange, _roller(state), 0)
+    _fight(state, us.uid, target.uid, exchange, state.dice, 0)
 
 
 def _fight(
@@ -1767,7 +1691,6 @@ def _fight(
         blow, after = found
         if blow.striker is Side.DEFENDER and not x.chosen:  # "may choose to strike back"
             if opts.strike_back == "choose":
-                state.mech_state = roller.state
                 _ask_strike_back(
                     state, fight.StrikeBackDeciding(charger, charged, side, x, blow, defended)
                 )
@@ -1778,23 +1701,20 @@ def _fight(
         by, hit = (charger, charged) if blow.striker is Side.ATTACKER else (charged, charger)
         if spend:
             limited.spend_limited(state.units[by], (p.name for p in blow.weapons), state.log)
-        state.mech_state = roller.state
         if may_defend and bennies_available(state, state.units[hit].side) > 0:
             rolled = defend.roll_hits(blow.weapons, blow.target, blow.situation, roller)
             if defend.hit_count(rolled):  # seed 000 variation 5: "any single attack"
-                state.mech_state = roller.state
-                state.extra["defending"] = defend.MeleeDefending(
+                state.defending = defend.MeleeDefending(
                     charger, charged, side, by, hit, x, blow, rolled, defended
                 )
-                state.pending = Pending("defend", hit, side)
-                state.phase = "defend"
+                state.pending = Pending(Phase.DEFEND, hit, side)
+                state.phase = Phase.DEFEND
                 state.active = state.units[hit].side
                 return
             r = defend.resolve_hits(rolled, blow.target, blow.situation, roller, fear=blow.fear)
         else:
             r = resolve_attack(blow.weapons, blow.target, blow.situation, roller, fear=blow.fear)
         x = _struck(state, charger, charged, x, blow, r)
-    state.mech_state = roller.state
     _after_exchange(state, charger, charged, melee.exchange_result(x), roller, defended)
 
 
@@ -1817,20 +1737,20 @@ def _struck(
 
 def _ask_strike_back(state: GameState, waiting: fight.StrikeBackDeciding) -> None:
     """Stop for the charged side's ``STRIKE_BACK`` decision (phase ``strike_back``)."""
-    state.extra["strike_back"] = waiting
-    state.pending = Pending("strike_back", waiting.charged, waiting.side)
-    state.phase = "strike_back"
+    state.strike_back = waiting
+    state.pending = Pending(Phase.STRIKE_BACK, waiting.charged, waiting.side)
+    state.phase = Phase.STRIKE_BACK
     state.active = state.units[waiting.charged].side
 
 
 def _strike_back(state: GameState, us: UnitState, a: Action) -> None:
     """The charged side strikes back (``value`` 1) or not (0); the exchange goes on."""
-    waiting = state.extra.pop("strike_back")
+    waiting, state.strike_back = state.strike_back, None
     assert isinstance(waiting, fight.StrikeBackDeciding)
     state.log.add("strike_back", unit=us.uid, target=waiting.charger, chosen=bool(a.value))
     x = waiting.exchange
     x = replace(x, chosen=True) if a.value else melee.without_strike_back(x)
-    _fight(state, waiting.charger, waiting.charged, x, _roller(state), waiting.defended)
+    _fight(state, waiting.charger, waiting.charged, x, state.dice, waiting.defended)
 
 
 def _after_exchange(
@@ -1862,14 +1782,13 @@ def _after_exchange(
             state.log.add("shaken", unit=side_state.uid, cause="wound effect")
             if options_of(state).special_moves:  # the exchange reports Shaken, not each roll
                 _push(state, side_state, foe, roller)
-                state.mech_state = roller.state
         side_state.fatigued = res.fatigued
     if us.alive and target.alive:
         _separate(state, us, target)
     elif us.alive != target.alive:
         survivor = us if us.alive else target
-        state.pending = Pending("consolidate", survivor.uid, us.side)
-        state.phase = "consolidate"
+        state.pending = Pending(Phase.CONSOLIDATE, survivor.uid, us.side)
+        state.phase = Phase.CONSOLIDATE
         state.active = survivor.side
         return
     _end_activation(state, us.side)
@@ -1897,10 +1816,9 @@ def _consolidate_step(state: GameState, us: UnitState, a: Action) -> None:
 
 def _end_round(state: GameState) -> None:
     activation.record_finished_first(state)
-    roller = _roller(state)
+    roller = state.dice
     for side in (state.first, 1 - state.first):
         morale(state, side, roller)
-    state.mech_state = roller.state
     update_objectives(state)
     activation.next_round(state, _start_round)
 
@@ -1980,7 +1898,71 @@ score = objectives.score
 units_left = objectives.units_left
 
 
+class GffRules(OprRules):
+    """Seed 003 (GFF): the procedure's hooks as its text says them."""
+
+    name = "gff"
+    version = "003_8abb008d4113ed75 r7"
+    readings = GffOptions
+
+    setup = staticmethod(new_game)
+
+    def marker_problem(self, state: GameState, point: Point) -> str | None:
+        """Mission 3 but the spacing: markers are placed before the deployment roll-off
+        (Mission 2-3, then Deployment 1), so they go outside the zone of every edge that may
+        still be picked (``GffOptions.edges``)."""
+        return _marker_placing(state, point)
+
+    objectives_placed = staticmethod(_start_deployment)
+    zone_choices = staticmethod(zone_choices)
+
+    def choose_zone(self, state: GameState, action: Action) -> None:
+        _choose_zone(state, action.choice)
+
+    to_deploy = staticmethod(_to_deploy)
+    deploy_options = staticmethod(deploy_options)
+    unit_actions = staticmethod(unit_actions)
+
+    def special_actions(self, state: GameState, us: UnitState) -> list[Action]:
+        return cast_actions(state, us)
+
+    def step_actions(self, state: GameState, us: UnitState, phase: Phase) -> list[Action]:
+        if phase == Phase.ACT and state.pending is not None:  # a Caster has cast
+            return unit_actions(state, us) + cast_actions(state, us, state.pending.cast)
+        if phase == Phase.SHOOT:
+            return shoot_actions(state, us)
+        if phase == Phase.CONSOLIDATE:
+            return consolidate_actions(state, us)
+        return []
+
+    defend_actions = staticmethod(defend_actions)
+    resist_actions = staticmethod(resist_actions)
+    strike_back_actions = staticmethod(fight.strike_back_actions)
+    validate = staticmethod(_validate)
+    start_clock = staticmethod(_start_clock)
+
+    def resist(self, state: GameState, us: UnitState | None, action: Action) -> None:
+        assert us is not None
+        _resist(state, us, action)
+
+    def steps(self) -> dict[Kind, Step]:
+        return {
+            Kind.DEPLOY: _deploy,
+            Kind.SHOOT: _shoot_step,
+            Kind.CONSOLIDATE: _consolidate_step,
+            Kind.CAST: _cast,
+            Kind.SET_CLOCK: _set_clock,
+            Kind.DEFEND: _defend,
+            Kind.STRIKE_BACK: _strike_back,
+        }
+
+    activate = staticmethod(_activate)
+    move_allowance = staticmethod(move_allowance)
+    shooting_targets = staticmethod(shooting_targets)
+
+
 __all__: Sequence[str] = [
+    "GffRules",
     "OptionError",
     "apply",
     "controllers",

@@ -8,7 +8,7 @@ same checks in the same order as :func:`oprlab.rules.gff.resolve.resolve_attack`
 attack with nothing defended is that attack, die for die. Shots (:class:`Defending`), the
 attacks of a melee exchange (:class:`MeleeDefending`, one pause per attack of the exchange:
 Impact, Counter, the strikes, the strike back) and a spell's hits (:class:`SpellDefending`)
-each wait in ``state.extra["defending"]`` for the decision.
+each wait in ``state.defending`` for the decision.
 
 May import ``oprlab.game.actions``, ``oprlab.game.benny_defence``, ``oprlab.rules`` and below.
 """
@@ -125,7 +125,7 @@ class Share:
 
 @dataclass(frozen=True)
 class Defending:
-    """A shot waiting for the defender's ``DEFEND`` decision (kept in ``state.extra``).
+    """A shot waiting for the defender's ``DEFEND`` decision (kept in ``state.defending``).
 
     Attributes:
         shooter: the shooting unit's uid; ``side``: its side (play passes on from it).

@@ -25,7 +25,7 @@ import numpy as np
 
 from oprlab.game import casualties as losses
 from oprlab.game.actions import Action, Kind
-from oprlab.game.state import GameState, UnitState
+from oprlab.game.state import GameState, Phase, UnitState
 from oprlab.rules.gff import melee
 from oprlab.table import charge as table_charge
 
@@ -80,16 +80,16 @@ class StrikeBackDeciding:
 
 def strike_back_actions(state: GameState) -> list[Action]:
     """Do not strike back (0) or strike back (1)."""
-    w = state.extra.get("strike_back")
-    if state.phase != "strike_back" or not isinstance(w, StrikeBackDeciding):
+    w = state.strike_back
+    if state.phase != Phase.STRIKE_BACK or not isinstance(w, StrikeBackDeciding):
         return []
     return [Action(Kind.STRIKE_BACK, w.charged, value=v) for v in (0, 1)]
 
 
 def strike_back_problem(state: GameState, us: UnitState, a: Action) -> str | None:
     """Why ``a`` (a ``STRIKE_BACK`` by ``us``) may not be taken now, or ``None``."""
-    w = state.extra.get("strike_back")
-    if state.phase != "strike_back" or not isinstance(w, StrikeBackDeciding):
+    w = state.strike_back
+    if state.phase != Phase.STRIKE_BACK or not isinstance(w, StrikeBackDeciding):
         return "no charge waits for a strike back decision"
     if us.uid != w.charged:
         return "only the charged unit decides whether to strike back"

@@ -29,7 +29,7 @@ import numpy as np
 
 from oprlab.game import geometry as geo
 from oprlab.game.events import EventLog
-from oprlab.game.state import GameState, Objective
+from oprlab.game.state import GameState, Objective, Phase
 from oprlab.table.model import Placement, Point
 
 #: Seed 003 "Mission" 4 (and seed 002): a unit within 3" of a marker may seize it.
@@ -101,11 +101,11 @@ def spacing_problem(
 def stop_if_stuck(state: GameState, placing: Placing, stuck: str) -> bool:
     """Stop placing markers when none more may go (``stuck="stop"`` with no point over 9"
     from the others, or no point at all): logs ``objectives_stopped``; whether it stopped."""
-    left = int(state.extra.get("objectives_left", 0))
+    left = state.objectives_left
     if left <= 0 or candidates(state, placing, stuck):
         return False
     state.log.add("objectives_stopped", placed=len(state.objectives), left=left)
-    state.extra["objectives_left"] = 0
+    state.objectives_left = 0
     return True
 
 
@@ -161,7 +161,7 @@ def score(state: GameState) -> tuple[int, int]:
 def finish(state: GameState) -> None:
     """End the game: the side with more markers wins; equal is a draw."""
     markers = score(state)
-    state.winner, state.done, state.phase = winner_of(markers), True, "over"
+    state.winner, state.done, state.phase = winner_of(markers), True, Phase.OVER
     state.log.add("end", objectives=list(markers), winner=state.winner)
 
 

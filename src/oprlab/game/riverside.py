@@ -59,7 +59,8 @@ from oprlab.game import riverside_combat as combat
 from oprlab.game import riverside_defend as defend
 from oprlab.game.actions import Action, Kind
 from oprlab.game.bennies import bennies_available
-from oprlab.game.state import GameState, Pending, UnitState
+from oprlab.game.opr.hooks import OprRules, Step, opr_rules
+from oprlab.game.state import GameState, Pending, Phase, RollOff, UnitState
 from oprlab.mechanics import Mechanic
 from oprlab.rules.gff.resolve import Roller
 from oprlab.rules.riverside.attack import READINGS, Readings
@@ -87,7 +88,7 @@ SCOUT_DEPTH = 12.0
 LATE_ROUND = 4
 #: OPR army lists Riverside can play (Army Forge game-system codes; empty: not said).
 OPR_SYSTEMS = frozenset({"", "GF", "GFF", "AOF", "AOFS", "AOFR"})
-DEPLOY_PHASES = ("deploy", "scout", "ambush")
+DEPLOY_PHASES = (Phase.DEPLOY, Phase.SCOUT, Phase.AMBUSH)
 EPS = 1e-6
 
 WinnerTakes = Literal["choose", "first", "zone"]
@@ -97,7 +98,7 @@ WINNER_PICKS = ("first", "zone")
 EDGE_PICKS = ("high", "low")  # y = depth, y = 0
 ORDER_PICKS = ("follow", "lead")  # the picker activates second / first
 #: Phases in which the unit in ``state.pending`` may still use Special Abilities.
-ABILITY_STEPS = ("act", "shoot", "special")
+ABILITY_STEPS = (Phase.ACT, Phase.SHOOT, Phase.SPECIAL)
 
 
 @dataclass(frozen=True)
@@ -172,8 +173,11 @@ def new_game(
     table: Table | None = None,
     log: bool = True,
     options: RiversideOptions | None = None,
+    rules: OprRules | None = None,
 ) -> GameState:
     """A Riverside game ready for its objective markers; checks that both armies can play.
+
+    ``rules``: the procedure that plays it (:class:`RiversideRules`, or a house rule's).
 
     Any OPR list plays (GF, GFF, AoF ...): Riverside is a way of playing OPR armies, and the
     shipped GFF samples are OPR lists.
@@ -190,18 +194,26 @@ def new_game(
     opts = options or RiversideOptions()
     _check_room(army_a, army_b, table or Table())
     state = activation.new_state(
-        SYSTEM, army_a, army_b, seed=seed, mechanic=mechanic, table=table, rounds=ROUNDS, log=log
+        SYSTEM,
+        army_a,
+        army_b,
+        seed=seed,
+        mechanic=mechanic,
+        table=table,
+        rounds=ROUNDS,
+        log=log,
+        rules=rules or RiversideRules(),
     )
-    state.extra["options"] = opts
-    state.extra["mechanic_name"] = mechanic if isinstance(mechanic, str) else state.mechanic.name
-    state.extra["edge"] = [0, 1]  # until the roll-off: side 0 low (y = 0), side 1 high
+    state.options = opts
+    state.mechanic_name = mechanic if isinstance(mechanic, str) else state.mechanic.name
+    state.home_edges = [0, 1]  # until the roll-off: side 0 low (y = 0), side 1 high
     winner = int(state.rng.integers(2))  # "The commanders roll-off"
     count = int(state.rng.integers(1, 4)) + 2  # "D3+2 objective markers"
-    state.extra["objectives_left"] = count
+    state.objectives_left = count
     state.active = winner  # "the winner picks who places the first": it places first
-    state.phase = "objectives"
+    state.phase = Phase.OBJECTIVES
     state.log.add("setup", seed=seed, mechanic=repr(state.mechanic), objectives=count, first=winner)
-    if _placing_done(state):  # no point for a marker at all (a tiny table)
+    if opr_rules(state).placing_done(state):  # no point for a marker at all (a tiny table)
         _choose_zones(state)
     return state
 
@@ -227,13 +239,13 @@ def _check_room(army_a: Army, army_b: Army, table: Table) -> None:
 
 
 def options_of(state: GameState) -> RiversideOptions:
-    opts = state.extra.get("options")
+    opts = state.options
     return opts if isinstance(opts, RiversideOptions) else RiversideOptions()
 
 
 def edge(state: GameState, side: int) -> int:
     """Which table edge a side deploys on: 0 along ``y = 0``, 1 along ``y = depth``."""
-    edges: list[int] = state.extra.get("edge", [0, 1])
+    edges: list[int] = state.home_edges
     return edges[side]
 
 
@@ -254,11 +266,7 @@ def facing(state: GameState, side: int) -> tuple[float, float]:
 
 
 def objective_problem(state: GameState, point: Point) -> str | None:
-    """Why a marker may not go at ``point`` ("Placing Objectives"), or ``None`` if it may: over
-    9" from the others, or as far as the table allows when no point is (``stuck_markers``)."""
-    stuck = options_of(state).stuck_markers
-    problem = _marker_placing(state, point)
-    return problem or objectives.spacing_problem(state, point, _marker_placing, stuck)
+    return opr_rules(state).objective_problem(state, point)
 
 
 def _marker_placing(state: GameState, point: Point) -> str | None:
@@ -275,15 +283,7 @@ def _marker_placing(state: GameState, point: Point) -> str | None:
 
 
 def objective_candidates(state: GameState) -> list[Point]:
-    """Legal marker points on a 3" grid (when none is over 9" from the others, the farthest)."""
-    return objectives.candidates(state, _marker_placing, options_of(state).stuck_markers)
-
-
-def _placing_done(state: GameState) -> bool:
-    """No more markers: all placed, or none may go (``objectives.stop_if_stuck``)."""
-    stuck = options_of(state).stuck_markers
-    left = state.extra.get("objectives_left", 0)
-    return left == 0 or objectives.stop_if_stuck(state, _marker_placing, stuck)
+    return opr_rules(state).objective_candidates(state)
 
 
 @lru_cache(maxsize=1024)
@@ -346,7 +346,7 @@ def deploy_problem(state: GameState, us: UnitState, point: Point, per_row: int =
     p = formation_at(state, us, point, per_row)
     if not geo.inside_table(state.table, p):
         return "the unit does not fit on the table there"
-    if state.phase != "ambush":
+    if state.phase != Phase.AMBUSH:
         lo, hi = deployment_zone(state, us.side, scout=us.reserve == "scout")
         ys, r = p.centres[:, 1], p.radii
         if float((ys - r).min()) < lo - EPS or float((ys + r).max()) > hi + EPS:
@@ -380,7 +380,7 @@ def deploy_options(state: GameState, us: UnitState) -> list[deploy_search.Option
 
 def _options(state: GameState, us: UnitState) -> list[deploy_search.Option]:
     t = state.table
-    ambush = state.phase == "ambush"
+    ambush = state.phase == Phase.AMBUSH
     if ambush:
         zone = (0.0, 0.0, t.width, t.depth)
     else:
@@ -433,17 +433,17 @@ def deploy_candidates(state: GameState, us: UnitState) -> list[Point]:
         us.models,
         sum(u.on_table for u in state.units.values()),
     )
-    memo = state.extra.get("deploy_memo")
+    memo = state.memo.deploy_points
     if isinstance(memo, tuple) and memo[0] == key:
         return list(memo[1])
     pts = _deploy_grid(state, us)
-    state.extra["deploy_memo"] = (key, tuple(pts))
+    state.memo.deploy_points = (key, tuple(pts))
     return pts
 
 
 def _deploy_grid(state: GameState, us: UnitState) -> list[Point]:
     t = state.table
-    if state.phase == "ambush":
+    if state.phase == Phase.AMBUSH:
         ys = [float(y) for y in np.arange(4.0, t.depth - 3.9, 4.0)]
     else:
         lo, hi = deployment_zone(state, us.side, scout=us.reserve == "scout")
@@ -463,12 +463,12 @@ def _deploy_grid(state: GameState, us: UnitState) -> list[Point]:
 def _to_deploy(state: GameState, side: int) -> list[UnitState]:
     """Units of ``side`` to be deployed in the current deployment phase."""
     phase = state.phase
-    if phase == "ambush":
+    if phase == Phase.AMBUSH:
         if state.round < options_of(state).ambush_round:
             return []
         want: str | None = "ambush"
     else:
-        want = "scout" if phase == "scout" else None
+        want = "scout" if phase == Phase.SCOUT else None
     return [
         u
         for u in state.side_units(side)
@@ -544,7 +544,7 @@ def _can_charge(state: GameState, us: UnitState, target: Placement, reach: float
         _key(target),
         tuple(sorted(_key(p) for p in others)),
     )
-    memo = state.extra.setdefault("charge_memo", {})
+    memo = state.memo.charge
     if key not in memo:
         if len(memo) >= _CHARGE_MEMO_SIZE:
             memo.clear()
@@ -619,40 +619,8 @@ def shooting_targets(state: GameState, us: UnitState) -> dict[str, tuple[str, ..
 
 
 def legal_actions(state: GameState) -> list[Action]:
-    """Every decision open to the side to act, in canonical order."""
-    if state.done:
-        return []
-    side = state.active
-    out: list[Action] = []
-    if state.phase == "objectives":
-        out = [Action(Kind.PLACE_OBJECTIVE, to=p) for p in objective_candidates(state)]
-    elif state.phase in DEPLOY_PHASES:
-        for us in _to_deploy(state, side):
-            out.extend(
-                Action(Kind.DEPLOY, us.uid, to=p, formation=k) for p, k in deploy_options(state, us)
-            )
-    elif state.phase == "zones":
-        out = [Action(Kind.CHOOSE_ZONE, choice=c) for c in zone_picks(state)[1]]
-    elif state.phase == "activation":
-        for us in _can_activate(state, side):
-            out.extend(unit_actions(state, us))
-            out.extend(ability_actions(state, us))
-    elif state.phase == "resist":
-        out = abilities.resist_actions(state, casting(state)[0])
-    elif state.phase == "clocks":
-        out = bennies.start_clock_actions(state)
-    elif state.phase == "defend":
-        out = defend.defend_actions(defending(state), bennies_available(state, side))
-    elif state.phase in ABILITY_STEPS and state.pending is not None:
-        us = state.units[state.pending.unit]
-        if state.phase == "act":  # after a Special Ability: the action (Idle may use none)
-            out = [a for a in unit_actions(state, us) if a.kind is not Kind.IDLE]
-        elif state.phase == "shoot":
-            out = shoot_actions(state, us)
-        else:  # "special", after a Rush: nothing more (SHOOT without a target) ends it
-            out = [Action(Kind.SHOOT, us.uid)]
-        out.extend(ability_actions(state, us))
-    return sorted(out, key=Action.sort_key)
+    """Every decision open to the side to act, in canonical order (the game's own rules)."""
+    return state.rules.legal_actions(state)
 
 
 def ability_actions(state: GameState, us: UnitState) -> list[Action]:
@@ -674,13 +642,23 @@ def _tried(state: GameState, us: UnitState) -> tuple[str, ...]:
 
 
 def _teleported(state: GameState, us: UnitState) -> bool:
-    return bool(state.extra.get("teleported") == us.uid)
+    return bool(state.teleported == us.uid)
+
+
+@dataclass(frozen=True)
+class SpellCast:
+    """A spell waiting for the other side's resisting tokens: the ``CAST`` and the tokens
+    friendly Casters paid towards it (by uid)."""
+
+    action: Action
+    helped: dict[str, int]
 
 
 def casting(state: GameState) -> tuple[UnitState, Action, dict[str, int]]:
     """The spell waiting for the other side's resisting tokens."""
-    a, helped = state.extra["casting"]
-    return state.units[a.unit], a, helped
+    c = state.casting
+    assert isinstance(c, SpellCast)
+    return state.units[c.action.unit], c.action, c.helped
 
 
 def zone_picks(state: GameState) -> tuple[int, tuple[str, ...]]:
@@ -691,15 +669,16 @@ def zone_picks(state: GameState) -> tuple[int, tuple[str, ...]]:
     / ``"high"``, or ``"lead"`` / ``"follow"``: it activates first or second); the loser then
     makes the other pick.
     """
-    ro = state.extra["roll_off"]
-    w = int(ro["winner"])
-    took = ro["took"]
+    ro = state.roll_off
+    assert ro is not None
+    w = ro.winner
+    took = ro.took
     if took is None:
         forced = options_of(state).winner_takes
         return w, WINNER_PICKS if forced == "choose" else (forced,)
     if took == "zone":
-        return (w, EDGE_PICKS) if ro["edge"] is None else (1 - w, ORDER_PICKS)
-    return (w, ORDER_PICKS) if ro["first"] is None else (1 - w, EDGE_PICKS)
+        return (w, EDGE_PICKS) if ro.edge is None else (1 - w, ORDER_PICKS)
+    return (w, ORDER_PICKS) if ro.first is None else (1 - w, EDGE_PICKS)
 
 
 def unit_actions(state: GameState, us: UnitState) -> list[Action]:
@@ -752,14 +731,14 @@ def set_clock_actions(state: GameState, us: UnitState, targets: list[str]) -> li
 
 def defending(state: GameState) -> defend.Defending:
     """The volley waiting for the defending side's ``DEFEND`` decision."""
-    shot = state.extra["defending"]
+    shot = state.defending
     assert isinstance(shot, defend.Defending)
     return shot
 
 
 def is_legal(state: GameState, action: Action) -> bool:
-    """Whether ``action`` may be taken now, including moves to any point of the table."""
-    return activation.is_legal(_validate, state, action)
+    """Whether ``action`` may be taken now (the game's own rules)."""
+    return state.rules.is_legal(state, action)
 
 
 _on_table = activation.on_table
@@ -788,14 +767,14 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
     if a.formation and a.kind is not Kind.DEPLOY:
         raise bad("only deploying takes a formation")
     if a.kind is Kind.CHOOSE_ZONE:
-        if state.phase != "zones" or a.unit or a.target or a.to is not None:
+        if state.phase != Phase.ZONES or a.unit or a.target or a.to is not None:
             raise bad("no deployment zone or activation order to choose now")
         _, picks = zone_picks(state)
         if a.choice not in picks:
             raise bad(f"choose one of {', '.join(picks)}")
         return None
     if a.kind is Kind.RESIST:
-        if state.phase != "resist" or a.unit or a.to is not None:
+        if state.phase != Phase.RESIST or a.unit or a.to is not None:
             raise bad("no spell to resist now")
         caster = casting(state)[0]
         spare = sum(f.spell_tokens for f in abilities.resisters(state, caster))
@@ -807,10 +786,10 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         if problem:
             raise bad(problem)
         return None
-    if state.phase == "clocks" or (a.kind is Kind.SET_CLOCK and not a.unit):
+    if state.phase == Phase.CLOCKS or (a.kind is Kind.SET_CLOCK and not a.unit):
         problem = (
             bennies.start_clock_problem(state, a)
-            if state.phase == "clocks"
+            if state.phase == Phase.CLOCKS
             else "a clock without a unit is set only at an activation's start"
         )
         if problem:
@@ -826,9 +805,7 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
             raise bad(problem)
         return us
     if a.kind is Kind.DEFEND:
-        if state.phase != "defend" or not isinstance(
-            state.extra.get("defending"), defend.Defending
-        ):
+        if state.phase != Phase.DEFEND or not isinstance(state.defending, defend.Defending):
             raise bad("no attack to defend against now")
         problem = defend.defend_problem(
             defending(state), us.uid, a, bennies_available(state, us.side)
@@ -844,17 +821,17 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
     p = state.pending
     going_on = state.phase in ABILITY_STEPS and p is not None and p.unit == us.uid
     if a.kind is Kind.SHOOT:
-        if state.phase == "special" and going_on:
+        if state.phase == Phase.SPECIAL and going_on:
             if a.target or a.to is not None:
                 raise bad("a Rush makes no attack")
             return us
-        if state.phase != "shoot" or not going_on:
+        if state.phase != Phase.SHOOT or not going_on:
             raise bad("this unit cannot shoot now")
         problem = _shot_problem(state, us, a)
         if problem:
             raise bad(problem)
         return us
-    fresh = state.phase == "activation" and not us.activated and us.on_table
+    fresh = state.phase == Phase.ACTIVATION and not us.activated and us.on_table
     if a.kind in (Kind.CAST, Kind.TELEPORT):
         if not (fresh or going_on):
             raise bad("Special Abilities come in the unit's activation, before its attack")
@@ -871,7 +848,7 @@ def _validate(state: GameState, a: Action) -> UnitState | None:
         if problem:
             raise bad(problem)
         return us
-    if not (fresh or (going_on and state.phase == "act")):
+    if not (fresh or (going_on and state.phase == Phase.ACT)):
         raise bad("this unit cannot activate now")
     if a.kind is Kind.IDLE and not fresh:
         raise bad("Idle: the unit may not use any Special Abilities")
@@ -926,39 +903,7 @@ def _shot_problem(state: GameState, us: UnitState, a: Action) -> str | None:
 
 def apply(state: GameState, action: Action) -> None:
     """Carry out ``action`` (checked: an illegal action raises a clear error)."""
-    us = _validate(state, action)
-    if action.kind is Kind.CHOOSE_ZONE:
-        _choose_zone(state, action)
-        return
-    if action.kind is Kind.RESIST:
-        caster, a, helped = casting(state)
-        del state.extra["casting"]
-        _finish_cast(state, caster, a, helped, action.value)
-        return
-    if action.kind is Kind.PLACE_OBJECTIVE:
-        assert action.to is not None
-        if activation.place_objective(state, action.to) or _placing_done(state):
-            _choose_zones(state)  # "alternate in placing one marker"
-        return
-    if action.kind is Kind.SET_CLOCK and state.phase == "clocks":
-        state.phase = "activation"  # the side then picks its unit
-        bennies.start_clock(state, state.active, action)
-        return
-    assert us is not None
-    if action.kind is Kind.DEPLOY:
-        _deploy(state, us, action)
-    elif action.kind is Kind.SHOOT:
-        _shoot_step(state, us, action)
-    elif action.kind is Kind.CAST:
-        _cast(state, us, action)
-    elif action.kind is Kind.TELEPORT:
-        _teleport(state, us, action)
-    elif action.kind is Kind.SET_CLOCK:
-        _set_clock(state, us, action)
-    elif action.kind is Kind.DEFEND:
-        _defend(state, us, action)
-    else:
-        _activate(state, us, action)
+    state.rules.apply(state, action)
 
 
 def preferred_edge(state: GameState) -> int:
@@ -974,34 +919,35 @@ def _choose_zones(state: GameState) -> None:
     activates first, the loser chooses the other": ``CHOOSE_ZONE`` decisions (:func:`zone_picks`).
     """
     winner = int(state.rng.integers(2))
-    state.extra["roll_off"] = {"winner": winner, "took": None, "edge": None, "first": None}
-    state.phase = "zones"
+    state.roll_off = RollOff(winner)
+    state.phase = Phase.ZONES
     state.active = winner
 
 
 def _choose_zone(state: GameState, a: Action) -> None:
-    ro = state.extra["roll_off"]
+    ro = state.roll_off
+    assert ro is not None
     side = state.active
     state.log.add("choose_zone", side=side, choice=a.choice)
     if a.choice in WINNER_PICKS:
-        ro["took"] = a.choice
+        ro.took = a.choice
     elif a.choice in EDGE_PICKS:
-        ro["edge"] = (side, 0 if a.choice == "low" else 1)
+        ro.edge = (side, 0 if a.choice == "low" else 1)
     else:
-        ro["first"] = side if a.choice == "lead" else 1 - side
-    if ro["edge"] is None or ro["first"] is None:
+        ro.first = side if a.choice == "lead" else 1 - side
+    if ro.edge is None or ro.first is None:
         state.active = zone_picks(state)[0]  # the next pick's chooser
         return
-    picker, chosen = ro["edge"]
+    picker, chosen = ro.edge
     edges = [0, 0]
     edges[picker] = chosen
     edges[1 - picker] = 1 - chosen
-    state.extra["edge"] = edges
-    state.first = int(ro["first"])
-    winner = int(ro["winner"])
-    del state.extra["roll_off"]
+    state.home_edges = edges
+    state.first = ro.first
+    winner = ro.winner
+    state.roll_off = None
     state.log.add(
-        "roll_off", winner=winner, took=ro["took"], first=state.first, zone_chooser=picker,
+        "roll_off", winner=winner, took=ro.took, first=state.first, zone_chooser=picker,
         edges=edges,
     )  # fmt: skip
     _start_round(state, 1)
@@ -1013,7 +959,7 @@ def _start_round(state: GameState, n: int) -> None:
     activation.begin_round(state, n)
     state.log.add("beginning", round=n)
     abilities.give_spell_tokens(state)  # "Casters receive spell tokens"
-    state.phase = "deploy" if n == 1 else "ambush"
+    state.phase = Phase.DEPLOY if n == 1 else Phase.AMBUSH
     state.active = state.first  # "The commander that will activate first ... deploys first"
     state.log.add("deployment_phase", round=n, phase=state.phase, first=state.first)
     _next_deployer(state)
@@ -1034,8 +980,8 @@ def _next_deployer(state: GameState) -> None:
     while True:
         if activation.deployer_with_room(state, _has_room):
             return
-        if state.phase == "deploy":
-            state.phase = "scout"  # round 1: Normal, then Scout Deployment
+        if state.phase == Phase.DEPLOY:
+            state.phase = Phase.SCOUT  # round 1: Normal, then Scout Deployment
             state.active = state.first
             state.log.add("deployment_phase", round=state.round, phase="scout", first=state.first)
             continue
@@ -1052,7 +998,7 @@ def _has_room(state: GameState, side: int) -> bool:
     for us in _to_deploy(state, side):
         if deploy_options(state, us):
             return True
-        if state.phase == "ambush" and state.round < state.rounds:
+        if state.phase == Phase.AMBUSH and state.round < state.rounds:
             state.log.add("no_room", unit=us.uid, side=side, phase=state.phase, waits=True)
             continue
         deploy_search.not_deployed(state, us, no_room_reason(state, us))
@@ -1060,7 +1006,7 @@ def _has_room(state: GameState, side: int) -> bool:
 
 
 def _start_activation(state: GameState) -> None:
-    state.phase = "activation"
+    state.phase = Phase.ACTIVATION
     state.active = state.first
     _skip_empty(state)
 
@@ -1076,19 +1022,16 @@ def _offer_clocks(state: GameState) -> None:
     bennies.offer_clocks(state, _can_activate)
 
 
-_roller = activation.roller
-
-
 def _begin(state: GameState, us: UnitState) -> None:
     """Count the activation once (Special Abilities and the action are one activation)."""
-    if state.phase != "activation":
+    if state.phase != Phase.ACTIVATION:
         return
     activation.count_activation(state, us)
 
 
 def _cast(state: GameState, us: UnitState, a: Action) -> None:
     """A spell (seed 003 "Caster(X)"): pay, let the enemy resist if it can, roll."""
-    step = state.phase if state.phase in ABILITY_STEPS else "act"
+    step = state.phase if state.phase in ABILITY_STEPS else Phase.ACT
     p = state.pending
     moved = p.moved if p is not None else False
     tried = _tried(state, us)
@@ -1100,8 +1043,8 @@ def _cast(state: GameState, us: UnitState, a: Action) -> None:
     )
     state.phase = step
     if abilities.resisters(state, us):  # "at the same time before rolling": their decision
-        state.extra["casting"] = (a, helped)
-        state.phase = "resist"
+        state.casting = SpellCast(a, helped)
+        state.phase = Phase.RESIST
         state.active = 1 - us.side
         return
     _finish_cast(state, us, a, helped, 0)
@@ -1110,15 +1053,14 @@ def _cast(state: GameState, us: UnitState, a: Action) -> None:
 def _finish_cast(
     state: GameState, us: UnitState, a: Action, helped: dict[str, int], resist: int
 ) -> None:
-    roller = _roller(state)
+    roller = state.dice
     waiting = abilities.resolve_cast(
         state, us, a, helped, resist, roller, options_of(state).readings
     )
-    state.mech_state = roller.state
     pending = state.pending
     assert pending is not None
     if waiting is not None:  # the target's side decides on its bennies first (DEFEND)
-        state.extra["after_spell"] = pending
+        state.after_spell = pending
         _ask_defender(state, waiting, roller)
         return
     _after_spell(state, us, pending)
@@ -1134,13 +1076,13 @@ def _after_spell(state: GameState, us: UnitState, pending: Pending) -> None:
 
 def _teleport(state: GameState, us: UnitState, a: Action) -> None:
     """Seed 002 "Teleport": once per activation, before the attack, before or after moving."""
-    step = state.phase if state.phase in ABILITY_STEPS else "act"
+    step = state.phase if state.phase in ABILITY_STEPS else Phase.ACT
     p = state.pending
     moved = p.moved if p is not None else False
     tried = _tried(state, us)
     _begin(state, us)
     abilities.teleport(state, us, a)
-    state.extra["teleported"] = us.uid
+    state.teleported = us.uid
     clock_set = p is not None and p.unit == us.uid and p.clock_set
     state.pending = Pending(step, us.uid, us.side, moved=moved, cast=tried, clock_set=clock_set)
     state.phase = step
@@ -1149,7 +1091,7 @@ def _teleport(state: GameState, us: UnitState, a: Action) -> None:
 
 def _after_ability(state: GameState, us: UnitState) -> None:
     """After a Rush, the activation ends once no Special Ability is left to use."""
-    if state.phase == "special" and not ability_actions(state, us):
+    if state.phase == Phase.SPECIAL and not ability_actions(state, us):
         _end_activation(state, us.side)
 
 
@@ -1157,7 +1099,7 @@ def _activate(state: GameState, us: UnitState, a: Action) -> None:
     tried = _tried(state, us)
     _begin(state, us)
     state.pending = None
-    state.phase = "activation"
+    state.phase = Phase.ACTIVATION
     activation.log_activation(state, us, a, shaken=us.shaken)
     assert us.placement is not None
     if a.kind is Kind.IDLE:
@@ -1195,9 +1137,8 @@ def _move(state: GameState, us: UnitState, a: Action) -> None:
     us.placement = moved.placement
     after = geo.centroid(us.placement)
     state.log.add("move", unit=us.uid, distance=round(math.dist(before, after), 3))
-    roller = _roller(state)
+    roller = state.dice
     combat.dangerous_terrain(state, us, moved.dangerous, roller, a.kind.value)
-    state.mech_state = roller.state
 
 
 def _offer_shot(
@@ -1205,8 +1146,8 @@ def _offer_shot(
 ) -> None:
     """Hold and Advance "use Ranged Attack": the targets are the next decision, if any (or a
     Special Ability still to use before it)."""
-    state.pending = Pending("shoot", us.uid, us.side, moved=moved, cast=tried)
-    state.phase = "shoot"
+    state.pending = Pending(Phase.SHOOT, us.uid, us.side, moved=moved, cast=tried)
+    state.phase = Phase.SHOOT
     if shooting_targets(state, us) or ability_actions(state, us):
         return
     _end_activation(state, us.side)
@@ -1214,15 +1155,15 @@ def _offer_shot(
 
 def _offer_special(state: GameState, us: UnitState, tried: tuple[str, ...]) -> None:
     """After a Rush move: Special Abilities may still be used "after moving"."""
-    state.pending = Pending("special", us.uid, us.side, moved=True, cast=tried)
-    state.phase = "special"
+    state.pending = Pending(Phase.SPECIAL, us.uid, us.side, moved=True, cast=tried)
+    state.phase = Phase.SPECIAL
     _after_ability(state, us)
 
 
 def _end_activation(state: GameState, side: int) -> None:
     state.pending = None
-    state.phase = "activation"
-    state.extra.pop("teleported", None)
+    state.phase = Phase.ACTIVATION
+    state.teleported = ""
     activation.pass_turn(state, 1 - side, _end_round)  # "commanders alternate Activating"
     _offer_clocks(state)
 
@@ -1231,7 +1172,7 @@ def _shoot_step(state: GameState, us: UnitState, a: Action) -> None:
     """Seed 002 "Ranged Attacks": the chosen targets, each attacked and tested in turn."""
     pending = state.pending
     assert pending is not None
-    if a.target and state.phase == "shoot":
+    if a.target and state.phase == Phase.SHOOT:
         targets = shooting_targets(state, us)
         plan = [(a.target, tuple(w for w in targets[a.target] if w not in a.split))]
         if a.second:
@@ -1243,7 +1184,7 @@ def _shoot_step(state: GameState, us: UnitState, a: Action) -> None:
                 volleys[0] = volleys[0].with_extra_die()
         _fire_volleys(state, us, tuple(volleys), pending.side)
         return
-    if state.phase == "shoot":
+    if state.phase == Phase.SHOOT:
         state.log.add("hold_fire", unit=us.uid)
     _end_activation(state, pending.side)
 
@@ -1254,7 +1195,7 @@ def _fire_volleys(
     """Each volley in turn; a defender with bennies gets a ``DEFEND`` decision once the hits
     are known (seed 002 "Roll Attacks" done, "Roll Defense" not yet), which pauses the rest."""
     readings = options_of(state).readings
-    roller = _roller(state)
+    roller = state.dice
     for i, v in enumerate(volleys):
         target = state.units[v.target]
         if not target.on_table:
@@ -1267,16 +1208,14 @@ def _fire_volleys(
             return
         result = defend.resolve_hits(rolled, d, roller, readings)
         combat.volley_result(state, us, v, d, result)
-    state.mech_state = roller.state
     _end_activation(state, side)
 
 
 def _ask_defender(state: GameState, shot: defend.Defending, roller: Roller) -> None:
     """Pause the attack for the ``DEFEND`` decision of the side hit (seed 000 "Bennies")."""
-    state.mech_state = roller.state
-    state.extra["defending"] = shot
-    state.pending = Pending("defend", shot.target, shot.side)
-    state.phase = "defend"
+    state.defending = shot
+    state.pending = Pending(Phase.DEFEND, shot.target, shot.side)
+    state.phase = Phase.DEFEND
     state.active = state.units[shot.target].side
 
 
@@ -1311,22 +1250,20 @@ def _fight(state: GameState, fight: defend.Fight, side: int, roller: Roller) -> 
         state, us, target, fight.dealt, fight.taken, roller, options=opts.melee,
         readings=opts.readings,
     )  # fmt: skip
-    state.mech_state = roller.state
     _end_activation(state, side)
 
 
 def _defend(state: GameState, us: UnitState, a: Action) -> None:
     """Spend ``a.value`` bennies on as many hits, then roll the rest of the volley and go on."""
-    shot = state.extra.pop("defending")
+    shot, state.defending = state.defending, None
     assert isinstance(shot, defend.Defending)
     benny_defence.spend_defence(state, us, a.value)
     readings = options_of(state).readings
-    roller = _roller(state)
+    roller = state.dice
     attacker = state.units[shot.attacker]
     if shot.spell:  # a spell's hits: the caster's activation then goes on
         abilities.spell_defended(state, shot, a.value, roller, readings)
-        state.mech_state = roller.state
-        pending = state.extra.pop("after_spell")
+        pending, state.after_spell = state.after_spell, None
         assert isinstance(pending, Pending)
         _after_spell(state, attacker, pending)
         return
@@ -1338,7 +1275,6 @@ def _defend(state: GameState, us: UnitState, a: Action) -> None:
         return
     assert shot.volley is not None
     combat.volley_result(state, attacker, shot.volley, d, result, defended=a.value)
-    state.mech_state = roller.state
     _fire_volleys(state, attacker, shot.rest, shot.side)
 
 
@@ -1375,16 +1311,13 @@ def _charge(state: GameState, us: UnitState, target: UnitState, *, benny: bool =
         distance=round(math.dist(geo.centroid(start), geo.centroid(us.placement)), 3),
         in_contact=int(res.in_contact.sum()),
     )
-    roller = _roller(state)
+    roller = state.dice
     combat.dangerous_terrain(state, us, res.move.dangerous, roller, "charge")
     if not (us.alive and target.alive):
-        state.mech_state = roller.state
         _end_activation(state, us.side)
         return
-    if benny:  # the roller carries the clocks' state on: the benny is spent there too
-        state.mech_state = roller.state
+    if benny:
         _spend_benny(state, us)
-        roller.state = state.mech_state
     combat.pile_in(state, us, target)
     _fight(state, defend.Fight(us.uid, target.uid, extra=benny), us.side, roller)
 
@@ -1426,8 +1359,79 @@ score = objectives.score
 units_left = objectives.units_left
 
 
+class RiversideRules(OprRules):
+    """Seed 002 (Riverside): the procedure's hooks as its text says them."""
+
+    name = "riverside"
+    version = "002_fdb385c07cc953af r6"
+    readings = RiversideOptions
+
+    setup = staticmethod(new_game)
+
+    def marker_problem(self, state: GameState, point: Point) -> str | None:
+        """ "Placing Objectives" but the spacing: outside the zones, not in impassable
+        terrain."""
+        return _marker_placing(state, point)
+
+    objectives_placed = staticmethod(_choose_zones)
+
+    def zone_choices(self, state: GameState) -> Sequence[str]:
+        return zone_picks(state)[1]
+
+    choose_zone = staticmethod(_choose_zone)
+    to_deploy = staticmethod(_to_deploy)
+    deploy_options = staticmethod(deploy_options)
+    unit_actions = staticmethod(unit_actions)
+    special_actions = staticmethod(ability_actions)
+
+    def step_actions(self, state: GameState, us: UnitState, phase: Phase) -> list[Action]:
+        if phase not in ABILITY_STEPS:
+            return []
+        if phase == Phase.ACT:  # after a Special Ability: the action (Idle may use none)
+            out = [a for a in unit_actions(state, us) if a.kind is not Kind.IDLE]
+        elif phase == Phase.SHOOT:
+            out = shoot_actions(state, us)
+        else:  # "special", after a Rush: nothing more (SHOOT without a target) ends it
+            out = [Action(Kind.SHOOT, us.uid)]
+        return out + ability_actions(state, us)
+
+    def defend_actions(self, state: GameState) -> list[Action]:
+        return defend.defend_actions(defending(state), bennies_available(state, state.active))
+
+    def resist_actions(self, state: GameState) -> list[Action]:
+        return abilities.resist_actions(state, casting(state)[0])
+
+    validate = staticmethod(_validate)
+
+    def start_clock(self, state: GameState, action: Action) -> None:
+        state.phase = Phase.ACTIVATION  # the side then picks its unit
+        bennies.start_clock(state, state.active, action)
+
+    def resist(self, state: GameState, us: UnitState | None, action: Action) -> None:
+        caster, a, helped = casting(state)
+        state.casting = None
+        _finish_cast(state, caster, a, helped, action.value)
+
+    def steps(self) -> dict[Kind, Step]:
+        return {
+            Kind.DEPLOY: _deploy,
+            Kind.SHOOT: _shoot_step,
+            Kind.CAST: _cast,
+            Kind.TELEPORT: _teleport,
+            Kind.SET_CLOCK: _set_clock,
+            Kind.DEFEND: _defend,
+        }
+
+    activate = staticmethod(_activate)
+    move_allowance = staticmethod(move_allowance)
+
+    def shooting_targets(self, state: GameState, us: UnitState) -> list[str]:
+        return sorted(shooting_targets(state, us))
+
+
 __all__: Sequence[str] = [
     "RiversideOptions",
+    "RiversideRules",
     "apply",
     "charge_targets",
     "contesting",

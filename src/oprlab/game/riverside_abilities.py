@@ -296,7 +296,7 @@ def teleport_goals(state: GameState, us: UnitState) -> list[Point]:
     goals: list[Point] = [o.position for o in state.objectives]
     goals += [geo.centroid(e.placement) for e in state.enemies(us.side) if e.placement is not None]
     cx, _ = geo.centroid(us.placement)
-    goals.append((cx, 0.0 if state.extra.get("edge", [0, 1])[us.side] == 0 else state.table.depth))
+    goals.append((cx, 0.0 if state.home_edges[us.side] == 0 else state.table.depth))
     return goals
 
 

@@ -160,9 +160,9 @@ class Look:
 
 def sight_cache(state: GameState) -> SightCache:
     """The game's sight cache (positions are part of its key, so it is never stale)."""
-    cache = state.extra.get("sight_cache")
+    cache = state.memo.sight
     if not isinstance(cache, SightCache):
-        cache = state.extra["sight_cache"] = SightCache(maxsize=16)
+        cache = state.memo.sight = SightCache(maxsize=16)
     return cache
 
 

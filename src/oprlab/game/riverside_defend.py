@@ -198,7 +198,7 @@ def resolve_hits(
 
 @dataclass(frozen=True)
 class Defending:
-    """An attack waiting for the defender's ``DEFEND`` decision (kept in ``state.extra``).
+    """An attack waiting for the defender's ``DEFEND`` decision (kept in ``state.defending``).
 
     Attributes:
         attacker: the attacking unit's uid; ``target``: the unit hit.

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 from oprlab.errors import OptionError
-from oprlab.game import deploy_search, gff, riverside, wwpd
-from oprlab.game.gff_setup import GffOptions
-from oprlab.game.riverside import RiversideOptions
+from oprlab.game import wwpd
+from oprlab.game.gff import GffRules
+from oprlab.game.riverside import RiversideRules
 from oprlab.game.system import NotDeployed, RuleSystem
 from oprlab.table.model import Table
 
@@ -31,9 +30,11 @@ __all__ = ["NO_GAME", "SYSTEMS", "find_system", "system_names"]
 #: keep the fighters and the strike back is the charged side's decision; a marker with no point
 #: over 9" away goes at the farthest point; rules some models have act through those models'
 #: weapons. Every pinned game changed (the dice streams).
+#: The OPR systems' revisions are their classes' ``version`` (``GffRules``, ``RiversideRules``):
+#: bump them there.
 VERSIONS: dict[str, str] = {
-    "gff": "003_8abb008d4113ed75 r7",
-    "riverside": "002_fdb385c07cc953af r6",
+    "gff": GffRules.version,
+    "riverside": RiversideRules.version,
     "wwpd": "004_b5c87f7769291d1c r2",
 }
 
@@ -42,76 +43,6 @@ NO_GAME: dict[str, str] = {
     "dq": "DragonQuest combat (seed 001) has no full-game procedure: see `oprlab dq` and "
     "`oprlab compare-mechanics --dq`",
 }
-
-
-@dataclass(frozen=True)
-class _OprProcedure:
-    """An OPR system (seed 003 or 002): Army Forge lists, the d6 or the clock."""
-
-    name: str
-    version: str
-    readings: type[Any]
-    procedure: ModuleType
-    army_format: str = "army-forge"
-    commander_family: str = "opr"
-    mechanics: tuple[str, ...] = ("d6", "clock")
-
-    def new_game(
-        self,
-        army_a: Any,
-        army_b: Any,
-        *,
-        seed: int,
-        mechanic: Any = None,
-        table: Table | None = None,
-        readings: Any = None,
-        log: bool = True,
-    ) -> Any:
-        return self.procedure.new_game(
-            army_a,
-            army_b,
-            seed=seed,
-            mechanic="d6" if mechanic is None else mechanic,
-            table=table,
-            log=log,
-            options=readings,
-        )
-
-    def legal_actions(self, state: Any) -> Sequence[Any]:
-        return self.procedure.legal_actions(state)  # type: ignore[no-any-return]
-
-    def is_legal(self, state: Any, action: Any) -> bool:
-        return bool(self.procedure.is_legal(state, action))
-
-    def apply(self, state: Any, action: Any) -> None:
-        self.procedure.apply(state, action)
-
-    def score(self, state: Any) -> tuple[int, int]:
-        return self.procedure.score(state)  # type: ignore[no-any-return]
-
-    def units_left(self, state: Any, side: int) -> int:
-        return int(self.procedure.units_left(state, side))
-
-    def models_lost(self, state: Any, side: int) -> int:
-        missing = deploy_search.missing(state)
-        return sum(
-            u.unit.size if u.routed else u.unit.size - max(0, u.models)
-            for u in state.side_units(side)
-            if u.uid not in missing
-        )
-
-    def not_deployed(self, state: Any) -> tuple[NotDeployed, ...]:
-        return tuple(
-            NotDeployed(uid, u.unit.name, u.side, u.unit.size, reason)
-            for uid, reason in deploy_search.missing(state).items()
-            for u in (state.units[uid],)
-        )
-
-    def readings_of(self, state: Any) -> Any:
-        return self.procedure.options_of(state)
-
-    def mechanic_name(self, state: Any) -> str:
-        return str(state.extra.get("mechanic_name", state.mechanic.name))
 
 
 @dataclass(frozen=True)
@@ -184,8 +115,8 @@ def _wwpd_missing(state: Any) -> dict[str, str]:
 
 #: The systems with a full-game procedure, by name.
 SYSTEMS: dict[str, RuleSystem] = {
-    "gff": _OprProcedure("gff", VERSIONS["gff"], GffOptions, gff),
-    "riverside": _OprProcedure("riverside", VERSIONS["riverside"], RiversideOptions, riverside),
+    "gff": GffRules(),
+    "riverside": RiversideRules(),
     "wwpd": _WwpdProcedure(),
 }
 

@@ -113,7 +113,7 @@ def defend(state: GameState, actions: Sequence[Action]) -> Action:
     multiplying, at the unit's cost per wound. The same habit for a shot, each attack of a
     melee exchange (the unit as it stands in the exchange) and a spell's hits.
     """
-    shot = state.extra.get("defending")
+    shot = state.defending
     none = min(actions, key=lambda a: a.value)
     if not isinstance(shot, gff_defend.WAITING):
         return none
@@ -164,7 +164,7 @@ def strike_back(state: GameState, actions: Sequence[Action]) -> Action:
     the difference between charging rested and Fatigued. Otherwise Fatigue costs nothing.
     Equal: strike back.
     """
-    waiting = state.extra.get("strike_back")
+    waiting = state.strike_back
     yes = max(actions, key=lambda a: a.value)
     no = min(actions, key=lambda a: a.value)
     if not isinstance(waiting, gff_melee.StrikeBackDeciding):
@@ -200,7 +200,7 @@ def resist(state: GameState, actions: Sequence[Action]) -> Action:
     token of the resisting side's own spell would remove from the casting unit (it stands in
     reach and sight: a likely next target), times its chance to work unboosted.
     """
-    c = state.extra.get("casting")
+    c = state.casting
     none = min(actions, key=lambda a: a.value)
     if not isinstance(c, gff_casting.Casting):
         return none

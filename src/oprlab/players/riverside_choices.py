@@ -33,7 +33,7 @@ from oprlab.game import riverside_combat as combat
 from oprlab.game import riverside_defend
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff import CASTING_ROLL, SPELLS
-from oprlab.game.state import GameState
+from oprlab.game.state import GameState, Phase
 from oprlab.mechanics import get_mechanic
 from oprlab.players.gff_choices import MANY_POINTS, spare_bennies, start_clock
 from oprlab.rules.riverside.attack import defense_check
@@ -57,7 +57,7 @@ def choose(cmd: RulesCommander, state: GameState, actions: Sequence[Action]) -> 
         return resist_choice(state, actions)
     if kind is Kind.DEFEND:
         return defend_choice(state, actions)
-    if kind is Kind.SET_CLOCK and state.phase == "clocks":  # an activation's start: GFF's habit
+    if kind is Kind.SET_CLOCK and state.phase == Phase.CLOCKS:  # an activation's start: GFF's habit
         return start_clock(state, actions)
     special = [a for a in actions if a.kind in ABILITIES]
     if not special:
@@ -166,7 +166,7 @@ def _value(cmd: RulesCommander, state: GameState, a: Action) -> float:
         shots = [s for s in rv.shoot_actions(state, state.units[a.unit]) if not s.benny]
         return max(cmd._shoot_value(state, s) for s in shots)
     if a.kind is Kind.SHOOT:
-        if state.phase == "shoot":
+        if state.phase == Phase.SHOOT:
             return cmd._shoot_value(state, a)
         return _stay_value(cmd, state, a.unit)
     return cmd.score(state, a)

@@ -31,7 +31,6 @@ import numpy as np
 import numpy.typing as npt
 
 from oprlab.game import geometry as geo
-from oprlab.game import riverside
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff import (
     CASTING_ROLL,
@@ -39,8 +38,6 @@ from oprlab.game.gff import (
     OBJECTIVE_RANGE,
     SPELLS,
     bennies_available,
-    move_allowance,
-    shooting_targets,
 )
 from oprlab.game.state import GameState, UnitState
 from oprlab.mechanics import get_mechanic
@@ -894,17 +891,13 @@ class RulesCommander:
 
 def _allowance(state: GameState, unit: Unit, kind: Kind) -> float:
     """How far ``unit`` moves with ``kind`` under the game's own text."""
-    if state.system == "riverside":
-        return riverside.move_allowance(unit, kind)
-    return move_allowance(unit, kind)
+    return state.rules.move_allowance(unit, kind)
 
 
 def _targets(state: GameState, us: UnitState) -> list[str]:
     """Who ``us`` may shoot now, by the game's own range and line-of-sight rules (Riverside
     traces its sampled sight lines, GFF one centre line)."""
-    if state.system == "riverside":
-        return sorted(riverside.shooting_targets(state, us))
-    return shooting_targets(state, us)
+    return state.rules.shooting_targets(state, us)
 
 
 def _held(controller: int | None, near: set[int], side: int) -> int:

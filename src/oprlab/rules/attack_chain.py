@@ -27,7 +27,8 @@ from typing import Protocol, TypeVar
 import numpy as np
 
 from oprlab.errors import OptionError
-from oprlab.mechanics import Check, Mechanic, Outcome, State
+from oprlab.mechanics import Check, Mechanic, Outcome
+from oprlab.mechanics.dice import Dice
 from oprlab.prob import Dist, add, repeat_sum
 from oprlab.prob.floats import Array, add_pmf, bump, frozen, pmf_array, power, repeat_small
 
@@ -417,24 +418,8 @@ def float_sums(
 # --- check by check ------------------------------------------------------------------------
 
 
-class Roller:
-    """Rolls checks with one mechanic, threading its state; the only place dice are drawn."""
-
-    def __init__(self, mechanic: Mechanic, state: State, rng: np.random.Generator | None):
-        self.mechanic = mechanic
-        self.state = state
-        self.rng = rng
-
-    def roll(self, check: Check) -> Outcome:
-        if self.mechanic.deterministic:
-            ((outcome, _),) = self.mechanic.outcomes(check, self.state).items()
-        else:
-            if self.rng is None:
-                raise ValueError(f"{self.mechanic.name} needs a random generator")
-            outcome = self.mechanic.sample(check, self.state, self.rng)
-        if outcome.state is not None:
-            self.state = outcome.state
-        return outcome
+#: The game's dice (:class:`~oprlab.mechanics.dice.Dice`) under the name the resolvers use.
+Roller = Dice
 
 
 @dataclass(frozen=True)

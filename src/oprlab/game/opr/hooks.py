@@ -1,0 +1,277 @@
+"""``OprRules``: the OPR procedure's skeleton, written once, and the hooks where texts differ.
+
+GFF (seed 003) and Riverside (seed 002) play the same procedure: place objective markers, pick
+zones, deploy, then rounds of alternating activations, each of which may pause for a decision
+(shoot, resist a spell, spend bennies, strike back). What is the same is written here once:
+the system boundary (:class:`~oprlab.game.system.RuleSystem`), which decisions each phase
+offers, how an action is checked and dispatched, objective placement, the score. What the two
+texts say differently is a method of this class, reached through ``self`` (never a module
+table): ``GffRules`` (:mod:`oprlab.game.gff`) and ``RiversideRules``
+(:mod:`oprlab.game.riverside`) override it, and a house rule is one more subclass that
+overrides one hook.
+
+May import ``oprlab.game.state``, ``oprlab.game.actions``, ``oprlab.game.system`` and the
+shared procedure modules of ``oprlab.game`` (activation, bennies, objectives, deploy_search),
+and below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+from oprlab.game import activation, bennies, deploy_search, objectives
+from oprlab.game.actions import Action, Kind
+from oprlab.game.state import GameState, Phase, UnitState
+from oprlab.game.system import NotDeployed
+from oprlab.mechanics import Mechanic
+from oprlab.table.model import Point, Table
+from oprlab.units.model import Army, Unit
+
+__all__ = ["DEPLOY_PHASES", "OprRules", "opr_rules"]
+
+#: Phases in which units are set up, one decision a unit.
+DEPLOY_PHASES = (Phase.DEPLOY, Phase.SCOUT, Phase.AMBUSH)
+
+#: A step of the procedure: what an action of one kind does to the game.
+Step = Callable[[GameState, UnitState, Action], None]
+
+
+class OprRules:
+    """One OPR rule system: the procedure's skeleton, and its hooks with no default text.
+
+    Class attributes say what the system is (its name, version, readings, the army format and
+    mechanics it accepts); the methods below the RuleSystem surface are the hooks a system
+    (or a house rule) overrides.
+    """
+
+    name: ClassVar[str]
+    version: ClassVar[str]
+    readings: ClassVar[type[Any]]
+    army_format: ClassVar[str] = "army-forge"
+    commander_family: ClassVar[str] = "opr"
+    mechanics: ClassVar[tuple[str, ...]] = ("d6", "clock")
+
+    def __init__(self) -> None:
+        self._steps = self.steps()
+
+    # --- the system boundary (RuleSystem) ---------------------------------------------------
+
+    def new_game(
+        self,
+        army_a: Army,
+        army_b: Army,
+        *,
+        seed: int,
+        mechanic: str | Mechanic | None = None,
+        table: Table | None = None,
+        readings: Any = None,
+        log: bool = True,
+    ) -> GameState:
+        """A game ready for its objective markers (the system's setup, :meth:`setup`)."""
+        return self.setup(
+            army_a,
+            army_b,
+            seed=seed,
+            mechanic="d6" if mechanic is None else mechanic,
+            table=table,
+            log=log,
+            options=readings,
+            rules=self,
+        )
+
+    def legal_actions(self, state: GameState) -> list[Action]:
+        """Every decision open to the side to act, in canonical order."""
+        if state.done:
+            return []
+        phase, side, p = state.phase, state.active, state.pending
+        out: list[Action] = []
+        if phase == Phase.OBJECTIVES:
+            out = [Action(Kind.PLACE_OBJECTIVE, to=pt) for pt in self.objective_candidates(state)]
+        elif phase in (Phase.ZONE, Phase.ZONES):
+            out = [Action(Kind.CHOOSE_ZONE, choice=c) for c in self.zone_choices(state)]
+        elif phase in DEPLOY_PHASES:
+            for us in self.to_deploy(state, side):
+                out.extend(
+                    Action(Kind.DEPLOY, us.uid, to=pt, formation=k)
+                    for pt, k in self.deploy_options(state, us)
+                )
+        elif phase == Phase.ACTIVATION:
+            for us in activation.can_activate(state, side):
+                out.extend(self.unit_actions(state, us))
+                out.extend(self.special_actions(state, us))
+        elif phase == Phase.CLOCKS:
+            out = bennies.start_clock_actions(state)
+        elif phase == Phase.DEFEND:
+            out = self.defend_actions(state)
+        elif phase == Phase.RESIST:
+            out = self.resist_actions(state)
+        elif phase == Phase.STRIKE_BACK:
+            out = self.strike_back_actions(state)
+        elif p is not None:  # the second half of an activation (act, shoot, consolidate...)
+            out = self.step_actions(state, state.units[p.unit], phase)
+        return sorted(out, key=Action.sort_key)
+
+    def is_legal(self, state: GameState, action: Action) -> bool:
+        """Whether ``action`` may be taken now, including moves to any point of the table."""
+        return activation.is_legal(self.validate, state, action)
+
+    def apply(self, state: GameState, action: Action) -> None:
+        """Carry out ``action`` (checked: an illegal action raises a clear error)."""
+        us = self.validate(state, action)
+        kind = action.kind
+        if kind is Kind.PLACE_OBJECTIVE:
+            assert action.to is not None
+            if activation.place_objective(state, action.to) or self.placing_done(state):
+                self.objectives_placed(state)  # "alternate in placing one marker"
+            return
+        if kind is Kind.CHOOSE_ZONE:
+            self.choose_zone(state, action)
+            return
+        if kind is Kind.SET_CLOCK and state.phase == Phase.CLOCKS:
+            self.start_clock(state, action)
+            return
+        if kind is Kind.RESIST:
+            self.resist(state, us, action)
+            return
+        assert us is not None
+        self._steps.get(kind, self.activate)(state, us, action)
+
+    def score(self, state: GameState) -> tuple[int, int]:
+        return objectives.score(state)
+
+    def units_left(self, state: GameState, side: int) -> int:
+        return objectives.units_left(state, side)
+
+    def models_lost(self, state: GameState, side: int) -> int:
+        missing = deploy_search.missing(state)
+        return sum(
+            u.unit.size if u.routed else u.unit.size - max(0, u.models)
+            for u in state.side_units(side)
+            if u.uid not in missing
+        )
+
+    def not_deployed(self, state: GameState) -> tuple[NotDeployed, ...]:
+        return tuple(
+            NotDeployed(uid, u.unit.name, u.side, u.unit.size, reason)
+            for uid, reason in deploy_search.missing(state).items()
+            for u in (state.units[uid],)
+        )
+
+    def readings_of(self, state: GameState) -> Any:
+        """The game's readings (the system's options; its defaults when none were given)."""
+        opts = state.options
+        return opts if isinstance(opts, self.readings) else self.readings()
+
+    def mechanic_name(self, state: GameState) -> str:
+        return state.mechanic_name or state.mechanic.name
+
+    # --- objectives (GFF Mission 1-3, Riverside "Placing Objectives") ---------------------
+
+    def objective_problem(self, state: GameState, point: Point) -> str | None:
+        """Why a marker may not go at ``point``, or ``None`` if it may: :meth:`marker_problem`,
+        then over 9" from the others, or as far as the table allows when no point is
+        (``stuck_markers``)."""
+        stuck = self.readings_of(state).stuck_markers
+        problem = self.marker_problem(state, point)
+        return problem or objectives.spacing_problem(state, point, self.marker_problem, stuck)
+
+    def objective_candidates(self, state: GameState) -> list[Point]:
+        """Legal marker points on a 3" grid (when none is over 9" from the others, the
+        farthest: ``stuck_markers``)."""
+        stuck = self.readings_of(state).stuck_markers
+        return objectives.candidates(state, self.marker_problem, stuck)
+
+    def placing_done(self, state: GameState) -> bool:
+        """No more markers: all placed, or none may go (``objectives.stop_if_stuck``)."""
+        stuck = self.readings_of(state).stuck_markers
+        left = state.objectives_left
+        return left == 0 or objectives.stop_if_stuck(state, self.marker_problem, stuck)
+
+    # --- hooks: where the texts differ ------------------------------------------------------
+
+    #: The system's setup (its module's ``new_game``): check the armies, roll off, count the
+    #: markers; called with ``rules=self`` so the game is played by this very object.
+    setup: Callable[..., GameState]
+
+    def marker_problem(self, state: GameState, point: Point) -> str | None:
+        """Where a marker may go, but the spacing (on the table, outside the zones...)."""
+        raise NotImplementedError
+
+    def objectives_placed(self, state: GameState) -> None:
+        """The last marker is down: the deployment (or zones) roll-off."""
+        raise NotImplementedError
+
+    def zone_choices(self, state: GameState) -> Sequence[str]:
+        """The ``CHOOSE_ZONE`` picks open now."""
+        raise NotImplementedError
+
+    def choose_zone(self, state: GameState, a: Action) -> None:
+        raise NotImplementedError
+
+    def to_deploy(self, state: GameState, side: int) -> list[UnitState]:
+        """The units ``side`` may set up in this deployment phase."""
+        raise NotImplementedError
+
+    def deploy_options(self, state: GameState, us: UnitState) -> list[deploy_search.Option]:
+        """Where and in which formation ``us`` may be set up."""
+        raise NotImplementedError
+
+    def unit_actions(self, state: GameState, us: UnitState) -> list[Action]:
+        """The actions a unit may take as it activates (what a Shaken unit may do, too)."""
+        raise NotImplementedError
+
+    def special_actions(self, state: GameState, us: UnitState) -> list[Action]:
+        """What a unit may do before or besides its action (spells, Teleport)."""
+        return []
+
+    def step_actions(self, state: GameState, us: UnitState, phase: Phase) -> list[Action]:
+        """The decisions of an activation's second half (shoot, act after casting...)."""
+        return []
+
+    def defend_actions(self, state: GameState) -> list[Action]:
+        """The defender's bennies against the attack waiting in ``state.defending``."""
+        return []
+
+    def resist_actions(self, state: GameState) -> list[Action]:
+        """The other side's resisting tokens against the spell in ``state.casting``."""
+        return []
+
+    def strike_back_actions(self, state: GameState) -> list[Action]:
+        """The charged side's choice to strike back (GFF only)."""
+        return []
+
+    def validate(self, state: GameState, a: Action) -> UnitState | None:
+        """The acting unit if ``action`` may be taken now; else a clear ``UserError``."""
+        raise NotImplementedError
+
+    def start_clock(self, state: GameState, a: Action) -> None:
+        """Clock-bennies: a clock set (or passed) at an activation's start."""
+        raise NotImplementedError
+
+    def resist(self, state: GameState, us: UnitState | None, action: Action) -> None:
+        """Spend the resisting tokens and roll the waiting spell."""
+        raise NotImplementedError
+
+    def steps(self) -> dict[Kind, Step]:
+        """What each kind of action does, once the unit is known; the rest activate."""
+        raise NotImplementedError
+
+    def activate(self, state: GameState, us: UnitState, a: Action) -> None:
+        """Hold, Advance, Rush, Charge or Idle."""
+        raise NotImplementedError
+
+    def move_allowance(self, unit: Unit, kind: Kind) -> float:
+        """How far ``unit`` moves with the action ``kind`` (inches)."""
+        raise NotImplementedError
+
+    def shooting_targets(self, state: GameState, us: UnitState) -> list[str]:
+        """The enemy units ``us`` may shoot at now, sorted."""
+        raise NotImplementedError
+
+
+def opr_rules(state: GameState) -> OprRules:
+    """The OPR procedure playing ``state`` (a game made by an :class:`OprRules`)."""
+    rules = state.rules
+    assert isinstance(rules, OprRules)
+    return rules
