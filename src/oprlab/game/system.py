@@ -96,6 +96,7 @@ class RuleSystem(Protocol):
 
     Attributes:
         name: how it is found (``gff``, ``riverside``, ``wwpd``; house rules joined by ``+``).
+        title: how captions and accounts name it (``GFF``).
         version: the seed text it implements and the procedure's revision (bumped whenever a
             change of rules changes games), plus each house rule's name and version.
         readings: the frozen dataclass of its switchable readings (``--rules-option``).
@@ -107,6 +108,8 @@ class RuleSystem(Protocol):
 
     @property
     def name(self) -> str: ...
+    @property
+    def title(self) -> str: ...
     @property
     def version(self) -> str: ...
     @property
@@ -167,6 +170,12 @@ class RuleSystem(Protocol):
 
     def mechanic_name(self, state: Any) -> str:
         """The name of the mechanic a game resolves its checks with."""
+        ...
+
+    def deployment_zone(
+        self, state: Any, side: int
+    ) -> tuple[tuple[float, float, float, float], str]:
+        """Where ``side`` deployed: the box ``(xmin, ymin, xmax, ymax)`` and its table edge."""
         ...
 
 

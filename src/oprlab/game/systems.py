@@ -5,7 +5,7 @@ May import the game procedures (``oprlab.game``) and below.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -18,6 +18,23 @@ from oprlab.game.system import NotDeployed, RuleSystem
 from oprlab.table.model import Table
 
 __all__ = ["NO_GAME", "SYSTEMS", "find_system", "system_names"]
+
+#: A deployment zone as drawn: the box ``(xmin, ymin, xmax, ymax)`` and the edge it lies along.
+Zone = tuple[tuple[float, float, float, float], str]
+
+
+def _band(state: Any, lo: float, hi: float) -> Zone:
+    """A zone that spans the table's width between ``lo`` and ``hi`` (Riverside, WWPD)."""
+    return (0.0, lo, state.table.width, hi), "south" if lo <= 0.0 else "north"
+
+
+def _gff_zone(state: Any, side: int) -> Zone:
+    return gff.deployment_zone(state, side), gff.edge_of(state, side)
+
+
+def _riverside_zone(state: Any, side: int) -> Zone:
+    return _band(state, *riverside.deployment_zone(state, side))
+
 
 #: Each procedure's version: the seed text it implements and a revision, bumped whenever a
 #: change of rules changes games (with the pinned log hashes), so stored results say which
@@ -49,9 +66,11 @@ class _OprProcedure:
     """An OPR system (seed 003 or 002): Army Forge lists, the d6 or the clock."""
 
     name: str
+    title: str
     version: str
     readings: type[Any]
     procedure: ModuleType
+    zone: Callable[[Any, int], Zone]
     army_format: str = "army-forge"
     commander_family: str = "opr"
     mechanics: tuple[str, ...] = ("d6", "clock")
@@ -113,12 +132,16 @@ class _OprProcedure:
     def mechanic_name(self, state: Any) -> str:
         return str(state.extra.get("mechanic_name", state.mechanic.name))
 
+    def deployment_zone(self, state: Any, side: int) -> Zone:
+        return self.zone(state, side)
+
 
 @dataclass(frozen=True)
 class _WwpdProcedure:
     """WWPD (seed 004): its own forces, its own dice convention, I-go-U-go turns."""
 
     name: str = "wwpd"
+    title: str = "WWPD"
     version: str = VERSIONS["wwpd"]
     readings: type[Any] = wwpd.GameOptions
     army_format: str = "wwpd"
@@ -176,6 +199,9 @@ class _WwpdProcedure:
     def mechanic_name(self, state: Any) -> str:
         return str(state.mechanic.name)
 
+    def deployment_zone(self, state: Any, side: int) -> Zone:
+        return _band(state, *wwpd.deployment_zone(state, side))
+
 
 def _wwpd_missing(state: Any) -> dict[str, str]:
     found = state.extra.get("not_deployed")
@@ -184,8 +210,15 @@ def _wwpd_missing(state: Any) -> dict[str, str]:
 
 #: The systems with a full-game procedure, by name.
 SYSTEMS: dict[str, RuleSystem] = {
-    "gff": _OprProcedure("gff", VERSIONS["gff"], GffOptions, gff),
-    "riverside": _OprProcedure("riverside", VERSIONS["riverside"], RiversideOptions, riverside),
+    "gff": _OprProcedure("gff", "GFF", VERSIONS["gff"], GffOptions, gff, _gff_zone),
+    "riverside": _OprProcedure(
+        "riverside",
+        "Riverside",
+        VERSIONS["riverside"],
+        RiversideOptions,
+        riverside,
+        _riverside_zone,
+    ),
     "wwpd": _WwpdProcedure(),
 }
 
