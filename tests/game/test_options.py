@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from oprlab.errors import OptionError
+from oprlab.errors import UserError
 from oprlab.game.gff_setup import GffOptions
 from oprlab.game.options import parse_options, settable
 from oprlab.game.play import play_game
@@ -71,7 +71,7 @@ def test_the_keys_are_the_systems_readings() -> None:
 def test_bad_options_name_the_value_and_what_is_allowed(
     system: str, pairs: list[str], message: str
 ) -> None:
-    with pytest.raises(OptionError, match=message) as err:
+    with pytest.raises(UserError, match=message) as err:
         parse_options(system, pairs)
     assert err.value.expected  # says what would be right
 

@@ -103,7 +103,11 @@ class RuleSystem(Protocol):
         army_format: how its armies are read: ``"army-forge"`` (Army Forge text or JSON) or
             ``"wwpd"`` (a WWPD force file).
         commander_family: which commanders know how to play it (``"opr"``, ``"wwpd"``).
-        mechanics: the resolution mechanics it accepts, by name prefix.
+        mechanics: the resolution mechanics it accepts, by name prefix (the first is its
+            default).
+        attack: its attack odds adapter (:class:`oprlab.rules.query.AttackOdds`), or ``None``.
+        exchange: its melee exchange odds adapter (:class:`oprlab.rules.query.ExchangeSystem`),
+            or ``None``.
     """
 
     @property
@@ -120,6 +124,10 @@ class RuleSystem(Protocol):
     def commander_family(self) -> str: ...
     @property
     def mechanics(self) -> tuple[str, ...]: ...
+    @property
+    def attack(self) -> Any: ...
+    @property
+    def exchange(self) -> Any: ...
 
     def new_game(
         self,

@@ -1,19 +1,22 @@
 """Rule systems found by name: ``find_system("gff")``, the one place a name becomes a system.
 
-May import the game procedures (``oprlab.game``) and below.
+A system names its parts by where they live (``"oprlab.game.gff"``,
+``"oprlab.rules.gff.odds:GffAttack"``) and imports them when first asked, so finding a system
+costs nothing: ``oprlab odds`` asks for ``find_system(name).attack`` without loading any game
+procedure, and the command line starts fast.
+
+May import the game procedures (``oprlab.game``), the rules' odds adapters and below.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from importlib import import_module
 from types import ModuleType
 from typing import Any
 
-from oprlab.errors import OptionError
-from oprlab.game import deploy_search, gff, riverside, wwpd
-from oprlab.game.gff_setup import GffOptions
-from oprlab.game.riverside import RiversideOptions
+from oprlab.errors import OptionError, UnknownNameError
 from oprlab.game.system import NotDeployed, RuleSystem
 from oprlab.table.model import Table
 
@@ -23,17 +26,32 @@ __all__ = ["NO_GAME", "SYSTEMS", "find_system", "system_names"]
 Zone = tuple[tuple[float, float, float, float], str]
 
 
+_LOADED: dict[str, Any] = {}
+
+
+def _load(path: str) -> Any:
+    """What ``path`` names: a module (``"oprlab.game.gff"``) or a name in one (``"m:Name"``);
+    imported on first use, then remembered (a game asks once a decision)."""
+    found = _LOADED.get(path)
+    if found is None:
+        module, _, name = path.partition(":")
+        found = import_module(module)
+        found = _LOADED[path] = getattr(found, name) if name else found
+    return found
+
+
 def _band(state: Any, lo: float, hi: float) -> Zone:
     """A zone that spans the table's width between ``lo`` and ``hi`` (Riverside, WWPD)."""
     return (0.0, lo, state.table.width, hi), "south" if lo <= 0.0 else "north"
 
 
 def _gff_zone(state: Any, side: int) -> Zone:
+    gff = _load("oprlab.game.gff")
     return gff.deployment_zone(state, side), gff.edge_of(state, side)
 
 
 def _riverside_zone(state: Any, side: int) -> Zone:
-    return _band(state, *riverside.deployment_zone(state, side))
+    return _band(state, *_load("oprlab.game.riverside").deployment_zone(state, side))
 
 
 #: Each procedure's version: the seed text it implements and a revision, bumped whenever a
@@ -68,12 +86,33 @@ class _OprProcedure:
     name: str
     title: str
     version: str
-    readings: type[Any]
-    procedure: ModuleType
+    #: Where the procedure, its readings and its odds adapters live (imported when asked).
+    procedure_at: str
+    readings_at: str
+    attack_at: str
+    exchange_at: str
     zone: Callable[[Any, int], Zone]
     army_format: str = "army-forge"
     commander_family: str = "opr"
     mechanics: tuple[str, ...] = ("d6", "clock")
+
+    @property
+    def procedure(self) -> ModuleType:
+        return _load(self.procedure_at)  # type: ignore[no-any-return]
+
+    @property
+    def readings(self) -> type[Any]:
+        return _load(self.readings_at)  # type: ignore[no-any-return]
+
+    @property
+    def attack(self) -> Any:
+        """The attack odds adapter (:class:`oprlab.rules.query.AttackOdds`)."""
+        return _load(self.attack_at)()
+
+    @property
+    def exchange(self) -> Any:
+        """The melee exchange odds adapter (:class:`oprlab.rules.query.ExchangeSystem`)."""
+        return _load(self.exchange_at)()
 
     def new_game(
         self,
@@ -112,7 +151,7 @@ class _OprProcedure:
         return int(self.procedure.units_left(state, side))
 
     def models_lost(self, state: Any, side: int) -> int:
-        missing = deploy_search.missing(state)
+        missing = _load("oprlab.game.deploy_search").missing(state)
         return sum(
             u.unit.size if u.routed else u.unit.size - max(0, u.models)
             for u in state.side_units(side)
@@ -122,7 +161,7 @@ class _OprProcedure:
     def not_deployed(self, state: Any) -> tuple[NotDeployed, ...]:
         return tuple(
             NotDeployed(uid, u.unit.name, u.side, u.unit.size, reason)
-            for uid, reason in deploy_search.missing(state).items()
+            for uid, reason in _load("oprlab.game.deploy_search").missing(state).items()
             for u in (state.units[uid],)
         )
 
@@ -143,10 +182,17 @@ class _WwpdProcedure:
     name: str = "wwpd"
     title: str = "WWPD"
     version: str = VERSIONS["wwpd"]
-    readings: type[Any] = wwpd.GameOptions
     army_format: str = "wwpd"
     commander_family: str = "wwpd"
     mechanics: tuple[str, ...] = ("wwpd",)
+    #: WWPD's dice have their own odds (``oprlab check wwpd``, :mod:`oprlab.rules.wwpd.exact`),
+    #: not the OPR unit-against-unit queries.
+    attack: Any = None
+    exchange: Any = None
+
+    @property
+    def readings(self) -> type[Any]:
+        return _wwpd().GameOptions  # type: ignore[no-any-return]
 
     def new_game(
         self,
@@ -163,22 +209,22 @@ class _WwpdProcedure:
             raise OptionError(
                 "WWPD games roll its own dice", value=str(mechanic), expected="the wwpd mechanic"
             )
-        return wwpd.new_game(army_a, army_b, seed=seed, table=table, options=readings, log=log)
+        return _wwpd().new_game(army_a, army_b, seed=seed, table=table, options=readings, log=log)
 
     def legal_actions(self, state: Any) -> Sequence[Any]:
-        return wwpd.legal_actions(state)
+        return _wwpd().legal_actions(state)  # type: ignore[no-any-return]
 
     def is_legal(self, state: Any, action: Any) -> bool:
-        return wwpd.is_legal(state, action)
+        return bool(_wwpd().is_legal(state, action))
 
     def apply(self, state: Any, action: Any) -> None:
-        wwpd.apply(state, action)
+        _wwpd().apply(state, action)
 
     def score(self, state: Any) -> tuple[int, int]:
-        return wwpd.score(state)
+        return _wwpd().score(state)  # type: ignore[no-any-return]
 
     def units_left(self, state: Any, side: int) -> int:
-        return wwpd.units_left(state, side)
+        return int(_wwpd().units_left(state, side))
 
     def models_lost(self, state: Any, side: int) -> int:
         missing = _wwpd_missing(state)
@@ -200,7 +246,11 @@ class _WwpdProcedure:
         return str(state.mechanic.name)
 
     def deployment_zone(self, state: Any, side: int) -> Zone:
-        return _band(state, *wwpd.deployment_zone(state, side))
+        return _band(state, *_wwpd().deployment_zone(state, side))
+
+
+def _wwpd() -> Any:
+    return _load("oprlab.game.wwpd")
 
 
 def _wwpd_missing(state: Any) -> dict[str, str]:
@@ -210,13 +260,24 @@ def _wwpd_missing(state: Any) -> dict[str, str]:
 
 #: The systems with a full-game procedure, by name.
 SYSTEMS: dict[str, RuleSystem] = {
-    "gff": _OprProcedure("gff", "GFF", VERSIONS["gff"], GffOptions, gff, _gff_zone),
+    "gff": _OprProcedure(
+        "gff",
+        "GFF",
+        VERSIONS["gff"],
+        "oprlab.game.gff",
+        "oprlab.game.gff_setup:GffOptions",
+        "oprlab.rules.gff.odds:GffAttack",
+        "oprlab.rules.gff.odds:GffExchange",
+        _gff_zone,
+    ),
     "riverside": _OprProcedure(
         "riverside",
         "Riverside",
         VERSIONS["riverside"],
-        RiversideOptions,
-        riverside,
+        "oprlab.game.riverside",
+        "oprlab.game.riverside:RiversideOptions",
+        "oprlab.rules.riverside.odds:RiversideAttack",
+        "oprlab.rules.riverside.odds:RiversideExchange",
         _riverside_zone,
     ),
     "wwpd": _WwpdProcedure(),
@@ -232,11 +293,12 @@ def find_system(name: str) -> RuleSystem:
     """The rule system called ``name``; anything else gets one clear error naming what exists.
 
     Raises:
-        OptionError: an unknown name, or a system with no full-game procedure (DragonQuest).
+        UnknownNameError: an unknown name.
+        OptionError: a system with no full-game procedure (DragonQuest).
     """
     key = name.strip().lower()
     if key in SYSTEMS:
         return SYSTEMS[key]
     if key in NO_GAME:
         raise OptionError(NO_GAME[key], value=name, expected=" or ".join(system_names()))
-    raise OptionError("unknown rule system", value=name, expected=" or ".join(system_names()))
+    raise UnknownNameError("unknown rule system", value=name, expected=" or ".join(system_names()))
