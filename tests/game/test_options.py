@@ -92,7 +92,7 @@ def test_docs_list_every_option_with_its_default_first() -> None:
     from pathlib import Path
 
     doc = (Path(__file__).parents[2] / "docs" / "rules" / "README.md").read_text("utf-8")
-    for system in ("gff", "riverside"):
+    for system in ("gff", "riverside", "wwpd"):
         row = next(line for line in doc.splitlines() if line.startswith(f"| `{system}` |"))
         for key, default in settable(system).items():
             shown = str(default).lower() if isinstance(default, bool) else str(default)

@@ -194,6 +194,7 @@ app = typer.Typer(
     cls=OprlabGroup,
 )
 
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"oprlab {__version__}")
