@@ -189,8 +189,11 @@ def test_bad_inputs() -> None:
     with pytest.raises(OptionError, match="fallback_samples"):
         exchange_odds(DUELLIST, DUELLIST, fallback_samples=0)
     with pytest.raises(UnknownNameError, match="no melee exchange") as e:
+        exchange_odds(DUELLIST, DUELLIST, system="wwpd")  # WWPD has no OPR exchange
+    assert e.value.value == "wwpd" and e.value.expected == "gff or riverside"
+    with pytest.raises(UnknownNameError, match="unknown rule system") as e:
         exchange_odds(DUELLIST, DUELLIST, system="chess")
-    assert e.value.value == "chess" and e.value.expected == "gff or riverside"
+    assert e.value.value == "chess" and e.value.expected == "gff or riverside or wwpd"
     with pytest.raises(UnknownNameError):
         exchange_odds(DUELLIST, DUELLIST, mechanic="d7")
     gunner = unit("Gunner", weapons=[Weapon("Rifle", 1, range=24)])

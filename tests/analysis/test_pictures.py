@@ -17,7 +17,6 @@ from oprlab.game import gff, riverside, wwpd
 from oprlab.game.objectives import held
 from oprlab.game.play import play_game
 from oprlab.game.trail import Trail
-from oprlab.game.wwpd_commanders import get_wwpd_commander
 from oprlab.players import get_commander
 from oprlab.samples import sample_path, sample_text
 from oprlab.table.scene import SIDE_COLOURS, text_box
@@ -48,11 +47,15 @@ def _wwpd(seed: int) -> tuple[Any, Trail, list[str]]:
     force = load_wwpd(sample_text("wwpd/colonial.yaml"), "colonial.yaml")
     trail = Trail()
     rounds: list[str] = []
-    _, state = wwpd.play_game(
+    _, state = play_game(
         force,
         force,
-        [get_wwpd_commander("rules", seed), get_wwpd_commander("rules", seed + 1)],
+        [
+            get_commander("rules", seed, system="wwpd"),
+            get_commander("rules", seed + 1, system="wwpd"),
+        ],
         seed=seed,
+        system="wwpd",
         on_decision=trail.record,
         on_round=lambda s, n: rounds.append(battle_svg(s, round_no=n, trail=trail)),
     )

@@ -511,7 +511,7 @@ def test_results_summary_and_export_commands(
         (("--resume",), "--resume continues a series stored in a file"),
         (("--out", "r.parquet", "--games", "2"), "exported to Parquet"),
         (("--out", "r.duckdb", "--log", "x.json"), "--log writes one game"),
-        (("--out", "r.duckdb", "--system", "wwpd"), "--out and --cluster play gff and riverside"),
+        (("--out", "r.duckdb", "--system", "wwpd"), "expected a mapping with keys system"),
     ],
 )
 def test_bad_out_options_are_one_line_and_exit_2(

@@ -198,7 +198,8 @@ class Started(Exception):
 
 
 def _start_only(army_a: Any, army_b: Any, commanders: Any, **kw: Any) -> Any:
-    find_system(kw["system"]).new_game(
+    rules = kw["system"]
+    (find_system(rules) if isinstance(rules, str) else rules).new_game(
         army_a, army_b, seed=kw["seed"], mechanic=kw["mechanic"], table=kw["table"],
         log=False, readings=kw["options"],
     )  # fmt: skip

@@ -414,7 +414,7 @@ CASES: list[tuple[str, list[str], str]] = [
     (
         "unknown-system",
         ["battle", "{in}/good.txt", "{in}/good.txt", "--system", "chess"],
-        "not yet available",
+        "unknown rule system",
     ),
     (
         "unknown-mechanic",

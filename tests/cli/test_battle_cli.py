@@ -155,7 +155,7 @@ def _main(
     ("args", "message"),
     [
         (("missing-army.txt", "LINE"), "army file not found"),
-        (("LINE", "LINE", "--system", "chess"), "not yet available"),
+        (("LINE", "LINE", "--system", "chess"), "unknown rule system"),
         (("LINE", "LINE", "--games", "0"), "games out of range"),
         (("LINE", "LINE", "--games", "2", "--log", "x.json"), "--log writes one game"),
         (("EMPTY", "LINE"), "the list has no units"),

@@ -22,6 +22,7 @@ import json
 import pickle
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -32,8 +33,7 @@ from oprlab.game.system import GameResult, RuleSystem
 from oprlab.game.systems import SYSTEMS, find_system
 from oprlab.samples import sample_path
 from oprlab.table.deploy import mission_table
-from oprlab.units.load import load_army
-from oprlab.units.profiles import load_wwpd
+from oprlab.units.formats import army_format
 
 
 @dataclass(frozen=True)
@@ -51,12 +51,8 @@ class Case:
         return f"{self.system}-{self.mechanic or 'default'}-{where}"
 
     def load(self) -> tuple[Any, Any]:
-        rules = find_system(self.system)
-        if rules.army_format == "wwpd":
-            return tuple(  # type: ignore[return-value]
-                load_wwpd(sample_path(n).read_text(encoding="utf-8"), n) for n in self.armies
-            )
-        return load_army(sample_path(self.armies[0])), load_army(sample_path(self.armies[1]))
+        reader = army_format(find_system(self.system).army_format)
+        return reader.load(sample_path(self.armies[0])), reader.load(sample_path(self.armies[1]))
 
 
 OPR = ("gff/shooty-150.txt", "gff/melee-150.txt")
@@ -210,6 +206,33 @@ def test_a_result_names_its_system_version_and_readings(name: str) -> None:
     assert json.loads(json.dumps(result.to_json()))["system"] == name
 
 
+@pytest.mark.parametrize("name", sorted(SYSTEMS))
+def test_a_series_stores_and_reads_back_through_the_system(name: str, tmp_path: Path) -> None:
+    """Every system runs in series and stores to DuckDB on the one path (issue 12): commanders
+    by the system's family, armies in its format, the stored rows read back as played."""
+    from oprlab.analysis.results import play_series_to
+    from oprlab.analysis.series import SeriesSpec, play_series
+
+    case = next(c for c in CASES if c.system == name)
+    rules = find_system(name)
+    a, b = case.load()
+    mechanic = case.mechanic or rules.mechanics[0]
+    spec = SeriesSpec(a, b, ("random", "random"), mechanic, None, 4, name)
+    stored = play_series_to(tmp_path / "r.duckdb", spec, 2)
+    assert stored.result.games == play_series(spec, 2).games
+    assert {g.system for g in stored.result.games} == {name}
+
+
 def test_every_system_has_a_case() -> None:
     """A system added to the registry without a conformance case fails here."""
     assert {c.system for c in CASES} == set(SYSTEMS)
+
+
+def test_each_opr_rules_class_carries_its_systems_version() -> None:
+    """The revision stored with results (VERSIONS) is the one the rules class plays."""
+    from oprlab.game.systems import VERSIONS
+
+    for name, system in SYSTEMS.items():
+        rules = getattr(system, "rules", None)
+        if rules is not None:
+            assert rules.version == VERSIONS[name] == system.version

@@ -21,13 +21,11 @@ from typing import Any
 
 from oprlab.game.play import play_game
 from oprlab.game.systems import find_system
-from oprlab.game.wwpd_commanders import get_wwpd_commander
 from oprlab.players import get_commander
 from oprlab.rng import commander_stream
 from oprlab.samples import sample_path
 from oprlab.table.deploy import mission_table
-from oprlab.units.load import load_army
-from oprlab.units.profiles import load_wwpd
+from oprlab.units.formats import army_format
 
 PINS = Path(__file__).resolve().parents[1] / "data" / "golden_games.toml"
 
@@ -65,15 +63,15 @@ def load_pins() -> list[Golden]:
 
 
 def _army(system: str, name: str) -> Any:
-    if find_system(system).army_format == "wwpd":
-        return load_wwpd(sample_path(name).read_text(encoding="utf-8"), name)
-    return load_army(sample_path(name))
+    return army_format(find_system(system).army_format).load(sample_path(name))
 
 
 def log_hash(g: Golden) -> str:
     """Play the pinned game and hash its log."""
-    family = get_wwpd_commander if find_system(g.system).army_format == "wwpd" else get_commander
-    commanders = [family(c, commander_stream(g.seed, i)) for i, c in enumerate(g.commanders)]
+    commanders = [
+        get_commander(c, commander_stream(g.seed, i), system=g.system)
+        for i, c in enumerate(g.commanders)
+    ]
     _, state = play_game(
         _army(g.system, g.armies[0]),
         _army(g.system, g.armies[1]),

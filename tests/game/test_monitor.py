@@ -17,7 +17,6 @@ import pytest
 
 from oprlab.game import gff, gff_melee, riverside_combat
 from oprlab.game.gff_shooting import Sight
-from oprlab.game.wwpd_commanders import get_wwpd_commander
 from oprlab.players import get_commander
 from oprlab.rng import commander_stream
 from oprlab.samples import sample_path, sample_text
@@ -100,7 +99,8 @@ def test_wwpd_games_follow_the_text(commanders: tuple[str, str]) -> None:
     colonial = load_wwpd(sample_text("wwpd/colonial.yaml"), "colonial.yaml")
     for seed in (3, 4):
         players = [
-            get_wwpd_commander(n, commander_stream(seed, i)) for i, n in enumerate(commanders)
+            get_commander(n, commander_stream(seed, i), system="wwpd")
+            for i, n in enumerate(commanders)
         ]
         state, checks = play_wwpd(
             (colonial, colonial), players, seed=seed, table=mission_table(seed)

@@ -1,14 +1,17 @@
-"""Rule options from KEY=VALUE text (`oprlab battle --rules-option`), for GFF and Riverside."""
+"""Rule options from KEY=VALUE text (`oprlab battle --rules-option`), for every system: the
+keys are the fields of the system's own ``readings`` class."""
 
 from __future__ import annotations
 
 import pytest
 
-from oprlab.errors import OptionError
+from oprlab.errors import UserError
 from oprlab.game.gff_setup import GffOptions
 from oprlab.game.options import parse_options, settable
 from oprlab.game.play import play_game
 from oprlab.game.riverside import RiversideOptions
+from oprlab.game.systems import find_system
+from oprlab.game.wwpd import GameOptions
 from oprlab.players import get_commander
 from tests.game import line
 
@@ -33,6 +36,17 @@ def test_values_are_converted_to_each_option_type() -> None:
     assert got == GffOptions(edges="north-south", dangerous="twice", special_moves=True)
     got = parse_options("riverside", ["ambush_round=3", "strike_back=false", "tie=both"])
     assert got == RiversideOptions(ambush_round=3, strike_back=False, tie="both")
+    got = parse_options("wwpd", ["rounds=3", "pinning=off", "cowering=no", "move=5.5"])
+    assert got == GameOptions(rounds=3, pinning="off", cowering=False, move=5.5)
+
+
+def test_the_keys_are_the_systems_readings() -> None:
+    """Nothing lists options by system name: each system's ``readings`` class is the list."""
+    for name in ("gff", "riverside", "wwpd"):
+        rules = find_system(name)
+        assert settable(rules) == settable(name)
+        assert set(settable(name)) <= {f for f in rules.readings.__dataclass_fields__}
+    assert "attack" not in settable("wwpd")  # nested readings are not KEY=VALUE
 
 
 @pytest.mark.parametrize(
@@ -48,13 +62,16 @@ def test_values_are_converted_to_each_option_type() -> None:
         ("riverside", ["ambush_round=7"], "rounds 2-4"),
         ("riverside", ["tie=coin"], "value not allowed"),
         ("riverside", ["readings=x"], "unknown riverside rule option"),
-        ("wwpd", ["x=1"], "no rule options"),
+        ("wwpd", ["x=1"], "unknown wwpd rule option"),
+        ("wwpd", ["pinning=sometimes"], "value not allowed"),
+        ("dq", ["x=1"], "no full-game procedure"),
+        ("chess", ["x=1"], "unknown rule system"),
     ],
 )
 def test_bad_options_name_the_value_and_what_is_allowed(
     system: str, pairs: list[str], message: str
 ) -> None:
-    with pytest.raises(OptionError, match=message) as err:
+    with pytest.raises(UserError, match=message) as err:
         parse_options(system, pairs)
     assert err.value.expected  # says what would be right
 
@@ -75,7 +92,7 @@ def test_docs_list_every_option_with_its_default_first() -> None:
     from pathlib import Path
 
     doc = (Path(__file__).parents[2] / "docs" / "rules" / "README.md").read_text("utf-8")
-    for system in ("gff", "riverside"):
+    for system in ("gff", "riverside", "wwpd"):
         row = next(line for line in doc.splitlines() if line.startswith(f"| `{system}` |"))
         for key, default in settable(system).items():
             shown = str(default).lower() if isinstance(default, bool) else str(default)

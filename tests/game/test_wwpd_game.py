@@ -14,13 +14,11 @@ import pytest
 
 from oprlab.errors import OptionError, UnknownNameError, UserError
 from oprlab.game import wwpd
+from oprlab.game.play import Commander, GameResult, play_game
 from oprlab.game.wwpd import GameOptions, Kind, WwpdAction, WwpdState
-from oprlab.game.wwpd_commanders import (
-    RandomWwpdCommander,
-    RulesWwpdCommander,
-    get_wwpd_commander,
-)
 from oprlab.mechanics import Check, Mechanic, Outcome, State, Test
+from oprlab.players import get_commander
+from oprlab.players.wwpd_commanders import RandomWwpdCommander, RulesWwpdCommander
 from oprlab.prob import Dist
 from oprlab.rules.wwpd.attack import save_target
 from oprlab.rules.wwpd.targets import Phase
@@ -453,14 +451,14 @@ def test_illegal_actions_and_options() -> None:
     with pytest.raises(OptionError):
         GameOptions(move=-1.0)
     with pytest.raises(UnknownNameError):
-        get_wwpd_commander("genius")
+        get_commander("genius", system="wwpd")
 
 
 # ---------------------------------------------------------------- whole games
 
 
-def _play(seed: int, commanders: Sequence[wwpd.WwpdCommander]) -> tuple[wwpd.WwpdResult, WwpdState]:
-    return wwpd.play_game(force(MIXED), force(MIXED), commanders, seed=seed)
+def _play(seed: int, commanders: Sequence[Commander]) -> tuple[GameResult, WwpdState]:
+    return play_game(force(MIXED), force(MIXED), commanders, seed=seed, system="wwpd")
 
 
 def test_game_runs_to_the_end_and_replays() -> None:
@@ -477,7 +475,7 @@ def test_game_runs_to_the_end_and_replays() -> None:
     assert [t["player"] for t in turns[:2]] == [s1.first, 1 - s1.first]
     end = s1.log.of_kind("end")[0]
     if end["reason"] == "rounds played":
-        held = one.markers
+        held = one.objectives
         assert one.winner == (None if held[0] == held[1] else int(held[1] > held[0]))
 
 
@@ -486,16 +484,16 @@ def test_players_random_commander_plays_wwpd() -> None:
     plays WWPD games as the random baseline too."""
     from oprlab.players.random_commander import RandomCommander
 
-    a, _ = _play(2, [RandomCommander(1), RandomCommander(2)])  # type: ignore[list-item]
-    b, _ = _play(2, [RandomCommander(1), RandomCommander(2)])  # type: ignore[list-item]
+    a, _ = _play(2, [RandomCommander(1), RandomCommander(2)])
+    b, _ = _play(2, [RandomCommander(1), RandomCommander(2)])
     assert a == b and a.commanders == ("random", "random")
 
 
 def test_sample_force_plays() -> None:
     """The packaged WWPD sample (invented Colonial Guard) plays a whole game, rules vs rules."""
     colonial = load_wwpd(sample_text("wwpd/colonial.yaml"), "colonial.yaml")
-    result, state = wwpd.play_game(
-        colonial, colonial, [RulesWwpdCommander(), RulesWwpdCommander()], seed=11
+    result, state = play_game(
+        colonial, colonial, [RulesWwpdCommander(), RulesWwpdCommander()], seed=11, system="wwpd"
     )
     assert state.done and result.decisions > 0
     assert state.log.of_kind("shooting") or state.log.of_kind("firefight")

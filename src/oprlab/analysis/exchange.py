@@ -8,7 +8,9 @@ joint state of both units; if that is too large it falls back to Monte Carlo and
 certain given the clocks, so it is played out once.
 
 "Win" follows docs/rules/gff.md "Melee exchange": the other unit destroyed, or more wounds dealt;
-equal wounds are a draw. Rule systems plug in through :data:`EXCHANGE_SYSTEMS` with the same
+equal wounds are a draw. Rule systems plug in through their ``exchange`` adapter
+(:class:`~oprlab.rules.query.ExchangeSystem`, ``rules/<system>/odds.py``, found by
+:func:`~oprlab.game.systems.find_system`) with the same
 :class:`~oprlab.rules.gff.melee.ExchangeResult`: ``"gff"`` and ``"riverside"``
 (:mod:`oprlab.rules.riverside.melee`: charge, Return Strikes, the melee Morale Test; a Routed
 unit counts as destroyed, and :attr:`ExchangeOdds.figures` adds P(loser Shaken) and the Routs).
@@ -21,40 +23,29 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
 from oprlab.analysis.odds import Distribution
 from oprlab.analysis.stats import Interval, mean_interval, wilson
 from oprlab.errors import OptionError, UnknownNameError
-from oprlab.mechanics import Mechanic, Owner, State, get_mechanic
+from oprlab.game.systems import find_system, system_names
+from oprlab.mechanics import Mechanic, get_mechanic
 from oprlab.prob import Dist
 from oprlab.rng import make_rng
-from oprlab.rules.gff.melee import (
-    OWNERS,
-    ExactTooLarge,
-    ExchangeResult,
-    Side,
-    UnitState,
-    exchange_outcomes,
-    resolve_exchange,
-)
-from oprlab.rules.gff.resolve import Roller
-from oprlab.rules.riverside import melee as riverside_melee
-from oprlab.rules.riverside.attack import READINGS, Readings
+from oprlab.rules.gff.melee import ExactTooLarge, ExchangeResult, Side, UnitState
+from oprlab.rules.query import ExchangeOptions, ExchangeSystem
 from oprlab.units.model import Unit
 from oprlab.version import __version__
 
 __all__ = [
     "DEFAULT_SAMPLES",
-    "EXCHANGE_SYSTEMS",
     "ExchangeOdds",
     "ExchangeOptions",
     "ExchangeSystem",
-    "GffExchange",
-    "RiversideExchange",
     "exchange_odds",
+    "get_exchange_system",
 ]
 
 #: The headline figures of an exchange, in :class:`ExchangeOdds` order.
@@ -69,171 +60,6 @@ FIGURES = (
 )
 #: Exchanges sampled when ``exact=False`` without ``samples``, or when exact is too large.
 DEFAULT_SAMPLES = 10_000
-
-
-@dataclass(frozen=True)
-class ExchangeOptions:
-    """The choices of an exchange that are not the units themselves.
-
-    Attributes:
-        strike_back: the defender chooses to strike back.
-        attacker_state: the charger's condition (``None``: fresh).
-        defender_state: the defender's condition (``None``: fresh).
-        impact_timing: GFF: ``"first"`` or ``"with_strikes"`` (docs/rules/gff.md).
-        system_options: options only one rule system has (Riverside: ``impact``, ``tie``,
-            ``readings``; docs/rules/riverside.md "Melee exchange").
-    """
-
-    strike_back: bool = True
-    attacker_state: UnitState | None = None
-    defender_state: UnitState | None = None
-    impact_timing: str = "first"
-    system_options: Mapping[str, Any] = field(default_factory=dict)
-
-
-class ExchangeSystem(Protocol):
-    """What a rule system provides for exchange odds: an exact distribution and a resolver."""
-
-    name: str
-    #: The clock owners of the charger's and the defender's checks.
-    owners: tuple[Owner, ...]
-    #: Figures only this system reports: name -> the event whose probability it is.
-    figures: Mapping[str, Callable[[ExchangeResult], bool]]
-
-    def exact(
-        self, attacker: Unit, defender: Unit, mech: Mechanic, o: ExchangeOptions
-    ) -> Dist[ExchangeResult]: ...
-
-    def resolve(
-        self,
-        attacker: Unit,
-        defender: Unit,
-        mech: Mechanic,
-        state: State,
-        rng: np.random.Generator | None,
-        o: ExchangeOptions,
-    ) -> ExchangeResult: ...
-
-
-class GffExchange:
-    """The GFF exchange (seed 003 "Melee") for the odds layer."""
-
-    name = "gff"
-    owners: tuple[Owner, ...] = OWNERS
-    figures: Mapping[str, Callable[[ExchangeResult], bool]] = {}
-
-    def _kwargs(self, o: ExchangeOptions) -> dict[str, Any]:
-        _no_system_options(self.name, o)
-        return {**_common(o), "impact_timing": o.impact_timing}
-
-    def exact(
-        self, attacker: Unit, defender: Unit, mech: Mechanic, o: ExchangeOptions
-    ) -> Dist[ExchangeResult]:
-        return exchange_outcomes(attacker, defender, mech, **self._kwargs(o))
-
-    def resolve(
-        self,
-        attacker: Unit,
-        defender: Unit,
-        mech: Mechanic,
-        state: State,
-        rng: np.random.Generator | None,
-        o: ExchangeOptions,
-    ) -> ExchangeResult:
-        roller = Roller(mech, state, rng)
-        return resolve_exchange(attacker, defender, roller, **self._kwargs(o))
-
-
-def _common(o: ExchangeOptions) -> dict[str, Any]:
-    """The options every system's exchange takes, as its keyword arguments."""
-    return {
-        "strike_back": o.strike_back,
-        "attacker_state": o.attacker_state,
-        "defender_state": o.defender_state,
-    }
-
-
-def _no_system_options(name: str, o: ExchangeOptions) -> None:
-    if o.system_options:
-        raise OptionError(
-            f"the {name} exchange takes no system options",
-            value=dict(o.system_options),
-            expected="none (GFF's one choice is impact_timing)",
-            where="system_options",
-        )
-
-
-#: The options :class:`RiversideExchange` reads from ``system_options``.
-RIVERSIDE_OPTIONS = ("impact", "tie", "readings")
-
-
-class RiversideExchange:
-    """The Riverside exchange (seed 002 "Melee Attacks") for the odds layer.
-
-    ``system_options``: ``impact`` (``"with_attack"`` or ``"none"``), ``tie`` (``"none"`` or
-    ``"both"``) and ``readings`` (:class:`~oprlab.rules.riverside.attack.Readings`). A Routed
-    unit is off the table, so ``p_*_destroyed`` count Routs; :attr:`figures` splits them out.
-    """
-
-    name = "riverside"
-    owners: tuple[Owner, ...] = riverside_melee.OWNERS
-    figures: Mapping[str, Callable[[ExchangeResult], bool]] = {
-        "p_loser_shaken": riverside_melee.loser_shaken,
-        "p_defender_routed": lambda r: riverside_melee.routed(r, Side.DEFENDER),
-        "p_attacker_routed": lambda r: riverside_melee.routed(r, Side.ATTACKER),
-    }
-
-    def _kwargs(self, o: ExchangeOptions) -> dict[str, Any]:
-        unknown = sorted(set(o.system_options) - set(RIVERSIDE_OPTIONS))
-        if unknown:
-            raise OptionError(
-                "unknown Riverside exchange option",
-                value=unknown,
-                expected=", ".join(RIVERSIDE_OPTIONS),
-                where="system_options",
-            )
-        if o.impact_timing != "first":
-            raise OptionError(
-                "impact_timing is a GFF option: Riverside rolls Impact inside the charge",
-                value=o.impact_timing,
-                expected="system_options={'impact': 'with_attack' or 'none'}",
-                where="impact_timing",
-            )
-        readings = o.system_options.get("readings", READINGS)
-        if not isinstance(readings, Readings):
-            raise OptionError(
-                "readings must be a Riverside Readings",
-                value=readings,
-                expected="oprlab.rules.riverside.attack.Readings(...)",
-                where="system_options.readings",
-            )
-        impact = o.system_options.get("impact", "with_attack")
-        tie = o.system_options.get("tie", "none")
-        return {**_common(o), "impact": str(impact), "tie": str(tie), "readings": readings}
-
-    def exact(
-        self, attacker: Unit, defender: Unit, mech: Mechanic, o: ExchangeOptions
-    ) -> Dist[ExchangeResult]:
-        return riverside_melee.exchange_outcomes(attacker, defender, mech, **self._kwargs(o))
-
-    def resolve(
-        self,
-        attacker: Unit,
-        defender: Unit,
-        mech: Mechanic,
-        state: State,
-        rng: np.random.Generator | None,
-        o: ExchangeOptions,
-    ) -> ExchangeResult:
-        roller = Roller(mech, state, rng)
-        return riverside_melee.resolve_exchange(attacker, defender, roller, **self._kwargs(o))
-
-
-#: Exchange systems by name.
-EXCHANGE_SYSTEMS: dict[str, Callable[[], ExchangeSystem]] = {
-    "gff": GffExchange,
-    "riverside": RiversideExchange,
-}
 
 
 @dataclass(frozen=True)
@@ -318,14 +144,19 @@ class ExchangeOdds:
 
 
 def get_exchange_system(name: str) -> ExchangeSystem:
-    try:
-        return EXCHANGE_SYSTEMS[name]()
-    except KeyError:
+    """The melee exchange adapter of the rule system ``name`` (``find_system(name).exchange``).
+
+    Raises:
+        OptionError: an unknown system, or one with no melee exchange odds.
+    """
+    rules = find_system(name)
+    if rules.exchange is None:
         raise UnknownNameError(
             "no melee exchange for this rule system",
             value=name,
-            expected=" or ".join(sorted(EXCHANGE_SYSTEMS)),
-        ) from None
+            expected=" or ".join(n for n in system_names() if find_system(n).exchange is not None),
+        )
+    return rules.exchange  # type: ignore[no-any-return]
 
 
 def _check_attacker(attacker: Unit) -> None:
@@ -371,7 +202,7 @@ def exchange_odds(
         impact_timing: ``"first"`` or ``"with_strikes"`` (docs/rules/gff.md).
         fallback_samples: exchanges sampled when exact is too large (or ``exact=False``).
         system_options: options of the rule system's exchange (Riverside: ``impact``, ``tie``,
-            ``readings``; see :class:`RiversideExchange`).
+            ``readings``; see :class:`~oprlab.rules.riverside.odds.RiversideExchange`).
     """
     for name, n in (("samples", samples), ("fallback_samples", fallback_samples)):
         if n is not None and n < 1:

@@ -3,7 +3,8 @@
 One entry point, :func:`attack_odds`, for every OPR rule system and mechanic: a random mechanic
 (the d6) is composed exactly; a deterministic one (the clock) is played out once, since its
 outcome is certain given the clocks; ``samples=N`` runs the same rules N times instead and
-reports intervals. Rule systems plug in through :data:`SYSTEMS`.
+reports intervals. Rule systems plug in through their ``attack`` adapter
+(:mod:`oprlab.rules.query`, found by :func:`oprlab.game.systems.find_system`).
 
 Bounded work (:mod:`oprlab.limits`): a query rolls at most ``MAX_ODDS_DICE`` dice, and
 ``samples x dice`` stays under ``MAX_SAMPLED_DICE``. An exact answer whose estimated cost
@@ -15,16 +16,16 @@ sample size and intervals), so a query never runs for minutes. Units within the 
 from __future__ import annotations
 
 import dataclasses
-import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from oprlab.analysis.stats import Interval, mean_interval, wilson
-from oprlab.errors import OptionError, UnknownNameError, UserError
+from oprlab.errors import OptionError, UserError
+from oprlab.game.systems import find_system, system_names
 from oprlab.limits import (
     EXACT_WORK,
     MAX_ODDS_DICE,
@@ -36,84 +37,53 @@ from oprlab.limits import (
 )
 from oprlab.mechanics import Mechanic, Owner, get_mechanic
 from oprlab.rng import make_rng
+from oprlab.rules.query import (
+    AttackOdds,
+    AttackSystem,
+    Outcome,
+    Situation,
+    Summary,
+    rating,
+)
 from oprlab.units.model import Unit, Weapon
 from oprlab.version import __version__
 
-
-@dataclass(frozen=True)
-class Situation:
-    """The options of an odds query that describe the attack (system-neutral)."""
-
-    melee: bool = False
-    charging: bool = False
-    distance: float | None = None
-    cover: bool = False
-    moved: bool = False
-    fatigued: bool = False
-
-
-@dataclass(frozen=True)
-class Summary:
-    """What one attack did, or the distribution of it: the common currency of systems."""
-
-    hits: npt.NDArray[np.float64]
-    wounds: npt.NDArray[np.float64]
-    casualties: npt.NDArray[np.float64]
-    p_destroyed: float
-    p_shaken: float | None
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """One attack's result as counts (for sampling and for certain mechanics)."""
-
-    hits: int
-    wounds: int
-    casualties: int
-    destroyed: bool
-    shaken: bool | None
-
-
-class AttackSystem(Protocol):
-    """What a rule system provides for odds: an exact summary and a one-attack resolver."""
-
-    name: str
-
-    def exact(
-        self, attacker: Unit, weapons: Sequence[Weapon], defender: Unit, s: Situation, m: Mechanic
-    ) -> Summary: ...
-
-    def resolve(
-        self,
-        attacker: Unit,
-        weapons: Sequence[Weapon],
-        defender: Unit,
-        s: Situation,
-        m: Mechanic,
-        state: Any,
-        rng: np.random.Generator | None,
-    ) -> Outcome: ...
-
+__all__ = [
+    "OWNERS",
+    "AttackOdds",
+    "AttackSystem",
+    "Distribution",
+    "OddsResult",
+    "Outcome",
+    "Situation",
+    "Summary",
+    "attack_dice",
+    "attack_odds",
+    "check_situation",
+    "exact_work",
+    "get_system",
+    "select_weapons",
+]
 
 #: The owners of the attacker's and the defender's checks (clocks, pools) in odds queries.
 OWNERS = (Owner(army="attacker", unit="attacker"), Owner(army="defender", unit="defender"))
 
-#: Rule systems by name; each system module registers itself on import.
-SYSTEMS: dict[str, Callable[[], AttackSystem]] = {}
 
+def get_system(name: str) -> AttackOdds:
+    """The attack odds adapter of the rule system called ``name`` (``find_system(name).attack``).
 
-def get_system(name: str) -> AttackSystem:
-    _load_systems()
-    try:
-        return SYSTEMS[name]()
-    except KeyError:
-        raise UnknownNameError(
-            "unknown rule system for odds", value=name, expected=" or ".join(sorted(SYSTEMS))
-        ) from None
-
-
-def _load_systems() -> None:
-    from oprlab.analysis import odds_systems  # noqa: F401  (registers gff, riverside)
+    Raises:
+        OptionError: an unknown system, or one without attack odds (WWPD rolls its own dice:
+            ``oprlab check wwpd``; DragonQuest: ``oprlab dq``).
+    """
+    rules = find_system(name)
+    if rules.attack is None:
+        raise OptionError(
+            "no unit-against-unit odds for this rule system",
+            value=name,
+            expected=" or ".join(n for n in system_names() if find_system(n).attack is not None),
+        )
+    return rules.attack  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)
@@ -225,15 +195,11 @@ def check_situation(s: Situation) -> None:
         raise OptionError("distance out of range", value=s.distance, expected="0 or more inches")
 
 
-def _rating(w: Weapon, name: str) -> int:
-    return max(1, w.rating(name) or 1)
-
-
 def attack_dice(attacker: Unit, weapons: Sequence[Weapon], defender: Unit, s: Situation) -> int:
     """The dice one attack rolls: each weapon's count x attacks x Blast(X) (up to the target's
     models), plus Impact dice on a charge."""
     models = max(defender.size, 1)
-    dice = sum(max(w.count * w.attacks, 0) * min(_rating(w, "Blast"), models) for w in weapons)
+    dice = sum(max(w.count * w.attacks, 0) * min(rating(w, "Blast"), models) for w in weapons)
     if s.melee and s.charging:
         dice += max(attacker.size, 0) * max(attacker.rating("Impact") or 0, 0)
     return dice
@@ -242,29 +208,9 @@ def attack_dice(attacker: Unit, weapons: Sequence[Weapon], defender: Unit, s: Si
 def exact_work(
     system: str, attacker: Unit, weapons: Sequence[Weapon], defender: Unit, s: Situation
 ) -> float:
-    """A rough cost of the exact answer, in elementary steps (about 3 x 10^9 a second).
-
-    GFF (rules.gff.fast): Deadly dice walk the wound track one die at a time, each step a
-    product with a square matrix as long as the track (models plus the Deadly wounds), so
-    dice x track^2; without Deadly, sums of dice (cheap). Riverside (rules.riverside.fast):
-    a table over the unit's wound states (models x Tough), and with Deadly a matrix power over
-    them (states^3 x log2 dice).
-    """
-    models = max(defender.size, 1)
-    deadly = [
-        (max(w.count * w.attacks, 0) * min(_rating(w, "Blast"), models), _rating(w, "Deadly"))
-        for w in weapons
-        if w.has("Deadly")
-    ]
-    if system == "riverside":
-        states = models * max(defender.tough, 1)
-        work = states * 5e5
-        if deadly:
-            dice = sum(n for n, _ in deadly)
-            work += states**3 * math.log2(dice + 2)
-        return float(work)
-    track = models + sum(n * x for n, x in deadly)
-    return float(sum(n for n, _ in deadly) * track**2)
+    """A rough cost of the exact answer, in elementary steps (about 3 x 10^9 a second), as the
+    system's adapter estimates it (``AttackOdds.exact_work``)."""
+    return get_system(system).exact_work(attacker, weapons, defender, s)
 
 
 def attack_odds(
@@ -293,7 +239,7 @@ def attack_odds(
         check_limit("--samples", samples, MAX_SAMPLES)
         check_limit("dice to roll (samples x dice of one attack)", samples * dice, MAX_SAMPLED_DICE)
         return _sampled(attack, attacker, weapons, defender, s, mech, mechanic, samples, seed)
-    if not mech.deterministic and exact_work(system, attacker, weapons, defender, s) > EXACT_WORK:
+    if not mech.deterministic and attack.exact_work(attacker, weapons, defender, s) > EXACT_WORK:
         n = max(MIN_AUTO_SAMPLES, min(10_000, SAMPLE_BUDGET // max(dice, 1)))
         result = _sampled(
             attack, attacker, weapons, defender, s, mech, mechanic, n, 0 if seed is None else seed
@@ -341,7 +287,7 @@ def _point(out: Outcome, models: int) -> Summary:
 
 
 def _sampled(
-    attack: AttackSystem,
+    attack: AttackOdds,
     attacker: Unit,
     weapons: Sequence[Weapon],
     defender: Unit,

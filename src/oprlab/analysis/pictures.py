@@ -1,10 +1,11 @@
 """Pictures of games: a state and the moves of a round as a :class:`~oprlab.table.scene.Scene`.
 
-Each rule system keeps its zones and markers its own way; this module reads them where the game
-really put them (the edge the GFF roll-off winner picked, the Riverside zone taken, WWPD's
-opposite edges), colours every unit by its side, numbers the markers with their holder, and
-takes the round's moves and charges from a :class:`~oprlab.game.trail.Trail` kept while the game
-was played. :mod:`oprlab.table.scene` draws the result.
+Each rule system keeps its zones and markers its own way; this module asks the system where the
+game really put them (the edge the GFF roll-off winner picked, the Riverside zone taken, WWPD's
+opposite edges: ``RuleSystem.deployment_zone``), colours every unit by its side, numbers the
+markers with their holder, and takes the round's moves and charges from a
+:class:`~oprlab.game.trail.Trail` kept while the game was played.
+:mod:`oprlab.table.scene` draws the result.
 
 May import ``oprlab.game``, ``oprlab.table`` and below.
 """
@@ -13,9 +14,10 @@ from __future__ import annotations
 
 import math
 
-from oprlab.game import gff, riverside, wwpd
+from oprlab.game import wwpd
 from oprlab.game.objectives import held
 from oprlab.game.state import GameState
+from oprlab.game.systems import find_system
 from oprlab.game.trail import Trail
 from oprlab.game.wwpd import WwpdState
 from oprlab.table.scene import (
@@ -30,8 +32,6 @@ from oprlab.table.scene import (
     scene_svg,
 )
 
-#: The systems' names in captions.
-SYSTEM_NAMES = {"gff": "GFF", "riverside": "Riverside", "wwpd": "WWPD"}
 #: How a move of each kind reads in a path's title.
 VERBS = {"moved": "is moved", "move": "moves", "consolidate": "consolidates"}
 
@@ -86,20 +86,8 @@ def _side(state: GameState | WwpdState, side: int) -> SideMark:
 
 def _zone(state: GameState | WwpdState, side: int) -> tuple[Rect, str]:
     """The zone ``side`` deployed in and a description naming its edge."""
-    t = state.table
-    letter = SIDE_LETTERS[side]
-    if isinstance(state, WwpdState):
-        lo, hi = wwpd.deployment_zone(state, side)
-        return (0.0, lo, t.width, hi), f"{letter} deploys along the {_band_edge(lo)} edge"
-    if state.system == "riverside":
-        lo, hi = riverside.deployment_zone(state, side)
-        return (0.0, lo, t.width, hi), f"{letter} deploys along the {_band_edge(lo)} edge"
-    box = gff.deployment_zone(state, side)
-    return box, f"{letter} deploys along the {gff.edge_of(state, side)} edge"
-
-
-def _band_edge(lo: float) -> str:
-    return "south" if lo <= 0.0 else "north"
+    box, edge = find_system(state.system).deployment_zone(state, side)
+    return box, f"{SIDE_LETTERS[side]} deploys along the {edge} edge"
 
 
 def _units(state: GameState | WwpdState) -> list[UnitMark]:
@@ -116,7 +104,7 @@ def _units(state: GameState | WwpdState) -> list[UnitMark]:
 
 
 def _caption(state: GameState | WwpdState, n: int) -> str:
-    system = SYSTEM_NAMES.get(state.system, state.system)
+    system = find_system(state.system).title
     if isinstance(state, WwpdState):
         rounds, markers = state.options.rounds, state.markers
     else:

@@ -31,8 +31,8 @@ import numpy as np
 from oprlab.analysis.series import SeriesResult, SeriesSpec, play_series, summarize_games
 from oprlab.errors import OptionError
 from oprlab.files import atomic_path
-from oprlab.game.options import OPTIONS
-from oprlab.game.play import ENGINE_VERSIONS, GameResult, NotDeployed
+from oprlab.game.play import GameResult, NotDeployed
+from oprlab.game.systems import find_system
 from oprlab.mechanics import get_mechanic
 from oprlab.rng import iter_seeds, spawn
 from oprlab.version import __version__
@@ -151,16 +151,17 @@ def series_record(spec: SeriesSpec, *, table_ref: str | None = None) -> dict[str
     mechanic = get_mechanic(spec.mechanic)
     options = getattr(mechanic, "options", {})
     table_hash = None if spec.table is None else content_hash(spec.table)
+    rules = find_system(spec.system)
     return {
         "seed": spec.seed,
         "system": spec.system,
-        "rules_version": ENGINE_VERSIONS[spec.system],
-        "rule_options": _plain(OPTIONS[spec.system]() if spec.options is None else spec.options),
+        "rules_version": rules.version,
+        "rule_options": _plain(rules.readings() if spec.options is None else spec.options),
         "mechanic": spec.mechanic,
         "mechanic_version": type(mechanic).version,
         "mechanic_options": _plain(options if isinstance(options, Mapping) else {}),
         "armies": [
-            {"name": army.name, "points": army.points, "hash": content_hash(army)}
+            {"name": army.name, "points": getattr(army, "points", None), "hash": content_hash(army)}
             for army in (spec.army_a, spec.army_b)
         ],
         "commanders": list(spec.commanders),

@@ -27,7 +27,6 @@ from oprlab.game.play import GameResult, play_game
 from oprlab.players import get_commander
 from oprlab.rng import commander_stream, iter_seeds
 from oprlab.table.model import Table
-from oprlab.units.model import Army
 from oprlab.version import __version__
 
 if TYPE_CHECKING:
@@ -41,10 +40,14 @@ CONNECT_TIMEOUT = 5.0
 
 @dataclass(frozen=True)
 class SeriesSpec:
-    """What a series plays: two armies, commanders, a mechanic, a table, a seed."""
+    """What a series plays: two armies, commanders, a mechanic, a table, a seed, a system.
 
-    army_a: Army
-    army_b: Army
+    The armies are whatever the system reads (its ``army_format``: Army Forge lists, WWPD
+    forces); nothing here depends on which.
+    """
+
+    army_a: Any
+    army_b: Any
     commanders: tuple[str, str] = ("rules", "rules")
     mechanic: str = "d6"
     table: Table | None = None
@@ -56,7 +59,7 @@ class SeriesSpec:
 def play_one(spec: SeriesSpec, game_seed: int) -> GameResult:
     """One game of a series (a top-level function, so worker processes can run it)."""
     commanders = [
-        get_commander(name, commander_stream(game_seed, i))
+        get_commander(name, commander_stream(game_seed, i), system=spec.system)
         for i, name in enumerate(spec.commanders)
     ]
     result, _ = play_game(

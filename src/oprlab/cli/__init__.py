@@ -126,8 +126,48 @@ def guarded(call: Callable[[], Any]) -> int:
     return 0
 
 
+#: Each command and the module that defines it (its ``register(app)`` adds it). A module is
+#: imported only when one of its commands runs, or help lists them, so ``oprlab check`` starts
+#: without loading the game engine, DuckDB or Dask.
+COMMANDS: dict[str, str] = {
+    "mechanics": "oprlab.cli.mechanics",
+    "check": "oprlab.cli.check",
+    "army": "oprlab.cli.army",
+    "demo": "oprlab.cli.demo",
+    "odds": "oprlab.cli.odds",
+    "compare-mechanics": "oprlab.cli.compare",
+    "efficiency": "oprlab.cli.compare",
+    "dq": "oprlab.cli.dq",
+    "battle": "oprlab.cli.battle",
+    "table": "oprlab.cli.table",
+    "results": "oprlab.cli.results",
+    "experiment": "oprlab.cli.experiment",
+    "ladder": "oprlab.cli.ladder",
+    "verdict": "oprlab.cli.ladder",
+    "serve": "oprlab.cli.serve",
+}
+#: The command modules, in the order help lists their commands.
+COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
+
+
+def _load_command(name: str) -> Any:
+    """The click command ``name``, built from its module on a small app of its own."""
+    holder = typer.Typer(add_completion=False, rich_markup_mode=None)
+    import_module(COMMANDS[name]).register(holder)
+    return typer.main.get_group(holder).commands[name]
+
+
 class OprlabGroup(TyperGroup):
-    """The root command: every run goes through :func:`guarded`."""
+    """The root command: every run goes through :func:`guarded`; commands load on demand."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(dict.fromkeys([*super().list_commands(ctx), *COMMANDS]))
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        found = super().get_command(ctx, cmd_name)
+        if found is None and cmd_name in COMMANDS:
+            found = self.commands[cmd_name] = _load_command(cmd_name)
+        return found
 
     def main(  # type: ignore[override]
         self,
@@ -158,23 +198,6 @@ app = typer.Typer(
     cls=OprlabGroup,
 )
 
-#: Command modules; each has ``register(app)``.
-COMMAND_MODULES = (
-    "oprlab.cli.mechanics",
-    "oprlab.cli.check",
-    "oprlab.cli.army",
-    "oprlab.cli.demo",
-    "oprlab.cli.odds",
-    "oprlab.cli.compare",
-    "oprlab.cli.dq",
-    "oprlab.cli.battle",
-    "oprlab.cli.table",
-    "oprlab.cli.results",
-    "oprlab.cli.experiment",
-    "oprlab.cli.ladder",
-    "oprlab.cli.serve",
-)
-
 
 def _version(value: bool) -> None:
     if value:
@@ -189,10 +212,6 @@ def _root(
     ),
 ) -> None:
     """A rules laboratory for One Page Rules style wargames."""
-
-
-for _name in COMMAND_MODULES:
-    import_module(_name).register(app)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,7 +1,8 @@
 """Battle accounts: what happened in one game, event by event, read from its log.
 
-``oprlab battle`` prints one for a single game of any system: GFF and Riverside share
-:func:`opr_account`, WWPD has :func:`wwpd_account` (turns and phases instead of activations).
+``oprlab battle`` prints one for a single game of any system through :func:`account`, which
+picks the telling by the kind of game state (GFF and Riverside share :func:`opr_account`, WWPD
+has :func:`wwpd_account`: turns and phases instead of activations), never by the system's name.
 Each ends with the result, and names any unit that found no room to deploy and why (its models
 are not counted as lost). An edge module: it may import every layer.
 """
@@ -9,6 +10,7 @@ are not counted as lost). An edge module: it may import every layer.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import singledispatch
 from typing import Any
 
 from rich.console import Console
@@ -16,9 +18,19 @@ from rich.markup import escape
 
 from oprlab.game.play import GameResult
 from oprlab.game.state import GameState
-from oprlab.game.wwpd import WwpdResult, WwpdState
+from oprlab.game.wwpd import WwpdState
 
 SIDES = "AB"
+
+
+@singledispatch
+def account(state: Any, console: Console, result: GameResult) -> None:
+    """A finished game, event by event, told the way its procedure runs (by the state's type).
+
+    Raises:
+        TypeError: a state no account is registered for (a new procedure: register one).
+    """
+    raise TypeError(f"no battle account for {type(state).__name__}")
 
 
 def _no_room_line(e: dict[str, Any], names: dict[str, str]) -> str:
@@ -39,6 +51,16 @@ def not_deployed(console: Console, units: Sequence[tuple[str, str, int, str]]) -
     )
     for uid, name, models, reason in units:
         console.print(f"  {uid} {name} ({models} models): {escape(reason)}")
+
+
+@account.register
+def _(state: GameState, console: Console, result: GameResult) -> None:
+    opr_account(console, state, result)
+
+
+@account.register
+def _(state: WwpdState, console: Console, result: GameResult) -> None:
+    wwpd_account(console, state, result)
 
 
 def opr_account(console: Console, state: GameState, result: GameResult) -> None:
@@ -161,7 +183,7 @@ def _benny_line(e: dict[str, Any], names: dict[str, str]) -> str:
 WWPD_PHASES = {"shooting": "shoots", "firefight": "fires in the Firefight at"}
 
 
-def wwpd_account(console: Console, state: WwpdState, result: WwpdResult) -> None:
+def wwpd_account(console: Console, state: WwpdState, result: GameResult) -> None:
     """A WWPD game (seed 004), turn by turn: moves, shots and their saves, Leadership tests and
     pinning, charges and melee, markers seized; then the result and any unit left out."""
     names = {uid: f"{uid} {u.unit.name}" for uid, u in state.units.items()}
@@ -209,11 +231,11 @@ def wwpd_account(console: Console, state: WwpdState, result: WwpdResult) -> None
             console.print(f"  marker {e['marker'] + 1} -> {who}")
     win = "draw" if result.winner is None else f"force {SIDES[result.winner]} wins"
     console.rule(
-        f"{win}: markers {result.markers[0]}-{result.markers[1]}, units left "
+        f"{win}: markers {result.objectives[0]}-{result.objectives[1]}, units left "
         f"{result.units_left[0]}-{result.units_left[1]}, models lost "
         f"{result.models_lost[0]}-{result.models_lost[1]}"
     )
-    not_deployed(console, [(u, n, m, r) for u, n, _, m, r in result.not_deployed])
+    not_deployed(console, [(n.unit, n.name, n.models, n.reason) for n in result.not_deployed])
 
 
 def _wwpd_decision(console: Console, e: dict[str, Any], names: dict[str, str]) -> str | None:

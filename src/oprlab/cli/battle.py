@@ -15,32 +15,23 @@ from rich.table import Table
 
 from oprlab.analysis.pictures import battle_svg
 from oprlab.analysis.series import SeriesSpec, dask_backend, play_series
-from oprlab.analysis.stats import wilson
-from oprlab.cli.account import opr_account, wwpd_account
+from oprlab.cli.account import account
 from oprlab.cli.inputs import check_games, check_jobs, check_outputs, load_playable
-from oprlab.cli.odds import opr_mechanics
 from oprlab.errors import OptionError, ParseError
 from oprlab.files import read_text, write_atomic
 from oprlab.game.options import parse_options
 from oprlab.game.play import play_game
-from oprlab.game.state import GameState
+from oprlab.game.system import RuleSystem
 from oprlab.game.systems import find_system
 from oprlab.game.trail import Trail
-from oprlab.game.wwpd import WwpdState
-from oprlab.mechanics import get_mechanic
+from oprlab.mechanics import get_mechanic, mechanic_names
 from oprlab.players import get_commander
-from oprlab.rng import commander_stream, iter_seeds, make_rng
-from oprlab.table.model import Table as Board
+from oprlab.rng import commander_stream, make_rng
 from oprlab.table.model import Table as TableModel
 from oprlab.table.terrain import generate_table, load_table
-from oprlab.units.load import resolve_army
-from oprlab.units.profiles import WwpdForce, load_wwpd
-from oprlab.version import __version__
 
 if TYPE_CHECKING:
     from oprlab.analysis.results import Recording
-
-SYSTEMS_READY = ("gff", "riverside", "wwpd")
 
 
 def register(app: typer.Typer) -> None:
@@ -72,7 +63,11 @@ def battle(
     system: str = typer.Option(
         "gff", help="Rule system: gff, riverside (Army Forge lists) or wwpd (WWPD forces)."
     ),
-    mechanic: str = typer.Option("d6", help="d6, clock or a clock variant."),
+    mechanic: str | None = typer.Option(
+        None,
+        help="How checks are resolved: d6 (the default), clock or a clock variant for gff and "
+        "riverside; wwpd games roll WWPD's own dice.",
+    ),
     seed: int | None = typer.Option(None, help="Seed: the same seed plays the same game."),
     commander_a: str = typer.Option("rules", help="Commander of army A: rules or random."),
     commander_b: str = typer.Option("rules", help="Commander of army B: rules or random."),
@@ -108,8 +103,9 @@ def battle(
         metavar="KEY=VALUE",
         help="A reading of the rules text, repeatable (gff: edges=all|north-south, "
         "dangerous=once|twice, special_moves=true, blast_split=false, limited=false; "
-        "riverside: winner_takes, ambush_round, "
-        "strike_back, tie, impact). See docs/rules/.",
+        "riverside: winner_takes, ambush_round, strike_back, tie, impact; "
+        "wwpd: rounds, move, charge, pinning, cowering, simultaneous_firefight). "
+        "See docs/rules/.",
     ),
     cluster: str | None = typer.Option(
         None,
@@ -119,9 +115,9 @@ def battle(
     ),
 ) -> None:
     """Play a whole game between two armies, or a series of games."""
+    rules = find_system(system)  # an unknown name, or DQ: one line naming what exists
+    chosen = _mechanic(rules, mechanic)
     as_series = _check_options(
-        system=system,
-        mechanic=mechanic,
         games=games,
         log=log,
         svg=svg,
@@ -129,29 +125,24 @@ def battle(
         out=out,
         resume=resume,
         cluster=cluster,
-        rules_option=rules_option,
     )
     n_jobs = check_jobs(jobs, games) if as_series and cluster is None else 1
     check_outputs(log=log, svg=svg, out=out)
     if svg is not None and svg_rounds:
         check_outputs(svg_rounds=_round_path(svg, 1))
-    options = parse_options(system, rules_option) if system != "wwpd" else None
+    options = parse_options(rules, rules_option)
     seeded = make_rng(seed)
-    if system == "wwpd":
-        forces = (_force(army_a), _force(army_b))
-        board = _table(table, seeded.seed)
-        drawing = _Drawing(svg, svg_rounds, log)
-        _wwpd(forces, commander_a, commander_b, seeded.seed, games, board, drawing, as_json)
-        return
-    a, b = load_playable([("army A", army_a), ("army B", army_b)], command="battle")
-    get_commander(commander_a, seeded.seed)  # an unknown commander: one line, before play
-    get_commander(commander_b, seeded.seed)
+    a, b = load_playable(
+        [("army A", army_a), ("army B", army_b)], command="battle", fmt=rules.army_format
+    )
+    get_commander(commander_a, seeded.seed, system=rules)  # an unknown one: a line, before play
+    get_commander(commander_b, seeded.seed, system=rules)
     board = _table(table, seeded.seed)
     console = Console()
     if not as_series:
         commanders = [
-            get_commander(commander_a, commander_stream(seeded.seed, 0)),
-            get_commander(commander_b, commander_stream(seeded.seed, 1)),
+            get_commander(commander_a, commander_stream(seeded.seed, 0), system=rules),
+            get_commander(commander_b, commander_stream(seeded.seed, 1), system=rules),
         ]
 
         drawing = _Drawing(svg, svg_rounds, log)
@@ -160,9 +151,9 @@ def battle(
             b,
             commanders,
             seed=seeded.seed,
-            mechanic=mechanic,
+            mechanic=chosen,
             table=board,
-            system=system,
+            system=rules,
             on_round=drawing.on_round,
             options=options,
             on_decision=drawing.on_decision,
@@ -172,16 +163,14 @@ def battle(
         if as_json:
             typer.echo(json.dumps(result.to_json(), indent=2))
         else:
-            opr_account(console, state, result)
+            account(state, console, result)
         return
     # A series stores games as they end: make sure a first game can start before any file
     # or series record is made (armies without room, a list for another system).
-    find_system(system).new_game(
-        a, b, seed=seeded.seed, mechanic=mechanic, table=board, log=False, readings=options
+    rules.new_game(
+        a, b, seed=seeded.seed, mechanic=chosen, table=board, log=False, readings=options
     )
-    spec = SeriesSpec(
-        a, b, (commander_a, commander_b), mechanic, board, seeded.seed, system, options
-    )
+    spec = SeriesSpec(a, b, (commander_a, commander_b), chosen, board, seeded.seed, system, options)
     _series(
         console,
         spec,
@@ -200,10 +189,31 @@ def _round_path(svg: Path, n: int) -> Path:
     return svg.with_name(f"{svg.stem}-round{n}{svg.suffix or '.svg'}")
 
 
+def system_mechanics(rules: RuleSystem) -> list[str]:
+    """The registered mechanics a system accepts (its ``mechanics`` are name prefixes), in the
+    order the system gives them: the first is its default."""
+    names = mechanic_names()
+    return [n for prefix in rules.mechanics for n in names if n.startswith(prefix)]
+
+
+def _mechanic(rules: RuleSystem, mechanic: str | None) -> str:
+    """``--mechanic``, or the system's own default; a mechanic it cannot use is one line."""
+    known = system_mechanics(rules)
+    if mechanic is None:
+        return known[0]
+    if mechanic not in known:
+        get_mechanic(mechanic)  # an unknown name gets the registry's own error
+        raise OptionError(
+            f"{mechanic} is not a mechanic for {rules.name} games",
+            value=mechanic,
+            expected="one of " + ", ".join(known),
+            where="--mechanic",
+        )
+    return mechanic
+
+
 def _check_options(
     *,
-    system: str,
-    mechanic: str,
     games: int,
     log: Path | None,
     svg: Path | None,
@@ -211,16 +221,9 @@ def _check_options(
     out: Path | None,
     resume: bool,
     cluster: str | None,
-    rules_option: list[str],
 ) -> bool:
     """Every check of the options alone, before any file is read or written; whether the run
     is a series."""
-    if system not in SYSTEMS_READY:
-        raise OptionError(
-            "full games are not yet available for this system",
-            value=system,
-            expected=" or ".join(SYSTEMS_READY),
-        )
     check_games(games)
     as_series = games > 1 or out is not None or cluster is not None
     if as_series and log is not None:
@@ -240,33 +243,6 @@ def _check_options(
     if resume and out is None:
         raise OptionError(
             "--resume continues a series stored in a file", value="--resume", expected="--out FILE"
-        )
-    if system == "wwpd":
-        if out is not None or cluster is not None:
-            raise OptionError(
-                "--out and --cluster play gff and riverside series",
-                value="--out" if out is not None else "--cluster",
-                expected="--system gff or riverside",
-            )
-        if mechanic != "d6":
-            raise OptionError(
-                "WWPD games use WWPD's own dice", value=mechanic, expected="no --mechanic"
-            )
-        if rules_option:
-            raise OptionError(
-                "--rules-option sets gff and riverside readings",
-                value=rules_option[0],
-                expected="--system gff or riverside",
-            )
-        return as_series
-    known = opr_mechanics()
-    if mechanic not in known:
-        get_mechanic(mechanic)  # an unknown name gets the registry's own error
-        raise OptionError(
-            f"{mechanic} is not a mechanic for {system} games",
-            value=mechanic,
-            expected="one of " + ", ".join(known),
-            where="--mechanic",
         )
     return as_series
 
@@ -366,7 +342,7 @@ def _series(
             console.print("run the same command with --resume to play the missing games")
 
 
-def final_table_svg(state: GameState | WwpdState, trail: Trail | None = None) -> str:
+def final_table_svg(state: Any, trail: Trail | None = None) -> str:
     """The table as it stands (at the end of a game or a round): zones where the sides
     deployed, terrain, numbered markers and who holds them, every unit left in its side's
     colour, the round's moves (from ``trail``), a caption and a legend."""
@@ -402,70 +378,6 @@ class _Drawing:
             write_atomic(self.log, json.dumps(record, indent=1), "--log")
         if self.svg is not None:
             write_atomic(self.svg, final_table_svg(state, self.trail), "--svg")
-
-
-def _force(ref: str) -> WwpdForce:
-    """A WWPD force file, or a sample's name (``wwpd/colonial``)."""
-    path = resolve_army(ref)
-    return load_wwpd(read_text(path, "WWPD force file", "a WWPD YAML file"), str(path))
-
-
-def _wwpd(
-    forces: tuple[WwpdForce, WwpdForce],
-    commander_a: str,
-    commander_b: str,
-    seed: int,
-    games: int,
-    board: Board | None,
-    drawing: _Drawing,
-    as_json: bool,
-) -> None:
-    """WWPD (seed 004) games: I-go-U-go turns on GFF's objectives."""
-    from oprlab.game import wwpd
-    from oprlab.game.wwpd_commanders import get_wwpd_commander
-
-    a, b = forces
-    get_wwpd_commander(commander_a, seed)  # an unknown commander: one line, before play
-    get_wwpd_commander(commander_b, seed)
-    if games == 1:
-        commanders = [
-            get_wwpd_commander(commander_a, commander_stream(seed, 0)),
-            get_wwpd_commander(commander_b, commander_stream(seed, 1)),
-        ]
-        result, state = wwpd.play_game(
-            a,
-            b,
-            commanders,
-            seed=seed,
-            table=board,
-            on_round=drawing.on_round,
-            on_decision=drawing.on_decision,
-        )
-        out = result.to_json() | {"oprlab": __version__}
-        drawing.finish(state, out)
-        if as_json:
-            typer.echo(json.dumps(out, indent=2))
-        else:
-            wwpd_account(Console(), state, result)
-        return
-    results = []
-    for game_seed in iter_seeds(seed, games):
-        commanders = [
-            get_wwpd_commander(commander_a, commander_stream(game_seed, 0)),
-            get_wwpd_commander(commander_b, commander_stream(game_seed, 1)),
-        ]
-        results.append(wwpd.play_game(a, b, commanders, seed=game_seed, table=board)[0])
-    n = len(results)
-    summary: dict[str, Any] = {"games": n, "seed": seed, "system": "wwpd", "oprlab": __version__}
-    for key, who in (("win_a", 0), ("win_b", 1), ("draw", None)):
-        iv = wilson(sum(r.winner == who for r in results), n)
-        summary[key] = {"estimate": iv.estimate, "low": iv.low, "high": iv.high}
-    summary["armies"] = [a.name, b.name]
-    summary["mechanic"] = "wwpd"
-    if as_json:
-        typer.echo(json.dumps(summary, indent=2))
-    else:
-        series_table(Console(), summary)
 
 
 def series_table(console: Console, s: dict[str, Any]) -> None:

@@ -11,9 +11,10 @@ printed once, before the work starts.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
@@ -21,7 +22,7 @@ from rich.text import Text
 from oprlab.errors import OptionError
 from oprlab.files import check_output
 from oprlab.limits import DOCS, MAX_GAMES, check_limit
-from oprlab.units.load import load_army
+from oprlab.units.formats import army_format
 from oprlab.units.model import Army, Unit
 from oprlab.units.validate import Problem, errors, playable_problems
 
@@ -95,7 +96,12 @@ def _listed(problems: Sequence[tuple[str, Problem]]) -> str:
     return "; ".join(shown)
 
 
-def check_playable(sides: Sequence[tuple[str, str, Army]], *, command: str) -> None:
+def check_playable(
+    sides: Sequence[tuple[str, str, Any]],
+    *,
+    command: str,
+    problems_of: Callable[[Any], list[Problem]] = playable_problems,
+) -> None:
     """Refuse armies with errors (every error of every side in one line); print the warnings
     of armies that can be used, once, before the work.
 
@@ -103,12 +109,13 @@ def check_playable(sides: Sequence[tuple[str, str, Army]], *, command: str) -> N
         sides: ``(label, reference, army)``: how the command names the side (``"army A"``),
             what the user gave for it, and the army read from it.
         command: the command, for the hint (``"battle"``).
+        problems_of: the army format's check (default: Army Forge lists').
     """
     bad: list[tuple[str, Problem]] = []
     warned: list[str] = []
     refs: list[str] = []
     for label, ref, army in sides:
-        problems = playable_problems(army)
+        problems = problems_of(army)
         mine = errors(problems)
         prefix = f"{label} " if len(sides) > 1 else ""
         bad += [(prefix, p) for p in mine]
@@ -131,12 +138,17 @@ def check_playable(sides: Sequence[tuple[str, str, Army]], *, command: str) -> N
         warn(line)
 
 
-def load_playable(refs: Sequence[tuple[str, str]], *, command: str) -> list[Army]:
-    """Read armies (files or sample names) and check them with :func:`check_playable`."""
-    armies = [load_army(ref) for _, ref in refs]
+def load_playable(
+    refs: Sequence[tuple[str, str]], *, command: str, fmt: str = "army-forge"
+) -> list[Any]:
+    """Read armies (files or sample names) in the army format ``fmt`` (a rule system's
+    ``army_format``) and check them with :func:`check_playable`."""
+    reader = army_format(fmt)
+    armies = [reader.load(ref) for _, ref in refs]
     check_playable(
         [(label, ref, army) for (label, ref), army in zip(refs, armies, strict=True)],
         command=command,
+        problems_of=reader.problems,
     )
     return armies
 

@@ -1,10 +1,12 @@
 """A game's rule options from ``KEY=VALUE`` text (the command line), per rule system.
 
-Each OPR procedure fixes its readings of the text in a frozen options dataclass
-(:class:`~oprlab.game.gff_setup.GffOptions`, :class:`~oprlab.game.riverside.RiversideOptions`);
-this module turns ``edges=north-south`` into one, checking names and value types here and
-leaving each value's meaning to the dataclass's own validation. Nested readings (Riverside's
-attack ``readings``) are not settable this way. May import ``oprlab.game`` procedures only.
+Each rule system fixes its readings of the text in a frozen dataclass, its ``readings``
+(:class:`~oprlab.game.gff_setup.GffOptions`, :class:`~oprlab.game.riverside.RiversideOptions`,
+:class:`~oprlab.game.wwpd.GameOptions`); this module turns ``edges=north-south`` into one of
+them, checking names and value types here and leaving each value's meaning to the dataclass's
+own validation. Nested readings (Riverside's attack ``readings``, WWPD's ``attack``) are not
+settable this way. It knows no system by name: it asks :func:`~oprlab.game.systems.find_system`.
+May import ``oprlab.game.system``/``systems`` and below.
 """
 
 from __future__ import annotations
@@ -15,19 +17,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from oprlab.errors import OptionError
-from oprlab.game.gff_setup import GffOptions
-from oprlab.game.riverside import RiversideOptions
-
-#: The options class of each system with a full-game procedure.
-OPTIONS: dict[str, type[Any]] = {"gff": GffOptions, "riverside": RiversideOptions}
+from oprlab.game.system import RuleSystem
+from oprlab.game.systems import find_system
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
 
-def settable(system: str) -> dict[str, Any]:
+def settable(system: str | RuleSystem) -> dict[str, Any]:
     """The options of ``system`` settable as ``KEY=VALUE``, with their default values."""
-    cls = _options_class(system)
+    cls = _rules(system).readings
     hints = typing.get_type_hints(cls)
     return {
         f.name: f.default
@@ -36,7 +35,7 @@ def settable(system: str) -> dict[str, Any]:
     }
 
 
-def parse_options(system: str, pairs: Sequence[str]) -> Any:
+def parse_options(system: str | RuleSystem, pairs: Sequence[str]) -> Any:
     """The options of ``system`` with ``pairs`` (``KEY=VALUE``) applied; ``None`` if no pairs.
 
     Raises:
@@ -45,9 +44,10 @@ def parse_options(system: str, pairs: Sequence[str]) -> Any:
     """
     if not pairs:
         return None
-    cls = _options_class(system)
+    rules = _rules(system)
+    cls = rules.readings
     hints = typing.get_type_hints(cls)
-    known = settable(system)
+    known = settable(rules)
     values: dict[str, Any] = {}
     for pair in pairs:
         key, sep, text = pair.partition("=")
@@ -56,7 +56,7 @@ def parse_options(system: str, pairs: Sequence[str]) -> Any:
             raise OptionError("a rule option is KEY=VALUE", value=pair, expected="e.g. edges=all")
         if key not in known:
             raise OptionError(
-                f"unknown {system} rule option",
+                f"unknown {rules.name} rule option",
                 value=key,
                 expected=", ".join(f"{k} (default {v})" for k, v in known.items()),
             )
@@ -66,13 +66,8 @@ def parse_options(system: str, pairs: Sequence[str]) -> Any:
     return cls(**values)
 
 
-def _options_class(system: str) -> type[Any]:
-    try:
-        return OPTIONS[system]
-    except KeyError:
-        raise OptionError(
-            "no rule options for this system", value=system, expected=" or ".join(OPTIONS)
-        ) from None
+def _rules(system: str | RuleSystem) -> RuleSystem:
+    return find_system(system) if isinstance(system, str) else system
 
 
 def _scalar(hint: Any) -> type | None:

@@ -96,17 +96,24 @@ class RuleSystem(Protocol):
 
     Attributes:
         name: how it is found (``gff``, ``riverside``, ``wwpd``; house rules joined by ``+``).
+        title: how captions and accounts name it (``GFF``).
         version: the seed text it implements and the procedure's revision (bumped whenever a
             change of rules changes games), plus each house rule's name and version.
         readings: the frozen dataclass of its switchable readings (``--rules-option``).
         army_format: how its armies are read: ``"army-forge"`` (Army Forge text or JSON) or
             ``"wwpd"`` (a WWPD force file).
         commander_family: which commanders know how to play it (``"opr"``, ``"wwpd"``).
-        mechanics: the resolution mechanics it accepts, by name prefix.
+        mechanics: the resolution mechanics it accepts, by name prefix (the first is its
+            default).
+        attack: its attack odds adapter (:class:`oprlab.rules.query.AttackOdds`), or ``None``.
+        exchange: its melee exchange odds adapter (:class:`oprlab.rules.query.ExchangeSystem`),
+            or ``None``.
     """
 
     @property
     def name(self) -> str: ...
+    @property
+    def title(self) -> str: ...
     @property
     def version(self) -> str: ...
     @property
@@ -117,6 +124,10 @@ class RuleSystem(Protocol):
     def commander_family(self) -> str: ...
     @property
     def mechanics(self) -> tuple[str, ...]: ...
+    @property
+    def attack(self) -> Any: ...
+    @property
+    def exchange(self) -> Any: ...
 
     def new_game(
         self,
@@ -167,6 +178,12 @@ class RuleSystem(Protocol):
 
     def mechanic_name(self, state: Any) -> str:
         """The name of the mechanic a game resolves its checks with."""
+        ...
+
+    def deployment_zone(
+        self, state: Any, side: int
+    ) -> tuple[tuple[float, float, float, float], str]:
+        """Where ``side`` deployed: the box ``(xmin, ymin, xmax, ymax)`` and its table edge."""
         ...
 
 

@@ -1,22 +1,57 @@
 """Rule systems found by name: ``find_system("gff")``, the one place a name becomes a system.
 
-May import the game procedures (``oprlab.game``) and below.
+A system names its parts by where they live (``"oprlab.game.gff"``,
+``"oprlab.rules.gff.odds:GffAttack"``) and imports them when first asked, so finding a system
+costs nothing: ``oprlab odds`` asks for ``find_system(name).attack`` without loading any game
+procedure, and the command line starts fast.
+
+May import the game procedures (``oprlab.game``), the rules' odds adapters and below.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from importlib import import_module
 from typing import Any
 
-from oprlab.errors import OptionError
-from oprlab.game import wwpd
-from oprlab.game.gff import GffRules
-from oprlab.game.riverside import RiversideRules
+from oprlab.errors import OptionError, UnknownNameError
 from oprlab.game.system import NotDeployed, RuleSystem
 from oprlab.table.model import Table
 
 __all__ = ["NO_GAME", "SYSTEMS", "find_system", "system_names"]
+
+#: A deployment zone as drawn: the box ``(xmin, ymin, xmax, ymax)`` and the edge it lies along.
+Zone = tuple[tuple[float, float, float, float], str]
+
+
+_LOADED: dict[str, Any] = {}
+
+
+def _load(path: str) -> Any:
+    """What ``path`` names: a module (``"oprlab.game.gff"``) or a name in one (``"m:Name"``);
+    imported on first use, then remembered (a game asks once a decision)."""
+    found = _LOADED.get(path)
+    if found is None:
+        module, _, name = path.partition(":")
+        found = import_module(module)
+        found = _LOADED[path] = getattr(found, name) if name else found
+    return found
+
+
+def _band(state: Any, lo: float, hi: float) -> Zone:
+    """A zone that spans the table's width between ``lo`` and ``hi`` (Riverside, WWPD)."""
+    return (0.0, lo, state.table.width, hi), "south" if lo <= 0.0 else "north"
+
+
+def _gff_zone(state: Any, side: int) -> Zone:
+    gff = _load("oprlab.game.gff")
+    return gff.deployment_zone(state, side), gff.edge_of(state, side)
+
+
+def _riverside_zone(state: Any, side: int) -> Zone:
+    return _band(state, *_load("oprlab.game.riverside").deployment_zone(state, side))
+
 
 #: Each procedure's version: the seed text it implements and a revision, bumped whenever a
 #: change of rules changes games (with the pinned log hashes), so stored results say which
@@ -30,11 +65,10 @@ __all__ = ["NO_GAME", "SYSTEMS", "find_system", "system_names"]
 #: keep the fighters and the strike back is the charged side's decision; a marker with no point
 #: over 9" away goes at the farthest point; rules some models have act through those models'
 #: weapons. Every pinned game changed (the dice streams).
-#: The OPR systems' revisions are their classes' ``version`` (``GffRules``, ``RiversideRules``):
-#: bump them there.
+#: The OPR rules classes carry the same string (``GffRules.version``; a test keeps them equal).
 VERSIONS: dict[str, str] = {
-    "gff": GffRules.version,
-    "riverside": RiversideRules.version,
+    "gff": "003_8abb008d4113ed75 r7",
+    "riverside": "002_fdb385c07cc953af r6",
     "wwpd": "004_b5c87f7769291d1c r2",
 }
 
@@ -46,15 +80,114 @@ NO_GAME: dict[str, str] = {
 
 
 @dataclass(frozen=True)
+class _OprSystem:
+    """An OPR system (seed 003 or 002): Army Forge lists, the d6 or the clock.
+
+    The game itself is an :class:`~oprlab.game.opr.hooks.OprRules` (``GffRules``,
+    ``RiversideRules`` or a house rule's subclass), built on first use; the odds adapters and
+    the readings load on their own, so ``oprlab odds`` never imports a game procedure.
+    """
+
+    name: str
+    title: str
+    version: str
+    #: Where the rules class, its readings and its odds adapters live (imported when asked).
+    rules_at: str
+    readings_at: str
+    attack_at: str
+    exchange_at: str
+    zone: Callable[[Any, int], Zone]
+    army_format: str = "army-forge"
+    commander_family: str = "opr"
+    mechanics: tuple[str, ...] = ("d6", "clock")
+
+    @property
+    def rules(self) -> Any:
+        """The game procedure: one instance of the rules class, made on first use."""
+        key = f"{self.rules_at}()"
+        found = _LOADED.get(key)
+        if found is None:
+            found = _LOADED[key] = _load(self.rules_at)()
+        return found
+
+    @property
+    def readings(self) -> type[Any]:
+        return _load(self.readings_at)  # type: ignore[no-any-return]
+
+    @property
+    def attack(self) -> Any:
+        """The attack odds adapter (:class:`oprlab.rules.query.AttackOdds`)."""
+        return _load(self.attack_at)()
+
+    @property
+    def exchange(self) -> Any:
+        """The melee exchange odds adapter (:class:`oprlab.rules.query.ExchangeSystem`)."""
+        return _load(self.exchange_at)()
+
+    def new_game(
+        self,
+        army_a: Any,
+        army_b: Any,
+        *,
+        seed: int,
+        mechanic: Any = None,
+        table: Table | None = None,
+        readings: Any = None,
+        log: bool = True,
+    ) -> Any:
+        return self.rules.new_game(
+            army_a, army_b, seed=seed, mechanic=mechanic, table=table, readings=readings, log=log
+        )
+
+    def legal_actions(self, state: Any) -> Sequence[Any]:
+        return self.rules.legal_actions(state)  # type: ignore[no-any-return]
+
+    def is_legal(self, state: Any, action: Any) -> bool:
+        return bool(self.rules.is_legal(state, action))
+
+    def apply(self, state: Any, action: Any) -> None:
+        self.rules.apply(state, action)
+
+    def score(self, state: Any) -> tuple[int, int]:
+        return self.rules.score(state)  # type: ignore[no-any-return]
+
+    def units_left(self, state: Any, side: int) -> int:
+        return int(self.rules.units_left(state, side))
+
+    def models_lost(self, state: Any, side: int) -> int:
+        return int(self.rules.models_lost(state, side))
+
+    def not_deployed(self, state: Any) -> tuple[NotDeployed, ...]:
+        return self.rules.not_deployed(state)  # type: ignore[no-any-return]
+
+    def readings_of(self, state: Any) -> Any:
+        return self.rules.readings_of(state)
+
+    def mechanic_name(self, state: Any) -> str:
+        return str(self.rules.mechanic_name(state))
+
+    def deployment_zone(self, state: Any, side: int) -> Zone:
+        return self.zone(state, side)
+
+
+@dataclass(frozen=True)
 class _WwpdProcedure:
     """WWPD (seed 004): its own forces, its own dice convention, I-go-U-go turns."""
 
     name: str = "wwpd"
+    title: str = "WWPD"
     version: str = VERSIONS["wwpd"]
-    readings: type[Any] = wwpd.GameOptions
     army_format: str = "wwpd"
     commander_family: str = "wwpd"
     mechanics: tuple[str, ...] = ("wwpd",)
+    #: WWPD's dice have their own odds (``oprlab check wwpd``, :mod:`oprlab.rules.wwpd.exact`),
+    #: not the OPR unit-against-unit queries.
+    attack: Any = None
+    exchange: Any = None
+
+    @property
+    def readings(self) -> type[Any]:
+        return _wwpd().GameOptions  # type: ignore[no-any-return]
 
     def new_game(
         self,
@@ -71,22 +204,22 @@ class _WwpdProcedure:
             raise OptionError(
                 "WWPD games roll its own dice", value=str(mechanic), expected="the wwpd mechanic"
             )
-        return wwpd.new_game(army_a, army_b, seed=seed, table=table, options=readings, log=log)
+        return _wwpd().new_game(army_a, army_b, seed=seed, table=table, options=readings, log=log)
 
     def legal_actions(self, state: Any) -> Sequence[Any]:
-        return wwpd.legal_actions(state)
+        return _wwpd().legal_actions(state)  # type: ignore[no-any-return]
 
     def is_legal(self, state: Any, action: Any) -> bool:
-        return wwpd.is_legal(state, action)
+        return bool(_wwpd().is_legal(state, action))
 
     def apply(self, state: Any, action: Any) -> None:
-        wwpd.apply(state, action)
+        _wwpd().apply(state, action)
 
     def score(self, state: Any) -> tuple[int, int]:
-        return wwpd.score(state)
+        return _wwpd().score(state)  # type: ignore[no-any-return]
 
     def units_left(self, state: Any, side: int) -> int:
-        return wwpd.units_left(state, side)
+        return int(_wwpd().units_left(state, side))
 
     def models_lost(self, state: Any, side: int) -> int:
         missing = _wwpd_missing(state)
@@ -107,6 +240,13 @@ class _WwpdProcedure:
     def mechanic_name(self, state: Any) -> str:
         return str(state.mechanic.name)
 
+    def deployment_zone(self, state: Any, side: int) -> Zone:
+        return _band(state, *_wwpd().deployment_zone(state, side))
+
+
+def _wwpd() -> Any:
+    return _load("oprlab.game.wwpd")
+
 
 def _wwpd_missing(state: Any) -> dict[str, str]:
     found = state.extra.get("not_deployed")
@@ -115,8 +255,26 @@ def _wwpd_missing(state: Any) -> dict[str, str]:
 
 #: The systems with a full-game procedure, by name.
 SYSTEMS: dict[str, RuleSystem] = {
-    "gff": GffRules(),
-    "riverside": RiversideRules(),
+    "gff": _OprSystem(
+        "gff",
+        "GFF",
+        VERSIONS["gff"],
+        "oprlab.game.gff:GffRules",
+        "oprlab.game.gff_setup:GffOptions",
+        "oprlab.rules.gff.odds:GffAttack",
+        "oprlab.rules.gff.odds:GffExchange",
+        _gff_zone,
+    ),
+    "riverside": _OprSystem(
+        "riverside",
+        "Riverside",
+        VERSIONS["riverside"],
+        "oprlab.game.riverside:RiversideRules",
+        "oprlab.game.riverside:RiversideOptions",
+        "oprlab.rules.riverside.odds:RiversideAttack",
+        "oprlab.rules.riverside.odds:RiversideExchange",
+        _riverside_zone,
+    ),
     "wwpd": _WwpdProcedure(),
 }
 
@@ -130,11 +288,12 @@ def find_system(name: str) -> RuleSystem:
     """The rule system called ``name``; anything else gets one clear error naming what exists.
 
     Raises:
-        OptionError: an unknown name, or a system with no full-game procedure (DragonQuest).
+        UnknownNameError: an unknown name.
+        OptionError: a system with no full-game procedure (DragonQuest).
     """
     key = name.strip().lower()
     if key in SYSTEMS:
         return SYSTEMS[key]
     if key in NO_GAME:
         raise OptionError(NO_GAME[key], value=name, expected=" or ".join(system_names()))
-    raise OptionError("unknown rule system", value=name, expected=" or ".join(system_names()))
+    raise UnknownNameError("unknown rule system", value=name, expected=" or ".join(system_names()))

@@ -25,8 +25,10 @@ rounds wins (a round is one turn of each player; the roll-off winner deploys fir
 first). A side with no units left loses at once.
 
 The procedure is OpenSpiel-style like :mod:`oprlab.game.gff`: :func:`legal_actions` in canonical
-order, :func:`is_legal`, :func:`apply`; dice go through the ``wwpd`` mechanic with the game's
-seeded generator, and every decision and roll result is logged. Readings:
+order, :func:`is_legal`, :func:`apply`, played by :func:`oprlab.game.play.play_game` through the
+``wwpd`` rule system (:mod:`oprlab.game.systems`) like every other; dice go through the
+``wwpd`` mechanic with the game's seeded generator, and every decision and roll result is
+logged. Readings:
 ``docs/rules/wwpd.md`` "Full games".
 
 May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.units``, ``oprlab.mechanics``,
@@ -37,10 +39,10 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -78,8 +80,6 @@ __all__ = [
     "Kind",
     "Marker",
     "WwpdAction",
-    "WwpdCommander",
-    "WwpdResult",
     "WwpdState",
     "WwpdUnitState",
     "apply",
@@ -87,7 +87,6 @@ __all__ = [
     "is_legal",
     "legal_actions",
     "new_game",
-    "play_game",
     "score",
 ]
 
@@ -104,8 +103,6 @@ HARD_COVER_PRESETS = frozenset({"ruins", "barricade"})
 #: Base diameters (mm): infantry, Toughness 1, Toughness 2+, vehicles.
 BASE_MM = {"infantry": 25.0, "tough": 32.0, "big": 40.0, "vehicle": 75.0}
 FORMATION_GAP = 0.5
-#: A generous bound on decisions per game; a game that needs more is a bug.
-MAX_DECISIONS = 10_000
 EPS = 1e-6
 
 Pinning = Literal["off", "losses", "leadership"]
@@ -1050,121 +1047,3 @@ def _finish(state: WwpdState, *, winner: int | None = None, reason: str = "round
     state.done = True
     state.phase = "over"
     state.log.add("end", markers=list(held), winner=winner, reason=reason, round=state.round)
-
-
-# --- playing a game -----------------------------------------------------------------------
-
-
-class WwpdCommander(Protocol):
-    """A player: chooses one of ``actions`` (never empty) for the side to act."""
-
-    name: str
-
-    def choose(self, state: WwpdState, actions: Sequence[WwpdAction]) -> WwpdAction: ...
-
-
-@dataclass(frozen=True)
-class WwpdResult:
-    """The outcome of one WWPD game and how to reproduce it."""
-
-    seed: int
-    winner: int | None
-    markers: tuple[int, int]
-    units_left: tuple[int, int]
-    models_lost: tuple[int, int]
-    rounds: int
-    decisions: int
-    commanders: tuple[str, str]
-    system: str = "wwpd"
-    #: Units that found no room to deploy: (uid, name, side, models, why); not in models_lost.
-    not_deployed: tuple[tuple[str, str, int, int, str], ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seed": self.seed,
-            "system": self.system,
-            "winner": self.winner,
-            "objectives": list(self.markers),
-            "units_left": list(self.units_left),
-            "models_lost": list(self.models_lost),
-            "rounds": self.rounds,
-            "decisions": self.decisions,
-            "commanders": list(self.commanders),
-            "not_deployed": [
-                {"unit": u, "name": n, "side": s, "models": m, "reason": r}
-                for u, n, s, m, r in self.not_deployed
-            ],
-        }
-
-
-def play_game(
-    force_a: WwpdForce,
-    force_b: WwpdForce,
-    commanders: Sequence[WwpdCommander],
-    *,
-    seed: int,
-    table: Table | None = None,
-    options: GameOptions | None = None,
-    log: bool = True,
-    on_round: Callable[[WwpdState, int], None] | None = None,
-    on_decision: Callable[[WwpdState, WwpdAction], None] | None = None,
-) -> tuple[WwpdResult, WwpdState]:
-    """Play one WWPD game to its end; returns the result and the final state (with its log).
-
-    ``on_round`` and ``on_decision`` as in :func:`oprlab.game.play.play_game` (a round is one
-    turn of each player).
-
-    Raises:
-        UserError: a commander chose an action that is not legal.
-    """
-    state = new_game(force_a, force_b, seed=seed, table=table, options=options, log=log)
-    decisions = 0
-    while not state.done:
-        actions = legal_actions(state)
-        if not actions:  # cannot happen: phases without decisions are skipped
-            raise OptionError("no legal action", value=state.phase, expected="a decision")
-        commander = commanders[state.active]
-        action = commander.choose(state, actions)
-        if action not in actions and not is_legal(state, action):
-            raise UserError(
-                f"commander {commander.name!r} (side {state.active + 1}) chose an illegal action",
-                value=str(action),
-                expected="an action from legal_actions()",
-            )
-        before = state.round
-        apply(state, action)
-        if on_decision is not None:
-            on_decision(state, action)
-        if on_round is not None and before >= 1 and (state.round != before or state.done):
-            on_round(state, before)
-        decisions += 1
-        if decisions > MAX_DECISIONS:
-            raise OptionError(
-                "the game did not end", value=decisions, expected=f"at most {MAX_DECISIONS}"
-            )
-    missing: dict[str, str] = state.extra.get("not_deployed", {})
-    lost = tuple(
-        sum(not a for u in state.side_units(s) if u.uid not in missing for a in u.alive)
-        for s in (0, 1)
-    )
-    result = WwpdResult(
-        seed=seed,
-        winner=state.winner,
-        markers=score(state),
-        units_left=(units_left(state, 0), units_left(state, 1)),
-        models_lost=(lost[0], lost[1]),
-        rounds=state.round,
-        decisions=decisions,
-        commanders=(commanders[0].name, commanders[1].name),
-        not_deployed=tuple(
-            (
-                uid,
-                state.units[uid].unit.name,
-                state.units[uid].side,
-                len(state.units[uid].alive),
-                why,
-            )
-            for uid, why in missing.items()
-        ),
-    )
-    return result, state

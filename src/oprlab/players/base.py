@@ -1,5 +1,9 @@
 """The commander interface: given the game and the legal actions, choose one.
 
+Commanders come in families, one per kind of procedure (``opr`` for GFF and Riverside, ``wwpd``
+for WWPD's I-go-U-go turns); a rule system names its family (``commander_family``), so
+:func:`get_commander` finds the right commander without knowing any system by name.
+
 A commander is named by a spec: ``NAME``, ``NAME:ARG`` for commanders that read an argument
 (``search:200``: its node budget), and either followed by ``:P``, noise (``rules:0.2``: a
 uniformly random legal action with probability 0.2, :mod:`oprlab.players.noisy`).
@@ -9,40 +13,72 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from importlib import import_module
+from typing import Any
 
 from oprlab.errors import OptionError, UnknownNameError
 from oprlab.game.play import Commander
 from oprlab.rng import SeedLike
 
-__all__ = ["COMMANDERS", "TUNED", "Commander", "get_commander"]
+__all__ = ["COMMANDERS", "FAMILIES", "TUNED", "Commander", "get_commander"]
 
-COMMANDERS: dict[str, Callable[[SeedLike], Commander]] = {}
-#: Commanders that read an argument after a colon (``search:200``): factory(seed, argument).
+Factory = Callable[[SeedLike], Commander]
+
+#: The OPR family's commanders by name (each module of :data:`_MODULES` ``["opr"]`` registers
+#: itself here on import).
+COMMANDERS: dict[str, Factory] = {}
+#: OPR commanders that read an argument after a colon (``search:200``): factory(seed, argument).
 TUNED: dict[str, Callable[[SeedLike, str], Commander]] = {}
+
+#: Commanders by family, then name; and those that read an argument.
+FAMILIES: dict[str, dict[str, Factory]] = {"opr": COMMANDERS, "wwpd": {}}
+_TUNED: dict[str, dict[str, Callable[[SeedLike, str], Commander]]] = {"opr": TUNED, "wwpd": {}}
+
+#: The modules that register each family's commanders (imported when first asked for).
+_MODULES: dict[str, tuple[str, ...]] = {
+    "opr": ("random_commander", "rules_commander", "search"),
+    "wwpd": ("wwpd_commanders",),
+}
+
 #: What a commander spec may be, for error messages.
 SPEC_FORMS = "NAME, NAME:P (noise, as in rules:0.2) or search:BUDGET[:P]"
 
 
-def get_commander(name: str, seed: SeedLike = 0) -> Commander:
-    """A commander by spec; ``seed`` (an int, or its stream of a game seed:
-    :func:`oprlab.rng.commander_stream`) drives any choices it makes at random."""
-    for module in ("random_commander", "rules_commander", "search"):  # each registers itself
+def get_commander(name: str, seed: SeedLike = 0, *, system: Any = None) -> Commander:
+    """A commander by spec for ``system`` (a name or a rule system; ``None``: an OPR system);
+    ``seed`` (an int, or its stream of a game seed: :func:`oprlab.rng.commander_stream`) drives
+    any choices it makes at random.
+
+    Raises:
+        OptionError: ``system`` names no system with a full-game procedure, or a bad spec.
+        UnknownNameError: no commander of that name plays the system.
+    """
+    family = "opr" if system is None else _system(system).commander_family
+    for module in _MODULES[family]:  # each registers itself
         import_module(f"oprlab.players.{module}")
     from oprlab.players.noisy import NoisyCommander, parse_noise
 
+    known, tuned = FAMILIES[family], _TUNED[family]
     head, *rest = name.split(":")
-    if head in TUNED and rest:
-        inner = TUNED[head](seed, rest.pop(0))
-    elif head in COMMANDERS:
-        inner = COMMANDERS[head](seed)
+    if head in tuned and rest:
+        inner = tuned[head](seed, rest.pop(0))
+    elif head in known:
+        inner = known[head](seed)
     else:
         raise UnknownNameError(
             "unknown commander",
             value=name,
-            expected=" or ".join(sorted(COMMANDERS)) + f" ({SPEC_FORMS})",
+            expected=" or ".join(sorted(known)) + f" ({SPEC_FORMS})",
         )
     if not rest:
         return inner
     if len(rest) > 1:
         raise OptionError("commander spec has too many parts", value=name, expected=SPEC_FORMS)
     return NoisyCommander(inner, parse_noise(rest[0], name), seed)
+
+
+def _system(system: Any) -> Any:
+    if isinstance(system, str):
+        from oprlab.game.systems import find_system
+
+        return find_system(system)
+    return system

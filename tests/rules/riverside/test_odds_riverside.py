@@ -1,5 +1,5 @@
 """The Riverside system behind the odds layer (seed 002_fdb385c07cc953af): `attack_odds(...,
-system="riverside")` after importing the adapter, exact, sampled and with the clock."""
+system="riverside")` through the system's adapter, exact, sampled and with the clock."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import math
 
 import pytest
 
-import oprlab.analysis.odds_riverside as odds_riverside
-from oprlab.analysis.odds import SYSTEMS, Situation, attack_odds, get_system
-from oprlab.analysis.odds_riverside import RiversideAttack, riverside_situation
+from oprlab.analysis.odds import Situation, attack_odds, get_system
+from oprlab.game.systems import find_system
 from oprlab.mechanics import get_mechanic
 from oprlab.rules.riverside.attack import Readings
+from oprlab.rules.riverside.odds import RiversideAttack, riverside_situation
 from oprlab.units.model import Rule, Unit, Weapon
 
 GUNNERS = Unit(
@@ -28,9 +28,9 @@ GUNNERS = Unit(
 BRUTES = Unit("Moss Brutes", 3, quality=4, defense=4, rules=(Rule("Tough", 3),))
 
 
-def test_importing_registers_the_system() -> None:
-    """The adapter registers itself as SYSTEMS["riverside"] (the lead wires odds_systems)."""
-    assert SYSTEMS["riverside"] is odds_riverside.RiversideAttack
+def test_the_system_offers_its_adapter() -> None:
+    """`find_system("riverside").attack` is the Riverside adapter; the odds layer asks for it."""
+    assert isinstance(find_system("riverside").attack, RiversideAttack)
     assert get_system("riverside").name == "riverside"
 
 

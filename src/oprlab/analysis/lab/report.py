@@ -102,10 +102,10 @@ def build_report(
 
 def _readings(cell: Cell) -> dict[str, Any]:
     """The cell's readings of the text in full (its system's defaults filled in)."""
-    from oprlab.game.options import OPTIONS
     from oprlab.game.system import flat_readings
+    from oprlab.game.systems import find_system
 
-    options = cell.options if cell.options is not None else OPTIONS[cell.system]()
+    options = cell.options if cell.options is not None else find_system(cell.system).readings()
     return dict(flat_readings(options))
 
 

@@ -8,34 +8,34 @@ where the exact odds remove the most (models weighted by Toughness, Armor and ve
 in the Firefight when that saves more than the unit's own fire would take; charge when the
 expected losses dealt outweigh those taken.
 
-Both satisfy :class:`oprlab.game.wwpd.WwpdCommander`. May import ``oprlab.game.wwpd`` and below.
+Both satisfy :class:`oprlab.game.play.Commander`; :func:`oprlab.players.get_commander` finds
+them for any system whose ``commander_family`` is ``"wwpd"``. May import ``oprlab.game`` and below.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 
-from oprlab.errors import UnknownNameError
 from oprlab.game import geometry as geo
 from oprlab.game.wwpd import (
     OBJECTIVE_RANGE,
     Kind,
     WwpdAction,
-    WwpdCommander,
     WwpdState,
     WwpdUnitState,
     home_edge,
     shooting_attack_of,
 )
+from oprlab.players.base import FAMILIES
 from oprlab.rng import SeedLike, own_generator
 from oprlab.rules.wwpd.attack import Attack, Kit, melee_attack
 from oprlab.rules.wwpd.exact import attack_odds
 from oprlab.rules.wwpd.targets import FIREFIGHT_RANGE, Phase
 
-__all__ = ["COMMANDERS", "RandomWwpdCommander", "RulesWwpdCommander", "get_wwpd_commander"]
+__all__ = ["RandomWwpdCommander", "RulesWwpdCommander"]
 
 
 def worth(k: Kit) -> float:
@@ -202,17 +202,4 @@ def _step_toward(
     return (start[0] + (goal[0] - start[0]) * f, start[1] + (goal[1] - start[1]) * f)
 
 
-COMMANDERS: dict[str, Callable[[SeedLike], WwpdCommander]] = {
-    "random": RandomWwpdCommander,
-    "rules": RulesWwpdCommander,
-}
-
-
-def get_wwpd_commander(name: str, seed: SeedLike = 0) -> WwpdCommander:
-    """A WWPD commander by name (``random`` or ``rules``)."""
-    try:
-        return COMMANDERS[name](seed)
-    except KeyError:
-        raise UnknownNameError(
-            "unknown WWPD commander", value=name, expected=" or ".join(sorted(COMMANDERS))
-        ) from None
+FAMILIES["wwpd"] |= {"random": RandomWwpdCommander, "rules": RulesWwpdCommander}

@@ -1,0 +1,41 @@
+"""The command line starts fast (issue 12): a command loads only its own module, so `oprlab
+check` and `oprlab odds` never import the game engine's heavy neighbours (DuckDB, Dask, joblib,
+matplotlib, shapely, rich's progress bars). Checked in a fresh interpreter, by module names
+(not by time, which depends on the machine)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+HEAVY = ("duckdb", "dask", "distributed", "joblib", "matplotlib", "shapely", "rich.progress")
+
+
+def _loaded(argv: list[str]) -> set[str]:
+    code = (
+        "import sys, json, contextlib, io\n"
+        "from oprlab.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main({argv!r})\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return set(json.loads(out.stdout.splitlines()[-1]))
+
+
+def test_check_and_odds_load_nothing_heavy() -> None:
+    for argv in (
+        ["check", "d6", "--target", "4"],
+        ["odds", "gff/shooty-150", "gff/melee-150", "--json"],
+    ):
+        loaded = _loaded(argv)
+        assert not {m for m in loaded if m.split(".")[0] in HEAVY or m in HEAVY}, argv
+        assert "oprlab.game.gff" not in loaded and "oprlab.cli.battle" not in loaded
+
+
+def test_import_oprlab_loads_only_the_face() -> None:
+    """`import oprlab` is the version and a lazy face: nothing is imported until asked."""
+    code = "import sys, oprlab; print(sorted(m for m in sys.modules if m.startswith('oprlab')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['oprlab', 'oprlab.version']"
