@@ -248,6 +248,11 @@ class GameState:
         assert self.dice.rng is not None  # games always roll with a generator
         return self.dice.rng
 
+    @rng.setter
+    def rng(self, value: np.random.Generator) -> None:
+        """Reseed the dice (a search's copy rolls its own, never the real game's)."""
+        self.dice.rng = value
+
     def clone(self) -> GameState:
         """An independent copy (units, placements, generator, log) for search.
 
