@@ -69,8 +69,16 @@ def battle(
         "riverside; wwpd games roll WWPD's own dice.",
     ),
     seed: int | None = typer.Option(None, help="Seed: the same seed plays the same game."),
-    commander_a: str = typer.Option("rules", help="Commander of army A: rules or random."),
-    commander_b: str = typer.Option("rules", help="Commander of army B: rules or random."),
+    commander_a: str = typer.Option(
+        "rules",
+        help="Commander of army A: rules, random or search[:BUDGET], each with an optional"
+        " :P for noise (rules:0.2).",
+    ),
+    commander_b: str = typer.Option(
+        "rules",
+        help="Commander of army B: rules, random or search[:BUDGET], each with an optional"
+        " :P for noise (rules:0.2).",
+    ),
     games: int = typer.Option(1, help="Play a series of N games (at most 1,000,000)."),
     jobs: int = typer.Option(
         0, help="Worker processes for a series (0: all cores; more than the cores is capped)."
