@@ -184,6 +184,27 @@ def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
+def connect(
+    path: Path,
+    *,
+    read_only: bool,
+    what: str,
+    expected: str,
+    where: str | None = None,
+) -> duckdb.DuckDBPyConnection:
+    """Open a DuckDB file; one clear line (not DuckDB's traceback) when it cannot be opened,
+    e.g. while another run holds its lock."""
+    try:
+        return duckdb.connect(str(path), read_only=read_only)
+    except duckdb.Error as exc:
+        raise OptionError(
+            f"cannot open {what} ({str(exc).splitlines()[0]})",
+            value=str(path),
+            expected=expected,
+            where=where,
+        ) from None
+
+
 @dataclass
 class Recording:
     """One run of a series into a store: its id, its games, and which seeds are stored.
@@ -241,14 +262,12 @@ class ResultStore:
                 expected="a .duckdb file, then `oprlab results export FILE --parquet OUT`",
                 where="--out",
             )
-        try:
-            self._con = duckdb.connect(str(self.path), read_only=read_only)
-        except duckdb.Error as exc:
-            raise OptionError(
-                f"cannot open the results file ({str(exc).splitlines()[0]})",
-                value=str(path),
-                expected="a DuckDB file written by oprlab that no other run has open",
-            ) from None
+        self._con = connect(
+            self.path,
+            read_only=read_only,
+            what="the results file",
+            expected="a DuckDB file written by oprlab that no other run has open",
+        )
         try:
             if not read_only:
                 for statement in _DDL:

@@ -21,6 +21,7 @@ import duckdb
 
 from oprlab.analysis.lab.design import Cell, GameRecord
 from oprlab.analysis.lab.model import Experiment
+from oprlab.analysis.results import connect
 from oprlab.errors import OptionError
 from oprlab.game.systems import VERSIONS
 from oprlab.version import __version__
@@ -78,15 +79,13 @@ class LabStore:
             raise OptionError(
                 "no lab file here", value=str(path), expected="a file written by experiment run"
             )
-        try:
-            self._con = duckdb.connect(str(self.path), read_only=read_only)
-        except duckdb.Error as exc:
-            raise OptionError(
-                f"cannot open the lab file ({str(exc).splitlines()[0]})",
-                value=str(path),
-                expected="a DuckDB file that no other run has open",
-                where="--out",
-            ) from None
+        self._con = connect(
+            self.path,
+            read_only=read_only,
+            what="the lab file",
+            expected="a DuckDB file that no other run has open",
+            where="--out",
+        )
         try:
             if not read_only:
                 for statement in _DDL:
