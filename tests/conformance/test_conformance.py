@@ -66,6 +66,19 @@ CASES = [
     Case("wwpd", WWPD, terrain=True),
 ]
 
+#: Every shipped house rule on the system it applies to (oprlab.game.house, docs/rules/house.md);
+#: on terrain, where cover and markers are, and with the clock where a dice clause is.
+HOUSE = [
+    Case("gff+dopr", OPR, "clock", terrain=True, seeds=(1,)),
+    Case("gff+fortifications", OPR, terrain=True, seeds=(1,)),
+    Case("gff+heavy_cover", OPR, terrain=True, seeds=(1,)),
+    Case("gff+safe_house", OPR, seeds=(1,)),
+    Case("gff+smuggling_route", OPR, "clock-bennies", seeds=(1,)),
+]
+CASES += HOUSE
+#: The names the result and series checks run over: every system, and each house rule's.
+NAMES = sorted({*SYSTEMS, *(c.system for c in HOUSE)})
+
 
 class Random:
     """A seeded random commander that also draws actions the list does not offer."""
@@ -191,7 +204,7 @@ def test_the_log_totals_agree_with_the_end_state(case: Case) -> None:
         assert removed[side] + routed[side] <= result.models_lost[side]
 
 
-@pytest.mark.parametrize("name", sorted(SYSTEMS))
+@pytest.mark.parametrize("name", NAMES)
 def test_a_result_names_its_system_version_and_readings(name: str) -> None:
     """Every stored game can say which rules, which revision and which readings played it."""
     case = next(c for c in CASES if c.system == name)
@@ -206,7 +219,7 @@ def test_a_result_names_its_system_version_and_readings(name: str) -> None:
     assert json.loads(json.dumps(result.to_json()))["system"] == name
 
 
-@pytest.mark.parametrize("name", sorted(SYSTEMS))
+@pytest.mark.parametrize("name", NAMES)
 def test_a_series_stores_and_reads_back_through_the_system(name: str, tmp_path: Path) -> None:
     """Every system runs in series and stores to DuckDB on the one path (issue 12): commanders
     by the system's family, armies in its format, the stored rows read back as played."""
@@ -223,9 +236,12 @@ def test_a_series_stores_and_reads_back_through_the_system(name: str, tmp_path: 
     assert {g.system for g in stored.result.games} == {name}
 
 
-def test_every_system_has_a_case() -> None:
-    """A system added to the registry without a conformance case fails here."""
-    assert {c.system for c in CASES} == set(SYSTEMS)
+def test_every_system_and_house_rule_has_a_case() -> None:
+    """A system or shipped house rule added without a conformance case fails here."""
+    from oprlab.game.house import BUILTIN
+
+    assert {c.system for c in CASES} == set(SYSTEMS) | {c.system for c in HOUSE}
+    assert {c.system.partition("+")[2] for c in HOUSE} == set(BUILTIN)
 
 
 def test_each_opr_rules_class_carries_its_systems_version() -> None:

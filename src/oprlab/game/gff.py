@@ -78,6 +78,7 @@ from oprlab.mechanics import Check, Mechanic, Test
 from oprlab.mechanics.clock_state import ClockState
 from oprlab.rules.gff import melee
 from oprlab.rules.gff.attack import (
+    HOOKS,
     Hit,
     Situation,
     defense_check,
@@ -170,6 +171,7 @@ def new_game(
         log=log,
         rules=rules or GffRules(),
     )
+    opr_rules(state).after_setup(state)  # house rules: before any die (game.house)
     first = int(state.rng.integers(2))  # Mission 2: roll-off; the winner places the first marker
     count = int(state.rng.integers(1, 4)) + 2  # Mission 1: D3 + 2
     if state.table.objectives:  # a table that comes with its markers (table.deploy)
@@ -1321,7 +1323,7 @@ def _fire(
         limited.spend_limited(us, (p.name for p in profiles), state.log)
     assert us.placement is not None and target.placement is not None
     indirect = all(p.indirect for p in profiles)
-    cover = geo.in_cover(
+    cover = opr_rules(state).fortified(state, target) or geo.in_cover(
         state.table,
         us.placement,
         target.placement,
@@ -1343,7 +1345,7 @@ def _fire(
     nearby = _blast_nearby(state, us, target, profiles)
     if nearby:  # Blast: X is "up to as many hits as enemy models in the target and within 3""
         d = replace(d, near=blast.blast_models(target, nearby))
-    rolled = defend.roll_hits(profiles, d, situation, roller)
+    rolled = defend.roll_hits(profiles, d, situation, roller, hooks=opr_rules(state).attack_hooks)
     shares: tuple[defend.Share, ...] = ()
     if nearby:  # "Hits must be split evenly between all enemy units within 3""
         parts = blast.split(rolled, [blast.wound_worth(u) for u in (target, *nearby)])
@@ -1397,7 +1399,12 @@ def _land(state: GameState, shot: defend.Defending, roller: Roller) -> bool:
             target.unit, models=target.models, markers=target.markers, shaken=target.shaken
         )
         _shot_result(
-            state, shot, defend.resolve_hits(shot.rolled, d, shot.situation, roller), roller
+            state,
+            shot,
+            defend.resolve_hits(
+                shot.rolled, d, shot.situation, roller, hooks=opr_rules(state).attack_hooks
+            ),
+            roller,
         )
         after = _next_share(state, shot)
         if after is None:
@@ -1489,7 +1496,13 @@ def _defend(state: GameState, us: UnitState, a: Action) -> None:
     if isinstance(waiting, defend.MeleeDefending):
         blow = waiting.blow
         r = defend.resolve_hits(
-            waiting.rolled, blow.target, blow.situation, roller, defended=a.value, fear=blow.fear
+            waiting.rolled,
+            blow.target,
+            blow.situation,
+            roller,
+            defended=a.value,
+            fear=blow.fear,
+            hooks=opr_rules(state).attack_hooks,
         )
         x = _struck(state, waiting.charger, waiting.charged, waiting.exchange, blow, r)
         _fight(state, waiting.charger, waiting.charged, x, roller, waiting.defended + a.value)
@@ -1497,14 +1510,26 @@ def _defend(state: GameState, us: UnitState, a: Action) -> None:
     if isinstance(waiting, defend.SpellDefending):
         caster = state.units[waiting.attacker]
         r = defend.resolve_hits(
-            waiting.rolled, waiting.defender, waiting.situation, roller, defended=a.value
+            waiting.rolled,
+            waiting.defender,
+            waiting.situation,
+            roller,
+            defended=a.value,
+            hooks=opr_rules(state).attack_hooks,
         )
         _spell_result(state, caster, us, waiting.spell, r, roller, defended=a.value)
         _to_act(state, caster, waiting.tried)
         return
     shot = waiting
     d = defender_profile(us.unit, models=us.models, markers=us.markers, shaken=us.shaken)
-    result = defend.resolve_hits(shot.rolled, d, shot.situation, roller, defended=a.value)
+    result = defend.resolve_hits(
+        shot.rolled,
+        d,
+        shot.situation,
+        roller,
+        defended=a.value,
+        hooks=opr_rules(state).attack_hooks,
+    )
     _shot_result(state, shot, result, roller, defended=a.value)
     after = _next_share(state, shot)
     if after is not None and _land(state, after, roller):
@@ -1524,7 +1549,12 @@ def _apply_result(
     """Casualties, markers and Shaken; with ``roller`` (an attack) the attacker may push."""
     _remove(state, target, r.casualties, by)
     target.markers = r.markers if target.alive else 0
-    if r.shaken and target.alive and not target.shaken:
+    if (
+        r.shaken
+        and target.alive
+        and not target.shaken
+        and not opr_rules(state).ignores_shaken(state, target)
+    ):
         target.shaken = True
         state.log.add("shaken", unit=target.uid, cause="wound effect")
     if r.shaken and roller is not None and options_of(state).special_moves:
@@ -1702,7 +1732,13 @@ def _fight(
         if spend:
             limited.spend_limited(state.units[by], (p.name for p in blow.weapons), state.log)
         if may_defend and bennies_available(state, state.units[hit].side) > 0:
-            rolled = defend.roll_hits(blow.weapons, blow.target, blow.situation, roller)
+            rolled = defend.roll_hits(
+                blow.weapons,
+                blow.target,
+                blow.situation,
+                roller,
+                hooks=opr_rules(state).attack_hooks,
+            )
             if defend.hit_count(rolled):  # seed 000 variation 5: "any single attack"
                 state.defending = defend.MeleeDefending(
                     charger, charged, side, by, hit, x, blow, rolled, defended
@@ -1711,9 +1747,23 @@ def _fight(
                 state.phase = Phase.DEFEND
                 state.active = state.units[hit].side
                 return
-            r = defend.resolve_hits(rolled, blow.target, blow.situation, roller, fear=blow.fear)
+            r = defend.resolve_hits(
+                rolled,
+                blow.target,
+                blow.situation,
+                roller,
+                fear=blow.fear,
+                hooks=opr_rules(state).attack_hooks,
+            )
         else:
-            r = resolve_attack(blow.weapons, blow.target, blow.situation, roller, fear=blow.fear)
+            r = resolve_attack(
+                blow.weapons,
+                blow.target,
+                blow.situation,
+                roller,
+                fear=blow.fear,
+                hooks=opr_rules(state).attack_hooks,
+            )
         x = _struck(state, charger, charged, x, blow, r)
     _after_exchange(state, charger, charged, melee.exchange_result(x), roller, defended)
 
@@ -1777,7 +1827,12 @@ def _after_exchange(
     for side_state, res, foe in ((us, result.attacker, target), (target, result.defender, us)):
         _remove(state, side_state, side_state.models - res.models, foe)
         side_state.markers = res.markers if side_state.alive else 0
-        if res.shaken and side_state.alive and not side_state.shaken:
+        if (
+            res.shaken
+            and side_state.alive
+            and not side_state.shaken
+            and not opr_rules(state).ignores_shaken(state, side_state)
+        ):
             side_state.shaken = True
             state.log.add("shaken", unit=side_state.uid, cause="wound effect")
             if options_of(state).special_moves:  # the exchange reports Shaken, not each roll
@@ -1906,6 +1961,7 @@ class GffRules(OprRules):
     readings = GffOptions
 
     setup = staticmethod(new_game)
+    attack_hooks = HOOKS
 
     def marker_problem(self, state: GameState, point: Point) -> str | None:
         """Mission 3 but the spacing: markers are placed before the deployment roll-off

@@ -20,17 +20,7 @@ from dataclasses import dataclass
 
 from oprlab.game import benny_defence
 from oprlab.game.actions import Action
-from oprlab.rules.gff.attack import (
-    Hit,
-    Situation,
-    bane_reroll,
-    defense_check,
-    hit_check,
-    hits_from,
-    regenerates,
-    regeneration_check,
-    wounds_from_block,
-)
+from oprlab.rules.gff.attack import HOOKS, GffHooks, Hit, Situation
 from oprlab.rules.gff.melee import Blow, Exchange
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
 from oprlab.rules.gff.resolve import AttackResult, Roller, finish
@@ -42,16 +32,21 @@ Rolled = tuple[tuple[AttackProfile, tuple[Hit, ...]], ...]
 
 
 def roll_hits(
-    weapons: Sequence[AttackProfile], defender: DefenderProfile, situation: Situation, r: Roller
+    weapons: Sequence[AttackProfile],
+    defender: DefenderProfile,
+    situation: Situation,
+    r: Roller,
+    hooks: GffHooks = HOOKS,
 ) -> Rolled:
-    """Every attack die of one attack, Deadly weapons first ("resolved first")."""
+    """Every attack die of one attack, Deadly weapons first ("resolved first"); ``hooks``:
+    the dice clauses (the game's rules' ``attack_hooks``: seed 003's or a house rule's)."""
     ordered = sorted(weapons, key=lambda p: p.deadly == 1)  # stable: Deadly first
     rolled = []
     for p in ordered:
-        check = hit_check(p, situation, defender)
+        check = hooks.hit_check(p, situation, defender)
         hits: list[Hit] = []
         for _ in range(p.dice):
-            hits.extend(hits_from(p, situation, defender, r.roll(check)))
+            hits.extend(hooks.hits_from(p, situation, defender, r.roll(check)))
         rolled.append((p, tuple(hits)))
     return tuple(rolled)
 
@@ -79,10 +74,12 @@ def resolve_hits(
     *,
     defended: int = 0,
     fear: int = 0,
+    hooks: GffHooks = HOOKS,
 ) -> AttackResult:
     """The rest of the attack: a Defense roll per hit not defended (Bane's re-roll at once),
     Regeneration per wound, the wound effect. A defended hit rolls nothing and wounds nobody
     (Deadly, Rending's AP and Bane never come into play); Blast's copies are hits like others.
+    ``hooks``: the dice clauses, as :func:`roll_hits`.
     """
     skip = defended_hits(rolled, defended)
     unsaved: list[tuple[AttackProfile, int]] = []
@@ -90,15 +87,16 @@ def resolve_hits(
         for j, hit in enumerate(hits):
             if (i, j) in skip:
                 continue
-            block = r.roll(defense_check(p, situation, defender, hit))
-            if bane_reroll(p, block):
-                block = r.roll(defense_check(p, situation, defender, hit))
-            unsaved.append((p, wounds_from_block(p, block)))
+            block = r.roll(hooks.defense_check(p, situation, defender, hit))
+            if hooks.rerolls_block(p, block):
+                block = r.roll(hooks.defense_check(p, situation, defender, hit))
+            unsaved.append((p, hooks.wounds_from_block(p, block)))
     deadly: list[int] = []
     ordinary = 0
     for p, size in unsaved:
-        if size and regenerates(p, defender):
-            size = sum(not r.roll(regeneration_check(situation)).success for _ in range(size))
+        regeneration = hooks.regeneration_check(p, situation, defender) if size else None
+        if regeneration is not None:
+            size = sum(not r.roll(regeneration).success for _ in range(size))
         if p.deadly > 1:
             deadly.append(size)
         else:

@@ -10,12 +10,14 @@ May import the game procedures (``oprlab.game``), the rules' odds adapters and b
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
 from oprlab.errors import OptionError, UnknownNameError
+from oprlab.game.house import HouseRule, find_house_rule, house_rule_names
 from oprlab.game.system import NotDeployed, RuleSystem
 from oprlab.table.model import Table
 
@@ -100,14 +102,16 @@ class _OprSystem:
     army_format: str = "army-forge"
     commander_family: str = "opr"
     mechanics: tuple[str, ...] = ("d6", "clock")
+    #: The house rules played, in the order named (``gff+a+b``: b's mixins wrap a's).
+    house: tuple[type[HouseRule], ...] = ()
 
     @property
     def rules(self) -> Any:
         """The game procedure: one instance of the rules class, made on first use."""
-        key = f"{self.rules_at}()"
+        key = f"{self.name}()"
         found = _LOADED.get(key)
         if found is None:
-            found = _LOADED[key] = _load(self.rules_at)()
+            found = _LOADED[key] = _composed(self, "rules")()
         return found
 
     @property
@@ -117,12 +121,12 @@ class _OprSystem:
     @property
     def attack(self) -> Any:
         """The attack odds adapter (:class:`oprlab.rules.query.AttackOdds`)."""
-        return _load(self.attack_at)()
+        return _composed(self, "attack")()
 
     @property
     def exchange(self) -> Any:
         """The melee exchange odds adapter (:class:`oprlab.rules.query.ExchangeSystem`)."""
-        return _load(self.exchange_at)()
+        return _composed(self, "exchange")()
 
     def new_game(
         self,
@@ -248,6 +252,103 @@ def _wwpd() -> Any:
     return _load("oprlab.game.wwpd")
 
 
+# --- house rules (oprlab.game.house) ---------------------------------------------------------
+
+
+def _composed(system: _OprSystem, part: str) -> type:
+    """The class of one part of ``system`` (``rules``, ``attack``, ``exchange``): the system's
+    own, or with house rules ``type(...)`` of their mixins over it, made once a system.
+
+    The composed rules class carries the composed name and version and pickles by name; the
+    composed dice clauses (:func:`_dice`) are set on both the rules (``attack_hooks``) and the
+    attack adapter (``hooks``), so games, exact odds and sampling roll the same clauses, and
+    the fast odds cache (keyed on that object) never mixes them with the system's own.
+    """
+    base: type = _load(
+        {"rules": system.rules_at, "attack": system.attack_at}.get(part, system.exchange_at)
+    )
+    if not system.house:
+        return base
+    key = f"{system.name}:{part}"
+    found = _LOADED.get(key)
+    if found is None:
+        mixins = [m for h in system.house if (m := getattr(h, part)) is not None]
+        attrs: dict[str, Any] = {"name": system.name}
+        dice = _dice(system)
+        if part == "rules":
+            attrs.update(version=system.version, __reduce__=_reduce_rules)
+            if dice is not None:
+                attrs["attack_hooks"] = dice
+        elif part == "attack" and dice is not None:
+            attrs["hooks"] = dice
+        names = "+".join(h.name for h in system.house)
+        found = _LOADED[key] = type(f"{base.__name__}+{names}", (*reversed(mixins), base), attrs)
+    return found
+
+
+def _dice(system: _OprSystem) -> Any:
+    """The composed dice clauses of ``system``'s house rules, one object a system, or ``None``
+    when none of them changes a dice clause."""
+    mixins = [h.dice for h in system.house if h.dice is not None]
+    if not mixins:
+        return None
+    key = f"{system.name}:dice"
+    found = _LOADED.get(key)
+    if found is None:
+        base = getattr(_load(system.attack_at), "hooks", None)
+        if base is None:
+            raise OptionError(
+                f"the {system.name.partition('+')[0]} odds have no dice clauses to change",
+                value=system.name,
+                expected="house rules that change only its procedure hooks",
+            )
+        names = "+".join(h.name for h in system.house if h.dice is not None)
+        cls = type(f"{type(base).__name__}+{names}", (*reversed(mixins), type(base)), {})
+        found = _LOADED[key] = cls()
+    return found
+
+
+def _reduce_rules(self: Any) -> tuple[Callable[[str], Any], tuple[str]]:
+    """A composed rules object pickles as its system's name (its class is made at run time)."""
+    return _rules_of, (self.name,)
+
+
+def _rules_of(name: str) -> Any:
+    """The rules object of the OPR system called ``name`` (house rules included)."""
+    return find_system(name).rules  # type: ignore[attr-defined]
+
+
+_COMPOSED: dict[str, RuleSystem] = {}
+
+
+def _with_house(asked: str, base_name: str, names: list[str]) -> RuleSystem:
+    """``base_name`` played with the house rules ``names`` (``find_system("gff+a+b")``)."""
+    base = find_system(base_name)
+    if not isinstance(base, _OprSystem):
+        raise OptionError(
+            f"{base.name} takes no house rules", value=asked, expected="gff+RULE or riverside+RULE"
+        )
+    found = [find_house_rule(n) for n in names]
+    for h in found:
+        if base.name not in h.applies_to:
+            fits = [n for n in house_rule_names() if base.name in find_house_rule(n).applies_to]
+            raise OptionError(
+                f"house rule {h.name} does not apply to {base.name}",
+                value=asked,
+                expected=f"{h.name} on {' or '.join(h.applies_to)}; house rules for "
+                f"{base.name}: {', '.join(fits) or 'none'}",
+            )
+    if len({h.name for h in found}) < len(found):
+        raise OptionError("a house rule named twice", value=asked, expected="each rule once")
+    return dataclasses.replace(
+        base,
+        name="+".join([base.name, *(h.name for h in found)]),
+        title=" + ".join([base.title, *(h.name for h in found)]),
+        version=base.version + "".join(f" +{h.name} {h.version}" for h in found),
+        house=tuple(found),
+    )
+
+
 def _wwpd_missing(state: Any) -> dict[str, str]:
     found = state.extra.get("not_deployed")
     return found if isinstance(found, dict) else {}
@@ -287,13 +388,32 @@ def system_names() -> list[str]:
 def find_system(name: str) -> RuleSystem:
     """The rule system called ``name``; anything else gets one clear error naming what exists.
 
+    ``"gff+fortifications"`` (``"gff+a+b"``) is GFF played with those house rules
+    (:mod:`oprlab.game.house`): its name and version name each rule and its version.
+
     Raises:
-        UnknownNameError: an unknown name.
-        OptionError: a system with no full-game procedure (DragonQuest).
+        UnknownNameError: an unknown name, or an unknown house rule.
+        OptionError: a system with no full-game procedure (DragonQuest); a house rule that does
+            not apply to that system, or named twice.
     """
     key = name.strip().lower()
     if key in SYSTEMS:
         return SYSTEMS[key]
+    base, plus, rest = key.partition("+")
+    if plus:  # house rules: "gff+fortifications", "gff+a+b"
+        found = _COMPOSED.get(key)
+        if found is None:
+            found = _COMPOSED[key] = _with_house(
+                name, base.strip(), [n.strip() for n in rest.split("+")]
+            )
+        return found
     if key in NO_GAME:
         raise OptionError(NO_GAME[key], value=name, expected=" or ".join(system_names()))
-    raise UnknownNameError("unknown rule system", value=name, expected=" or ".join(system_names()))
+    raise UnknownNameError(
+        "unknown rule system",
+        value=name,
+        expected=" or ".join(system_names())
+        + ", each OPR one with any +HOUSE_RULE ("
+        + ", ".join(house_rule_names())
+        + ")",
+    )

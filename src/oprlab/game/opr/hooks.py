@@ -269,6 +269,26 @@ class OprRules:
         """The enemy units ``us`` may shoot at now, sorted."""
         raise NotImplementedError
 
+    # --- hooks for house rules ---------------------------------------------------------------
+    # Places no text of seed 002 or 003 uses, where a house rule (``oprlab.game.house``) plugs
+    # in; their defaults change nothing, so games without house rules stay as they were.
+
+    #: The attack's dice clauses (the ``rules.<system>.attack`` hooks object), the same object
+    #: the system's odds adapter uses; a house rule's dice clauses are a subclass of it.
+    attack_hooks: ClassVar[Any] = None
+
+    def after_setup(self, state: GameState) -> None:
+        """The game is set up (every unit off the table, Ambush and Scout in reserve) and no
+        die is rolled yet: a house rule may set units aside (Smuggling Route). Must not roll."""
+
+    def fortified(self, state: GameState, target: UnitState) -> bool:
+        """``target`` counts as in cover against shooting, whatever the table (Fortifications)."""
+        return False
+
+    def ignores_shaken(self, state: GameState, target: UnitState) -> bool:
+        """``target`` ignores a Shaken result of a wound effect roll (Safe House)."""
+        return False
+
 
 def opr_rules(state: GameState) -> OprRules:
     """The OPR procedure playing ``state`` (a game made by an :class:`OprRules`)."""

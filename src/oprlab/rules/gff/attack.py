@@ -225,6 +225,10 @@ class GffHooks:
 
     __slots__ = ()
 
+    #: The distances the clauses compare a shot's distance with (the fast path's cache keys
+    #: on which side of each a shot is): Relentless and Stealth's 9".
+    long_ranges: tuple[float, ...] = (LONG_RANGE,)
+
     hit_check = staticmethod(hit_check)
     hits_from = staticmethod(hits_from)
     defense_check = staticmethod(defense_check)

@@ -29,7 +29,7 @@ import numpy as np
 from oprlab.mechanics import Check, Mechanic, Owner
 from oprlab.prob.floats import Array, frozen, power
 from oprlab.rules import attack_chain as chain
-from oprlab.rules.gff.attack import HOOKS, LONG_RANGE, Situation
+from oprlab.rules.gff.attack import HOOKS, LONG_RANGE, GffHooks, Situation
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
 from oprlab.rules.gff.wounds import Damage, rolls_wound_effect, wound_effect_check
 
@@ -51,43 +51,49 @@ class AttackOddsArrays:
 
 
 def _canonical(
-    p: AttackProfile, s: Situation, d: DefenderProfile
+    p: AttackProfile, s: Situation, d: DefenderProfile, ranges: tuple[float, ...] = (LONG_RANGE,)
 ) -> tuple[Situation, DefenderProfile]:
     """Drop what one die's chain cannot depend on, so the cache hits across a game.
 
-    A die's chain reads the distance only against the 9" thresholds, the target's size only
-    for Blast, and never the target's markers or Shaken (those act after the dice are summed).
+    A die's chain reads the distance only against its hooks' thresholds (``ranges``: seed
+    003's 9", a house rule may add more), the target's size only for Blast, and never the
+    target's markers or Shaken (those act after the dice are summed).
     """
-    far = s.distance > LONG_RANGE
-    s2 = replace(s, distance=LONG_RANGE + 1.0 if far else 0.0)
+    over = [r for r in ranges if s.distance > r]
+    s2 = replace(s, distance=max(over) + 1.0 if over else 0.0)
     models = min(d.blast_models, p.blast) if p.blast > 1 else 1
     d2 = replace(d, models=models, markers=0, shaken=False, near=None)
     return s2, d2
 
 
 def _die_chain(
-    p: AttackProfile, s: Situation, d: DefenderProfile, mech: Mechanic
+    p: AttackProfile, s: Situation, d: DefenderProfile, mech: Mechanic, hooks: GffHooks = HOOKS
 ) -> chain.FloatDie:
     """One die's chain in floats under the GFF hooks (uncached)."""
-    return chain.float_die(HOOKS, p, s, d, mech)
+    return chain.float_die(hooks, p, s, d, mech)
 
 
 @lru_cache(maxsize=4096)
 def _die_cached(
-    p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str
+    p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str, hooks: GffHooks = HOOKS
 ) -> chain.FloatDie:
-    return _die_chain(p, s, d, chain.mechanic_for(mech_key))
+    return _die_chain(p, s, d, chain.mechanic_for(mech_key), hooks)
 
 
-def _die(p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str) -> chain.FloatDie:
-    s2, d2 = _canonical(p, s, d)
-    return _die_cached(p, s2, d2, mech_key)
+def _die(
+    p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str, hooks: GffHooks = HOOKS
+) -> chain.FloatDie:
+    s2, d2 = _canonical(p, s, d, hooks.long_ranges)
+    return _die_cached(p, s2, d2, mech_key, hooks)
 
 
 @lru_cache(maxsize=4096)
-def _weapon(p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str) -> chain.FloatWeapon:
-    """A weapon's dice at a target, keyed by the query itself (cheaper than the canonical key)."""
-    return chain.powered(_die(p, s, d, mech_key), p.dice)
+def _weapon(
+    p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str, hooks: GffHooks = HOOKS
+) -> chain.FloatWeapon:
+    """A weapon's dice at a target, keyed by the query itself (cheaper than the canonical key)
+    and by the dice clauses (``hooks``: a house rule's are a subclass, one object a class)."""
+    return chain.powered(_die(p, s, d, mech_key, hooks), p.dice)
 
 
 @lru_cache(maxsize=4096)
@@ -204,12 +210,17 @@ def attack_odds_fast(
     mech: Mechanic,
     *,
     fear: int = 0,
+    hooks: GffHooks = HOOKS,
 ) -> AttackOddsArrays:
-    """Float odds of one unit's attack; the same rules as :func:`~.exact.attack_odds`."""
+    """Float odds of one unit's attack; the same rules as :func:`~.exact.attack_odds`.
+
+    ``hooks``: the dice clauses (seed 003's, or a house rule's subclass of them).
+    """
     chain.require_stateless(mech)
     key = chain.mechanic_key(mech)
     spare = d.models - 1 if d.models > 1 else 0
-    hits, wounds, ordinary, deadly = chain.float_sums(weapons, _weapon, (s, d, key), spare > 0)
+    at = (s, d, key) if hooks is HOOKS else (s, d, key, hooks)
+    hits, wounds, ordinary, deadly = chain.float_sums(weapons, _weapon, at, spare > 0)
     final = wounds  # one model, or no Deadly: every wound is one step along the track
     if deadly:
         final = _track(tuple(deadly), spare)

@@ -56,6 +56,9 @@ class GffAttack:
     """GFF (seed 003) attacks for the odds layer."""
 
     name = "gff"
+    #: The dice clauses of the attack chain (a house rule's are a subclass: the same object
+    #: its games roll with, so exact odds, sampling and games agree).
+    hooks: gff_attack.GffHooks = gff_attack.HOOKS
 
     def situation(self, s: Situation) -> gff_attack.Situation:
         """The query's situation in GFF's terms (no distance given: 12")."""
@@ -102,7 +105,9 @@ class GffAttack:
         self, attacker: Unit, weapons: Sequence[Weapon], defender: Unit, s: Situation, m: Mechanic
     ) -> Summary:
         q = self.query(attacker, weapons, defender, s)
-        odds = attack_odds_fast(q.weapons, q.defender, q.situation, m, fear=q.fear)
+        odds = attack_odds_fast(
+            q.weapons, q.defender, q.situation, m, fear=q.fear, hooks=self.hooks
+        )
         return Summary(odds.hits, odds.wounds, odds.casualties, odds.p_destroyed, odds.p_shaken)
 
     def resolve(
@@ -116,7 +121,10 @@ class GffAttack:
         rng: np.random.Generator | None,
     ) -> Outcome:
         q = self.query(attacker, weapons, defender, s)
-        r = resolve_attack(q.weapons, q.defender, q.situation, Roller(m, state, rng), fear=q.fear)
+        roller = Roller(m, state, rng)
+        r = resolve_attack(
+            q.weapons, q.defender, q.situation, roller, fear=q.fear, hooks=self.hooks
+        )
         return Outcome(r.hits, r.wounds, r.casualties, r.destroyed, r.shaken)
 
     def exact_work(

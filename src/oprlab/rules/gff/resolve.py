@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from oprlab.rules.attack_chain import Roller, roll_wounds
-from oprlab.rules.gff.attack import HOOKS, Situation
+from oprlab.rules.gff.attack import HOOKS, GffHooks, Situation
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
 from oprlab.rules.gff.wounds import Damage, rolls_wound_effect, take_wounds, wound_effect_check
 
@@ -47,13 +47,15 @@ def resolve_attack(
     roller: Roller,
     *,
     fear: int = 0,
+    hooks: GffHooks = HOOKS,
 ) -> AttackResult:
     """Roll one unit's attack (all its weapons at one target) and apply it (seed 003).
 
-    Deadly weapons are resolved first ("Hits from Deadly must be resolved first").
+    Deadly weapons are resolved first ("Hits from Deadly must be resolved first"). ``hooks``:
+    the dice clauses (seed 003's, or a house rule's subclass of them).
     """
     ordered = sorted(weapons, key=lambda p: p.deadly == 1)  # stable: Deadly first
-    rolled = roll_wounds(HOOKS, ordered, situation, defender, roller)
+    rolled = roll_wounds(hooks, ordered, situation, defender, roller)
     damage = take_wounds(defender, rolled.packets, rolled.ordinary)
     return finish(defender, damage, rolled.wounds, rolled.hits, situation, roller, fear)
 
