@@ -61,7 +61,9 @@ def battle(
     army_a: str = typer.Argument(..., help="Army file (Army Forge text or JSON) or sample name."),
     army_b: str = typer.Argument(..., help="The opposing army."),
     system: str = typer.Option(
-        "gff", help="Rule system: gff, riverside (Army Forge lists) or wwpd (WWPD forces)."
+        "gff",
+        help="Rule system: gff, riverside (Army Forge lists) or wwpd (WWPD forces); house "
+        "rules joined by + (gff+fortifications, gff+dopr+safe_house: docs/rules/house.md).",
     ),
     mechanic: str | None = typer.Option(
         None,

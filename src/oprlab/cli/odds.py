@@ -50,7 +50,9 @@ ATTACKER_HELP = (
     "text (unit line and weapon line). A unit with a joined hero attacks as its first unit."
 )
 DEFENDER_HELP = "The target unit, given the same way (the first unit of the reference)."
-SYSTEM_HELP = "Rule system: gff or riverside."
+SYSTEM_HELP = (
+    "Rule system: gff or riverside; house rules joined by + (gff+dopr: docs/rules/house.md)."
+)
 MELEE_HELP = "A melee attack (default: shooting)."
 RANGE_HELP = 'Shooting distance in inches (default 12"): only weapons in range shoot.'
 COVER_HELP = "The target is in cover (shooting only)."

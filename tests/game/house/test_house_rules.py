@@ -4,8 +4,10 @@ text it reads, through exact odds, sampling and the game's own hooks; and how
 
 from __future__ import annotations
 
+import json
 import pickle
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,6 +20,7 @@ from oprlab.game import gff
 from oprlab.game.objectives import Objective
 from oprlab.game.state import GameState, UnitState
 from oprlab.game.systems import find_system
+from oprlab.rng import commander_stream
 from oprlab.rules.gff.attack import HOOKS
 from oprlab.rules.gff.resolve import AttackResult
 from oprlab.table.model import Placement
@@ -193,3 +196,46 @@ def test_battle_with_an_unknown_house_rule_is_one_line_and_exit_2() -> None:
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and "fortifications" in lines[0]
+
+
+def test_battle_stores_a_house_rule_game_that_replays(tmp_path: Path) -> None:
+    """`oprlab battle A B --system gff+fortifications --out FILE` stores the game under the
+    composed name and version; the stored row's system and seed play the same game again."""
+    from oprlab.analysis.results import load_results
+    from oprlab.cli import app
+
+    out = tmp_path / "r.duckdb"
+    args = ["battle", "gff/shooty-150", "gff/melee-150", "--seed", "5", "--out", str(out)]
+    result = CliRunner().invoke(app, [*args, "--system", "gff+fortifications"])
+    assert result.exit_code == 0, result.output
+    (row,) = load_results(out)
+    assert row["system"] == "gff+fortifications"
+    assert row["rules_version"].endswith("+fortifications 1")
+    a, b = oprlab.load_army("gff/shooty-150"), oprlab.load_army("gff/melee-150")
+    seed = row["seed"]
+    players = [oprlab.get_commander("rules", commander_stream(seed, side)) for side in (0, 1)]
+    again, _ = oprlab.play_game(a, b, players, seed=seed, system=row["system"])
+    assert (again.winner, again.objectives) == (
+        row["winner"],
+        (row["objectives_a"], row["objectives_b"]),
+    )
+    assert again.decisions == row["decisions"]
+
+
+def test_odds_shows_the_dopr_translation() -> None:
+    """`oprlab odds ... --system gff+dopr`: the Briar Chieftain's Rending maul against the
+    Vigil Paragon's Regeneration (seed 000 'Rending'): Q3+ A3 AP(2), D3+: a 3-5 hits at AP(2)
+    (a wound on a failed 5+: 2/3), a 6 at AP(6) (5/6); 3 x (3/6 x 2/3 + 1/6 x 5/6) = 17/12
+    wounds under GFF, 17/12 x 5/6 = 85/72 when Regeneration is rolled on 6+."""
+    from oprlab.cli import app
+
+    means = {}
+    for system in ("gff", "gff+dopr"):
+        args = ["odds", "gff/melee-150:Briar Chieftain", "gff/elite-150:Vigil Paragon"]
+        result = CliRunner().invoke(app, [*args, "--melee", "--json", "--system", system])
+        assert result.exit_code == 0, result.output
+        found = json.loads(result.stdout)
+        assert found["system"] == system
+        means[system] = found["wounds"]["mean"]
+    assert means["gff"] == pytest.approx(17 / 12)
+    assert means["gff+dopr"] == pytest.approx(85 / 72)
