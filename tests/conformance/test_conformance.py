@@ -74,6 +74,7 @@ HOUSE = [
     Case("gff+heavy_cover", OPR, terrain=True, seeds=(1,)),
     Case("gff+safe_house", OPR, seeds=(1,)),
     Case("gff+smuggling_route", OPR, "clock-bennies", seeds=(1,)),
+    Case("riverside+fortifications", OPR, terrain=True, seeds=(1,)),
 ]
 CASES += HOUSE
 #: The names the result and series checks run over: every system, and each house rule's.
@@ -238,10 +239,13 @@ def test_a_series_stores_and_reads_back_through_the_system(name: str, tmp_path: 
 
 def test_every_system_and_house_rule_has_a_case() -> None:
     """A system or shipped house rule added without a conformance case fails here."""
-    from oprlab.game.house import BUILTIN
+    from oprlab.game.house import BUILTIN, find_house_rule
 
     assert {c.system for c in CASES} == set(SYSTEMS) | {c.system for c in HOUSE}
     assert {c.system.partition("+")[2] for c in HOUSE} == set(BUILTIN)
+    for case in HOUSE:
+        base, _, rule = case.system.partition("+")
+        assert base in find_house_rule(rule).applies_to
 
 
 def test_each_opr_rules_class_carries_its_systems_version() -> None:

@@ -29,6 +29,7 @@ from oprlab.errors import OptionError
 from oprlab.game import casualties as losses
 from oprlab.game import geometry as geo
 from oprlab.game import riverside_defend as defend
+from oprlab.game.opr.hooks import opr_rules
 from oprlab.game.riverside_defend import Group, Strike, Volley
 from oprlab.game.state import GameState, UnitState
 from oprlab.mechanics import Check, Test
@@ -190,7 +191,7 @@ def look(state: GameState, us: UnitState) -> dict[str, Look]:
         out[e.uid] = Look(
             sees=np.asarray(seen.any(axis=1) & shooter.alive, dtype=np.bool_),
             distance=_model_distances(shooter, e.placement),
-            cover=np.asarray(cover, dtype=np.bool_),
+            cover=np.asarray(cover, dtype=np.bool_) | opr_rules(state).fortified(state, e),
         )
     return out
 

@@ -96,6 +96,15 @@ def test_fortifications_odds_take_the_defender_as_fortified() -> None:
     assert _p1("gff+fortifications", BITE, BITE, MELEE) == _p1("gff", BITE, BITE, MELEE)
 
 
+def test_fortifications_on_riverside_odds() -> None:
+    """seed 002 'Cover' (+1 to Defense against ranged attacks) for a fortified unit: Q4+ at
+    D4+ hits 1/2 and wounds on a failed 3+ (1/3): 1/6, against 1/2 x 1/2 in the open."""
+    gun = _unit("Gun", 4, 4, (Weapon("Rifle", 1, range=24),))
+    s = Situation(distance=6.0)
+    assert _p1("riverside", gun, BITE, s) == pytest.approx(1 / 4)
+    assert _p1("riverside+fortifications", gun, BITE, s) == pytest.approx(1 / 6)
+
+
 def _game(system: str) -> GameState:
     a, b = oprlab.load_army("gff/shooty-150"), oprlab.load_army("gff/melee-150")
     state = find_system(system).new_game(a, b, seed=4)
