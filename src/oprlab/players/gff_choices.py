@@ -41,11 +41,6 @@ KINDS = frozenset(
 SHAKEN_SHARE = 0.3
 
 
-def handles(state: GameState, kind: Kind) -> bool:
-    """Whether the rules commander should ask this module (GFF games only)."""
-    return state.system == "gff" and kind in KINDS
-
-
 def choose(state: GameState, actions: Sequence[Action], shooting: Callable[[Unit], bool]) -> Action:
     """The habit for ``actions[0].kind``; ``shooting`` says which units deploy back."""
     kind = actions[0].kind

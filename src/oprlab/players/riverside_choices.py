@@ -39,7 +39,7 @@ from oprlab.players.gff_choices import MANY_POINTS, spare_bennies, start_clock
 from oprlab.rules.riverside.attack import defense_check
 
 if TYPE_CHECKING:
-    from oprlab.players.rules_commander import RulesCommander
+    from oprlab.players.rules.commander import RulesCommander
 
 #: A teleport must beat the best action without it by this much (points): it is spent once.
 TELEPORT_MARGIN = 1.0
