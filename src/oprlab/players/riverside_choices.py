@@ -26,7 +26,6 @@ the commander. May import ``oprlab.game`` and ``oprlab.players``' Riverside modu
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from oprlab.game import riverside as rv
 from oprlab.game import riverside_combat as combat
@@ -36,10 +35,8 @@ from oprlab.game.gff import CASTING_ROLL, SPELLS
 from oprlab.game.state import GameState, Phase
 from oprlab.mechanics import get_mechanic
 from oprlab.players.gff_choices import MANY_POINTS, spare_bennies, start_clock
+from oprlab.players.rules.scorer import Scorer
 from oprlab.rules.riverside.attack import defense_check
-
-if TYPE_CHECKING:
-    from oprlab.players.rules.commander import RulesCommander
 
 #: A teleport must beat the best action without it by this much (points): it is spent once.
 TELEPORT_MARGIN = 1.0
@@ -48,7 +45,7 @@ TOKEN_KEEP = 1.1
 ABILITIES = (Kind.CAST, Kind.TELEPORT)
 
 
-def choose(cmd: RulesCommander, state: GameState, actions: Sequence[Action]) -> Action | None:
+def choose(cmd: Scorer, state: GameState, actions: Sequence[Action]) -> Action | None:
     """The choice for a Riverside decision with a roll-off, resist, cast or teleport in it."""
     kind = actions[0].kind
     if kind is Kind.CHOOSE_ZONE:
@@ -160,7 +157,7 @@ def _bolt_per_token(state: GameState, target: str) -> float:
     return max(0.0, cast_value(state, probe))
 
 
-def _value(cmd: RulesCommander, state: GameState, a: Action) -> float:
+def _value(cmd: Scorer, state: GameState, a: Action) -> float:
     """The commander's worth of an action: a shot's damage, or an activation's score."""
     if a.kind is Kind.SET_CLOCK:  # before the shot: what the best shot is worth
         shots = [s for s in rv.shoot_actions(state, state.units[a.unit]) if not s.benny]
@@ -172,14 +169,14 @@ def _value(cmd: RulesCommander, state: GameState, a: Action) -> float:
     return cmd.score(state, a)
 
 
-def _stay_value(cmd: RulesCommander, state: GameState, uid: str) -> float:
+def _stay_value(cmd: Scorer, state: GameState, uid: str) -> float:
     """What standing where the unit is is worth (markers, danger): after a Rush."""
     us = state.units[uid]
     here = cmd._read(state).centroid(us)
     return cmd._position_value(state, us, here) + cmd._projected(state, us, here)
 
 
-def _after_teleport(cmd: RulesCommander, state: GameState, tp: Action) -> float:
+def _after_teleport(cmd: Scorer, state: GameState, tp: Action) -> float:
     """The best the unit can do right after teleporting (on a clone of the game)."""
     twin = state.clone()
     twin.log.enabled = False

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from oprlab.game.actions import Action
 from oprlab.game.gff import GffRules
@@ -21,15 +20,13 @@ from oprlab.game.riverside import RiversideRules
 from oprlab.game.state import GameState
 from oprlab.players import gff_choices, riverside_choices, riverside_odds
 from oprlab.players.rules.estimates import Damage, Role, expected_damage
-
-if TYPE_CHECKING:
-    from oprlab.players.rules.commander import RulesCommander
+from oprlab.players.rules.scorer import Scorer
 
 #: A system's own decisions: the habit's choice, or ``None`` to leave it to the commander.
-Decide = Callable[["RulesCommander", GameState, Sequence[Action]], Action | None]
+Decide = Callable[[Scorer, GameState, Sequence[Action]], Action | None]
 
 
-def _no_decisions(cmd: RulesCommander, state: GameState, actions: Sequence[Action]) -> None:
+def _no_decisions(cmd: Scorer, state: GameState, actions: Sequence[Action]) -> None:
     return None
 
 
@@ -45,7 +42,7 @@ class SystemHabits:
     decide: Decide = _no_decisions
 
 
-def _gff_decide(cmd: RulesCommander, state: GameState, actions: Sequence[Action]) -> Action | None:
+def _gff_decide(cmd: Scorer, state: GameState, actions: Sequence[Action]) -> Action | None:
     if actions[0].kind not in gff_choices.KINDS:  # edges, deployment, enemy tokens, defence
         return None
     return gff_choices.choose(state, actions, lambda u: cmd.role(u) is Role.SHOOTING)
