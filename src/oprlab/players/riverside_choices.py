@@ -49,13 +49,13 @@ def choose(cmd: Scorer, state: GameState, actions: Sequence[Action]) -> Action |
     """The choice for a Riverside decision with a roll-off, resist, cast or teleport in it."""
     kind = actions[0].kind
     if kind is Kind.CHOOSE_ZONE:
-        return zone_choice(state, actions)
+        return zone_choice(state, actions, lead=cmd.style.lead)
     if kind is Kind.RESIST:
         return resist_choice(state, actions)
     if kind is Kind.DEFEND:
         return defend_choice(state, actions)
     if kind is Kind.SET_CLOCK and state.phase == Phase.CLOCKS:  # an activation's start: GFF's habit
-        return start_clock(state, actions)
+        return start_clock(state, actions, enemy_clock=cmd.style.enemy_clock)
     special = [a for a in actions if a.kind in ABILITIES]
     if not special:
         return None
@@ -76,10 +76,12 @@ def choose(cmd: Scorer, state: GameState, actions: Sequence[Action]) -> Action |
     return best
 
 
-def zone_choice(state: GameState, actions: Sequence[Action]) -> Action:
-    """Take the order if free to (and lead), else the zone nearer the markers."""
+def zone_choice(state: GameState, actions: Sequence[Action], *, lead: bool = True) -> Action:
+    """Take the order if free to, and lead (``lead``) or follow; else the zone nearer the
+    markers. The ``rules`` commander follows since issue 14: under it the first mover scores
+    0.33 (activating second answers the first mover's moves and ends the round)."""
     picks = {a.choice: a for a in actions}
-    for wanted in ("first", "lead"):
+    for wanted in ("first", "lead" if lead else "follow"):
         if wanted in picks:
             return picks[wanted]
     if "low" in picks:

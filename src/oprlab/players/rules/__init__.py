@@ -1,17 +1,9 @@
 """The rules commander, split by job: :mod:`.view` (one reading of the table), :mod:`.estimates`
 (classing units, one attack's worth), :mod:`.scoring` (what an action is worth), :mod:`.bounds`
 (choosing without scoring every move), :mod:`.habits` (each system's own habits, by its rules
-class) and :mod:`.commander` (the decisions, and the commander's registration)."""
+class), :mod:`.style` (its habit fixes and temper: rules, rules-v1, rules-aggressive,
+rules-cautious) and :mod:`.commander` (the decisions, and the commanders' registration).
 
-from oprlab.players.rules.commander import RulesCommander
-from oprlab.players.rules.estimates import Role, expected_damage, role
-from oprlab.players.rules.scoring import OBJECTIVE_VALUE, PROJECTION_VALUE
-
-__all__ = [
-    "OBJECTIVE_VALUE",
-    "PROJECTION_VALUE",
-    "Role",
-    "RulesCommander",
-    "expected_damage",
-    "role",
-]
+Nothing is imported here: the system habits' modules import :mod:`.scorer`, which must not
+pull in the commander that imports them.
+"""

@@ -151,6 +151,8 @@ class Bounds(Scoring):
         if reach <= 0:
             return 0.0
         best = 0.0
+        # the system's own odds (rules-v1: GFF's in every system, then not a bound in Riverside)
+        damage = self.habits(state).damage if self.style.own_odds_bound else expected_damage
         enemies = view.enemies(us.side)
         for e, g in zip(enemies.units, enemies.gaps(here), strict=True):
             lo = max(0.0, g - allowance - 1e-6)
@@ -173,7 +175,7 @@ class Bounds(Scoring):
                     key = (us.uid, e.uid, idx, far)
                     value = view.shots.get(key)
                     if value is None:
-                        value = view.shots[key] = expected_damage(
+                        value = view.shots[key] = damage(
                             us, e, melee=False, distance=d, charging=False
                         )
                     best = max(best, value)

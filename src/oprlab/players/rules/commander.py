@@ -15,7 +15,7 @@ clock stands at 4 or more, so the shot's first checks succeed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff import CASTING_ROLL, SPELLS, bennies_available
@@ -25,7 +25,9 @@ from oprlab.mechanics.clock_state import ClockState
 from oprlab.players.base import COMMANDERS
 from oprlab.players.rules.bounds import Bounds
 from oprlab.players.rules.estimates import Role, value_per_model
+from oprlab.players.rules.style import STYLES, Style
 from oprlab.players.rules.view import View
+from oprlab.rng import SeedLike
 from oprlab.rules.gff.profile import defender_profile
 
 
@@ -124,4 +126,9 @@ class RulesCommander(Bounds):
         return min(actions, key=key)
 
 
-COMMANDERS["rules"] = RulesCommander
+def _factory(style: Style) -> Callable[[SeedLike], RulesCommander]:
+    return lambda seed: RulesCommander(seed, style)
+
+
+for _style in STYLES.values():  # rules, rules-v1, rules-aggressive, rules-cautious
+    COMMANDERS[_style.name] = _factory(_style)

@@ -57,6 +57,34 @@ def role(unit: Unit) -> Role:
     return Role.HYBRID
 
 
+#: The Defense roll :func:`output_role` measures output against (a typical 4+ save).
+REFERENCE_DEFENSE = 4
+
+
+def _through(w: Weapon) -> float:
+    """Wounds per attack die of ``w`` that get past a Defense 4+ save (hit chance aside: it is
+    the unit's Quality for every weapon): AP worsens the save, Blast(X) multiplies hits,
+    Deadly(X) wounds."""
+    saves = max(0, min(5, 7 - REFERENCE_DEFENSE - (w.rating("AP") or 0))) / 6
+    return (1.0 - saves) * (w.rating("Blast") or 1) * (w.rating("Deadly") or 1)
+
+
+@lru_cache(maxsize=4096)
+def output_role(unit: Unit) -> Role:
+    """Melee, shooting or hybrid by expected output: each weapon's attack dice times the
+    wounds each gets through a 4+ save, Impact(X) as X melee hits at AP(0). A unit whose
+    ranged output is at least its melee output shoots (it can every round, from afar); one
+    whose melee output is at least twice its ranged output fights; the rest are hybrid."""
+    ranged = sum(w.count * w.attacks * _through(w) for w in unit.weapons if not w.melee)
+    melee = sum(w.count * w.attacks * _through(w) for w in unit.weapons if w.melee)
+    melee += (unit.rating("Impact") or 0) * 0.5
+    if ranged > 0 and ranged >= melee:
+        return Role.SHOOTING
+    if melee >= 2 * ranged:
+        return Role.MELEE
+    return Role.HYBRID
+
+
 #: Per-unit facts by identity (a frozen Unit's hash walks all its fields on every call): the
 #: unit itself (held so its id stays unique), its role, its distinct ranged reaches (sorted).
 _UNIT_FACTS: dict[int, tuple[Unit, Role, list[int]]] = {}

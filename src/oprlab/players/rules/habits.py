@@ -40,12 +40,20 @@ class SystemHabits:
     idle_for_all: bool = False
     #: The system's own decisions (setup, interrupts, special abilities).
     decide: Decide = _no_decisions
+    #: Charges are listed by distance alone, so one may fail to reach contact (GFF); else the
+    #: system lists only charges that arrive (Riverside "Charge Action").
+    charges_may_fall_short: bool = True
+    #: Whose movement text the table's charge check reads (:class:`MoveRules` ``system``).
+    movement: str = "gff"
+    #: An Advance across dangerous terrain rolls for it too (GFF); Riverside: Rush and Charge.
+    dangerous_on_advance: bool = True
 
 
 def _gff_decide(cmd: Scorer, state: GameState, actions: Sequence[Action]) -> Action | None:
     if actions[0].kind not in gff_choices.KINDS:  # edges, deployment, enemy tokens, defence
         return None
-    return gff_choices.choose(state, actions, lambda u: cmd.role(u) is Role.SHOOTING)
+    shooting = lambda u: cmd.role(u) is Role.SHOOTING  # noqa: E731
+    return gff_choices.choose(state, actions, shooting, enemy_clock=cmd.style.enemy_clock)
 
 
 #: Habits by rules class (the first match in the game's rules' MRO is used).
@@ -55,6 +63,9 @@ HABITS: dict[type, SystemHabits] = {
         damage=riverside_odds.expected_damage,
         idle_for_all=True,
         decide=riverside_choices.choose,
+        charges_may_fall_short=False,
+        movement="riverside",
+        dangerous_on_advance=False,
     ),
 }
 #: A system of the OPR family with no habits of its own: GFF's odds, no decisions of its own.

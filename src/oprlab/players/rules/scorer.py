@@ -9,6 +9,7 @@ from typing import Protocol
 from oprlab.game.actions import Action
 from oprlab.game.state import GameState, UnitState
 from oprlab.players.rules.estimates import Role
+from oprlab.players.rules.style import Style
 from oprlab.players.rules.view import Point, View
 from oprlab.units.model import Unit
 
@@ -17,6 +18,7 @@ class Scorer(Protocol):
     """The rules commander as its system habits see it."""
 
     _view: View | None
+    style: Style
 
     def choose(self, state: GameState, actions: Sequence[Action]) -> Action: ...
 

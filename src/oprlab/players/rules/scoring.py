@@ -17,8 +17,9 @@ from oprlab.game import geometry as geo
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff import CONSOLIDATE_INCHES, OBJECTIVE_RANGE, bennies_available
 from oprlab.game.state import GameState, UnitState
-from oprlab.players.rules.estimates import Role, unit_facts
+from oprlab.players.rules.estimates import Role, output_role, unit_facts, value_per_model
 from oprlab.players.rules.habits import SystemHabits, habits_for
+from oprlab.players.rules.style import RULES, Style
 from oprlab.players.rules.view import (
     Point,
     View,
@@ -29,12 +30,16 @@ from oprlab.players.rules.view import (
 )
 from oprlab.rng import SeedLike
 from oprlab.rules.gff.attack import LONG_RANGE
+from oprlab.table.charge import can_charge
+from oprlab.table.movement import MoveRules
 from oprlab.units.model import Unit
 
 #: How much one objective is worth, in points of enemy removed.
 OBJECTIVE_VALUE = 60.0
 #: How much holding one more marker than now at the end of the round is worth (round 4).
 PROJECTION_VALUE = 40.0
+#: A charge that falls short is worth this much less than the move it becomes.
+SHORT_CHARGE = 1.0
 
 
 class Scoring:
@@ -42,8 +47,10 @@ class Scoring:
 
     name = "rules"
 
-    def __init__(self, seed: SeedLike = 0) -> None:
+    def __init__(self, seed: SeedLike = 0, style: Style = RULES) -> None:
         self.seed = seed
+        self.style = style
+        self.name = style.name
         self._view: View | None = None
 
     def _read(self, state: GameState) -> View:
@@ -58,7 +65,7 @@ class Scoring:
 
     def role(self, unit: Unit) -> Role:
         """How the commander classes ``unit`` (melee, shooting or hybrid)."""
-        return unit_facts(unit)[1]
+        return output_role(unit) if self.style.role_from_output else unit_facts(unit)[1]
 
     def score(self, state: GameState, a: Action) -> float:
         """What an activation is worth: expected points removed plus the position it leaves."""
@@ -68,9 +75,13 @@ class Scoring:
             if not self.habits(state).idle_for_all:
                 return 0.0  # GFF: a Shaken unit's only action
             # Riverside: Idle is open to every unit; it is worth taking to remove Shaken.
-            if not us.shaken or us.placement is None:
+            if us.placement is None or not (us.shaken or self.style.idle_outlook):
                 return -1.0
-            return self._position_value(state, us, view.centroid(us)) + 1.0
+            here = view.centroid(us)
+            stay = self._position_value(state, us, here)
+            if self.style.idle_outlook:  # the outlook every other action carries
+                stay += self._projected(state, us, here)
+            return stay + (1.0 if us.shaken else -1.0)
         assert us.placement is not None
         here = view.centroid(us)
         if a.kind is Kind.HOLD:
@@ -86,12 +97,18 @@ class Scoring:
             target = state.units[a.target]
             assert target.placement is not None
             end = step_toward(here, view.centroid(target), move_allowance(state, us.unit, a.kind))
+            if self.style.charge_arrival and not self._arrives(state, us, target):
+                # it moves as close as it can and ends its activation: a move, no fight
+                short = self._position_value(state, us, end) + self._projected(state, us, end)
+                return short - SHORT_CHARGE - self._hazard(state, us, here, end, a.kind)
             value = self._charge_value(state, us, target) + self._projected(state, us, end)
+            value -= self._hazard(state, us, here, end, a.kind)
             return value + (self._benny(state, us, value) if a.benny else 0.0)
         assert a.to is not None
         allowance = move_allowance(state, us.unit, a.kind)
         end = step_toward(here, a.to, allowance)
         value = self._position_value(state, us, end) + self._projected(state, us, end)
+        value -= self._hazard(state, us, here, end, a.kind)
         if a.kind is Kind.ADVANCE:
             value += 0.9 * self._best_shot_from(state, us, end)
         elif self.role(us.unit) is Role.SHOOTING:
@@ -251,8 +268,8 @@ class Scoring:
         dealt = self._melee_damage(view, us, target, charging=True)
         back = 0.0
         if target.models > 0:
-            back = 0.6 * self._melee_damage(view, target, us, charging=False)
-        bonus = 10.0 if self.role(us.unit) is Role.MELEE else 0.0
+            back = self.style.strike_back * self._melee_damage(view, target, us, charging=False)
+        bonus = self.style.charge_bonus if self.role(us.unit) is Role.MELEE else 0.0
         assert target.placement is not None
         at = view.centroid(target)
         value = dealt - back + bonus + self._position_value(state, us, at, contested=target)
@@ -286,7 +303,8 @@ class Scoring:
         gains.sort(reverse=True)
         value = sum(g * (1.0 if i == 0 else 0.25) for i, g in enumerate(gains))
         kind = self.role(us.unit)
-        if kind is Role.SHOOTING:
+        wary = kind is not Role.MELEE if self.style.weak_out_of_reach else kind is Role.SHOOTING
+        if wary:
             threats = view.threats.get(us.side)
             enemies = view.enemies(us.side)
             if threats is None:
@@ -301,7 +319,7 @@ class Scoring:
                 gaps = enemies.gaps(at)
                 for k, e, reach in threats:
                     if gaps[k] < reach:
-                        value -= 0.5 * self._melee_damage(view, e, us, charging=True)
+                        value -= self.style.danger * self._melee_damage(view, e, us, charging=True)
         elif kind is Role.MELEE:
             dists = view.enemies(us.side).gaps(at)
             if dists:
@@ -347,3 +365,40 @@ class Scoring:
                 for i, o in enumerate(state.objectives)
             ]
         return worth
+
+    def _arrives(self, state: GameState, us: UnitState, target: UnitState) -> bool:
+        """Whether a charge of ``us`` at ``target`` reaches base contact (the table's own
+        charge rules: terrain and units in the way); always, where the system only lists
+        charges that do."""
+        habits = self.habits(state)
+        if not habits.charges_may_fall_short:
+            return True
+        view = self._read(state)
+        key = (us.uid, target.uid)
+        found = view.arrivals.get(key)
+        if found is None:
+            assert us.placement is not None and target.placement is not None
+            others = [p for p in state.placements_except(us.uid) if p is not target.placement]
+            found = view.arrivals[key] = can_charge(
+                state.table,
+                us.placement,
+                target.placement,
+                move_allowance(state, us.unit, Kind.CHARGE),
+                others,
+                rules=MoveRules.of(us.unit, habits.movement),
+            )
+        return found
+
+    def _hazard(
+        self, state: GameState, us: UnitState, here: Point, end: Point, kind: Kind
+    ) -> float:
+        """Points the unit is expected to lose to dangerous terrain moving from ``here`` to
+        ``end``: each model whose straight way crosses it rolls (Tough(X): X dice), a 1 is a
+        wound (seed 003 and seed 002 "Dangerous Terrain"; Riverside only on a Rush or Charge)."""
+        if not self.style.dangerous_terrain or here == end:
+            return 0.0
+        if kind is Kind.ADVANCE and not self.habits(state).dangerous_on_advance:
+            return 0.0
+        view = self._read(state)
+        crossing = view.dangerous_crossings(us, here, end)
+        return crossing * value_per_model(us) / 6.0

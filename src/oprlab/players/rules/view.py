@@ -14,11 +14,13 @@ from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
+import shapely
 
 from oprlab.game import geometry as geo
 from oprlab.game.actions import Kind
 from oprlab.game.gff import OBJECTIVE_RANGE
 from oprlab.game.state import GameState, UnitState
+from oprlab.table.model import TerrainType
 from oprlab.units.model import Unit
 
 Point = tuple[float, float]
@@ -109,6 +111,9 @@ class View:
         self.targets: dict[str, list[str]] = {}
         self.reaches: dict[str, float] = {}
         self.bounds: dict[tuple[str, str], float] = {}
+        self.arrivals: dict[tuple[str, str], bool] = {}
+        self.crossings: dict[tuple[str, Point], int] = {}
+        self._dangerous: FloatArray | None = None
         self._points: FloatArray | None = None
 
     def centroid(self, us: UnitState) -> Point:
@@ -117,6 +122,33 @@ class View:
             assert us.placement is not None
             c = self.centroids[us.uid] = geo.centroid(us.placement)
         return c
+
+    def dangerous_crossings(self, us: UnitState, here: Point, end: Point) -> int:
+        """How many of the unit's models cross dangerous terrain going straight from their
+        places to the same places shifted by ``end - here`` (start or end inside counts)."""
+        key = (us.uid, end)
+        found = self.crossings.get(key)
+        if found is not None:
+            return found
+        if self._dangerous is None:
+            self._dangerous = np.array(
+                [
+                    shapely.Polygon(p.outline)
+                    for p in self.state.table.pieces
+                    if p.has(TerrainType.DANGEROUS)
+                ],
+                dtype=object,
+            )
+        found = 0
+        if len(self._dangerous):
+            assert us.placement is not None
+            starts = us.placement.centres[us.placement.alive]
+            shift = np.array([end[0] - here[0], end[1] - here[1]])
+            ways = shapely.linestrings(np.stack([starts, starts + shift], axis=1))
+            hit = shapely.intersects(ways[:, None], self._dangerous[None, :]).any(axis=1)
+            found = int(hit.sum())
+        self.crossings[key] = found
+        return found
 
     def points(self) -> FloatArray:
         """The markers' positions as an array."""
