@@ -1,9 +1,10 @@
 """The rules commander's habits for Riverside's own decisions (seed 002_fdb385c07cc953af).
 
-- The roll-off (``CHOOSE_ZONE``): the winner chooses who activates first and activates first
-  (the first activation reaches markers and fires first); a commander choosing a zone takes the
-  edge nearer the markers (:func:`oprlab.game.riverside.preferred_edge`); a commander choosing
-  the order leads.
+- The roll-off (``CHOOSE_ZONE``): the winner chooses the activation order and follows (``rules``:
+  the second mover answers the first's moves; under the rules commander the first mover scored
+  0.33, issue 14) or leads (``rules-v1``); a commander choosing a zone takes the edge nearer the
+  markers (:func:`oprlab.game.riverside.preferred_edge`); a commander choosing the order
+  follows or leads likewise.
 - Casting (``CAST``): once the commander's best action is known, the unit taking it first tries
   the spell with the most expected points removed, if that is positive (as in GFF); after a
   Rush or before a shot the same.
