@@ -77,25 +77,28 @@ def _lists(size: int) -> Callable[[], tuple[Army, Army]]:
 #: back as a decision moved specials-terrain-bennies-rules-random too; a stuck marker and the
 #: per-model rule table moved none (the sample lists give every count in full). Riverside and
 #: d6-terrain-150-rules-random moved only with the streams.
+#: Issue 14 item 1 changed the rules commander's habits (``rules``): these games are played by
+#: ``rules-v1`` (the commander before it, players/rules/style.py V1) and replay their hashes
+#: unchanged, so they still pin every speed-up of the commander's reading of the table.
 GAMES: dict[str, tuple[Callable[[], tuple[Army, Army]], int, str, bool, str, str, str]] = {
     "d6-open-150-rules": (
-        _lists(150), 0, "d6", False, "rules/rules", "gff",
+        _lists(150), 0, "d6", False, "rules-v1/rules-v1", "gff",
         "d4a2c437a8f6ab3d85dac837fada5a48fdef5b5964643a6693f0814e7deadc8d",
     ),
     "bennies-terrain-150-rules": (
-        _lists(150), 2, "clock-bennies", True, "rules/rules", "gff",
+        _lists(150), 2, "clock-bennies", True, "rules-v1/rules-v1", "gff",
         "2f9734c73ae732ab5bca95586177af38d94f5db44f267ca6d7db376c2c7378bb",
     ),
     "clock-open-150-rules-random": (
-        _lists(150), 4, "clock", False, "rules/random", "gff",
+        _lists(150), 4, "clock", False, "rules-v1/random", "gff",
         "6fca0f88c9884aaf7fa1e3bc48ff059c044ae778fa0818ac43168b183bfc35f8",
     ),
     "d6-terrain-150-rules-random": (
-        _lists(150), 6, "d6", True, "rules/random", "gff",
+        _lists(150), 6, "d6", True, "rules-v1/random", "gff",
         "f9be9ec8b23b712b13243630dc2a60a88bc4a1859af19bf3c84bf0fbe1851262",
     ),
     "d6-open-300-rules": (
-        _lists(300), 9, "d6", False, "rules/rules", "gff",
+        _lists(300), 9, "d6", False, "rules-v1/rules-v1", "gff",
         "ee883c561b2d329f5c7aa2c9f1b6410ff409077fe176261c6bf560f4f258987a",
     ),
     "bennies-open-300-random": (
@@ -103,15 +106,15 @@ GAMES: dict[str, tuple[Callable[[], tuple[Army, Army]], int, str, bool, str, str
         "1490b7efe3186c7e75edd1170996b2ee9e1c8cbff80318487866443f8f383d30",
     ),
     "specials-open-rules": (
-        lambda: (specials(), _sample("horde-150")), 40, "d6", False, "rules/rules", "gff",
+        lambda: (specials(), _sample("horde-150")), 40, "d6", False, "rules-v1/rules-v1", "gff",
         "66cd325d004b5f2d742340a723bd125100f6258f557e6f6ed1568cf8b4595f27",
     ),
     "specials-terrain-bennies-rules-random": (
-        lambda: (line(), specials()), 41, "clock-bennies", True, "rules/random", "gff",
+        lambda: (line(), specials()), 41, "clock-bennies", True, "rules-v1/random", "gff",
         "0001b895d5cf0adc0ec0ac144403c452cbb3da1f4b4c82f383956e03a172aaf8",
     ),
     "riverside-150-rules": (
-        _lists(150), 30, "d6", False, "rules/rules", "riverside",
+        _lists(150), 30, "d6", False, "rules-v1/rules-v1", "riverside",
         "ccb0c4965b4bae8c2e7e82cdbcdd0dbd734818e60e7f2fda5421d87cc13652b5",
     ),
 }  # fmt: skip

@@ -126,17 +126,21 @@ def test_start_clock_refusals() -> None:
 
 def test_rules_commander_sets_a_clock_by_its_gff_habit() -> None:
     """The rules commander's habit at an activation's start is GFF's (``start_clock``): an own
-    clock at 4+ to 1 with a spare benny, else an enemy clock at 1-2 up to 5, else pass."""
+    clock at 4+ to 1 with a spare benny, else pass; ``rules-v1`` also ran an enemy clock at 1-2
+    up to 5 (issue 14: that hands the enemy a reason to spend a benny resetting it, seed 000
+    "Bennies": "Roll any clock (friend or foe) immediately to any value")."""
     mech = get_mechanic("clock-bennies")
     assert isinstance(mech, Clock)
     state = _after_a_idles(mech, (0, 5))
     actions = rv.legal_actions(state)
+    old = get_commander("rules-v1").choose(state, actions)
+    assert old == start_clock(state, actions) and rv.is_legal(state, old)
+    assert spare_bennies(state, 1) > 0 and old == Action(Kind.SET_CLOCK, target="A1", value=5)
     picked = get_commander("rules").choose(state, actions)
-    assert picked == start_clock(state, actions) and rv.is_legal(state, picked)
-    assert spare_bennies(state, 1) > 0 and picked.target  # a spare benny: a clock is set
+    assert picked == start_clock(state, actions, enemy_clock=False) == Action(Kind.SET_CLOCK)
     state = _after_a_idles(mech, (0, 1))  # the only benny is kept for the rounds to come
     actions = rv.legal_actions(state)
-    assert get_commander("rules").choose(state, actions) == Action(Kind.SET_CLOCK)
+    assert get_commander("rules-v1").choose(state, actions) == Action(Kind.SET_CLOCK)
 
 
 def test_random_games_set_clocks_at_activation_starts_and_replay() -> None:

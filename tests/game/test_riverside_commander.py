@@ -14,11 +14,13 @@ import pytest
 
 from oprlab.analysis.stats import wilson
 from oprlab.game import riverside as rv
+from oprlab.game.gff import GffRules
 from oprlab.game.play import play_game
+from oprlab.game.riverside import RiversideRules
 from oprlab.game.state import UnitState
 from oprlab.mechanics import get_mechanic
 from oprlab.players import get_commander, riverside_odds
-from oprlab.players.rules_commander import expected_damage
+from oprlab.players.rules.habits import HABITS
 from oprlab.prob.dist import mean
 from oprlab.rules.riverside.attack import Situation
 from oprlab.rules.riverside.exact import attack_odds
@@ -66,16 +68,17 @@ def _exact_value(attacker: UnitState, target: UnitState, *, melee: bool, chargin
 
 @pytest.mark.parametrize(("melee", "charging"), [(True, True), (True, False)])
 def test_riverside_estimates_come_from_riverside_odds(melee: bool, charging: bool) -> None:
-    """The commander's estimate in a Riverside game equals the exact Riverside odds (float
-    fast path, to 1e-9), and differs from GFF's for Rending against Regeneration (seed 002
-    "Rending": -1 to Regeneration rolls, AP(4) on a Critical Hit; seed 003: ignores it)."""
+    """The commander's estimate in a Riverside game (its rules class's habits) equals the exact
+    Riverside odds (float fast path, to 1e-9), and differs from GFF's for Rending against
+    Regeneration (seed 002 "Rending": -1 to Regeneration rolls, AP(4) on a Critical Hit; seed
+    003: ignores it)."""
     riverside_odds.clear()
     a, b = _units(army(RENDERS_TEXT), army(TROLLS_TEXT))
     kw = {"melee": melee, "distance": 0.0, "charging": charging}
-    ours = expected_damage(a, b, system="riverside", **kw)  # type: ignore[arg-type]
+    ours = HABITS[RiversideRules].damage(a, b, **kw)  # type: ignore[arg-type]
     assert ours == pytest.approx(_exact_value(a, b, melee=melee, charging=charging), abs=1e-9)
     assert ours == riverside_odds.expected_damage(a, b, **kw)  # type: ignore[arg-type]
-    gff = expected_damage(a, b, system="gff", **kw)  # type: ignore[arg-type]
+    gff = HABITS[GffRules].damage(a, b, **kw)  # type: ignore[arg-type]
     assert abs(ours - gff) > 0.5
 
 

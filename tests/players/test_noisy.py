@@ -72,7 +72,10 @@ def test_too_many_parts_and_unknown_bases() -> None:
     """``rules:0.1:0.2`` has one part too many; an unknown base lists the names there are."""
     with pytest.raises(OptionError, match="too many parts"):
         get_commander("rules:0.1:0.2")
-    with pytest.raises(UnknownNameError, match="random or rules or search"):
+    with pytest.raises(
+        UnknownNameError,
+        match="random or rules or rules-aggressive or rules-cautious or rules-v1 or search",
+    ):
         get_commander("clever:0.2")
 
 

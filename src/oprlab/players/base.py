@@ -35,7 +35,7 @@ _TUNED: dict[str, dict[str, Callable[[SeedLike, str], Commander]]] = {"opr": TUN
 
 #: The modules that register each family's commanders (imported when first asked for).
 _MODULES: dict[str, tuple[str, ...]] = {
-    "opr": ("random_commander", "rules_commander", "search"),
+    "opr": ("random_commander", "rules.commander", "search"),
     "wwpd": ("wwpd_commanders",),
 }
 

@@ -41,13 +41,15 @@ KINDS = frozenset(
 SHAKEN_SHARE = 0.3
 
 
-def handles(state: GameState, kind: Kind) -> bool:
-    """Whether the rules commander should ask this module (GFF games only)."""
-    return state.system == "gff" and kind in KINDS
-
-
-def choose(state: GameState, actions: Sequence[Action], shooting: Callable[[Unit], bool]) -> Action:
-    """The habit for ``actions[0].kind``; ``shooting`` says which units deploy back."""
+def choose(
+    state: GameState,
+    actions: Sequence[Action],
+    shooting: Callable[[Unit], bool],
+    *,
+    enemy_clock: bool = True,
+) -> Action:
+    """The habit for ``actions[0].kind``; ``shooting`` says which units deploy back;
+    ``enemy_clock``: whether :func:`start_clock` runs enemy clocks up."""
     kind = actions[0].kind
     if kind is Kind.CHOOSE_ZONE:
         return choose_edge(state, actions)
@@ -56,7 +58,7 @@ def choose(state: GameState, actions: Sequence[Action], shooting: Callable[[Unit
     if kind is Kind.DEFEND:
         return defend(state, actions)
     if kind is Kind.SET_CLOCK:  # (listed first only at an activation's start)
-        return start_clock(state, actions)
+        return start_clock(state, actions, enemy_clock=enemy_clock)
     if kind is Kind.STRIKE_BACK:
         return strike_back(state, actions)
     return resist(state, actions)
@@ -240,7 +242,7 @@ OWN_CLOCK_HIGH = 4
 ENEMY_CLOCK_LOW = 2
 
 
-def start_clock(state: GameState, actions: Sequence[Action]) -> Action:
+def start_clock(state: GameState, actions: Sequence[Action], *, enemy_clock: bool = True) -> Action:
     """With a spare benny (one kept for each round to come): set an own clock standing at 4 or
     more to 1 (the activation's own checks then succeed while they add up to 5 or less), else
     run an enemy clock standing at 1-2 up to 5 (its next checks, Defense rolls against this
@@ -266,7 +268,7 @@ def start_clock(state: GameState, actions: Sequence[Action]) -> Action:
         return mech.clock_key(state.units[uid].owner) == ()
 
     own = [u for u in named if state.units[u].side == state.active or shared(u)]
-    foes = [u for u in named if u not in own and value(u) <= ENEMY_CLOCK_LOW]
+    foes = [u for u in named if u not in own and value(u) <= ENEMY_CLOCK_LOW and enemy_clock]
     own = [u for u in own if len(mech.clock_key(state.units[u].owner)) < 2]
     high = [u for u in own if value(u) >= OWN_CLOCK_HIGH]
     if high:

@@ -1,9 +1,10 @@
 """The rules commander's habits for Riverside's own decisions (seed 002_fdb385c07cc953af).
 
-- The roll-off (``CHOOSE_ZONE``): the winner chooses who activates first and activates first
-  (the first activation reaches markers and fires first); a commander choosing a zone takes the
-  edge nearer the markers (:func:`oprlab.game.riverside.preferred_edge`); a commander choosing
-  the order leads.
+- The roll-off (``CHOOSE_ZONE``): the winner chooses the activation order and follows (``rules``:
+  the second mover answers the first's moves; under the rules commander the first mover scored
+  0.33, issue 14) or leads (``rules-v1``); a commander choosing a zone takes the edge nearer the
+  markers (:func:`oprlab.game.riverside.preferred_edge`); a commander choosing the order
+  follows or leads likewise.
 - Casting (``CAST``): once the commander's best action is known, the unit taking it first tries
   the spell with the most expected points removed, if that is positive (as in GFF); after a
   Rush or before a shot the same.
@@ -26,7 +27,6 @@ the commander. May import ``oprlab.game`` and ``oprlab.players``' Riverside modu
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from oprlab.game import riverside as rv
 from oprlab.game import riverside_combat as combat
@@ -36,10 +36,8 @@ from oprlab.game.gff import CASTING_ROLL, SPELLS
 from oprlab.game.state import GameState, Phase
 from oprlab.mechanics import get_mechanic
 from oprlab.players.gff_choices import MANY_POINTS, spare_bennies, start_clock
+from oprlab.players.rules.scorer import Scorer
 from oprlab.rules.riverside.attack import defense_check
-
-if TYPE_CHECKING:
-    from oprlab.players.rules_commander import RulesCommander
 
 #: A teleport must beat the best action without it by this much (points): it is spent once.
 TELEPORT_MARGIN = 1.0
@@ -48,17 +46,17 @@ TOKEN_KEEP = 1.1
 ABILITIES = (Kind.CAST, Kind.TELEPORT)
 
 
-def choose(cmd: RulesCommander, state: GameState, actions: Sequence[Action]) -> Action | None:
+def choose(cmd: Scorer, state: GameState, actions: Sequence[Action]) -> Action | None:
     """The choice for a Riverside decision with a roll-off, resist, cast or teleport in it."""
     kind = actions[0].kind
     if kind is Kind.CHOOSE_ZONE:
-        return zone_choice(state, actions)
+        return zone_choice(state, actions, lead=cmd.style.lead)
     if kind is Kind.RESIST:
         return resist_choice(state, actions)
     if kind is Kind.DEFEND:
         return defend_choice(state, actions)
     if kind is Kind.SET_CLOCK and state.phase == Phase.CLOCKS:  # an activation's start: GFF's habit
-        return start_clock(state, actions)
+        return start_clock(state, actions, enemy_clock=cmd.style.enemy_clock)
     special = [a for a in actions if a.kind in ABILITIES]
     if not special:
         return None
@@ -79,10 +77,12 @@ def choose(cmd: RulesCommander, state: GameState, actions: Sequence[Action]) -> 
     return best
 
 
-def zone_choice(state: GameState, actions: Sequence[Action]) -> Action:
-    """Take the order if free to (and lead), else the zone nearer the markers."""
+def zone_choice(state: GameState, actions: Sequence[Action], *, lead: bool = True) -> Action:
+    """Take the order if free to, and lead (``lead``) or follow; else the zone nearer the
+    markers. The ``rules`` commander follows since issue 14: under it the first mover scores
+    0.33 (activating second answers the first mover's moves and ends the round)."""
     picks = {a.choice: a for a in actions}
-    for wanted in ("first", "lead"):
+    for wanted in ("first", "lead" if lead else "follow"):
         if wanted in picks:
             return picks[wanted]
     if "low" in picks:
@@ -160,7 +160,7 @@ def _bolt_per_token(state: GameState, target: str) -> float:
     return max(0.0, cast_value(state, probe))
 
 
-def _value(cmd: RulesCommander, state: GameState, a: Action) -> float:
+def _value(cmd: Scorer, state: GameState, a: Action) -> float:
     """The commander's worth of an action: a shot's damage, or an activation's score."""
     if a.kind is Kind.SET_CLOCK:  # before the shot: what the best shot is worth
         shots = [s for s in rv.shoot_actions(state, state.units[a.unit]) if not s.benny]
@@ -172,14 +172,14 @@ def _value(cmd: RulesCommander, state: GameState, a: Action) -> float:
     return cmd.score(state, a)
 
 
-def _stay_value(cmd: RulesCommander, state: GameState, uid: str) -> float:
+def _stay_value(cmd: Scorer, state: GameState, uid: str) -> float:
     """What standing where the unit is is worth (markers, danger): after a Rush."""
     us = state.units[uid]
     here = cmd._read(state).centroid(us)
     return cmd._position_value(state, us, here) + cmd._projected(state, us, here)
 
 
-def _after_teleport(cmd: RulesCommander, state: GameState, tp: Action) -> float:
+def _after_teleport(cmd: Scorer, state: GameState, tp: Action) -> float:
     """The best the unit can do right after teleporting (on a clone of the game)."""
     twin = state.clone()
     twin.log.enabled = False

@@ -3,7 +3,7 @@
 GFF and Riverside differ on the same names (Rending, Blast, Furious, Fatigue, morale), so a
 commander that scores Riverside attacks with GFF's odds misjudges them. This module answers
 :func:`expected_damage` with :func:`oprlab.rules.riverside.fast.attack_odds_fast` (d6, the
-default readings), with the cost discipline of the GFF path in ``rules_commander``: results are
+default readings), with the cost discipline of the GFF path in ``rules.estimates``: results are
 memoised by the identity of the units and weapons (hashing frozen units is slow), and the fast
 path itself caches each die's chain across a game.
 

@@ -1,0 +1,196 @@
+"""The rules commander's choice among activations without scoring every one exactly.
+
+Hold's score needs line of sight and moves are many: each gets an upper bound first, and only
+those whose bound could reach the best score so far are scored. The choice is the one ``max``
+over every exact score in list order makes.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left
+from collections.abc import Sequence
+
+from oprlab.game.actions import Action, Kind
+from oprlab.game.gff import OBJECTIVE_RANGE
+from oprlab.game.state import GameState, UnitState
+from oprlab.players.rules.estimates import Role, expected_damage, unit_facts
+from oprlab.players.rules.scoring import PROJECTION_VALUE, Scoring
+from oprlab.players.rules.view import Point, View, move_allowance
+from oprlab.rules.gff.attack import LONG_RANGE
+
+
+class Bounds(Scoring):
+    """:meth:`best_action`: the best-scoring activation, pruned by bounds."""
+
+    def _best_action(self, state: GameState, actions: Sequence[Action]) -> Action:
+        """The best-scoring action, the first of equals: ``max`` by (score, tiebreak).
+
+        Hold's score needs the targets in line of sight; it is only worked out when an upper
+        bound (every enemy in range counted as a target) could still reach the best score of
+        the other actions. Moves (Advance, Rush) are scored after the other actions, highest
+        bound first (:meth:`_move_bound`), and only while their bound could reach the best. An
+        action whose bound is below the best cannot be the first maximum, so the choice is
+        the one ``max`` over every exact score in list order makes.
+        """
+        view = self._read(state)
+        self._prefetch(state, view, actions)
+        keys: list[tuple[float, tuple[int, ...]] | None] = [None] * len(actions)
+        best: tuple[float, tuple[int, ...]] | None = None
+        held: list[int] = []
+        moves: list[int] = []
+        for i, a in enumerate(actions):
+            if a.kind is Kind.HOLD and unit_facts(state.units[a.unit].unit)[2]:
+                held.append(i)
+                continue
+            if a.kind is Kind.RUSH or a.kind is Kind.ADVANCE:
+                moves.append(i)  # bounded first: most cannot be the best
+                continue
+            key = keys[i] = (self.score(state, a), _tiebreak(a))
+            if best is None or key > best:
+                best = key
+        # the highest bounds first, so that the best score rises early and skips the rest
+        bounds = [(self._move_bound(state, actions[i]), _tiebreak(actions[i])) for i in moves]
+        for k in sorted(range(len(moves)), key=lambda k: bounds[k], reverse=True):
+            if best is not None and bounds[k] < best:
+                continue  # cannot be the best: its exact score is not needed
+            i = moves[k]
+            a = actions[i]
+            key = keys[i] = (self.score(state, a), _tiebreak(a))
+            if best is None or key > best:
+                best = key
+        for i in held:
+            a = actions[i]
+            if best is not None and (self._hold_bound(state, a), _tiebreak(a)) < best:
+                continue  # cannot be the best: its exact score is not needed
+            key = keys[i] = (self.score(state, a), _tiebreak(a))
+            if best is None or key > best:
+                best = key
+        if any(k is not None and math.isnan(k[0]) for k in keys):  # max is order-bound then
+            return max(actions, key=lambda a: (self.score(state, a), _tiebreak(a)))
+        scored = [(k, a) for k, a in zip(keys, actions, strict=True) if k is not None]
+        return max(scored, key=lambda pair: pair[0])[1]
+
+    def _prefetch(self, state: GameState, view: View, actions: Sequence[Action]) -> None:
+        """Measure the points the actions other than moves are scored from to every enemy, in
+        one call."""
+        points: list[Point] = [o.position for o in state.objectives]
+        for a in actions:
+            us = state.units[a.unit]
+            if us.placement is None or a.kind is Kind.IDLE:
+                continue
+            here = view.centroid(us)
+            if a.kind is Kind.HOLD:
+                points.append(here)
+            elif a.kind is Kind.CHARGE:
+                target = state.units[a.target]
+                if target.placement is not None:
+                    points.append(view.centroid(target))
+            # moves: most are never scored (their bound is below the best), so their ends are
+            # measured one by one when they are
+        view.enemies(state.active).prefetch(points)
+
+    def _move_bound(self, state: GameState, a: Action) -> float:
+        """At least the score of a Rush or an Advance (for its advance, see :meth:`_shot_bound`).
+
+        The move ends within its allowance of the centroid, so no marker is nearer than its
+        distance from there less the allowance: each marker's gain is at most the gain at that
+        distance (the same monotone operations, on a smaller distance), the sorted gains are
+        dominated term by term, a melee unit's bonus near enemies is at most 15, a shooting
+        unit's danger costs at least 0, and the markers held at the end of the round are at
+        most those held plus every marker it could add within its reach, the allowance and 3"
+        (the test :meth:`_projected` makes first). Margins far above round-off cover the rest.
+        """
+        view = self._read(state)
+        us = state.units[a.unit]
+        memo = (us.uid, a.kind.value)
+        found = view.bounds.get(memo)
+        if found is not None:
+            return found
+        here = view.centroid(us)
+        allowance = move_allowance(state, us.unit, a.kind)
+        gains = []
+        for position, full in self._worth(state, view, us, None):
+            beyond = math.dist(here, position) - allowance - 1e-6 - OBJECTIVE_RANGE + 0.5
+            gains.append(full / (1.0 + (beyond if beyond > 0.0 else 0.0) / 4.0))
+        gains.sort(reverse=True)
+        value = sum(g * (1.0 if i == 0 else 0.25) for i, g in enumerate(gains))
+        kind = self.role(us.unit)
+        if kind is Role.MELEE:
+            value += 15.0
+        base, swing = self._swing(state, view, us)
+        total = base
+        if swing and not us.shaken and us.arrived != state.round:
+            # a marker counts only within the unit's reach plus 3" of where it ends
+            reach = view.reach(us, here) + allowance + OBJECTIVE_RANGE + 1e-3
+            total += sum(
+                change for x, y, change in swing if change > 0 and math.dist(here, (x, y)) <= reach
+            )
+        value += PROJECTION_VALUE * (0.5 + state.round / (2 * state.rounds)) * total
+        if a.kind is Kind.ADVANCE:
+            value += 0.9 * self._shot_bound(state, view, us, here, allowance)
+        elif kind is Role.SHOOTING:
+            value -= 5.0
+        value += 1e-6
+        view.bounds[memo] = value
+        return value
+
+    def _shot_bound(
+        self, state: GameState, view: View, us: UnitState, here: Point, allowance: float
+    ) -> float:
+        """At least :meth:`_best_shot_from` any point within ``allowance`` of ``here``.
+
+        A unit's gap to an enemy changes by no more than the unit moves, so each enemy is at
+        a distance in ``gap +- allowance`` (plus round-off) from the end; a shot's value depends
+        on the distance only through the weapons that reach (an index into the sorted reaches)
+        and whether it is at long range, so the best over every band that distance can fall
+        in is at least the shot from the end.
+        """
+        reaches = unit_facts(us.unit)[2]
+        reach = max(reaches, default=0)
+        if reach <= 0:
+            return 0.0
+        best = 0.0
+        # the system's own odds (rules-v1: GFF's in every system, then not a bound in Riverside)
+        damage = self.habits(state).damage if self.style.own_odds_bound else expected_damage
+        enemies = view.enemies(us.side)
+        for e, g in zip(enemies.units, enemies.gaps(here), strict=True):
+            lo = max(0.0, g - allowance - 1e-6)
+            hi = min(float(reach), g + allowance + 1e-6)
+            if lo > reach:
+                continue
+            fars = {lo > LONG_RANGE, hi > LONG_RANGE}
+            for idx in range(bisect_left(reaches, lo), bisect_left(reaches, hi) + 1):
+                if idx >= len(reaches):
+                    continue
+                below = reaches[idx - 1] if idx else -math.inf  # the band is (below, top]
+                top = float(reaches[idx])
+                for far in fars:
+                    if far == (top > LONG_RANGE):
+                        d = top
+                    elif not far and below < LONG_RANGE:
+                        d = float(LONG_RANGE)
+                    else:
+                        continue  # no distance in this band is (or is not) at long range
+                    key = (us.uid, e.uid, idx, far)
+                    value = view.shots.get(key)
+                    if value is None:
+                        value = view.shots[key] = damage(
+                            us, e, melee=False, distance=d, charging=False
+                        )
+                    best = max(best, value)
+        return best
+
+    def _hold_bound(self, state: GameState, a: Action) -> float:
+        """At least Hold's score: the best shot at any enemy in range, seen or not."""
+        us = state.units[a.unit]
+        here = self._read(state).centroid(us)
+        return (
+            self._position_value(state, us, here)
+            + self._best_shot_from(state, us, here)
+            + self._projected(state, us, here)
+        )
+
+
+def _tiebreak(a: Action) -> tuple[int, ...]:
+    return (-ord(a.kind.value[0]),)

@@ -1,0 +1,162 @@
+"""The rules commander's estimates: how a unit is classed, and what one attack is worth.
+
+Every number is an exact-odds expectation at d6 (GFF's :mod:`oprlab.rules.gff.fast`; Riverside's
+own in :mod:`oprlab.players.riverside_odds`, chosen by the system's habits, never by its name).
+Memoised by identity: a frozen Unit's hash walks all its fields on every call.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from functools import lru_cache
+from typing import Protocol
+
+from oprlab.game.state import UnitState
+from oprlab.mechanics import get_mechanic
+from oprlab.players.memo import IdentityMemo, attack_weapons
+from oprlab.rules.gff.attack import LONG_RANGE, Situation
+from oprlab.rules.gff.fast import attack_odds_fast
+from oprlab.rules.gff.profile import attack_profiles, defender_profile
+from oprlab.units.model import Unit, Weapon
+
+D6 = get_mechanic("d6")
+
+
+class Damage(Protocol):
+    """Expected points of ``target`` one attack of ``attacker`` removes (a system's odds)."""
+
+    def __call__(
+        self,
+        attacker: UnitState,
+        target: UnitState,
+        *,
+        melee: bool,
+        distance: float,
+        charging: bool,
+        only: frozenset[str] | None = None,
+        skip: frozenset[str] = frozenset(),
+    ) -> float: ...
+
+
+class Role(StrEnum):
+    MELEE = "melee"
+    SHOOTING = "shooting"
+    HYBRID = "hybrid"
+
+
+@lru_cache(maxsize=4096)
+def role(unit: Unit) -> Role:
+    """Melee, shooting or hybrid by attack dice (ranged dice count double: they act sooner)."""
+    ranged = sum(w.count * w.attacks for w in unit.weapons if not w.melee)
+    melee = sum(w.count * w.attacks for w in unit.weapons if w.melee)
+    melee += unit.rating("Impact") or 0
+    if ranged * 2 >= melee * 3:
+        return Role.SHOOTING
+    if melee >= ranged * 3:
+        return Role.MELEE
+    return Role.HYBRID
+
+
+#: The Defense roll :func:`output_role` measures output against (a typical 4+ save).
+REFERENCE_DEFENSE = 4
+
+
+def _through(w: Weapon) -> float:
+    """Wounds per attack die of ``w`` that get past a Defense 4+ save (hit chance aside: it is
+    the unit's Quality for every weapon): AP worsens the save, Blast(X) multiplies hits,
+    Deadly(X) wounds."""
+    saves = max(0, min(5, 7 - REFERENCE_DEFENSE - (w.rating("AP") or 0))) / 6
+    return (1.0 - saves) * (w.rating("Blast") or 1) * (w.rating("Deadly") or 1)
+
+
+@lru_cache(maxsize=4096)
+def output_role(unit: Unit) -> Role:
+    """Melee, shooting or hybrid by expected output: each weapon's attack dice times the
+    wounds each gets through a 4+ save, Impact(X) as X melee hits at AP(0). A unit whose
+    ranged output is at least its melee output shoots (it can every round, from afar); one
+    whose melee output is at least twice its ranged output fights; the rest are hybrid."""
+    ranged = sum(w.count * w.attacks * _through(w) for w in unit.weapons if not w.melee)
+    melee = sum(w.count * w.attacks * _through(w) for w in unit.weapons if w.melee)
+    melee += (unit.rating("Impact") or 0) * 0.5
+    if ranged > 0 and ranged >= melee:
+        return Role.SHOOTING
+    if melee >= 2 * ranged:
+        return Role.MELEE
+    return Role.HYBRID
+
+
+#: Per-unit facts by identity (a frozen Unit's hash walks all its fields on every call): the
+#: unit itself (held so its id stays unique), its role, its distinct ranged reaches (sorted).
+_UNIT_FACTS: dict[int, tuple[Unit, Role, list[int]]] = {}
+_CACHE_LIMIT = 4096
+
+
+def unit_facts(unit: Unit) -> tuple[Unit, Role, list[int]]:
+    facts = _UNIT_FACTS.get(id(unit))
+    if facts is None or facts[0] is not unit:
+        if len(_UNIT_FACTS) >= _CACHE_LIMIT:
+            _UNIT_FACTS.clear()
+        reaches = sorted({w.range or 0 for w in unit.weapons if not w.melee})
+        facts = _UNIT_FACTS[id(unit)] = (unit, role(unit), reaches)
+    return facts
+
+
+def unit_role(unit: Unit) -> Role:
+    return unit_facts(unit)[1]
+
+
+def value_per_model(us: UnitState) -> float:
+    return us.unit.cost / max(1, us.unit.size)
+
+
+def expected_damage(
+    attacker: UnitState,
+    target: UnitState,
+    *,
+    melee: bool,
+    distance: float,
+    charging: bool,
+    only: frozenset[str] | None = None,
+    skip: frozenset[str] = frozenset(),
+) -> float:
+    """Expected points of ``target`` removed by one GFF attack of ``attacker`` (d6 exact odds).
+
+    ``only``: just these weapon types; ``skip``: not these (a split shot's two halves).
+    """
+    weapons = attack_weapons(attacker, melee=melee, distance=distance, only=only, skip=skip)
+    if not weapons or attacker.models <= 0 or target.models <= 0:
+        return 0.0
+    fatigued = attacker.fatigued and melee
+    far = distance > LONG_RANGE
+    return _EXPECTED.attack(_expected, attacker, fatigued, weapons, target, melee, charging, far)
+
+
+#: :func:`_expected` keyed on the identity of its units and weapons (hashing them is slow).
+_EXPECTED = IdentityMemo()
+
+
+@lru_cache(maxsize=65536)
+def _expected(
+    unit: Unit,
+    models: int,
+    fatigued: bool,
+    weapons: tuple[Weapon, ...],
+    target: Unit,
+    target_models: int,
+    markers: int,
+    shaken: bool,
+    melee: bool,
+    charging: bool,
+    far: bool,
+) -> float:
+    profiles = [p for p in attack_profiles(unit, weapons, alive=models) if p.dice > 0]
+    if not profiles:
+        return 0.0
+    s = Situation(
+        melee=melee, charging=charging, distance=LONG_RANGE + 1 if far else 0.0, fatigued=fatigued
+    )
+    d = defender_profile(target, models=target_models, markers=markers, shaken=shaken)
+    odds = attack_odds_fast(profiles, d, s, D6)
+    casualties = sum(k * p for k, p in enumerate(odds.casualties))
+    shaken_bonus = 0.3 * odds.p_shaken * target.cost
+    return float(casualties) * target.cost / max(1, target.size) + shaken_bonus

@@ -1,0 +1,404 @@
+"""The rules commander's scores: what an activation, a shot, a charge or a place is worth.
+
+A shot is worth the expected points it removes (exact odds of the attack, the system's own:
+:mod:`oprlab.players.rules.habits`), a charge what it removes minus what the strike back costs, a
+move getting onto objectives the side does not hold yet, and standing within an enemy's charge
+reach costs a shooting unit. Markers are worth :data:`OBJECTIVE_VALUE` points of enemy removed.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left
+
+import numpy as np
+
+from oprlab.game import geometry as geo
+from oprlab.game.actions import Action, Kind
+from oprlab.game.gff import CONSOLIDATE_INCHES, OBJECTIVE_RANGE, bennies_available
+from oprlab.game.state import GameState, UnitState
+from oprlab.players.rules.estimates import Role, output_role, unit_facts, value_per_model
+from oprlab.players.rules.habits import SystemHabits, habits_for
+from oprlab.players.rules.style import RULES, Style
+from oprlab.players.rules.view import (
+    Point,
+    View,
+    held,
+    move_allowance,
+    shooting_targets,
+    step_toward,
+)
+from oprlab.rng import SeedLike
+from oprlab.rules.gff.attack import LONG_RANGE
+from oprlab.table.charge import can_charge
+from oprlab.table.movement import MoveRules
+from oprlab.units.model import Unit
+
+#: How much one objective is worth, in points of enemy removed.
+OBJECTIVE_VALUE = 60.0
+#: How much holding one more marker than now at the end of the round is worth (round 4).
+PROJECTION_VALUE = 40.0
+#: A charge that falls short is worth this much less than the move it becomes.
+SHORT_CHARGE = 1.0
+
+
+class Scoring:
+    """The scores of one decision's actions, read from one :class:`View` of the table."""
+
+    name = "rules"
+
+    def __init__(self, seed: SeedLike = 0, style: Style = RULES) -> None:
+        self.seed = seed
+        self.style = style
+        self.name = style.name
+        self._view: View | None = None
+
+    def _read(self, state: GameState) -> View:
+        view = self._view
+        if view is None or view.state is not state:
+            view = self._view = View(state)
+        return view
+
+    def habits(self, state: GameState) -> SystemHabits:
+        """This system's habits (its odds, its own decisions), found by its rules class."""
+        return habits_for(state)
+
+    def role(self, unit: Unit) -> Role:
+        """How the commander classes ``unit`` (melee, shooting or hybrid)."""
+        return output_role(unit) if self.style.role_from_output else unit_facts(unit)[1]
+
+    def score(self, state: GameState, a: Action) -> float:
+        """What an activation is worth: expected points removed plus the position it leaves."""
+        view = self._read(state)
+        us = state.units[a.unit]
+        if a.kind is Kind.IDLE:
+            if not self.habits(state).idle_for_all:
+                return 0.0  # GFF: a Shaken unit's only action
+            # Riverside: Idle is open to every unit; it is worth taking to remove Shaken.
+            if us.placement is None or not (us.shaken or self.style.idle_outlook):
+                return -1.0
+            here = view.centroid(us)
+            stay = self._position_value(state, us, here)
+            if self.style.idle_outlook:  # the outlook every other action carries
+                stay += self._projected(state, us, here)
+            return stay + (1.0 if us.shaken else -1.0)
+        assert us.placement is not None
+        here = view.centroid(us)
+        if a.kind is Kind.HOLD:
+            targets = view.targets.get(us.uid)
+            if targets is None:
+                targets = view.targets[us.uid] = shooting_targets(state, us)
+            return (
+                self._position_value(state, us, here)
+                + self._best_shot_from(state, us, here, targets)
+                + self._projected(state, us, here)
+            )
+        if a.kind is Kind.CHARGE:
+            target = state.units[a.target]
+            assert target.placement is not None
+            end = step_toward(here, view.centroid(target), move_allowance(state, us.unit, a.kind))
+            if self.style.charge_arrival and not self._arrives(state, us, target):
+                # it moves as close as it can and ends its activation: a move, no fight
+                short = self._position_value(state, us, end) + self._projected(state, us, end)
+                return short - SHORT_CHARGE - self._hazard(state, us, here, end, a.kind)
+            value = self._charge_value(state, us, target) + self._projected(state, us, end)
+            value -= self._hazard(state, us, here, end, a.kind)
+            return value + (self._benny(state, us, value) if a.benny else 0.0)
+        assert a.to is not None
+        allowance = move_allowance(state, us.unit, a.kind)
+        end = step_toward(here, a.to, allowance)
+        value = self._position_value(state, us, end) + self._projected(state, us, end)
+        value -= self._hazard(state, us, here, end, a.kind)
+        if a.kind is Kind.ADVANCE:
+            value += 0.9 * self._best_shot_from(state, us, end)
+        elif self.role(us.unit) is Role.SHOOTING:
+            value -= 5.0
+        return value
+
+    def _shoot_value(self, state: GameState, a: Action) -> float:
+        """Expected points removed by a shot; a benny when one is left for each round to come."""
+        if not a.target:
+            return 0.0
+        us = state.units[a.unit]
+        assert us.placement is not None
+        value = 0.0
+        for target, split in ((a.target, False), (a.second, True)):
+            if not target:
+                continue
+            t = state.units[target]
+            assert t.placement is not None
+            d = geo.gap(us.placement, t.placement)
+            names = frozenset(a.split) if split else None
+            value += self.habits(state).damage(
+                us, t, melee=False, distance=d, charging=False, only=names,
+                skip=frozenset(a.split),
+            )  # fmt: skip
+        return value + (self._benny(state, us, value) if a.benny else 0.0)
+
+    def _benny(self, state: GameState, us: UnitState, value: float) -> float:
+        """A benny is worth spending on an attack when one is left over for each round to
+        come (so all are used by the end); the extra attack adds a little to its value."""
+        spare = bennies_available(state, us.side) > state.rounds - state.round
+        return 0.05 * max(0.0, value) + 0.5 if spare else -1.0
+
+    def _consolidate_value(self, state: GameState, a: Action) -> float:
+        us = state.units[a.unit]
+        assert us.placement is not None
+        here = self._read(state).centroid(us)
+        end = here if a.to is None else step_toward(here, a.to, CONSOLIDATE_INCHES)
+        return self._position_value(state, us, end) + (0.01 if a.to is None else 0.0)
+
+    def _projected(self, state: GameState, us: UnitState, end: Point) -> float:
+        """Markers held (ours minus theirs) if the round ended with ``us`` at ``end``.
+
+        Seed 003 "Mission" 4-6 applied to the table as it stands, the acting unit moved; weighted
+        more as the game nears its end, when later moves can no longer undo it.
+        """
+        view = self._read(state)
+        key = (us.uid, end)
+        found = view.projected.get(key)
+        if found is not None:
+            return found
+        base, swing = self._swing(state, view, us)
+        total = base
+        if swing and not us.shaken and us.arrived != state.round:
+            here = view.centroid(us)
+            reach = view.reach(us, here)
+            # A marker farther from ``end`` than the unit's reach plus 3" (and a margin far
+            # above rounding) is out of range of every model: only the others are measured.
+            maybe = [
+                (x, y, change)
+                for x, y, change in swing
+                if math.hypot(end[0] - x, end[1] - y) - reach <= OBJECTIVE_RANGE + 1e-6
+            ]
+            if maybe:
+                assert us.placement is not None
+                alive = us.placement.alive
+                centres, radii = us.placement.centres[alive], us.placement.radii[alive]
+                dx, dy = end[0] - here[0], end[1] - here[1]
+                xs, ys = centres[:, 0] + dx, centres[:, 1] + dy
+                ox = np.array([m[0] for m in maybe], dtype=np.float64)[:, None]
+                oy = np.array([m[1] for m in maybe], dtype=np.float64)[:, None]
+                d = np.hypot(xs[None, :] - ox, ys[None, :] - oy)
+                close = ((d - radii[None, :]).min(axis=1) <= OBJECTIVE_RANGE).tolist()
+                total += sum(m[2] for m, ours in zip(maybe, close, strict=True) if ours)
+        value = PROJECTION_VALUE * (0.5 + state.round / (2 * state.rounds)) * total
+        view.projected[key] = value
+        return value
+
+    def _swing(
+        self, state: GameState, view: View, us: UnitState
+    ) -> tuple[int, list[tuple[float, float, int]]]:
+        """Markers held (ours minus theirs) with ``us`` near none, and for each marker where
+        standing near it changes that count, its position and the change (Mission 4-6)."""
+        found = view.swings.get(us.uid)
+        if found is None:
+            base = 0
+            swing: list[tuple[float, float, int]] = []
+            for o, sides in zip(state.objectives, self._sides_near(state, us), strict=True):
+                away = held(o.controller, sides, us.side)
+                there = held(o.controller, sides | {us.side}, us.side)
+                base += away
+                if there != away:
+                    swing.append((o.position[0], o.position[1], there - away))
+            found = view.swings[us.uid] = (base, swing)
+        return found
+
+    def _sides_near(self, state: GameState, us: UnitState) -> list[set[int]]:
+        near = self._read(state).near_objectives()
+        out: list[set[int]] = [set() for _ in state.objectives]
+        for other in state.units.values():
+            if other is us or not other.on_table or other.shaken:
+                continue
+            if other.arrived == state.round or other.placement is None:
+                continue
+            for sides, close in zip(out, near[other.uid], strict=True):
+                if close:
+                    sides.add(other.side)
+        return out
+
+    def _best_shot_from(
+        self,
+        state: GameState,
+        us: UnitState,
+        at: Point,
+        targets: list[str] | None = None,
+    ) -> float:
+        """The best expected shot from ``at`` (``targets``: the ones in sight, if known)."""
+        best = 0.0
+        reaches = unit_facts(us.unit)[2]
+        reach = max(reaches, default=0)
+        if reach <= 0:
+            return 0.0
+        view = self._read(state)
+        enemies = view.enemies(us.side)
+        gaps = enemies.gaps(at)
+        for e, d in zip(enemies.units, gaps, strict=True):
+            if targets is not None and e.uid not in targets:
+                continue
+            if d <= reach:
+                # the weapons that reach (those with a reach from this index on) and the band
+                key = (us.uid, e.uid, bisect_left(reaches, d), d > LONG_RANGE)
+                value = view.shots.get(key)
+                if value is None:
+                    value = view.shots[key] = self.habits(state).damage(
+                        us, e, melee=False, distance=d, charging=False
+                    )
+                best = max(best, value)
+        return best
+
+    def _melee_damage(
+        self, view: View, attacker: UnitState, target: UnitState, *, charging: bool
+    ) -> float:
+        key = (attacker.uid, target.uid, charging)
+        value = view.melee.get(key)
+        if value is None:
+            value = view.melee[key] = self.habits(view.state).damage(
+                attacker, target, melee=True, distance=0.0, charging=charging
+            )
+        return value
+
+    def _charge_value(self, state: GameState, us: UnitState, target: UnitState) -> float:
+        """Points removed minus the strike back, and the place the charge leads to."""
+        view = self._read(state)
+        key = (us.uid, target.uid)
+        found = view.charges.get(key)
+        if found is not None:
+            return found
+        dealt = self._melee_damage(view, us, target, charging=True)
+        back = 0.0
+        if target.models > 0:
+            back = self.style.strike_back * self._melee_damage(view, target, us, charging=False)
+        bonus = self.style.charge_bonus if self.role(us.unit) is Role.MELEE else 0.0
+        assert target.placement is not None
+        at = view.centroid(target)
+        value = dealt - back + bonus + self._position_value(state, us, at, contested=target)
+        view.charges[key] = value
+        return value
+
+    def _position_value(
+        self,
+        state: GameState,
+        us: UnitState,
+        at: Point,
+        contested: UnitState | None = None,
+    ) -> float:
+        """Objectives: being near ones that need us; danger: enemy fighters within reach.
+
+        A marker needs a unit less when the side holds it with no enemy close, or when another
+        friendly unit already stands on it; ``contested`` (a unit being charged) no longer
+        counts as an enemy there.
+        """
+        view = self._read(state)
+        other = "" if contested is None else contested.uid
+        memo = (us.uid, at, other)
+        found = view.positions.get(memo)
+        if found is not None:
+            return found
+        worth = self._worth(state, view, us, contested)
+        gains = []
+        for position, full in worth:
+            beyond = math.dist(at, position) - OBJECTIVE_RANGE + 0.5  # half an inch inside
+            gains.append(full / (1.0 + (beyond if beyond > 0.0 else 0.0) / 4.0))
+        gains.sort(reverse=True)
+        value = sum(g * (1.0 if i == 0 else 0.25) for i, g in enumerate(gains))
+        kind = self.role(us.unit)
+        wary = kind is not Role.MELEE if self.style.weak_out_of_reach else kind is Role.SHOOTING
+        if wary:
+            threats = view.threats.get(us.side)
+            enemies = view.enemies(us.side)
+            if threats is None:
+                threats = view.threats[us.side] = [
+                    (k, e, move_allowance(state, e.unit, Kind.CHARGE) + 1.0)
+                    for k, e in enumerate(enemies.units)
+                    if self.role(e.unit) is not Role.SHOOTING
+                    and e.placement is not None
+                    and not e.shaken
+                ]
+            if threats:
+                gaps = enemies.gaps(at)
+                for k, e, reach in threats:
+                    if gaps[k] < reach:
+                        value -= self.style.danger * self._melee_damage(view, e, us, charging=True)
+        elif kind is Role.MELEE:
+            dists = view.enemies(us.side).gaps(at)
+            if dists:
+                value += 15.0 / (1.0 + min(dists) / 6.0)
+        view.positions[memo] = value
+        return value
+
+    def _need(
+        self,
+        state: GameState,
+        us: UnitState,
+        objective: int,
+        controller: int | None,
+        contested: UnitState | None,
+    ) -> float:
+        view = self._read(state)
+        enemies = view.enemies(us.side)
+        gaps = enemies.gaps(state.objectives[objective].position)
+        enemy_near = any(
+            e is not contested
+            and not e.shaken
+            and e.placement is not None
+            and d <= move_allowance(state, e.unit, Kind.RUSH) + 3.0
+            for e, d in zip(enemies.units, gaps, strict=True)
+        )
+        need = 1.0 if controller != us.side else (0.7 if enemy_near else 0.15)
+        near = view.near_objectives()
+        guarded = any(
+            f is not us and not f.shaken and f.placement is not None and near[f.uid][objective]
+            for f in view.side_friends(us.side)
+        )
+        return need * (0.35 if guarded else 1.0)
+
+    def _worth(
+        self, state: GameState, view: View, us: UnitState, contested: UnitState | None
+    ) -> list[tuple[Point, float]]:
+        """Each marker and what being on it is worth to ``us`` (60 points times its need)."""
+        other = "" if contested is None else contested.uid
+        worth = view.worth.get((us.uid, other))
+        if worth is None:
+            worth = view.worth[(us.uid, other)] = [
+                (o.position, self._need(state, us, i, o.controller, contested) * OBJECTIVE_VALUE)
+                for i, o in enumerate(state.objectives)
+            ]
+        return worth
+
+    def _arrives(self, state: GameState, us: UnitState, target: UnitState) -> bool:
+        """Whether a charge of ``us`` at ``target`` reaches base contact (the table's own
+        charge rules: terrain and units in the way); always, where the system only lists
+        charges that do."""
+        habits = self.habits(state)
+        if not habits.charges_may_fall_short:
+            return True
+        view = self._read(state)
+        key = (us.uid, target.uid)
+        found = view.arrivals.get(key)
+        if found is None:
+            assert us.placement is not None and target.placement is not None
+            others = [p for p in state.placements_except(us.uid) if p is not target.placement]
+            found = view.arrivals[key] = can_charge(
+                state.table,
+                us.placement,
+                target.placement,
+                move_allowance(state, us.unit, Kind.CHARGE),
+                others,
+                rules=MoveRules.of(us.unit, habits.movement),
+            )
+        return found
+
+    def _hazard(
+        self, state: GameState, us: UnitState, here: Point, end: Point, kind: Kind
+    ) -> float:
+        """Points the unit is expected to lose to dangerous terrain moving from ``here`` to
+        ``end``: each model whose straight way crosses it rolls (Tough(X): X dice), a 1 is a
+        wound (seed 003 and seed 002 "Dangerous Terrain"; Riverside only on a Rush or Charge)."""
+        if not self.style.dangerous_terrain or here == end:
+            return 0.0
+        if kind is Kind.ADVANCE and not self.habits(state).dangerous_on_advance:
+            return 0.0
+        view = self._read(state)
+        crossing = view.dangerous_crossings(us, here, end)
+        return crossing * value_per_model(us) / 6.0

@@ -1,0 +1,70 @@
+"""How a rules commander plays: which of issue 14's habit fixes it has, and its temper.
+
+``rules`` has every fix; ``rules-v1`` none (the commander of before issue 14, kept as a rung
+of the ladder: it plays exactly the games it always played); ``rules-aggressive`` and
+``rules-cautious`` are ``rules`` with a temper that changes play: how much a charge is worth
+for its own sake, how much being in an enemy's charge reach costs, how much the strike back
+weighs against a charge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+
+@dataclass(frozen=True)
+class Style:
+    """One rules commander's habits and temper."""
+
+    name: str = "rules"
+    #: Riverside: Idle is scored as standing where the unit is (markers and danger, the same
+    #: outlook every other action carries), not a flat -1.
+    idle_outlook: bool = True
+    #: Moves and charges that cross dangerous terrain cost the wounds they are expected to take.
+    dangerous_terrain: bool = True
+    #: A charge that cannot reach base contact (terrain, units in the way) is scored as the
+    #: move toward the target it becomes, not as the fight it would be.
+    charge_arrival: bool = True
+    #: Every unit but melee ones counts an enemy fighter's charge reach as danger (not only
+    #: shooting units).
+    weak_out_of_reach: bool = True
+    #: Units are classed by their expected output (hits that get through a Defense 4+ save),
+    #: not by counting attack dice with ranged ones doubled.
+    role_from_output: bool = True
+    #: Clock-bennies: run an enemy clock at 1-2 up to 5 (it hands the enemy a reason to spend a
+    #: benny resetting it).
+    enemy_clock: bool = False
+    #: Riverside: the roll-off winner who takes the activation order leads (seed 002's first
+    #: mover scores 0.33 under the rules commander: issue 14), else follows.
+    lead: bool = False
+    #: An Advance's bound on its best shot uses the system's own odds (so it is a bound in
+    #: Riverside too; rules-v1 used GFF's everywhere).
+    own_odds_bound: bool = True
+    #: A melee unit's charge is worth this much for its own sake.
+    charge_bonus: float = 10.0
+    #: The share of an enemy fighter's charge damage a unit in its reach counts as lost.
+    danger: float = 0.5
+    #: The share of the strike back a charge counts against itself.
+    strike_back: float = 0.6
+
+
+RULES = Style()
+#: The rules commander before issue 14 item 1's fixes.
+V1 = Style(
+    name="rules-v1",
+    idle_outlook=False,
+    dangerous_terrain=False,
+    charge_arrival=False,
+    weak_out_of_reach=False,
+    role_from_output=False,
+    enemy_clock=True,
+    lead=True,
+    own_odds_bound=False,
+)
+AGGRESSIVE = replace(
+    RULES, name="rules-aggressive", charge_bonus=25.0, danger=0.25, strike_back=0.4
+)
+CAUTIOUS = replace(RULES, name="rules-cautious", charge_bonus=0.0, danger=1.0, strike_back=1.0)
+
+#: The rules commanders by spec name.
+STYLES = {s.name: s for s in (RULES, V1, AGGRESSIVE, CAUTIOUS)}

@@ -1,0 +1,235 @@
+"""One decision's reading of the table, shared by every action the rules commander scores.
+
+Speed: one decision scores dozens of actions against the same table, so the table is read once
+(every unit's models, centroids, the distance from a point to every enemy unit in one numpy
+call, who stands near each marker) and what actions share is memoised. Every number is computed
+with the same floating-point operations, in the same order, as the per-call helpers it replaced,
+so choices (and so game logs) are bit for bit the same.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+
+from oprlab.game import geometry as geo
+from oprlab.game.actions import Kind
+from oprlab.game.gff import OBJECTIVE_RANGE
+from oprlab.game.state import GameState, UnitState
+from oprlab.table.model import TerrainType
+from oprlab.units.model import Unit
+
+Point = tuple[float, float]
+FloatArray = npt.NDArray[np.float64]
+
+
+class Units:
+    """Some units' alive models in one array: a point's distance to each unit in one call.
+
+    :meth:`gaps` is :func:`geometry.point_gap` measured as the commander always has (``hypot``
+    of the offsets, less the base radius, the closest model, at least 0), for every unit at once;
+    the per-unit minimum of one array equals the minimum over that unit's own models.
+    """
+
+    def __init__(self, units: list[UnitState]) -> None:
+        self.units = units
+        self.index = {u.uid: k for k, u in enumerate(units)}
+        self.models: list[tuple[FloatArray, FloatArray]] = []
+        starts: list[int] = []
+        n = 0
+        for u in units:
+            assert u.placement is not None
+            alive = u.placement.alive
+            c, r = u.placement.centres[alive], u.placement.radii[alive]
+            self.models.append((c, r))
+            starts.append(n)
+            n += len(r)
+        self.whole = all(len(r) for _, r in self.models)  # no unit without models left
+        if units:
+            c = np.concatenate([m[0] for m in self.models])
+            self.x, self.y = c[:, 0], c[:, 1]
+            self.r = np.concatenate([m[1] for m in self.models])
+        self.starts = np.array(starts, dtype=np.intp)
+        self._gaps: dict[Point, list[float]] = {}
+
+    def prefetch(self, points: Sequence[Point]) -> None:
+        """Measure from many points in one call (the same numbers :meth:`gaps` gives)."""
+        todo = [p for p in dict.fromkeys(points) if p not in self._gaps]
+        if not todo or not self.units or not self.whole:
+            return
+        px = np.array([p[0] for p in todo], dtype=np.float64)[:, None]
+        py = np.array([p[1] for p in todo], dtype=np.float64)[:, None]
+        d = np.hypot(self.x[None, :] - px, self.y[None, :] - py) - self.r[None, :]
+        low = np.minimum.reduceat(d, self.starts, axis=1)
+        # max(0.0, v) for each v (NaN and -0.0 give 0.0 as max does), in one call
+        rows = np.where(low > 0.0, low, 0.0).tolist()
+        for p, row in zip(todo, rows, strict=True):
+            self._gaps[p] = row
+
+    def gaps(self, at: Point) -> list[float]:
+        """The gap from ``at`` to each unit's closest base edge, in unit order."""
+        found = self._gaps.get(at)
+        if found is not None:
+            return found
+        if not self.units:
+            found = []
+        elif self.whole:
+            d = np.hypot(self.x - at[0], self.y - at[1]) - self.r
+            low = np.minimum.reduceat(d, self.starts)
+            found = np.where(low > 0.0, low, 0.0).tolist()
+        else:  # a unit without models: measure one by one (as before, an empty min raises)
+            found = [
+                max(0.0, float((np.hypot(c[:, 0] - at[0], c[:, 1] - at[1]) - r).min()))
+                for c, r in self.models
+            ]
+        self._gaps[at] = found
+        return found
+
+
+class View:
+    """One decision's reading of the table, shared by every action the commander scores."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.centroids: dict[str, Point] = {}
+        self.groups: dict[int, Units] = {}
+        self.threats: dict[int, list[tuple[int, UnitState, float]]] = {}
+        self.near: dict[str, list[bool]] | None = None
+        self.objectives = [o.position for o in state.objectives]
+        self.friends: dict[int, list[UnitState]] = {}
+        self.worth: dict[tuple[str, str], list[tuple[Point, float]]] = {}
+        self.swings: dict[str, tuple[int, list[tuple[float, float, int]]]] = {}
+        self.positions: dict[tuple[str, Point, str], float] = {}
+        self.projected: dict[tuple[str, Point], float] = {}
+        self.charges: dict[tuple[str, str], float] = {}
+        self.melee: dict[tuple[str, str, bool], float] = {}
+        self.shots: dict[tuple[str, str, int, bool], float] = {}
+        self.targets: dict[str, list[str]] = {}
+        self.reaches: dict[str, float] = {}
+        self.bounds: dict[tuple[str, str], float] = {}
+        self.arrivals: dict[tuple[str, str], bool] = {}
+        self.crossings: dict[tuple[str, Point], int] = {}
+        self._dangerous: FloatArray | None = None
+        self._points: FloatArray | None = None
+
+    def centroid(self, us: UnitState) -> Point:
+        c = self.centroids.get(us.uid)
+        if c is None:
+            assert us.placement is not None
+            c = self.centroids[us.uid] = geo.centroid(us.placement)
+        return c
+
+    def dangerous_crossings(self, us: UnitState, here: Point, end: Point) -> int:
+        """How many of the unit's models cross dangerous terrain going straight from their
+        places to the same places shifted by ``end - here`` (start or end inside counts)."""
+        key = (us.uid, end)
+        found = self.crossings.get(key)
+        if found is not None:
+            return found
+        if self._dangerous is None:
+            self._dangerous = np.array(
+                [
+                    shapely.Polygon(p.outline)
+                    for p in self.state.table.pieces
+                    if p.has(TerrainType.DANGEROUS)
+                ],
+                dtype=object,
+            )
+        found = 0
+        if len(self._dangerous):
+            assert us.placement is not None
+            starts = us.placement.centres[us.placement.alive]
+            shift = np.array([end[0] - here[0], end[1] - here[1]])
+            ways = shapely.linestrings(np.stack([starts, starts + shift], axis=1))
+            hit = shapely.intersects(ways[:, None], self._dangerous[None, :]).any(axis=1)
+            found = int(hit.sum())
+        self.crossings[key] = found
+        return found
+
+    def points(self) -> FloatArray:
+        """The markers' positions as an array."""
+        if self._points is None:
+            self._points = np.array(self.objectives, dtype=np.float64).reshape(-1, 2)
+        return self._points
+
+    def reach(self, us: UnitState, here: Point) -> float:
+        """How far the unit's farthest base edge is from its centroid ``here``."""
+        found = self.reaches.get(us.uid)
+        if found is None:
+            assert us.placement is not None
+            alive = us.placement.alive
+            c, r = us.placement.centres[alive], us.placement.radii[alive]
+            found = float((np.hypot(c[:, 0] - here[0], c[:, 1] - here[1]) + r).max())
+            self.reaches[us.uid] = found
+        return found
+
+    def enemies(self, side: int) -> Units:
+        group = self.groups.get(side)
+        if group is None:
+            group = self.groups[side] = Units(self.state.enemies(side))
+        return group
+
+    def side_friends(self, side: int) -> list[UnitState]:
+        found = self.friends.get(side)
+        if found is None:
+            found = self.friends[side] = self.state.friends(side)
+        return found
+
+    def near_objectives(self) -> dict[str, list[bool]]:
+        """Each unit on the table: within 3" of each marker (:func:`geometry.within`).
+
+        Measured as ``point_gap`` does (the square root of the summed squared offsets), for
+        every model and marker in one call.
+        """
+        if self.near is None:
+            units = [u for u in self.state.units.values() if u.on_table]
+            self.near = {}
+            if units and self.objectives:
+                group = Units(units)
+                if group.whole:
+                    pts = self.points()
+                    dx = group.x[None, :] - pts[:, 0][:, None]
+                    dy = group.y[None, :] - pts[:, 1][:, None]
+                    d = np.sqrt(dx * dx + dy * dy) - group.r[None, :]
+                    low = np.minimum.reduceat(d, group.starts, axis=1).T.tolist()
+                    for u, row in zip(units, low, strict=True):
+                        self.near[u.uid] = [max(0.0, v) <= OBJECTIVE_RANGE for v in row]
+                else:
+                    for u in units:
+                        assert u.placement is not None
+                        self.near[u.uid] = [
+                            geo.within(u.placement, o, OBJECTIVE_RANGE) for o in self.objectives
+                        ]
+            else:
+                self.near = {u.uid: [False] * len(self.objectives) for u in units}
+        return self.near
+
+
+def move_allowance(state: GameState, unit: Unit, kind: Kind) -> float:
+    """How far ``unit`` moves with ``kind`` under the game's own text."""
+    return state.rules.move_allowance(unit, kind)
+
+
+def shooting_targets(state: GameState, us: UnitState) -> list[str]:
+    """Who ``us`` may shoot now, by the game's own range and line-of-sight rules (Riverside
+    traces its sampled sight lines, GFF one centre line)."""
+    return state.rules.shooting_targets(state, us)
+
+
+def held(controller: int | None, near: set[int], side: int) -> int:
+    """1 if ``side`` would hold a marker (the sides ``near`` it seize or contest it), -1 if the
+    other side would, else 0."""
+    ctrl = controller if not near else (next(iter(near)) if len(near) == 1 else None)
+    return (ctrl == side) - (ctrl == 1 - side)
+
+
+def step_toward(start: Point, goal: Point, allowance: float) -> Point:
+    d = math.dist(start, goal)
+    if d <= allowance or d == 0:
+        return goal
+    f = allowance / d
+    return (start[0] + (goal[0] - start[0]) * f, start[1] + (goal[1] - start[1]) * f)

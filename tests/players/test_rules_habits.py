@@ -1,0 +1,141 @@
+"""Scene tests for the rules commander's habits (issue 14 item 1): each fails on ``rules-v1``
+(the commander before the fixes, players/rules/style.py V1) and passes on ``rules``."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from oprlab.game import gff
+from oprlab.game import riverside as rv
+from oprlab.game.actions import Action, Kind
+from oprlab.game.state import GameState, Objective
+from oprlab.players.riverside_choices import zone_choice
+from oprlab.players.rules.commander import RulesCommander
+from oprlab.players.rules.estimates import Role
+from oprlab.players.rules.style import RULES, V1, Style
+from oprlab.table.model import Table, TerrainPiece, TerrainType
+from tests.game import army, line
+from tests.game.test_gff_rounds import scene
+from tests.game.test_riverside_game import put as rv_put
+from tests.game.test_riverside_game import scene as rv_scene
+
+#: A bog 4" deep across the middle of side A's half (dangerous).
+BOG = TerrainPiece(
+    "Bog", ((14, 10), (34, 10), (34, 14), (14, 14)), frozenset({TerrainType.DANGEROUS})
+)
+#: A thicket 5" deep across the table (difficult).
+THICKET = TerrainPiece(
+    "Thicket", ((4, 13), (44, 13), (44, 18), (4, 18)), frozenset({TerrainType.DIFFICULT})
+)
+BRUTES_TEXT = """++ Brutes [GFF 150pts] ++
+
+Brutes [3] Q4+ D4+ | 60pts
+3x Great Club (A3)
+"""
+
+
+def _rules(style: Style = RULES) -> RulesCommander:
+    return RulesCommander(0, style)
+
+
+def test_a_move_across_dangerous_terrain_costs_the_wounds_it_is_expected_to_take() -> None:
+    """seed 003 "Dangerous Terrain": each model moving across it rolls one die and a 1 is a
+    wound: a Rush of three Rifle models (40 pts, 40/3 a model) through the bog costs
+    3 x 1/6 x 40/3 = 20/3 points; rules-v1 saw nothing there (rules with only that habit
+    off scores the Rush 20/3 higher; rules-v1 also classes the squad otherwise)."""
+    state = scene(line(), line(), {"A2": (24.0, 6.0), "B2": (5.0, 44.0)}, objectives=((24, 20),))
+    state.table = Table(pieces=(BOG,))
+    rush = next(a for a in gff.legal_actions(state) if a.kind is Kind.RUSH and a.to == (24, 20))
+    blind = _rules(replace(RULES, dangerous_terrain=False)).score(state, rush)
+    assert blind - _rules().score(state, rush) == pytest.approx(20 / 3)
+    assert _rules(V1).score(state, rush) > _rules().score(state, rush)
+    clear = Table(pieces=())
+    state.table = clear
+    assert _rules(replace(RULES, dangerous_terrain=False)).score(state, rush) == pytest.approx(
+        _rules().score(state, rush)
+    )
+
+
+def test_a_charge_that_cannot_arrive_is_not_taken() -> None:
+    """seed 003 "Melee" and "Difficult Terrain": a charge is listed within 12", but through
+    5" of difficult terrain the Brutes cannot reach contact (the move is capped at 6") and the
+    charge fails. rules-v1 charges anyway (the fight it scores never happens); rules does not,
+    so the same Brutes do not fall short twice."""
+    state = scene(army(BRUTES_TEXT), line(), {"A1": (24.0, 9.0), "B2": (24.0, 21.0)})
+    state.table = Table(pieces=(THICKET,))
+    actions = gff.legal_actions(state)
+    charge = Action(Kind.CHARGE, "A1", target="B2")
+    assert charge in actions
+    assert _rules(V1).choose(state, actions) == charge
+    gff.apply(state, charge)
+    assert state.log.of_kind("charge_failed")
+    state = scene(army(BRUTES_TEXT), line(), {"A1": (24.0, 9.0), "B2": (24.0, 21.0)})
+    state.table = Table(pieces=(THICKET,))
+    assert _rules().choose(state, gff.legal_actions(state)).kind is not Kind.CHARGE
+
+
+def _behind() -> GameState:
+    """Riverside: B holds the only marker, far off; A's Rifle Squad has B's in range."""
+    state = rv_scene(line(), line())
+    state.objectives = [Objective((40.0, 40.0), controller=1)]
+    rv_put(state, "A2", (10.0, 10.0))
+    rv_put(state, "B2", (10.0, 28.0), ready=False)
+    return state
+
+
+def test_riverside_idle_carries_the_same_outlook_as_every_other_action() -> None:
+    """seed 002 "Activation Actions": every unit may Idle (it removes Shaken). Behind on
+    markers every real action carries the negative outlook of the markers held at the round's
+    end; rules-v1 scored Idle a flat -1, so a healthy unit with a target in range idled."""
+    state = _behind()
+    actions = rv.legal_actions(state)
+    assert _rules(V1).choose(state, actions) == Action(Kind.IDLE, "A2")
+    picked = _rules().choose(state, actions)
+    assert picked.kind is not Kind.IDLE
+
+
+def test_units_are_classed_by_their_output() -> None:
+    """Three Rifles (24", A1) and three Knives (A1) get as many hits through a 4+ save each
+    way: the squad shoots (it can every round, from afar). rules-v1 counted ranged dice twice
+    against melee dice times three and called it hybrid (six of seven shooting units)."""
+    rifles = line().units[1]
+    assert _rules(V1).role(rifles) is Role.HYBRID
+    assert _rules().role(rifles) is Role.SHOOTING
+    brutes = army(BRUTES_TEXT).units[0]
+    assert _rules().role(brutes) is Role.MELEE
+
+
+def test_riverside_roll_off_winner_follows() -> None:
+    """seed 002 "Choosing Deployment Zone and Activation Order": the winner taking the order
+    may lead or follow; under the rules commander the first mover scores 0.33 (issue 14), so
+    rules follows where rules-v1 led."""
+    state = rv_scene(line(), line())
+    picks = [Action(Kind.CHOOSE_ZONE, choice=c) for c in ("follow", "lead")]
+    assert zone_choice(state, picks, lead=V1.lead).choice == "lead"
+    assert zone_choice(state, picks, lead=RULES.lead).choice == "follow"
+
+
+GUARDS_TEXT = """++ Guards [GFF 100pts] ++
+
+Guards [3] Q4+ D4+ | 45pts
+3x Pistol (12", A1), 3x Axe (A1, AP(1))
+"""
+
+
+def test_a_hybrid_unit_counts_an_enemy_fighters_charge_reach_as_danger() -> None:
+    """Standing within a rested enemy fighter's charge reach (12" + 1") costs half the points
+    its charge is expected to remove, for every unit that is not a fighter itself; rules-v1
+    counted it for shooting units only, so hybrids and casters walked into charge reach."""
+    state = scene(army(GUARDS_TEXT), army(BRUTES_TEXT), {"A1": (24.0, 10.0), "B1": (24.0, 30.0)})
+    guards = state.units["A1"]
+    fixed = _rules()
+    assert fixed.role(guards.unit) is Role.HYBRID
+    near, far = (24.0, 22.0), (24.0, 8.0)
+    loose = _rules(replace(RULES, weak_out_of_reach=False))
+    hit = fixed._melee_damage(fixed._read(state), state.units["B1"], guards, charging=True)
+    assert hit > 0
+    gap = loose._position_value(state, guards, near) - fixed._position_value(state, guards, near)
+    assert gap == pytest.approx(0.5 * hit)
+    assert loose._position_value(state, guards, far) == fixed._position_value(state, guards, far)
