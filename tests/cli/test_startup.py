@@ -34,6 +34,21 @@ def test_check_and_odds_load_nothing_heavy() -> None:
         assert "oprlab.game.gff" not in loaded and "oprlab.cli.battle" not in loaded
 
 
+def test_check_loads_no_numpy() -> None:
+    """`oprlab check` lists outcomes as Fractions: numpy (a fifth of its start-up, issue 13)
+    is imported only by the paths that sample or convolve floats; a d6 check loads no other
+    mechanic."""
+    for argv in (
+        ["check", "d6", "--target", "4"],
+        ["check", "clock", "--target", "4"],
+        ["check", "wwpd", "--target", "4"],
+        ["check", "dq", "--chance", "45", "--defence", "30"],
+    ):
+        assert "numpy" not in _loaded(argv), argv
+    others = {"oprlab.mechanics.clock", "oprlab.mechanics.wwpd", "oprlab.mechanics.dq"}
+    assert not others & _loaded(["check", "d6", "--target", "4"])
+
+
 def test_import_oprlab_loads_only_the_face() -> None:
     """`import oprlab` is the version and a lazy face: nothing is imported until asked."""
     code = "import sys, oprlab; print(sorted(m for m in sys.modules if m.startswith('oprlab')))"

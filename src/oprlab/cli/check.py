@@ -12,7 +12,6 @@ from rich.table import Table
 
 from oprlab.errors import OptionError, check_range
 from oprlab.mechanics import Check, Owner, Test, get_mechanic
-from oprlab.mechanics.dq import MAX_CHANCE
 from oprlab.prob import Dist
 
 QUALITY_NAMES = ("Poor", "Average", "Better", "Crucial", "Decisive", "Excellent", "Fantastic")
@@ -50,6 +49,8 @@ def check(
 ) -> None:
     """Print the exact odds of one check."""
     if mechanic == "dq":
+        from oprlab.mechanics.dq import MAX_CHANCE  # the other mechanics start without it
+
         _reject_set(target=target is not None, fatigued=fatigued, armoured_vehicle=armoured_vehicle)
         for name, value in (("--chance", chance), ("--defence", defence)):
             if value is not None:

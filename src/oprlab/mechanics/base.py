@@ -17,11 +17,12 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from typing import ClassVar
-
-import numpy as np
+from typing import TYPE_CHECKING, ClassVar
 
 from oprlab.prob import Dist
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: A mechanic's state: immutable and hashable (``None`` for the stateless d6).
 State = Hashable
@@ -138,6 +139,8 @@ class Mechanic(ABC):
         pairs = list(self.outcomes(check, state).items())
         if len(pairs) == 1:
             return pairs[0][0]
+        import numpy as np  # only when sampling: `oprlab check` starts without numpy
+
         weights = np.array([float(p) for _, p in pairs])
         index = int(rng.choice(len(pairs), p=weights / weights.sum()))
         return pairs[index][0]

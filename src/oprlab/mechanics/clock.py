@@ -17,9 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any, Literal
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Literal
 
 from oprlab.errors import OptionError
 from oprlab.mechanics.base import Check, Factory, Mechanic, Outcome, Owner, State, Test
@@ -35,6 +33,9 @@ from oprlab.mechanics.clock_state import (
 from oprlab.mechanics.d6 import validate_check
 from oprlab.mechanics.dopr_rules import dopr_rule
 from oprlab.prob import Dist
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "GFF_ROUNDS",

@@ -14,13 +14,15 @@ May import ``oprlab.prob``, ``oprlab.errors`` and ``oprlab.mechanics.base``/``re
 from __future__ import annotations
 
 from functools import lru_cache
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from oprlab.errors import OptionError
 from oprlab.mechanics.base import Check, Mechanic, Outcome, State, Test
 from oprlab.prob import Dist
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 FACES = (1, 2, 3, 4, 5, 6)
 #: OPR stats and "on a X+" rolls run from 2+ to 6+; harder or easier rolls are modifiers.
@@ -122,6 +124,8 @@ def face_table(check: Check) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool
     The vectorised form of :func:`face_outcome`: a Monte Carlo draws a faces array with one
     ``rng.integers(1, 7, size=n)`` call and looks every result up at once.
     """
+    import numpy as np  # only for the vectorised paths: `oprlab check` starts without it
+
     table = outcome_table(check)
     success = np.array([o.success for o in table], dtype=np.bool_)
     critical = np.array([o.critical for o in table], dtype=np.bool_)
@@ -135,6 +139,8 @@ def resolve_faces(
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     """``(success, critical)`` for an array of natural faces 1..6, by table lookup."""
     success, critical = face_table(check)
+    import numpy as np
+
     index = np.asarray(faces) - 1
     return success[index], critical[index]
 

@@ -11,9 +11,12 @@ May import ``oprlab.mechanics.base`` only.
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from oprlab.mechanics.base import Check, Mechanic, Outcome, State
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["Dice"]
 

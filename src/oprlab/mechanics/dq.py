@@ -29,13 +29,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import ClassVar, Literal
-
-import numpy as np
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from oprlab.errors import OptionError, check_range
 from oprlab.mechanics.base import Check, Mechanic, Outcome, State, Test
 from oprlab.prob import Dist
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: Highest chance accepted. From SC 1181 every roll but 00 is Fantastic, so no higher chance
 #: changes anything; a chance above 1200 is taken to be a mistake.

@@ -7,6 +7,7 @@ on first use (no module registers itself, so nothing imports back up into the re
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 from oprlab.errors import UnknownNameError
@@ -35,14 +36,32 @@ def describe() -> list[tuple[str, str]]:
 
 def get_mechanic(name: str, **options: Any) -> Mechanic:
     """Build the mechanic called ``name`` with ``options``; unknown names raise a clear error."""
-    table = _table()
-    try:
-        factory, _ = table[name]
-    except KeyError:
-        raise UnknownNameError(
-            "unknown mechanic", value=name, expected="one of " + ", ".join(sorted(table))
-        ) from None
+    found = _REGISTRY.get(name) or _builtin(name)
+    if found is None:
+        table = _table()
+        if name not in table:
+            raise UnknownNameError(
+                "unknown mechanic", value=name, expected="one of " + ", ".join(sorted(table))
+            )
+        found = table[name]
+    factory, _ = found
     return factory(**options)
+
+
+#: The module of each built-in mechanic, by the name's first word (``clock-unit``: clock), so
+#: asking for one (``oprlab check d6``) loads it alone; a test keeps this equal to the modules.
+BUILTIN_MODULES = {"d6": "d6", "clock": "clock", "wwpd": "wwpd", "dq": "dq"}
+
+
+def _builtin(name: str) -> tuple[Factory, str] | None:
+    """A built-in mechanic from its own module, before the whole table is filled."""
+    module = BUILTIN_MODULES.get(name.split("-")[0])
+    if module is None:
+        return None
+    found: tuple[Factory, str] | None = import_module(f"oprlab.mechanics.{module}").MECHANICS.get(
+        name
+    )
+    return found
 
 
 def _table() -> dict[str, tuple[Factory, str]]:

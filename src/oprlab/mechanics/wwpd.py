@@ -23,14 +23,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import ClassVar
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, ClassVar
 
 from oprlab.errors import OptionError, check_range
 from oprlab.mechanics.base import Check, Mechanic, Outcome, State, Test
 from oprlab.prob import Dist
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 #: The lowest target accepted. Any target <= 1 behaves alike; far lower ones are a caller's bug.
 MIN_TARGET = -10
@@ -137,6 +138,8 @@ def sample_successes(
         return 0
     first: npt.NDArray[np.int64] = rng.integers(1, 7, size=dice)
     second: npt.NDArray[np.int64] = rng.integers(1, 7, size=dice)
+    import numpy as np  # with the rng's arrays: loaded already
+
     final = first
     if target <= 1 or target >= 7:
         edge = 1 if target <= 1 else 6  # the face rerolled: 1s at 1+ or better, 6s at 7+
