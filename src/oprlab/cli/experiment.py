@@ -203,6 +203,7 @@ def report(
     h = experiment_hash(exp, cells)
     with LabStore(out, read_only=True) as store:
         games = store.games(h)
+        unit_totals = store.unit_totals(h)
     if not games:
         raise OptionError(
             "the lab file holds no game of this experiment",
@@ -210,7 +211,7 @@ def report(
             expected=f"a file written by `oprlab experiment run {file} --out FILE`",
             where="--out",
         )
-    numbers = build_report(exp, cells, games, text=text)
+    numbers = build_report(exp, cells, games, text=text, unit_totals=unit_totals)
     if json_out is not None:
         write_atomic(json_out, json.dumps(numbers, indent=2) + "\n", "--json")
     if html is not None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from oprlab.analysis.lab.attribution import Attribution, UnitRecord, unit_lost
 from oprlab.analysis.lab.model import Experiment, reading_pairs
 from oprlab.errors import ParseError
 from oprlab.files import read_text
@@ -114,6 +115,7 @@ class GameRecord:
     decisions: int
     lead_changes: int
     decided_last_round: bool
+    units: tuple[UnitRecord, ...] = ()
 
     @property
     def score_a(self) -> float:
@@ -234,12 +236,14 @@ def play_cell_game(cell: Cell, seed_index: int, seat: int, experiment_seed: int)
     rules = find_system(cell.system)
     leaders: list[int] = []
     first: list[int] = []
+    credit = Attribution()
 
     def on_round(state: Any, n: int) -> None:
         a, b = rules.score(state)
         leaders.append((a > b) - (a < b))
 
     def on_decision(state: Any, action: Any) -> None:
+        credit.after(state, action)
         if not first and state.round >= 1:
             first.append(int(state.first))
 
@@ -278,6 +282,7 @@ def play_cell_game(cell: Cell, seed_index: int, seat: int, experiment_seed: int)
         decisions=result.decisions,
         lead_changes=_lead_changes(side_leaders),
         decided_last_round=(side_leaders[-2] if len(side_leaders) > 1 else 0) != outcome,
+        units=credit.records(state, (order[0], order[1])),
     )
 
 
@@ -291,10 +296,4 @@ def _points_lost(state: Any, side: int) -> float:
     """The points of ``side``'s models lost: each unit's cost times its share of models lost
     (a routed unit counts whole); units that never deployed are not counted."""
     missing = deploy_search.missing(state)
-    total = 0.0
-    for u in state.side_units(side):
-        if u.uid in missing or not u.unit.size:
-            continue
-        share = 1.0 if u.routed else (u.unit.size - max(0, u.models)) / u.unit.size
-        total += u.unit.cost * share
-    return round(total, 6)
+    return round(sum(unit_lost(u, missing) for u in state.side_units(side)), 6)

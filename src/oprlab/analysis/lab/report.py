@@ -17,7 +17,7 @@ import io
 import json
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -56,9 +56,15 @@ STATISTICS_NOTE = (
 
 
 def build_report(
-    exp: Experiment, cells: Sequence[Cell], games: Sequence[GameRecord], *, text: str = ""
+    exp: Experiment,
+    cells: Sequence[Cell],
+    games: Sequence[GameRecord],
+    *,
+    text: str = "",
+    unit_totals: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
-    """Every number of the report, as JSON data (``text``: the experiment file as written)."""
+    """Every number of the report, as JSON data (``text``: the experiment file as written;
+    ``unit_totals``: the store's per-unit sums, :meth:`LabStore.unit_totals`)."""
     rng = np.random.default_rng(exp.seed)
     by_cell: dict[str, list[GameRecord]] = defaultdict(list)
     for g in games:
@@ -97,7 +103,16 @@ def build_report(
             for c in cells
         ],
         "effects": [effect_summary(p, by_cell, exp.stop, rng) for p in pairs],
+        "units": _units(cells, unit_totals),
     }
+
+
+def _units(cells: Sequence[Cell], totals: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per unit: points lost and destroyed per game beside its exact-odds efficiency."""
+    from oprlab.analysis.lab.unit_summary import unit_rows
+
+    by_name = {u.name: u for c in cells for a in c.armies for u in a.units}
+    return unit_rows(totals, by_name, {c.key: c.system for c in cells})
 
 
 def _readings(cell: Cell) -> dict[str, Any]:
@@ -253,6 +268,8 @@ def _plots(report: dict[str, Any]) -> list[tuple[str, str]]:
 def _fmt(iv: dict[str, Any] | None, digits: int = 3) -> str:
     if not iv or iv.get("estimate") is None or math.isnan(iv["estimate"]):
         return "-"
+    if iv.get("low") is None:
+        return f"{iv['estimate']:.{digits}f}"
     return f"{iv['estimate']:.{digits}f} [{iv['low']:.{digits}f}, {iv['high']:.{digits}f}]"
 
 
@@ -373,6 +390,28 @@ def report_html(report: dict[str, Any]) -> str:
             ],
         ),
     ]
+    if report.get("units"):
+        index = {c["cell"]: i + 1 for i, c in enumerate(cells)}
+        parts += [
+            "<h2>Per unit</h2><p>Points lost and destroyed per game the unit was fielded (all "
+            "its copies; 95% t interval over games), destroyed per 100 points fielded, and its "
+            "exact-odds efficiency: mean expected wounds per 100 points against the standard "
+            "targets, shooting and charging.</p>",
+            _table(
+                ["cell", "army", "unit", "cost", "games", "copies", "points lost",
+                 "points destroyed", "destroyed per 100pts", "exact: shooting", "exact: melee"],
+                [
+                    [
+                        str(index.get(u["cell"], "?")), "AB"[u["army"]], u["unit"], u["cost"],
+                        u["games"], u["copies_per_game"], _fmt(u["points_lost"], 1),
+                        _fmt(u["points_destroyed"], 1), u["destroyed_per_100"],
+                        u["exact_wounds_per_100"]["shooting"] or "-",
+                        u["exact_wounds_per_100"]["melee"] or "-",
+                    ]
+                    for u in report["units"]
+                ],
+            ),
+        ]  # fmt: skip
     for title, src in _plots(report):
         parts.append(f"<h3>{html.escape(title)}</h3><img alt='{html.escape(title)}' src='{src}'>")
     stop = report["stopping"]
