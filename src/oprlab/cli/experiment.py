@@ -204,6 +204,7 @@ def report(
     with LabStore(out, read_only=True) as store:
         games = store.games(h)
         unit_totals = store.unit_totals(h)
+        unit_counts = store.unit_counts(h)
     if not games:
         raise OptionError(
             "the lab file holds no game of this experiment",
@@ -211,7 +212,9 @@ def report(
             expected=f"a file written by `oprlab experiment run {file} --out FILE`",
             where="--out",
         )
-    numbers = build_report(exp, cells, games, text=text, unit_totals=unit_totals)
+    numbers = build_report(
+        exp, cells, games, text=text, unit_totals=unit_totals, unit_counts=unit_counts
+    )
     if json_out is not None:
         write_atomic(json_out, json.dumps(numbers, indent=2) + "\n", "--json")
     if html is not None:

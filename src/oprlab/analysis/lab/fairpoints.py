@@ -148,13 +148,18 @@ class Handicap:
     seeds: int
 
     def to_json(self) -> dict[str, Any]:
+        """JSON numbers; ``None`` for an unbounded end (the slope is not clearly positive)."""
         return {
-            "points": round(self.points, 3),
-            "low": round(self.low, 3),
-            "high": round(self.high, 3),
+            "points": _finite(self.points),
+            "low": _finite(self.low),
+            "high": _finite(self.high),
             "slope": round(self.slope, 6),
             "seeds": self.seeds,
         }
+
+
+def _finite(x: float) -> float | None:
+    return round(x, 3) if math.isfinite(x) else None
 
 
 def fit_handicap(deltas: Any, scores: Any) -> Handicap:

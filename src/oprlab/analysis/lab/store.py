@@ -50,6 +50,7 @@ _GAME_COLUMNS = (
     ("decisions", "INTEGER NOT NULL"),
     ("lead_changes", "INTEGER NOT NULL"),
     ("decided_last_round", "BOOLEAN NOT NULL"),
+    ("handicap", "INTEGER NOT NULL"),
     ("finished_at", "TIMESTAMP NOT NULL"),
 )
 
@@ -270,6 +271,7 @@ def _row(exp_hash: str, game: GameRecord, now: datetime) -> list[Any]:
         game.decisions,
         game.lead_changes,
         game.decided_last_round,
+        game.handicap,
         now,
     ]
 
@@ -289,4 +291,5 @@ def _record(r: Sequence[Any]) -> GameRecord:
         decisions=int(r[13]),
         lead_changes=int(r[14]),
         decided_last_round=bool(r[15]),
+        handicap=int(r[16]),
     )
