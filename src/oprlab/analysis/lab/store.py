@@ -24,6 +24,7 @@ from oprlab.analysis.lab.design import Cell, GameRecord
 from oprlab.analysis.lab.model import Experiment
 from oprlab.analysis.results import connect
 from oprlab.errors import OptionError
+from oprlab.files import atomic_path
 from oprlab.game.systems import VERSIONS
 from oprlab.version import __version__
 
@@ -235,6 +236,70 @@ class LabStore:
             [exp_hash],
         ).fetchall()
         return [(str(c), int(i), int(s), int(a), str(n), int(k)) for c, i, s, a, n, k in rows]
+
+    def export_parquet(
+        self, exp_hash: str, out: str | os.PathLike[str], units: str | os.PathLike[str] | None
+    ) -> tuple[int, int]:
+        """Write the experiment's games (each with its cell's position, label and levels) to
+        ``out``, and its per-unit rows to ``units`` if given, as Parquet files written whole or
+        not at all; returns the rows written (games, units)."""
+        games = self._con.sql(
+            "SELECT c.position + 1 AS cell_number, c.label AS cell_label, c.levels AS "
+            "cell_levels, g.* FROM lab_games g JOIN lab_cells c USING (experiment, cell) "
+            "WHERE g.experiment = $h ORDER BY c.position, g.seed_index, g.seat",
+            params={"h": exp_hash},
+        )
+        with atomic_path(out, "--parquet") as temp:
+            games.write_parquet(str(temp))
+        n_units = 0
+        if units is not None:
+            rows = self._con.sql(
+                "SELECT * FROM lab_units WHERE experiment = $h "
+                "ORDER BY cell, seed_index, seat, army, position",
+                params={"h": exp_hash},
+            )
+            with atomic_path(units, "--units-parquet") as temp:
+                rows.write_parquet(str(temp))
+            n_units = self.count_units(exp_hash)
+        return self.count(exp_hash), n_units
+
+    def count_units(self, exp_hash: str) -> int:
+        rows = self._con.execute(
+            "SELECT count(*) FROM lab_units WHERE experiment = ?", [exp_hash]
+        ).fetchall()
+        return int(rows[0][0])
+
+    def cell_totals(self, exp_hash: str) -> list[dict[str, Any]]:
+        """Per cell, summed by DuckDB: games, seeds with both seats, army A's wins, draws,
+        mean score, the first player's score, the mean margins and rounds. What a status or a
+        dashboard needs, as fast for a million games as for a hundred."""
+        rows = self._con.execute(
+            "SELECT cell, count(*), 0, count(*) FILTER (WHERE winner = 0), "
+            "count(*) FILTER (WHERE winner IS NULL), "
+            "avg(CASE WHEN winner IS NULL THEN 0.5 WHEN winner = 0 THEN 1.0 ELSE 0.0 END), "
+            "avg(CASE WHEN winner IS NULL THEN 0.5 WHEN winner = first THEN 1.0 ELSE 0.0 END), "
+            "avg(objectives_a - objectives_b), avg(points_lost_b - points_lost_a), avg(rounds) "
+            "FROM lab_games WHERE experiment = ? GROUP BY cell ORDER BY cell",
+            [exp_hash],
+        ).fetchall()
+        seeds = dict(
+            self._con.execute(
+                "SELECT cell, count(*) FROM (SELECT cell FROM lab_games WHERE experiment = ? "
+                "GROUP BY cell, seed_index HAVING count(*) = 2) GROUP BY cell",
+                [exp_hash],
+            ).fetchall()
+        )
+        rows = [(r[0], r[1], int(seeds.get(r[0], 0)), *r[3:]) for r in rows]
+        keys: tuple[str, ...] = ("cell", "games", "seeds", "wins_a", "draws", "score_a")
+        keys += ("first_player_score",)
+        keys += ("objective_margin", "points_margin", "rounds")
+        return [
+            {
+                k: (round(float(v), 6) if isinstance(v, float) else v)
+                for k, v in zip(keys, r, strict=True)
+            }
+            for r in rows
+        ]
 
     def count(self, exp_hash: str) -> int:
         rows = self._con.execute(
