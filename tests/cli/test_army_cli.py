@@ -273,3 +273,44 @@ def test_bad_file_is_one_line_and_exit_2(
     assert captured.err.count("\n") == 1
     assert "Traceback" not in captured.err + captured.out
     assert str(path) in captured.err
+
+
+POOL_TEXT = """
+name = "Cli pool"
+[[units]]
+text = '''
+Rifles [2] Q4+ D5+ | 30pts
+2x Rifle (24", A1)
+'''
+[[units]]
+text = '''
+Brute [1] Q4+ D4+ | 50pts | Tough(3)
+Claws (A3, AP(1))
+'''
+"""
+
+
+def test_generate_prints_or_writes_seeded_legal_lists(tmp_path: Path) -> None:
+    pool = _write(tmp_path, POOL_TEXT, "pool.toml")
+    code, out = _run("generate", str(pool), "--points", "150", "--seed", "3", "--count", "2")
+    assert code == 0 and out.count("++ Cli pool 150pts seed 3 list") == 2
+    code, again = _run("generate", str(pool), "--points", "150", "--seed", "3", "--count", "2")
+    assert again == out
+    folder = tmp_path / "lists"
+    code, _ = _run("generate", str(pool), "--points", "300", "--count", "3", "--out", str(folder))
+    files = sorted(folder.iterdir())
+    assert code == 0 and [f.name for f in files] == [f"pool-300-0-{k}.txt" for k in (1, 2, 3)]
+    for f in files:
+        assert _run("validate", str(f))[0] == 0
+
+
+def test_generate_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pool = _write(tmp_path, "name = 'x'\n[[units]]\ntext = 'Foo [1] Q4+ | 5pts'\n", "p.toml")
+    for args, words in (
+        ([str(pool), "--points", "100"], "units[0].text:1"),
+        ([str(tmp_path / "none.toml"), "--points", "100"], "pool file not found"),
+        ([str(pool), "--points", "100", "--count", "0"], "--count"),
+    ):
+        code = oprlab.cli.main(["army", "generate", *args])
+        err = capsys.readouterr().err
+        assert code == 2 and err.startswith("error: ") and words in err and err.count("\n") == 1

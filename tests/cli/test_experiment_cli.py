@@ -51,6 +51,20 @@ def test_run_status_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert report["cells"][0]["games"] == 4 and report["effects"] == []
     assert set(report["experiment"]["versions"]) >= {"gff", "riverside"}
     assert html.read_text().startswith("<!doctype html>")
+    games, units = tmp_path / "g.parquet", tmp_path / "u.parquet"
+    code, out, err = _main(
+        capsys, "export", str(exp), "--out", db, "--parquet", str(games), "--units-parquet",
+        str(units),
+    )  # fmt: skip
+    assert code == 0, err
+    assert out.startswith("4 games written to")
+    import duckdb
+
+    con = duckdb.connect()
+    rows = con.execute(f"SELECT cell_number, seat, winner FROM '{games.as_posix()}'").fetchall()
+    assert len(rows) == 4 and {r[0] for r in rows} == {1}
+    n_units = con.execute(f"SELECT count(*) FROM '{units.as_posix()}'").fetchall()[0][0]
+    assert n_units == 4 * sum(u["copies_per_game"] for u in report["units"])
 
 
 @pytest.mark.parametrize(

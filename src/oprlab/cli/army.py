@@ -1,4 +1,5 @@
-"""``oprlab army show|validate``: read an Army Forge list and show or check it.
+"""``oprlab army show|validate|generate``: read an Army Forge list and show or check it, or
+draw random legal lists from a unit pool.
 
 An edge module: it may import every layer. Files that cannot be read raise an oprlab
 :class:`~oprlab.errors.UserError`, which the CLI root prints as one line with exit code 2.
@@ -16,6 +17,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from oprlab.errors import OptionError
+from oprlab.files import check_output, read_text, write_atomic
 from oprlab.units.load import load_army
 from oprlab.units.model import Army, Rule, Unit, Weapon
 from oprlab.units.special_rules import unknown_rules
@@ -23,7 +26,7 @@ from oprlab.units.validate import validate_army
 
 army_app = typer.Typer(
     name="army",
-    help="Read Army Forge lists (text or JSON): show them, check them.",
+    help="Read Army Forge lists (text or JSON): show them, check them; generate random lists.",
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode=None,
@@ -253,3 +256,53 @@ def validate(
         )
     if problems:
         raise typer.Exit(code=1)
+
+
+#: Lists one ``army generate`` writes (each a file): a fit needs thousands, not millions.
+MAX_GENERATED = 10_000
+
+
+@army_app.command("generate")
+def generate(
+    pool: Path = typer.Argument(..., help="A unit pool (TOML; docs/experiments.md)."),
+    points: int = typer.Option(..., help="The points limit of every list."),
+    seed: int = typer.Option(0, help="The seed: one seed and count give the same lists."),
+    count: int = typer.Option(1, help=f"How many lists, 1 to {MAX_GENERATED:,}."),
+    out: Path | None = typer.Option(
+        None, help="Write each list to a file in this folder (made if missing); else print."
+    ),
+) -> None:
+    """Random legal lists at a points limit from a pool, in Army Forge text (seeded)."""
+    import numpy as np
+
+    from oprlab.rng import child_seed
+    from oprlab.units.generate import generate_army, parse_pool
+    from oprlab.units.text import format_army_text
+
+    if not 1 <= count <= MAX_GENERATED:
+        raise OptionError(
+            "out of range", value=count, expected=f"1 to {MAX_GENERATED:,}", where="--count"
+        )
+    if not 0 <= seed < 2**63:
+        raise OptionError("out of range", value=seed, expected="0 to 2**63-1", where="--seed")
+    text = read_text(pool, "pool file", "a TOML unit pool (docs/experiments.md)")
+    parsed = parse_pool(text, str(pool))
+    paths: list[Path] = []
+    if out is not None:
+        if out.exists() and not out.is_dir():
+            raise OptionError("not a folder", value=str(out), expected="a folder", where="--out")
+        out.mkdir(parents=True, exist_ok=True)
+        paths = [out / f"{pool.stem}-{points}-{seed}-{k + 1}.txt" for k in range(count)]
+        for p in paths:
+            check_output(p, "--out")
+    lists = []
+    for k in range(count):
+        rng = np.random.default_rng(child_seed(seed, k))
+        name = f"{parsed.name} {points}pts seed {seed} list {k + 1}"
+        lists.append(format_army_text(generate_army(parsed, points, rng, name)))
+    if out is None:
+        typer.echo("\n".join(lists), nl=False)
+        return
+    for p, body in zip(paths, lists, strict=True):
+        write_atomic(p, body, "--out")
+    Console(stderr=True, highlight=False).print(f"{count} list(s) written to {out}")

@@ -2,7 +2,8 @@
 
 ``run FILE --out DB`` plays what is missing (a rerun after Ctrl-C resumes), ``status FILE --out
 DB`` counts what is stored, ``report FILE --out DB --html R.html --json R.json`` writes the
-report. Everything is checked before the first game: the file, its armies, the output files.
+report, ``export FILE --out DB --parquet G.parquet`` the games for other tools. Everything is
+checked before the first game: the file, its armies, the output files.
 docs/experiments.md explains the file, the design and the report.
 """
 
@@ -203,6 +204,8 @@ def report(
     h = experiment_hash(exp, cells)
     with LabStore(out, read_only=True) as store:
         games = store.games(h)
+        unit_totals = store.unit_totals(h)
+        unit_counts = store.unit_counts(h)
     if not games:
         raise OptionError(
             "the lab file holds no game of this experiment",
@@ -210,7 +213,9 @@ def report(
             expected=f"a file written by `oprlab experiment run {file} --out FILE`",
             where="--out",
         )
-    numbers = build_report(exp, cells, games, text=text)
+    numbers = build_report(
+        exp, cells, games, text=text, unit_totals=unit_totals, unit_counts=unit_counts
+    )
     if json_out is not None:
         write_atomic(json_out, json.dumps(numbers, indent=2) + "\n", "--json")
     if html is not None:
@@ -238,3 +243,26 @@ def report(
 
 def _iv(iv: dict[str, Any]) -> str:
     return f"{iv['estimate']:+.3f} [{iv['low']:+.3f}, {iv['high']:+.3f}]"
+
+
+@experiment_app.command("export")
+def export(
+    file: Path = typer.Argument(..., help="The experiment file (TOML)."),
+    out: Path = typer.Option(..., help="The lab file written by `experiment run`."),
+    parquet: Path = typer.Option(..., "--parquet", help="Write the games to this file."),
+    units_parquet: Path | None = typer.Option(
+        None, "--units-parquet", help="Also write the per-unit rows to this file."
+    ),
+) -> None:
+    """Write the experiment's stored games (and per-unit rows) to Parquet for other tools."""
+    from oprlab.analysis.lab.store import LabStore
+
+    check_outputs(parquet=parquet, units_parquet=units_parquet)
+    _, exp, cells = _load(file)
+    h = experiment_hash(exp, cells)
+    with LabStore(out, read_only=True) as store:
+        games, units = store.export_parquet(h, parquet, units_parquet)
+    typer.echo(
+        f"{games} games written to {parquet}"
+        + (f", {units} unit rows to {units_parquet}" if units_parquet is not None else "")
+    )

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from oprlab.analysis.lab.design import build_cells
-from oprlab.analysis.lab.model import load_experiment
+from oprlab.analysis.lab.model import load_experiment, parse_experiment
 from oprlab.analysis.lab.run import first_levels
 from oprlab.analysis.lab.summary import contrasts
 
@@ -21,9 +21,13 @@ EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "experiments"
         ("commander-verdict.toml", 4, 4),  # clock vs d6 per commander, random vs rules per mechanic
         ("clock-sprt.toml", 2, 1),
         ("shooty-melee-width.toml", 2, 1),
+        ("unit-values.toml", 1, 0),
     ],
 )
-def test_example_reads(name: str, cells: int, effects: int) -> None:
+def test_example_reads(
+    name: str, cells: int, effects: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(EXAMPLES.parents[1])  # pool paths are relative to the checkout
     exp = load_experiment(str(EXAMPLES / name))
     found = build_cells(exp)
     assert len(found) == cells
@@ -36,4 +40,18 @@ def test_every_example_is_listed() -> None:
         "commander-verdict.toml",
         "clock-sprt.toml",
         "shooty-melee-width.toml",
+        "unit-values.toml",
+        "perk-price.toml",
     }
+
+
+def test_perk_example_reads_with_a_plain_system(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The perk's house rule comes from another branch: the file is checked with a plain
+    system in its place (the same two cells, one effect: the perk's price)."""
+    monkeypatch.chdir(EXAMPLES.parents[1])
+    text = (EXAMPLES / "perk-price.toml").read_text()
+    assert 'system = ["gff", "gff+fortifications"]' in text
+    exp = parse_experiment(text.replace("gff+fortifications", "riverside"), "perk-price.toml")
+    found = build_cells(exp)
+    assert len(found) == 2 and len(contrasts(found, first_levels(exp))) == 1
+    assert exp.stop.rule == "handicap" and all(c.pools[0] is not None for c in found)

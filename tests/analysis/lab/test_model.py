@@ -40,7 +40,7 @@ def test_defaults_and_crossing() -> None:
         ("[factors]\ncommanders = ['genius']\n", "factors.commanders[0]", "random"),
         ("[factors]\ntable = ['round']\n", "factors.table", "file:PATH"),
         ("[stop]\nseeds = 1\n", "stop.seeds", "2 to"),
-        ("[stop]\nrule = 'forever'\n", "stop.rule", "fixed, width or sprt"),
+        ("[stop]\nrule = 'forever'\n", "stop.rule", "fixed, width, sprt or handicap"),
         ("[stop]\nwidth = 1.5\n", "stop.width", "0 to 1"),
         ("[stop]\nalpha = 'x'\n", "stop.alpha", "0 to 0.5"),
     ],

@@ -115,3 +115,39 @@ def test_more_seeds_reuse_the_stored_games(
     out.write_bytes(first_run.read_bytes())
     outcome = run_experiment(grown, build_cells(grown), out)
     assert (outcome.already, outcome.played) == (8, 4)
+
+
+def test_per_unit_rows_add_up_to_the_game(exp: Experiment, first_run: Path) -> None:
+    """Each game's per-unit points lost sum to its army's points lost; what an army's units
+    destroyed is at most what the other army lost (the rest is unattributed); the report has a
+    row per cell, army and unit name with the unit's exact-odds efficiency beside it."""
+    cells = build_cells(exp)
+    h = experiment_hash(exp, cells)
+    with LabStore(first_run, read_only=True) as store:
+        counts = store.unit_counts(h)
+        totals = store.unit_totals(h)
+        con = store._con
+        rows = con.execute(
+            "SELECT g.cell, g.seed_index, g.seat, g.points_lost_a, g.points_lost_b, "
+            "sum(CASE WHEN u.army = 0 THEN u.points_lost END), "
+            "sum(CASE WHEN u.army = 1 THEN u.points_lost END), "
+            "sum(CASE WHEN u.army = 0 THEN u.points_destroyed END), "
+            "sum(CASE WHEN u.army = 1 THEN u.points_destroyed END) "
+            "FROM lab_games g JOIN lab_units u USING (experiment, cell, seed_index, seat) "
+            "WHERE g.experiment = ? GROUP BY ALL",
+            [h],
+        ).fetchall()
+    assert len(rows) == 8
+    for _, _, _, lost_a, lost_b, units_a, units_b, by_a, by_b in rows:
+        assert units_a == pytest.approx(lost_a) and units_b == pytest.approx(lost_b)
+        assert by_a <= lost_b + 1e-9 and by_b <= lost_a + 1e-9
+    elite = {n for c, i, s, a, n, k in counts if a == 0}
+    assert elite == {u.name for u in cells[0].armies[0].units}
+    report = build_report(exp, cells, _games(exp, first_run), text=TEXT, unit_totals=totals)
+    units = report["units"]
+    assert {(u["cell"], u["army"], u["unit"]) for u in units} == {
+        (c.key, k, u.name) for c in cells for k in (0, 1) for u in c.armies[k].units
+    }
+    assert all(u["games"] == 4 for u in units)
+    assert any(u["exact_wounds_per_100"]["melee"] for u in units)
+    assert "Per unit" in report_html(report)

@@ -23,6 +23,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
+from oprlab.analysis.lab.attribution import Attribution, UnitRecord, unit_lost
 from oprlab.analysis.lab.model import Experiment, reading_pairs
 from oprlab.errors import ParseError
 from oprlab.files import read_text
@@ -34,6 +37,7 @@ from oprlab.players import get_commander
 from oprlab.rng import child_seed, commander_stream
 from oprlab.table.model import Table
 from oprlab.table.terrain import generate_table, load_table
+from oprlab.units.generate import Pool, generate_army, parse_pool
 from oprlab.units.load import load_army
 from oprlab.units.model import Army
 from oprlab.version import __version__
@@ -65,6 +69,8 @@ class Cell:
     options: Any  # the system's readings object (None: defaults)
     table: Table | None  # a fixed table (open: None; generated: made per seed)
     generated: bool = False
+    pools: tuple[Pool | None, Pool | None] = (None, None)  # sides drawn from a pool per seed
+    points: int = 0  # the points limit of pool sides
 
     @property
     def system(self) -> str:
@@ -114,6 +120,8 @@ class GameRecord:
     decisions: int
     lead_changes: int
     decided_last_round: bool
+    units: tuple[UnitRecord, ...] = ()
+    handicap: int = 0  # points added to army A's limit (a pool side; the handicap search)
 
     @property
     def score_a(self) -> float:
@@ -157,9 +165,15 @@ def build_cells(
     """
     read = load or (lambda refs: [load_army(ref) for _, ref in refs])
     armies: list[tuple[Army, Army]] = []
+    pools: list[tuple[Pool | None, Pool | None]] = []
     for i, mu in enumerate(exp.matchups):
-        got = read([(f"matchups[{i}].a ", mu.a), (f"matchups[{i}].b ", mu.b)])
-        armies.append((got[0], got[1]))
+        found = (_pool(mu.pool("a"), source, i, "a"), _pool(mu.pool("b"), source, i, "b"))
+        refs = [(f"matchups[{i}].{k} ", ref) for k, ref, p in (("a", mu.a, found[0]),
+                ("b", mu.b, found[1])) if p is None]  # fmt: skip
+        got = iter(read(refs) if refs else [])
+        drawn = [_pool_army(p, mu.points or 0) if p is not None else next(got) for p in found]
+        armies.append((drawn[0], drawn[1]))
+        pools.append(found)
     tables = {lv: _fixed_table(lv, source, i) for i, lv in enumerate(exp.factors.table)}
     f = exp.factors
     cells: list[Cell] = []
@@ -196,9 +210,46 @@ def build_cells(
                     options=parse_options(system, reading_pairs(reading)),
                     table=fixed,
                     generated=table == "generated",
+                    pools=pools[m],
+                    points=exp.matchups[m].points or 0,
                 )
             )
     return cells
+
+
+def _pool(path: str | None, source: str, i: int, side: str) -> Pool | None:
+    """The pool of a ``pool:FILE`` side (None for an army), errors naming the matchup."""
+    if path is None:
+        return None
+    where = f"{source}: matchups[{i}].{side}"
+    try:
+        text = read_text(path, "pool file", "a TOML unit pool (docs/experiments.md)")
+    except ParseError as exc:
+        raise ParseError(exc.message, value=path, where=where, expected=exc.expected) from None
+    return parse_pool(text, path)
+
+
+def _pool_army(pool: Pool, points: int) -> Army:
+    """A pool as one 'army' of all its units: what the cell's key, names and exact odds see."""
+    units = tuple(p.unit for p in pool.units)
+    return Army(name=f"{pool.name} (pool)", system=pool.system, points=points, units=units)
+
+
+#: Seed streams of a game seed used by the lab beyond the game's own four (dice, table,
+#: commanders): 4 and 5 draw army A's and army B's lists from a pool.
+LIST_STREAMS = (4, 5)
+
+
+def draw_armies(cell: Cell, game_seed: int, handicap: int = 0) -> tuple[Army, Army]:
+    """The seed's two armies: fixed ones as they are, pool sides drawn from the seed's list
+    streams (the same lists in both seats), army A's at ``points + handicap``."""
+    out = list(cell.armies)
+    for k, pool in enumerate(cell.pools):
+        if pool is not None:
+            rng = np.random.default_rng(child_seed(game_seed, LIST_STREAMS[k]))
+            points = cell.points + (handicap if k == 0 else 0)
+            out[k] = generate_army(pool, points, rng, f"{pool.name} {'AB'[k]} {points}pts")
+    return out[0], out[1]
 
 
 def _fixed_table(level: str, source: str, i: int) -> Table | None:
@@ -223,9 +274,13 @@ def _generated(game_seed: int) -> Table:
     return generate_table(game_seed)
 
 
-def play_cell_game(cell: Cell, seed_index: int, seat: int, experiment_seed: int) -> GameRecord:
-    """Play seed ``seed_index`` of ``cell`` in ``seat`` (a top-level function: workers run it)."""
+def play_cell_game(
+    cell: Cell, seed_index: int, seat: int, experiment_seed: int, handicap: int = 0
+) -> GameRecord:
+    """Play seed ``seed_index`` of ``cell`` in ``seat`` (a top-level function: workers run it);
+    ``handicap``: points added to army A's list when it is drawn from a pool."""
     game_seed = child_seed(experiment_seed, seed_index)
+    armies = draw_armies(cell, game_seed, handicap)
     order = (0, 1) if seat == 0 else (1, 0)  # order[side] = the army on that side
     commanders = [
         get_commander(cell.commanders[order[side]], commander_stream(game_seed, side))
@@ -234,18 +289,20 @@ def play_cell_game(cell: Cell, seed_index: int, seat: int, experiment_seed: int)
     rules = find_system(cell.system)
     leaders: list[int] = []
     first: list[int] = []
+    credit = Attribution()
 
     def on_round(state: Any, n: int) -> None:
         a, b = rules.score(state)
         leaders.append((a > b) - (a < b))
 
     def on_decision(state: Any, action: Any) -> None:
+        credit.after(state, action)
         if not first and state.round >= 1:
             first.append(int(state.first))
 
     result, state = play_game(
-        cell.armies[order[0]],
-        cell.armies[order[1]],
+        armies[order[0]],
+        armies[order[1]],
         commanders,
         seed=game_seed,
         mechanic=cell.mechanic,
@@ -278,6 +335,8 @@ def play_cell_game(cell: Cell, seed_index: int, seat: int, experiment_seed: int)
         decisions=result.decisions,
         lead_changes=_lead_changes(side_leaders),
         decided_last_round=(side_leaders[-2] if len(side_leaders) > 1 else 0) != outcome,
+        units=credit.records(state, (order[0], order[1])),
+        handicap=handicap,
     )
 
 
@@ -291,10 +350,4 @@ def _points_lost(state: Any, side: int) -> float:
     """The points of ``side``'s models lost: each unit's cost times its share of models lost
     (a routed unit counts whole); units that never deployed are not counted."""
     missing = deploy_search.missing(state)
-    total = 0.0
-    for u in state.side_units(side):
-        if u.uid in missing or not u.unit.size:
-            continue
-        share = 1.0 if u.routed else (u.unit.size - max(0, u.models)) / u.unit.size
-        total += u.unit.cost * share
-    return round(total, 6)
+    return round(sum(unit_lost(u, missing) for u in state.side_units(side)), 6)

@@ -54,8 +54,19 @@ class Matchup(BaseModel):
     """Two armies: files (Army Forge text or JSON) or bundled sample names."""
 
     model_config = _STRICT
-    a: str = Field(description="army A: a file or a sample name such as gff/shooty-150")
-    b: str = Field(description="army B: a file or a sample name such as gff/melee-150")
+    a: str = Field(
+        description="army A: a file, a sample name such as gff/shooty-150, or pool:FILE "
+        "(a list drawn from a unit pool per seed)"
+    )
+    b: str = Field(description="army B: a file, a sample name, or pool:FILE")
+    points: int | None = Field(
+        None, ge=1, le=10_000, description="the points limit of lists drawn from a pool, 1-10,000"
+    )
+
+    def pool(self, side: str) -> str | None:
+        """The pool file of side ``a`` or ``b``, or None for a fixed army."""
+        ref = str(getattr(self, side))
+        return ref.removeprefix("pool:") if ref.startswith("pool:") else None
 
 
 class Factors(BaseModel):
@@ -114,7 +125,9 @@ class Stop(BaseModel):
     """
 
     model_config = _STRICT
-    rule: Literal["fixed", "width", "sprt"] = Field("fixed", description="fixed, width or sprt")
+    rule: Literal["fixed", "width", "sprt", "handicap"] = Field(
+        "fixed", description="fixed, width, sprt or handicap"
+    )
     seeds: int = Field(
         50,
         ge=2,
@@ -127,6 +140,8 @@ class Stop(BaseModel):
     d: float = Field(0.1, gt=0, lt=1, description="the smallest effect that matters, 0 to 1")
     alpha: float = Field(0.05, gt=0, lt=0.5, description="false-alarm rate, 0 to 0.5")
     beta: float = Field(0.1, gt=0, lt=0.5, description="miss rate, 0 to 0.5")
+    low: int = Field(-60, ge=-10_000, le=10_000, description="handicap: the least points added")
+    high: int = Field(60, ge=-10_000, le=10_000, description="handicap: the most points added")
 
 
 class Experiment(BaseModel):
@@ -193,13 +208,28 @@ def _check_levels(exp: Experiment, source: str) -> None:
 
     f = exp.factors
     for i, system in enumerate(f.system):
-        if system not in ("gff", "riverside"):
+        base = system.split("+", 1)[0]
+        if base not in ("gff", "riverside"):
             raise ParseError(
                 "the lab plays the OPR systems",
                 value=system,
                 where=f"{source}: factors.system[{i}]",
-                expected="gff or riverside" + ("" if system in SYSTEMS else " (a known system)"),
+                expected="gff or riverside, with house rules as gff+RULE"
+                + ("" if system in SYSTEMS else " (a known system)"),
             )
+        if system != base:
+            from oprlab.game.systems import find_system
+
+            try:
+                find_system(system)
+            except UserError as exc:
+                raise ParseError(
+                    exc.message,
+                    value=system,
+                    where=f"{source}: factors.system[{i}]",
+                    expected=exc.expected,
+                ) from None
+    _check_pools(exp, source)
     clocks = [n for n in mechanic_names() if n.startswith("clock")]
     for i, mechanic in enumerate(f.mechanic):
         if mechanic != "d6" and mechanic not in clocks:
@@ -239,6 +269,33 @@ def _check_levels(exp: Experiment, source: str) -> None:
         raise ParseError(
             exc.message, value=exc.value, expected=exc.expected, where=source
         ) from None
+
+
+def _check_pools(exp: Experiment, source: str) -> None:
+    """Pool sides need a points limit; the handicap search needs army A drawn from a pool."""
+    for i, mu in enumerate(exp.matchups):
+        pooled = mu.pool("a") is not None or mu.pool("b") is not None
+        if pooled and mu.points is None:
+            raise ParseError(
+                "a side drawn from a pool needs a points limit",
+                where=f"{source}: matchups[{i}].points",
+                expected="points = N (e.g. 150)",
+            )
+        if exp.stop.rule == "handicap" and mu.pool("a") is None:
+            raise ParseError(
+                "the handicap search adds points to army A's list, so army A must be drawn "
+                "from a pool",
+                value=mu.a,
+                where=f"{source}: matchups[{i}].a",
+                expected="pool:FILE",
+            )
+    if exp.stop.rule == "handicap" and not exp.stop.low < exp.stop.high:
+        raise ParseError(
+            "the handicap range is empty",
+            value=[exp.stop.low, exp.stop.high],
+            where=f"{source}: stop.low",
+            expected="low < high",
+        )
 
 
 def reading_pairs(reading: dict[str, Any]) -> list[str]:

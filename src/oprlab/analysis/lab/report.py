@@ -17,7 +17,7 @@ import io
 import json
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -56,9 +56,19 @@ STATISTICS_NOTE = (
 
 
 def build_report(
-    exp: Experiment, cells: Sequence[Cell], games: Sequence[GameRecord], *, text: str = ""
+    exp: Experiment,
+    cells: Sequence[Cell],
+    games: Sequence[GameRecord],
+    *,
+    text: str = "",
+    unit_totals: Sequence[Mapping[str, Any]] = (),
+    unit_counts: Sequence[tuple[str, int, int, int, str, int]] = (),
 ) -> dict[str, Any]:
-    """Every number of the report, as JSON data (``text``: the experiment file as written)."""
+    """Every number of the report, as JSON data (``text``: the experiment file as written;
+    ``unit_totals``, ``unit_counts``: the store's per-unit sums and each game's lists,
+    :meth:`LabStore.unit_totals`, :meth:`LabStore.unit_counts`)."""
+    from oprlab.analysis.lab.fair_report import handicaps, unit_values
+
     rng = np.random.default_rng(exp.seed)
     by_cell: dict[str, list[GameRecord]] = defaultdict(list)
     for g in games:
@@ -97,7 +107,18 @@ def build_report(
             for c in cells
         ],
         "effects": [effect_summary(p, by_cell, exp.stop, rng) for p in pairs],
+        "units": _units(cells, unit_totals),
+        "handicaps": handicaps(exp, cells, by_cell, pairs),
+        "unit_values": unit_values(cells, by_cell, unit_counts),
     }
+
+
+def _units(cells: Sequence[Cell], totals: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per unit: points lost and destroyed per game beside its exact-odds efficiency."""
+    from oprlab.analysis.lab.unit_summary import unit_rows
+
+    by_name = {u.name: u for c in cells for a in c.armies for u in a.units}
+    return unit_rows(totals, by_name, {c.key: c.system for c in cells})
 
 
 def _readings(cell: Cell) -> dict[str, Any]:
@@ -247,12 +268,71 @@ def _plots(report: dict[str, Any]) -> list[tuple[str, str]]:
     out.append(("Swing: spread of the margin, late decisions, lead changes", _png(fig)))
     for f in figs:
         plt.close(f)
-    return out
+    from oprlab.analysis.lab.fair_report import fair_plots
+
+    return out + fair_plots(report, _png)
+
+
+def _fair_html(report: dict[str, Any], cells: Sequence[dict[str, Any]]) -> list[str]:
+    """The fair-points tables: handicaps and prices, unit values against cost."""
+    parts: list[str] = []
+    hc = report.get("handicaps") or {}
+    if hc:
+        parts += [
+            "<h2>Handicap search</h2><p>Points added to army A's list (drawn from its pool) "
+            f"for a 50% score: bisection over {hc['range']}, {hc['seeds_per_step']} seeds a "
+            "step, then one logistic fit over every seed (95% delta-method interval). A "
+            "price is the baseline's handicap minus the variant's: what the variant is worth "
+            "to army A in points.</p>",
+            _table(
+                ["cell", "levels", "handicap", "interval", "steps (points: score)"],
+                [[str(i + 1), c["label"], c.get("points") or c.get("note", "-"),
+                  f"[{c['low']}, {c['high']}]" if c.get("low") is not None else "unbounded",
+                  ", ".join(f"{s['handicap']:+.0f}: {s['score']:.2f}" for s in c["steps"])]
+                 for i, c in enumerate(hc["cells"])],
+            ),
+            _table(
+                ["effect", "matchup", "price (points)", "interval"],
+                [[p["name"], p["matchup"] + 1, p["price"],
+                  f"[{p['low']}, {p['high']}]" if p["low"] is not None else "unbounded"]
+                 for p in hc["prices"]],
+            ),
+        ]  # fmt: skip
+    index = {c["cell"]: i + 1 for i, c in enumerate(cells)}
+    for entry in report.get("unit_values") or []:
+        parts.append(
+            f"<h2>Unit values, cell {index.get(entry['cell'], '?')}</h2><p>Fitted from "
+            f"{entry['seeds']} seeds of lists drawn from the pool: each unit's value in points "
+            "(the pool priced right on average) with its 95% interval; flagged when the "
+            "interval excludes the cost.</p>"
+        )
+        if "units" not in entry:
+            parts.append(f"<p>{html.escape(entry.get('note', ''))}</p>")
+            continue
+        parts.append(
+            _table(
+                ["unit", "cost", "value", "interval", "copies per list", "cost off?"],
+                [
+                    [
+                        u["unit"],
+                        u["cost"],
+                        u["value"],
+                        f"[{u['low']}, {u['high']}]",
+                        u["usage"],
+                        "yes" if u["flagged"] else "-",
+                    ]
+                    for u in entry["units"]
+                ],
+            )
+        )
+    return parts
 
 
 def _fmt(iv: dict[str, Any] | None, digits: int = 3) -> str:
     if not iv or iv.get("estimate") is None or math.isnan(iv["estimate"]):
         return "-"
+    if iv.get("low") is None:
+        return f"{iv['estimate']:.{digits}f}"
     return f"{iv['estimate']:.{digits}f} [{iv['low']:.{digits}f}, {iv['high']:.{digits}f}]"
 
 
@@ -373,6 +453,29 @@ def report_html(report: dict[str, Any]) -> str:
             ],
         ),
     ]
+    if report.get("units"):
+        index = {c["cell"]: i + 1 for i, c in enumerate(cells)}
+        parts += [
+            "<h2>Per unit</h2><p>Points lost and destroyed per game the unit was fielded (all "
+            "its copies; 95% t interval over games), destroyed per 100 points fielded, and its "
+            "exact-odds efficiency: mean expected wounds per 100 points against the standard "
+            "targets, shooting and charging.</p>",
+            _table(
+                ["cell", "army", "unit", "cost", "games", "copies", "points lost",
+                 "points destroyed", "destroyed per 100pts", "exact: shooting", "exact: melee"],
+                [
+                    [
+                        str(index.get(u["cell"], "?")), "AB"[u["army"]], u["unit"], u["cost"],
+                        u["games"], u["copies_per_game"], _fmt(u["points_lost"], 1),
+                        _fmt(u["points_destroyed"], 1), u["destroyed_per_100"],
+                        u["exact_wounds_per_100"]["shooting"] or "-",
+                        u["exact_wounds_per_100"]["melee"] or "-",
+                    ]
+                    for u in report["units"]
+                ],
+            ),
+        ]  # fmt: skip
+    parts += _fair_html(report, cells)
     for title, src in _plots(report):
         parts.append(f"<h3>{html.escape(title)}</h3><img alt='{html.escape(title)}' src='{src}'>")
     stop = report["stopping"]

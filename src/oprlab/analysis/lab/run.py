@@ -24,12 +24,15 @@ from dataclasses import dataclass, field
 from joblib import Parallel, delayed
 
 from oprlab.analysis.lab.design import Cell, GameRecord, experiment_hash, play_cell_game
+from oprlab.analysis.lab.fairpoints import bisect_next
 from oprlab.analysis.lab.model import Experiment
 from oprlab.analysis.lab.store import LabStore
 from oprlab.analysis.lab.summary import contrasts, stopped_cells
 from oprlab.analysis.series import dask_backend
 
-__all__ = ["RunOutcome", "first_levels", "run_experiment", "schedule"]
+__all__ = ["RunOutcome", "first_levels", "handicap_steps", "run_experiment", "schedule"]
+
+Todo = tuple[Cell, int, int, int]  # cell, seed index, seat, handicap
 
 
 @dataclass
@@ -61,6 +64,32 @@ def schedule(exp: Experiment) -> list[int]:
         return [exp.stop.seeds]
     looks = list(range(exp.stop.batch, exp.stop.seeds, exp.stop.batch))
     return [*looks, exp.stop.seeds]
+
+
+def handicap_steps(
+    exp: Experiment, games: Sequence[GameRecord], below: int
+) -> list[tuple[float, float]]:
+    """The handicap search's steps so far in one cell: each batch of seeds under ``below``
+    with its handicap and army A's mean seed score (seeds with both seats played)."""
+    seats: dict[int, list[GameRecord]] = defaultdict(list)
+    for g in games:
+        if g.seed_index < below:
+            seats[g.seed_index].append(g)
+    batches: dict[int, list[tuple[int, float]]] = defaultdict(list)
+    for i, pair in sorted(seats.items()):
+        if len(pair) == 2:
+            score = (pair[0].score_a + pair[1].score_a) / 2
+            batches[i // exp.stop.batch].append((pair[0].handicap, score))
+    return [
+        (float(rows[0][0]), sum(r[1] for r in rows) / len(rows))
+        for _, rows in sorted(batches.items())
+    ]
+
+
+def _handicap(exp: Experiment, games: Sequence[GameRecord], start: int) -> int:
+    if exp.stop.rule != "handicap":
+        return 0
+    return int(bisect_next(exp.stop.low, exp.stop.high, handicap_steps(exp, games, start)))
 
 
 def run_experiment(
@@ -97,9 +126,11 @@ def run_experiment(
         active = list(cells)
         start = 0
         planned = 0
+        by_cell: dict[str, list[GameRecord]] = defaultdict(list)
         for upto in schedule(exp):
+            shift = {c.key: _handicap(exp, by_cell[c.key], start) for c in active}
             todo = [
-                (c, i, seat)
+                (c, i, seat, shift[c.key])
                 for i in range(start, upto)
                 for c in active
                 for seat in (0, 1)
@@ -118,7 +149,7 @@ def run_experiment(
             start = upto
             if upto == exp.stop.seeds:
                 break
-            by_cell: dict[str, list[GameRecord]] = defaultdict(list)
+            by_cell = defaultdict(list)
             for g in store.games(exp_hash):
                 by_cell[g.cell].append(g)
             stopped = stopped_cells(exp.stop, active, pairs, by_cell, upto)
@@ -131,31 +162,29 @@ def run_experiment(
     return outcome
 
 
-def _groups(todo: Sequence[tuple[Cell, int, int]]) -> list[list[tuple[Cell, int, int]]]:
+def _groups(todo: Sequence[Todo]) -> list[list[Todo]]:
     """The games of ``todo`` by seed: one task for a worker and one insert for the file (a
     statement costs DuckDB milliseconds of CPU, a row of a multi-row insert a fraction)."""
-    groups: dict[int, list[tuple[Cell, int, int]]] = {}
+    groups: dict[int, list[Todo]] = {}
     for game in todo:
         groups.setdefault(game[1], []).append(game)
     return list(groups.values())
 
 
-def play_group(group: Sequence[tuple[Cell, int, int]], seed: int) -> list[GameRecord]:
+def play_group(group: Sequence[Todo], seed: int) -> list[GameRecord]:
     """The games of one group (a top-level function: workers run it)."""
-    return [play_cell_game(c, i, seat, seed) for c, i, seat in group]
+    return [play_cell_game(c, i, seat, seed, h) for c, i, seat, h in group]
 
 
-def _play(
-    groups: Sequence[Sequence[tuple[Cell, int, int]]], seed: int, n_jobs: int
-) -> Iterator[list[GameRecord]]:
+def _play(groups: Sequence[Sequence[Todo]], seed: int, n_jobs: int) -> Iterator[list[GameRecord]]:
     """Each group's games as the group finishes, in order. In this process, a Ctrl-C in the
     middle of a group still hands back the group's finished games first."""
     if n_jobs == 1:
         for group in groups:
             finished: list[GameRecord] = []
             try:
-                for c, i, seat in group:
-                    finished.append(play_cell_game(c, i, seat, seed))
+                for c, i, seat, h in group:
+                    finished.append(play_cell_game(c, i, seat, seed, h))
             except KeyboardInterrupt:
                 yield finished
                 raise

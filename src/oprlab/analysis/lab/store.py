@@ -19,17 +19,19 @@ from typing import Any
 
 import duckdb
 
+from oprlab.analysis.lab.attribution import UnitRecord
 from oprlab.analysis.lab.design import Cell, GameRecord
 from oprlab.analysis.lab.model import Experiment
 from oprlab.analysis.results import connect
 from oprlab.errors import OptionError
+from oprlab.files import atomic_path
 from oprlab.game.systems import VERSIONS
 from oprlab.version import __version__
 
 __all__ = ["LAB_SCHEMA", "LabStore"]
 
 #: Bumped when a lab table changes shape; a file of another shape is refused, not misread.
-LAB_SCHEMA = "lab-1"
+LAB_SCHEMA = "lab-2"  # lab-2: lab_units (per-unit points lost and destroyed)
 
 _GAME_COLUMNS = (
     ("experiment", "VARCHAR NOT NULL"),
@@ -49,6 +51,7 @@ _GAME_COLUMNS = (
     ("decisions", "INTEGER NOT NULL"),
     ("lead_changes", "INTEGER NOT NULL"),
     ("decided_last_round", "BOOLEAN NOT NULL"),
+    ("handicap", "INTEGER NOT NULL"),
     ("finished_at", "TIMESTAMP NOT NULL"),
 )
 
@@ -63,6 +66,11 @@ _DDL = (
     "CREATE TABLE IF NOT EXISTS lab_games ("
     + ", ".join(f"{n} {t}" for n, t in _GAME_COLUMNS)
     + ", PRIMARY KEY (experiment, cell, seed_index, seat))",
+    "CREATE TABLE IF NOT EXISTS lab_units (experiment VARCHAR NOT NULL, cell VARCHAR NOT NULL, "
+    "seed_index INTEGER NOT NULL, seat TINYINT NOT NULL, army TINYINT NOT NULL, "
+    "position INTEGER NOT NULL, name VARCHAR NOT NULL, cost INTEGER NOT NULL, "
+    "points_lost DOUBLE NOT NULL, points_destroyed DOUBLE NOT NULL, "
+    "PRIMARY KEY (experiment, cell, seed_index, seat, army, position))",
 )
 
 
@@ -159,12 +167,30 @@ class LabStore:
         now = _now()
         rows = [_row(exp_hash, g, now) for g in games]
         marks = "(" + ", ".join("?" * len(rows[0])) + ")"
-        new = self._con.execute(
-            f"INSERT OR IGNORE INTO lab_games VALUES {', '.join([marks] * len(rows))} "
-            "RETURNING cell, seed_index, seat",
-            [v for row in rows for v in row],
-        ).fetchall()
-        added = {(str(c), int(i), int(s)) for c, i, s in new}
+        self._con.begin()
+        try:
+            new = self._con.execute(
+                f"INSERT OR IGNORE INTO lab_games VALUES {', '.join([marks] * len(rows))} "
+                "RETURNING cell, seed_index, seat",
+                [v for row in rows for v in row],
+            ).fetchall()
+            added = {(str(c), int(i), int(s)) for c, i, s in new}
+            units = [
+                (exp_hash, g.cell, g.seed_index, g.seat, *_unit_row(u))
+                for g in games
+                if (g.cell, g.seed_index, g.seat) in added
+                for u in g.units
+            ]
+            if units:
+                unit_marks = ", ".join(["(" + ", ".join("?" * 10) + ")"] * len(units))
+                self._con.execute(
+                    f"INSERT OR IGNORE INTO lab_units VALUES {unit_marks}",
+                    [v for row in units for v in row],
+                )
+            self._con.commit()
+        except BaseException:
+            self._con.rollback()
+            raise
         return [(g.cell, g.seed_index, g.seat) in added for g in games]
 
     def done(self, exp_hash: str) -> set[tuple[str, int, int]]:
@@ -184,6 +210,97 @@ class LabStore:
         wanted = None if cells is None else set(cells)
         return [_record(r) for r in rows if wanted is None or r[0] in wanted]
 
+    def unit_totals(self, exp_hash: str) -> list[dict[str, Any]]:
+        """Per cell, army and unit name: games fielded, copies, and the sums (and sums of
+        squares, per game) of points lost and destroyed: what the report's per-unit table
+        needs, summed by DuckDB however many games are stored."""
+        rows = self._con.execute(
+            "WITH per_game AS (SELECT cell, seed_index, seat, army, name, cost, count(*) AS k, "
+            "sum(points_lost) AS lost, sum(points_destroyed) AS destroyed FROM lab_units "
+            "WHERE experiment = ? GROUP BY ALL) "
+            "SELECT cell, army, name, cost, count(*), sum(k), sum(lost), sum(lost * lost), "
+            "sum(destroyed), sum(destroyed * destroyed) FROM per_game GROUP BY ALL "
+            "ORDER BY cell, army, name, cost",
+            [exp_hash],
+        ).fetchall()
+        keys: tuple[str, ...] = ("cell", "army", "name", "cost", "games", "copies", "lost")
+        keys += ("lost2", "destroyed", "destroyed2")
+        return [dict(zip(keys, r, strict=True)) for r in rows]
+
+    def unit_counts(self, exp_hash: str) -> list[tuple[str, int, int, int, str, int]]:
+        """``(cell, seed_index, seat, army, unit name, copies)`` of every stored game: each
+        side's list, for the unit-value fit."""
+        rows = self._con.execute(
+            "SELECT cell, seed_index, seat, army, name, count(*) FROM lab_units "
+            "WHERE experiment = ? GROUP BY ALL ORDER BY ALL",
+            [exp_hash],
+        ).fetchall()
+        return [(str(c), int(i), int(s), int(a), str(n), int(k)) for c, i, s, a, n, k in rows]
+
+    def export_parquet(
+        self, exp_hash: str, out: str | os.PathLike[str], units: str | os.PathLike[str] | None
+    ) -> tuple[int, int]:
+        """Write the experiment's games (each with its cell's position, label and levels) to
+        ``out``, and its per-unit rows to ``units`` if given, as Parquet files written whole or
+        not at all; returns the rows written (games, units)."""
+        games = self._con.sql(
+            "SELECT c.position + 1 AS cell_number, c.label AS cell_label, c.levels AS "
+            "cell_levels, g.* FROM lab_games g JOIN lab_cells c USING (experiment, cell) "
+            "WHERE g.experiment = $h ORDER BY c.position, g.seed_index, g.seat",
+            params={"h": exp_hash},
+        )
+        with atomic_path(out, "--parquet") as temp:
+            games.write_parquet(str(temp))
+        n_units = 0
+        if units is not None:
+            rows = self._con.sql(
+                "SELECT * FROM lab_units WHERE experiment = $h "
+                "ORDER BY cell, seed_index, seat, army, position",
+                params={"h": exp_hash},
+            )
+            with atomic_path(units, "--units-parquet") as temp:
+                rows.write_parquet(str(temp))
+            n_units = self.count_units(exp_hash)
+        return self.count(exp_hash), n_units
+
+    def count_units(self, exp_hash: str) -> int:
+        rows = self._con.execute(
+            "SELECT count(*) FROM lab_units WHERE experiment = ?", [exp_hash]
+        ).fetchall()
+        return int(rows[0][0])
+
+    def cell_totals(self, exp_hash: str) -> list[dict[str, Any]]:
+        """Per cell, summed by DuckDB: games, seeds with both seats, army A's wins, draws,
+        mean score, the first player's score, the mean margins and rounds. What a status or a
+        dashboard needs, as fast for a million games as for a hundred."""
+        rows = self._con.execute(
+            "SELECT cell, count(*), 0, count(*) FILTER (WHERE winner = 0), "
+            "count(*) FILTER (WHERE winner IS NULL), "
+            "avg(CASE WHEN winner IS NULL THEN 0.5 WHEN winner = 0 THEN 1.0 ELSE 0.0 END), "
+            "avg(CASE WHEN winner IS NULL THEN 0.5 WHEN winner = first THEN 1.0 ELSE 0.0 END), "
+            "avg(objectives_a - objectives_b), avg(points_lost_b - points_lost_a), avg(rounds) "
+            "FROM lab_games WHERE experiment = ? GROUP BY cell ORDER BY cell",
+            [exp_hash],
+        ).fetchall()
+        seeds = dict(
+            self._con.execute(
+                "SELECT cell, count(*) FROM (SELECT cell FROM lab_games WHERE experiment = ? "
+                "GROUP BY cell, seed_index HAVING count(*) = 2) GROUP BY cell",
+                [exp_hash],
+            ).fetchall()
+        )
+        rows = [(r[0], r[1], int(seeds.get(r[0], 0)), *r[3:]) for r in rows]
+        keys: tuple[str, ...] = ("cell", "games", "seeds", "wins_a", "draws", "score_a")
+        keys += ("first_player_score",)
+        keys += ("objective_margin", "points_margin", "rounds")
+        return [
+            {
+                k: (round(float(v), 6) if isinstance(v, float) else v)
+                for k, v in zip(keys, r, strict=True)
+            }
+            for r in rows
+        ]
+
     def count(self, exp_hash: str) -> int:
         rows = self._con.execute(
             "SELECT count(*) FROM lab_games WHERE experiment = ?", [exp_hash]
@@ -197,6 +314,10 @@ class LabStore:
             "LEFT JOIN lab_games g USING (experiment) GROUP BY ALL ORDER BY e.created"
         ).fetchall()
         return [{"experiment": h, "name": n, "seed": s, "games": int(c)} for h, n, s, c in rows]
+
+
+def _unit_row(u: UnitRecord) -> tuple[Any, ...]:
+    return (u.army, u.position, u.name, u.cost, u.points_lost, u.points_destroyed)
 
 
 def _row(exp_hash: str, game: GameRecord, now: datetime) -> list[Any]:
@@ -215,6 +336,7 @@ def _row(exp_hash: str, game: GameRecord, now: datetime) -> list[Any]:
         game.decisions,
         game.lead_changes,
         game.decided_last_round,
+        game.handicap,
         now,
     ]
 
@@ -234,4 +356,5 @@ def _record(r: Sequence[Any]) -> GameRecord:
         decisions=int(r[13]),
         lead_changes=int(r[14]),
         decided_last_round=bool(r[15]),
+        handicap=int(r[16]),
     )

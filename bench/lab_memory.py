@@ -1,0 +1,72 @@
+"""Worker memory across a long joblib run of the lab: the resident set size (RSS) of every
+worker process, sampled while ``oprlab experiment run`` plays, at the start, middle and end.
+
+``.venv/bin/python -m bench.lab_memory [SEEDS]``: random commanders on two 150-point lists
+drawn from the skirmish pool per seed (a new list every seed: what a fair-points run does), one
+cell, ``--jobs 2``. Prints the workers' RSS (MiB) over time; a leak shows as a steady climb.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import psutil
+
+from oprlab.analysis.lab.design import build_cells
+from oprlab.analysis.lab.model import parse_experiment
+from oprlab.analysis.lab.run import run_experiment
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main(seeds: int = 150) -> None:
+    text = f"""
+name = "memory"
+seed = 9
+[[matchups]]
+a = "pool:{(ROOT / "examples/pools/skirmish.toml").as_posix()}"
+b = "pool:{(ROOT / "examples/pools/skirmish.toml").as_posix()}"
+points = 150
+[factors]
+commanders = ["random"]
+[stop]
+seeds = {seeds}
+"""
+    exp = parse_experiment(text)
+    cells = build_cells(exp)
+    samples: list[tuple[float, int, float]] = []
+    done = threading.Event()
+    played = [0]
+
+    def watch() -> None:
+        me = psutil.Process()
+        start = time.perf_counter()
+        while not done.is_set():
+            kids = me.children(recursive=True)
+            rss = [k.memory_info().rss for k in kids if k.is_running()]
+            if rss:
+                samples.append((time.perf_counter() - start, played[0], max(rss) / 2**20))
+            done.wait(2.0)
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    with tempfile.TemporaryDirectory() as tmp:
+
+        def count(_: object, new: bool) -> None:
+            played[0] += new
+
+        run_experiment(exp, cells, Path(tmp) / "lab.duckdb", n_jobs=2, on_game=count)
+    done.set()
+    thread.join()
+    print("seconds  games  largest worker RSS (MiB)")
+    step = max(1, len(samples) // 12)
+    for t, n, mib in samples[::step] + samples[-1:]:
+        print(f"{t:7.0f}  {n:5d}  {mib:8.1f}")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 150)
