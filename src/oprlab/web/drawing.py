@@ -129,8 +129,11 @@ def check_text(e: dict[str, Any]) -> tuple[str, str] | None:
         saved = f", {e['saves']} saved" if "saves" in e else ""
         down = e.get("casualties", 0)
         dice = e.get("dice", "?")
+        cover = e.get("cover")
+        where = "" if not cover or cover == "none" else f" ({cover} cover)"
+        where = " (in cover)" if cover is True else where
         return (
-            f"{dice} dice: {e['hits']} hits, {e['wounds']} wounds{saved}, {down} down",
+            f"{dice} dice: {e['hits']} hits, {e['wounds']} wounds{saved}, {down} down{where}",
             str(e.get("target") or e.get("unit")),
         )
     if "wounds_dealt" in e:  # OPR melee: both sides' blows
