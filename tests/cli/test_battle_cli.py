@@ -103,11 +103,12 @@ def test_random_table_has_terrain(armies: dict[str, str]) -> None:
 
 def test_log_writes_the_events(armies: dict[str, str], tmp_path: Path) -> None:
     """--log FILE: the result, every event of the game, and the moves (where each unit's
-    centre stood before and after each decision that moved it) as JSON."""
+    centre stood before and after each decision that moved it) as JSON, beside the setup and
+    the decisions that play it again (tests/web/test_gamefile.py)."""
     path = tmp_path / "game.json"
     _run(armies["line"], "gff/shooty-150", "--seed", "2", "--log", str(path))
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    assert set(data) == {"result", "events", "moves"}
+    assert set(data) == {"oprlab_game", "oprlab", "setup", "actions", "result", "events", "moves"}
     assert data["moves"] and set(data["moves"][0]) == {
         "round",
         "unit",

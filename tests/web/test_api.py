@@ -214,19 +214,6 @@ def test_unknown_game_is_a_clear_404_page(client: TestClient) -> None:
     assert client.get("/api/play/nope").status_code == 400
 
 
-def test_serve_open_refuses_a_battle_log_saying_what_is_missing(tmp_path: Any, capsys: Any) -> None:
-    """`oprlab battle --log` keeps the result, events and moves, not the lists and decisions."""
-    log = tmp_path / "game.json"
-    assert (
-        main(["battle", "gff/shooty-150", "gff/melee-150", "--seed", "1", "--log", str(log)]) == 0
-    )
-    capsys.readouterr()
-    assert main(["serve", "--open", str(log)]) == 2
-    err = capsys.readouterr().err.strip()
-    assert err.startswith("error: --open: an `oprlab battle --log` file")
-    assert "not the two lists" in err
-
-
 def test_serve_binds_this_machine_by_default() -> None:
     from oprlab.cli.serve import HOST
 

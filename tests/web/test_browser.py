@@ -122,10 +122,24 @@ def test_open_a_replay_and_step_through_it(server: str, page: Any, tmp_path: Pat
     assert page.get_attribute("#log li.current", "data-step") == "20"
     page.click("#back")
     assert page.get_attribute("#log li.current", "data-step") == "19"
+    # A step with a check shows its outcome on the table, as its account line says.
+    frames = page.locator("template.frame")
+    checked = next(
+        i for i in range(frames.count()) if 'class="check"' in frames.nth(i).inner_html()
+    )
+    page.goto(page.url.split("#")[0] + f"#step={checked}")
+    page.wait_for_selector("#board g.check")
+    assert page.locator("#board g.check").first.is_visible()
+    label = page.locator("#board g.check text").first.text_content() or ""
+    _shot(page, tmp_path, "replay-check")
+    if "dice:" in label:  # a shot: its hits, wounds and losses as the account line says
+        told = label.split(": ", 1)[1].replace(", 0 saved", "")
+        assert told in page.inner_text("#log li.current")
 
 
 def test_play_a_short_game_to_the_end_by_clicking(server: str, page: Any, tmp_path: Path) -> None:
-    """Each of the person's decisions: click a unit (or the table), then its first action."""
+    """Each of the person's decisions: click a unit (or the table), then its first action; a
+    unit that may move shows its reach when clicked."""
     page.goto(server + "/play")
     page.select_option("#vs", "random")
     page.select_option("#table", "open")
@@ -133,10 +147,11 @@ def test_play_a_short_game_to_the_end_by_clicking(server: str, page: Any, tmp_pa
     page.click("#go")
     page.wait_for_selector('#play[data-busy="0"]')
     clicks = 0
-    shot = free = False
+    shot = free = reached = False
     while not page.locator("#game-over").count():
         assert clicks < 300, "the game did not end"
         page.locator("#choose-unit button").first.click()
+        reached = reached or _reach_drawn(page)
         if not shot and "Round 1" in page.inner_text("#status"):
             _shot(page, tmp_path, "play")
             shot = True
@@ -147,11 +162,22 @@ def test_play_a_short_game_to_the_end_by_clicking(server: str, page: Any, tmp_pa
         page.wait_for_selector('#play[data-busy="0"]')
         assert not page.locator("#error").count(), page.inner_text("#error")
         clicks += 1
+    assert reached, "no unit's reach was drawn when it was clicked"
     assert "Game over:" in page.inner_text("#game-over")
     _shot(page, tmp_path, "play-over")
     page.click("#to-replay")
     page.wait_for_selector("#board svg")
     assert page.locator("template.frame").count() == clicks + 1 + _computer_steps(page)
+
+
+def _reach_drawn(page: Any) -> bool:
+    """A clicked unit that may advance shows its advance reach (and the legend) on the table."""
+    labels = page.locator("#choose-action button").all_inner_texts()
+    if not any(label.startswith("advance ") for label in labels):
+        return False
+    assert page.locator("#board path.reach-advance").count() == 1
+    assert page.locator("#reach-legend").is_visible()
+    return True
 
 
 def _click_beside_a_goal(page: Any) -> bool:

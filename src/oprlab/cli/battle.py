@@ -85,7 +85,11 @@ def battle(
     jobs: int = typer.Option(
         0, help="Worker processes for a series (0: all cores; more than the cores is capped)."
     ),
-    log: Path | None = typer.Option(None, help="Write the event log of one game as JSON."),
+    log: Path | None = typer.Option(
+        None,
+        help="Write one game as a JSON game file: its setup and decisions (`oprlab serve "
+        "--open FILE` replays it) and its result, events and moves.",
+    ),
     svg: Path | None = typer.Option(
         None, help="Draw the end of one game as SVG (docs/battle-pictures.md)."
     ),
@@ -156,6 +160,16 @@ def battle(
         ]
 
         drawing = _Drawing(svg, svg_rounds, log)
+        if log is not None:
+            drawing.setup = _game_setup(
+                (army_a, army_b),
+                system=rules.name,
+                mechanic=chosen,
+                table=table,
+                seed=seeded.seed,
+                commanders=(commander_a, commander_b),
+                rule_options=rules_option,
+            )
         result, state = play_game(
             a,
             b,
@@ -191,6 +205,39 @@ def battle(
         cluster=cluster,
         table_ref=_table_ref(table, seeded.seed),
         as_json=as_json,
+    )
+
+
+def _game_setup(
+    refs: tuple[str, str],
+    *,
+    system: str,
+    mechanic: str,
+    table: str,
+    seed: int,
+    commanders: tuple[str, str],
+    rule_options: list[str],
+) -> Any:
+    """What fixes a game, for ``--log``: both lists' text (files or samples, read again as
+    they were just read), the rules, the table (a terrain file's text) and the seed."""
+    from oprlab.units.load import resolve_army
+    from oprlab.web.gamefile import GameSetup
+
+    texts = [read_text(resolve_army(ref), "army file", "an army file") for ref in refs]
+    terrain = "" if table in ("open", "random") else read_text(Path(table), "terrain file", "")
+    return GameSetup(
+        texts[0],
+        texts[1],
+        name_a=refs[0],
+        name_b=refs[1],
+        system=system,
+        mechanic=mechanic,
+        table=table if not terrain else "file",
+        seed=seed,
+        commander_a=commanders[0],
+        commander_b=commanders[1],
+        rule_options=tuple(rule_options),
+        terrain=terrain,
     )
 
 
@@ -368,10 +415,15 @@ class _Drawing:
     rounds: bool
     log: Path | None
     trail: Trail = field(default_factory=Trail)
+    #: ``--log``: the game's setup and its decisions, so the file can be played again.
+    setup: Any = None
+    actions: list[Any] = field(default_factory=list)
 
     def on_decision(self, state: Any, action: Any) -> None:
         if self.svg is not None or self.log is not None:
             self.trail.record(state, action)
+        if self.log is not None:
+            self.actions.append(action)
 
     def on_round(self, state: Any, n: int) -> None:
         if self.svg is not None and self.rounds:
@@ -384,7 +436,15 @@ class _Drawing:
     def finish(self, state: Any, result: dict[str, Any]) -> None:
         """Write the log file (the result, the events and the moves) and the final picture."""
         if self.log is not None:
-            record = {"result": result, "events": state.log.events, "moves": self.trail.to_json()}
+            from oprlab.web.gamefile import game_file
+
+            record = game_file(
+                self.setup,
+                self.actions,
+                result=result,
+                events=state.log.events,
+                moves=self.trail.to_json(),
+            )
             write_atomic(self.log, json.dumps(record, indent=1), "--log")
         if self.svg is not None:
             write_atomic(self.svg, final_table_svg(state, self.trail), "--svg")

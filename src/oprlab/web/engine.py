@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
-from xml.sax.saxutils import escape
 
 from rich.console import Console
 
 from oprlab.analysis.odds import OddsResult, Situation
 from oprlab.analysis.pictures import battle_svg
-from oprlab.cli.account import opr_account
+from oprlab.cli.account import account
+from oprlab.cli.battle import system_mechanics
 from oprlab.cli.inputs import check_playable, units_army
 from oprlab.cli.odds import (
     build_situation,
@@ -30,24 +30,32 @@ from oprlab.cli.odds import (
     opr_mechanics,
 )
 from oprlab.errors import OptionError, UserError
-from oprlab.game.actions import Action, Kind
+from oprlab.game.actions import Action
 from oprlab.game.options import parse_options, settable
 from oprlab.game.play import GameResult, result_of
 from oprlab.game.system import RuleSystem
-from oprlab.game.systems import find_system
+from oprlab.game.systems import find_system, system_names
 from oprlab.game.trail import Trail
 from oprlab.players import get_commander
 from oprlab.rng import commander_stream
 from oprlab.samples import sample_names, sample_text
 from oprlab.table.model import Table
-from oprlab.table.terrain import generate_table
+from oprlab.table.terrain import generate_table, load_table
+from oprlab.units.formats import army_format
 from oprlab.units.load import parse_army
 from oprlab.units.model import Army, Unit
-from oprlab.version import __version__
+from oprlab.units.profiles import load_wwpd
+from oprlab.web.drawing import centres, check_badges, sight_lines
+from oprlab.web.gamefile import (
+    GameSetup,
+    action_from_json,
+    action_to_json,
+    game_file,
+    read_game_file,
+)
 
 __all__ = [
     "COMMANDERS",
-    "GAME_SYSTEMS",
     "MAX_LIST_CHARS",
     "TABLES",
     "Action",
@@ -59,6 +67,8 @@ __all__ = [
     "action_from_json",
     "action_to_json",
     "army_from",
+    "game_mechanics",
+    "game_systems",
     "list_samples",
     "odds_for",
     "odds_mechanics",
@@ -67,8 +77,10 @@ __all__ = [
 
 #: Longest list text a page may send (a 2,000-point Army Forge JSON export is about 22,000).
 MAX_LIST_CHARS = 60_000
-#: Systems a game can be played in from the page (WWPD forces are not Army Forge lists).
-GAME_SYSTEMS = ("gff", "riverside")
+#: How a list's text is read, by the army format its system names (``RuleSystem.army_format``).
+TEXT_READERS: dict[str, Any] = {"army-forge": parse_army, "wwpd": load_wwpd}
+#: A bundled sample's army format, by its file's extension (the others: Army Forge lists).
+SAMPLE_FORMATS = {".yaml": "wwpd"}
 #: Computer commanders (players/).
 COMMANDERS = ("rules", "random")
 #: Tables the page offers: no terrain, or terrain generated from the game's seed.
@@ -79,30 +91,59 @@ GAME_SECONDS = 60.0
 MAX_SEED = 2**63 - 1
 
 
-def list_samples() -> list[str]:
-    """The bundled Army Forge samples the page offers (``gff/shooty-150``; text lists)."""
-    return [n.removesuffix(".txt") for n in sample_names() if n.endswith(".txt")]
+def _samples() -> dict[str, tuple[str, str]]:
+    """Each bundled sample the page offers, by name (``gff/shooty-150``): its file and its
+    army format (an Army Forge sample's text list, not its generated JSON twin)."""
+    out: dict[str, tuple[str, str]] = {}
+    for name in sample_names():
+        stem, dot, ext = name.rpartition(".")
+        fmt = SAMPLE_FORMATS.get(dot + ext, "army-forge")
+        if fmt in TEXT_READERS and (ext != "json" or stem not in out):
+            out[stem] = (name, fmt)
+    return out
 
 
-def army_from(sample: str | None, text: str | None, label: str) -> tuple[Army, str]:
-    """An army from a sample's name or pasted text, with its source text (kept in stored
-    games); the page's text is parsed, never opened as a path."""
+def list_samples(fmt: str | None = None) -> list[str]:
+    """The bundled samples the page offers (``gff/shooty-150``), of army format ``fmt`` or
+    all of them."""
+    return [name for name, (_, f) in _samples().items() if fmt is None or f == fmt]
+
+
+def sample_format(name: str) -> str:
+    """A bundled sample's army format (``army-forge`` for a name that is not a sample)."""
+    return _samples().get(name, ("", "army-forge"))[1]
+
+
+def army_from(
+    sample: str | None, text: str | None, label: str, fmt: str = "army-forge"
+) -> tuple[Any, str]:
+    """An army (in army format ``fmt``) from a sample's name or pasted text, with its source
+    text (kept in stored games); the page's text is parsed, never opened as a path."""
+    read = TEXT_READERS.get(fmt)
+    if read is None:
+        raise OptionError(
+            "the page cannot read lists of this format", value=fmt, expected=", ".join(TEXT_READERS)
+        )
     if text is not None and text.strip():
         if len(text) > MAX_LIST_CHARS:
             raise OptionError(
                 f"{label}: list too long",
                 value=f"{len(text):,} characters",
-                expected=f"at most {MAX_LIST_CHARS:,} characters (an Army Forge list)",
+                expected=f"at most {MAX_LIST_CHARS:,} characters ({army_format(fmt).what})",
             )
-        return parse_army(text, label), text
+        return read(text, label), text
+    known = list_samples(fmt)
     if not sample:
-        raise OptionError(f"{label}: no list", expected="a sample or a pasted Army Forge list")
-    if sample not in list_samples():
+        raise OptionError(f"{label}: no list", expected=f"a sample or {army_format(fmt).what}")
+    if sample not in known:
         raise OptionError(
-            f"{label}: unknown sample", value=sample, expected="one of " + ", ".join(list_samples())
+            f"{label}: "
+            + ("not a sample for these rules" if sample in _samples() else "unknown sample"),
+            value=sample,
+            expected="one of " + ", ".join(known),
         )
-    source = sample_text(sample + ".txt")
-    return parse_army(source, sample), source
+    source = sample_text(_samples()[sample][0])
+    return read(source, sample), source
 
 
 def check_armies(sides: Sequence[tuple[str, Army]], command: str) -> None:
@@ -124,6 +165,12 @@ def unit_named(army: Army, name: str | None) -> Unit:
         value=name,
         expected="one of " + ", ".join(dict.fromkeys(u.name for u in army.units)),
     )
+
+
+def odds_systems() -> list[str]:
+    """The systems with odds of one unit's attack on another (not WWPD: its dice have their
+    own odds, ``oprlab check wwpd``)."""
+    return [name for name in system_names() if find_system(name).attack is not None]
 
 
 def odds_mechanics() -> list[str]:
@@ -182,71 +229,35 @@ class GameTooLong(UserError):
     """A game played for the page ran past :data:`GAME_SECONDS`."""
 
 
-@dataclass(frozen=True)
-class GameSetup:
-    """Everything that fixes a game: the two lists (their text), the rules and the seed."""
-
-    list_a: str
-    list_b: str
-    name_a: str = "army A"
-    name_b: str = "army B"
-    system: str = "gff"
-    mechanic: str = "d6"
-    table: str = "open"
-    seed: int = 1
-    commander_a: str = "rules"
-    commander_b: str = "rules"
-    rule_options: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        out = dataclasses.asdict(self)
-        out["rule_options"] = list(self.rule_options)
-        return out
-
-    @staticmethod
-    def from_json(data: Any, where: str) -> GameSetup:
-        if not isinstance(data, dict):
-            raise OptionError("not a game setup", where=where, expected="a JSON object")
-        kinds = {f.name: f.type for f in dataclasses.fields(GameSetup)}
-        values: dict[str, Any] = {}
-        for key, value in data.items():
-            if key not in kinds:
-                raise OptionError(
-                    "unknown setup field", value=key, where=where, expected=", ".join(kinds)
-                )
-            want = {"int": int, "str": str}.get(str(kinds[key]), list)
-            if want is int and (isinstance(value, bool) or not isinstance(value, int)):
-                raise OptionError("not an integer", value=value, where=f"{where}.{key}")
-            if want is str and not isinstance(value, str):
-                raise OptionError("not a string", value=value, where=f"{where}.{key}")
-            if want is list:
-                if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                    raise OptionError("not a list of strings", value=value, where=f"{where}.{key}")
-                value = tuple(value)
-            values[key] = value
-        for key in ("list_a", "list_b"):
-            if key not in values:
-                raise OptionError("missing field", value=key, where=where, expected="both lists")
-        return GameSetup(**values)
+def game_systems() -> list[str]:
+    """The systems a game can be played in: every one :func:`find_system` knows (house rules
+    included), so the pages offer what ``oprlab battle --system`` offers."""
+    return system_names()
 
 
-def check_setup(s: GameSetup) -> None:
-    """Every choice of a setup, checked before any list is read."""
-    if s.system not in GAME_SYSTEMS:
+def game_mechanics(system: str) -> list[str]:
+    """The mechanics a game of ``system`` can use (its first is its default)."""
+    return system_mechanics(find_system(system))
+
+
+def check_setup(s: GameSetup) -> RuleSystem:
+    """Every choice of a setup, checked before any list is read; the setup's rule system."""
+    rules = find_system(s.system)  # an unknown name: one line naming what exists
+    if s.mechanic not in game_mechanics(s.system):
         raise OptionError(
-            "games from the page are played in", value=s.system, expected=" or ".join(GAME_SYSTEMS)
+            f"not a mechanic for {s.system} games",
+            value=s.mechanic,
+            expected=", ".join(game_mechanics(s.system)),
         )
-    if s.mechanic not in opr_mechanics():
-        raise OptionError(
-            "not a mechanic for games", value=s.mechanic, expected=", ".join(opr_mechanics())
-        )
-    if s.table not in TABLES:
-        raise OptionError("unknown table", value=s.table, expected=" or ".join(TABLES))
+    tables = (*TABLES, "file") if s.terrain else TABLES
+    if s.table not in tables:
+        raise OptionError("unknown table", value=s.table, expected=" or ".join(tables))
     if not 0 <= s.seed <= MAX_SEED:
         raise OptionError("seed out of range", value=s.seed, expected=f"0 to {MAX_SEED}")
     for who, name in (("commander A", s.commander_a), ("commander B", s.commander_b)):
         if name not in (*COMMANDERS, "person"):
             raise OptionError(f"unknown {who}", value=name, expected=" or ".join(COMMANDERS))
+    return rules
 
 
 @dataclass
@@ -282,18 +293,21 @@ class Recorded:
         self._seen = len(events)
         self.frames.append(Frame(battle_svg(self.state, trail=self.trail), lines, title))
 
-    def step(self, action: Action) -> None:
-        """Apply one decision (already known legal) and keep its frame (with the line of
-        sight of a shot drawn over the table)."""
+    def step(self, action: Any) -> None:
+        """Apply one decision (already known legal) and keep its frame, with the line of
+        sight of a shot and the outcome of each check it made drawn over the table."""
         who = "AB"[self.state.active]
         sight = sight_lines(self.state, action)
+        before = centres(self.state)
+        first = len(self.state.log.events)
         self.rules.apply(self.state, action)
         self.actions.append(action)
         self.trail.record(self.state, action)
         self.snap(f"{who}: {describe(action, self.names)}")
-        if sight:
+        over = sight + check_badges(self.state, self.state.log.events[first:], before)
+        if over:
             frame = self.frames[-1]
-            frame.svg = frame.svg.replace("</svg>", sight + "</svg>")
+            frame.svg = frame.svg.replace("</svg>", over + "</svg>")
 
     @property
     def done(self) -> bool:
@@ -303,49 +317,20 @@ class Recorded:
         return result_of(self.rules, self.state, self.commanders, len(self.actions))
 
     def stored(self) -> dict[str, Any]:
-        """The game as a file: its setup and decisions (enough to replay it exactly), and
-        what ``oprlab battle --log`` writes (the result, the events, the moves)."""
-        return {
-            "oprlab_game": 1,
-            "oprlab": __version__,
-            "setup": self.setup.to_json(),
-            "actions": [action_to_json(a) for a in self.actions],
-            "result": self.result().to_json() if self.done else None,
-            "events": self.state.log.events,
-            "moves": self.trail.to_json(),
-        }
-
-
-#: A shot's line of sight on the replay's table: its colour and dash.
-SIGHT_STYLE = 'stroke="#ff6f00" stroke-width="0.12" stroke-dasharray="0.5 0.25"'
-
-
-def _centre(state: Any, uid: str) -> tuple[float, float] | None:
-    us = state.units.get(uid)
-    p = None if us is None or not us.on_table else us.placement
-    if p is None or not p.alive.any():
-        return None
-    c = p.centres[p.alive].mean(axis=0)
-    return float(c[0]), float(c[1])
-
-
-def sight_lines(state: Any, action: Action) -> str:
-    """SVG lines from a shooting unit to its targets (before the shot: where they stood)."""
-    if action.kind is not Kind.SHOOT or not action.target:
-        return ""
-    start = _centre(state, action.unit)
-    out = []
-    for uid in (action.target, action.second):
-        end = _centre(state, uid) if uid else None
-        if start is None or end is None:
-            continue
-        depth = state.table.depth
-        out.append(
-            f'<line class="sight" x1="{start[0]:.2f}" y1="{depth - start[1]:.2f}" '
-            f'x2="{end[0]:.2f}" y2="{depth - end[1]:.2f}" {SIGHT_STYLE}>'
-            f"<title>{escape(action.unit)} shoots {escape(uid)}</title></line>"
+        """The game as a file (:mod:`oprlab.web.gamefile`, as ``oprlab battle --log`` writes)."""
+        return game_file(
+            self.setup,
+            self.actions,
+            result=self.result().to_json() if self.done else None,
+            events=self.state.log.events,
+            moves=self.trail.to_json(),
         )
-    return "".join(out)
+
+    @property
+    def action_class(self) -> type[Any]:
+        """The class of this system's decisions (read from the page or a file)."""
+        actions = self.rules.legal_actions(self.state) if not self.done else ()
+        return type(actions[0]) if actions else Action
 
 
 @dataclass(frozen=True)
@@ -359,21 +344,27 @@ class _Named:
 
 
 def _table(setup: GameSetup) -> Table | None:
+    if setup.table == "file":
+        return load_table(setup.terrain, "the game's terrain")
     return generate_table(setup.seed) if setup.table == "random" else None
 
 
 def start(setup: GameSetup) -> Recorded:
     """A game ready for its first decision, with its first frame."""
-    check_setup(setup)
-    a, _ = army_from(None, setup.list_a, setup.name_a)
-    b, _ = army_from(None, setup.list_b, setup.name_b)
-    check_armies([("army A", a), ("army B", b)], "a game")
-    options = parse_options(setup.system, list(setup.rule_options))
-    rules = find_system(setup.system)
+    rules = check_setup(setup)
+    fmt = rules.army_format
+    a, _ = army_from(None, setup.list_a, setup.name_a, fmt)
+    b, _ = army_from(None, setup.list_b, setup.name_b, fmt)
+    check_playable(
+        [("army A", "army A", a), ("army B", "army B", b)],
+        command="a game",
+        problems_of=army_format(fmt).problems,
+    )
+    options = parse_options(rules, list(setup.rule_options))
     commanders = [
         _Named("person")
         if name == "person"
-        else get_commander(name, commander_stream(setup.seed, side))
+        else get_commander(name, commander_stream(setup.seed, side), system=rules)
         for side, name in enumerate((setup.commander_a, setup.commander_b))
     ]
     state = rules.new_game(
@@ -416,103 +407,50 @@ def play(setup: GameSetup) -> Recorded:
 
 
 def replay_stored(data: Any, where: str) -> Recorded:
-    """A stored game played again from its setup and decisions; each is checked legal."""
-    if not isinstance(data, dict) or "setup" not in data or "actions" not in data:
-        raise OptionError(
-            "not a stored game",
-            where=where,
-            expected="a file saved by oprlab serve (with 'setup' and 'actions')",
-        )
-    setup = GameSetup.from_json(data["setup"], f"{where}: setup")
-    setup = dataclasses.replace(setup, commander_a="person", commander_b="person")
-    actions = data["actions"]
-    if not isinstance(actions, list):
-        raise OptionError("not a list", where=f"{where}: actions", expected="a list of decisions")
-    game = start(setup)
+    """A game file played again from its setup and decisions; each is checked legal. The
+    game keeps the file's commanders' names (they decided; the file replays their choices)."""
+    shown, actions = read_game_file(data, where)
+    game = start(dataclasses.replace(shown, commander_a="person", commander_b="person"))
+    cls = game.action_class
     for i, raw in enumerate(actions):
-        action = action_from_json(raw, f"{where}: actions[{i}]")
-        if game.done or not game.rules.is_legal(game.state, action):
+        action = action_from_json(raw, f"{where}: actions[{i}]", cls)
+        if game.done or not legal(game, action):
             raise OptionError("not a legal decision here", value=str(action), where=f"actions[{i}]")
         game.step(action)
+    game.setup = shown
+    game.commanders = [_Named(shown.commander_a), _Named(shown.commander_b)]
     return game
 
 
-# --- actions as JSON ---------------------------------------------------------------------------
-
-_TEXT_FIELDS = ("unit", "target", "second", "spell", "choice")
-_INT_FIELDS = ("value", "boost", "formation")
-#: Longest name or list an action from the page may carry.
-_MAX_FIELD = 200
-
-
-def action_to_json(a: Action) -> dict[str, Any]:
-    """An action as plain JSON (the page posts it back; stored games keep it)."""
-    out: dict[str, Any] = {"kind": a.kind.value}
-    for name in (*_TEXT_FIELDS, *_INT_FIELDS):
-        if getattr(a, name):
-            out[name] = getattr(a, name)
-    if a.to is not None:
-        out["to"] = [a.to[0], a.to[1]]
-    if a.split:
-        out["split"] = list(a.split)
-    if a.benny:
-        out["benny"] = True
-    return out
+def legal(game: Recorded, action: Any) -> bool:
+    """Whether the engine takes ``action`` now (a shape no list names is not legal)."""
+    try:
+        return bool(game.rules.is_legal(game.state, action))
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        return False
 
 
-def action_from_json(data: Any, where: str) -> Action:
-    """An action from the page or a file, its shape checked (legality is the engine's)."""
-    if not isinstance(data, dict):
-        raise OptionError("not an action", where=where, expected="a JSON object")
-    kinds = [k.value for k in Kind]
-    if data.get("kind") not in kinds:
-        raise OptionError(
-            "unknown decision", value=data.get("kind"), where=where, expected=", ".join(kinds)
-        )
-    known = {"kind", "to", "split", "benny", *_TEXT_FIELDS, *_INT_FIELDS}
-    values: dict[str, Any] = {"kind": Kind(data["kind"])}
-    for key, value in data.items():
-        if key not in known:
-            raise OptionError("unknown field", value=key, where=where, expected=", ".join(known))
-        if key in _TEXT_FIELDS:
-            if not isinstance(value, str) or len(value) > _MAX_FIELD:
-                raise OptionError("not a short string", value=value, where=f"{where}.{key}")
-            values[key] = value
-        elif key in _INT_FIELDS:
-            if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10**6:
-                raise OptionError("not a small integer", value=value, where=f"{where}.{key}")
-            values[key] = value
-        elif key == "to":
-            values["to"] = _point(value, f"{where}.to")
-        elif key == "split":
-            ok = isinstance(value, list) and len(value) <= 16
-            if not ok or not all(isinstance(v, str) and len(v) <= _MAX_FIELD for v in value):
-                raise OptionError("not a list of weapon names", value=value, where=f"{where}.split")
-            values["split"] = tuple(value)
-        elif key == "benny":
-            if not isinstance(value, bool):
-                raise OptionError("not true or false", value=value, where=f"{where}.benny")
-            values["benny"] = value
-    return Action(**values)
-
-
-def _point(value: Any, where: str) -> tuple[float, float]:
-    items = value if isinstance(value, list) and len(value) == 2 else []
-    nums = [v for v in items if isinstance(v, int | float) and not isinstance(v, bool)]
-    if len(nums) != 2 or not all(-1000.0 <= float(v) <= 1000.0 for v in nums):
-        raise OptionError("not a point", value=value, where=where, expected="[x, y] in inches")
-    return float(nums[0]), float(nums[1])
-
-
-def describe(a: Action, names: dict[str, str]) -> str:
+def describe(a: Any, names: dict[str, str]) -> str:
     """An action in words, units by their names."""
     text = str(a)
-    for uid in sorted({a.unit, a.target, a.second} - {""}, key=len, reverse=True):
+    uids = {getattr(a, name, "") for name in ("unit", "target", "second")}
+    for uid in sorted(uids - {""}, key=len, reverse=True):
         text = text.replace(f" {uid}", f" {names.get(uid, uid)}", 1)
     return text
 
 
 # --- accounts ----------------------------------------------------------------------------------
+
+
+class _Part:
+    """A game state whose log holds only some of its events (the account of one step)."""
+
+    def __init__(self, state: Any, events: list[dict[str, Any]]) -> None:
+        self._state = state
+        self.log = SimpleNamespace(events=events)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._state, name)
 
 
 def account_lines(state: Any, events: list[dict[str, Any]]) -> list[str]:
@@ -521,17 +459,16 @@ def account_lines(state: Any, events: list[dict[str, Any]]) -> list[str]:
         return []
     buffer = io.StringIO()
     console = Console(file=buffer, width=100, color_system=None, highlight=False, soft_wrap=True)
-    part = SimpleNamespace(
-        units=state.units,
-        armies=state.armies,
-        seed=state.seed,
-        table=state.table,
-        log=SimpleNamespace(events=events),
-    )
+    write = account.dispatch(type(state))  # the system's account (OPR, WWPD)
     blank = SimpleNamespace(
-        mechanic="", winner=None, objectives=(0, 0), units_left=(0, 0), not_deployed=()
+        mechanic="",
+        winner=None,
+        objectives=(0, 0),
+        units_left=(0, 0),
+        models_lost=(0, 0),
+        not_deployed=(),
     )
-    opr_account(console, cast(Any, part), cast(Any, blank))
+    write(cast(Any, _Part(state, events)), console, cast(Any, blank))
     lines = buffer.getvalue().splitlines()[1:-1]  # the heading and the result are the page's
     return [line.strip("─ ").strip() if "─" in line else line.rstrip() for line in lines]
 

@@ -12,7 +12,9 @@ from pydantic import BaseModel, Field
 from oprlab.analysis.odds import Distribution, OddsResult
 from oprlab.display import one_line
 from oprlab.errors import OptionError, UserError
+from oprlab.game.systems import find_system
 from oprlab.web import engine
+from oprlab.web.drawing import reach_areas
 from oprlab.web.engine import GameSetup, Recorded
 
 __all__ = [
@@ -150,8 +152,9 @@ def odds_context(q: OddsForm) -> dict[str, Any]:
     """The odds page: the form, the units to choose from, the charts and the comparison."""
     context: dict[str, Any] = {
         "q": q,
-        "samples": engine.list_samples(),
-        "systems": ("gff", "riverside"),
+        "samples": engine.list_samples("army-forge"),
+        "sample_formats": None,
+        "systems": engine.odds_systems(),
         "mechanics": engine.odds_mechanics(),
         "units_a": [],
         "units_d": [],
@@ -203,8 +206,9 @@ def samples_units() -> dict[str, list[str]]:
 def setup_of(q: GameForm, *, person: str | None) -> GameSetup:
     """The setup of a game from the form; ``person``: the side (A or B) a person plays, or
     ``both`` (two people at one screen, taking turns)."""
-    _, text_a = engine.army_from(q.a, q.a_text, "army A")
-    _, text_b = engine.army_from(q.b, q.b_text, "army B")
+    fmt = find_system(q.system).army_format
+    _, text_a = engine.army_from(q.a, q.a_text, "army A", fmt)
+    _, text_b = engine.army_from(q.b, q.b_text, "army B", fmt)
     ca, cb = q.ca, q.cb
     if person is not None:
         if person not in ("A", "B", "both"):
@@ -230,16 +234,24 @@ def setup_of(q: GameForm, *, person: str | None) -> GameSetup:
 
 
 def form_context(q: GameForm, *, play: bool) -> dict[str, Any]:
-    """A game's setup form (for watching or for playing)."""
+    """A game's setup form (for watching or for playing): every system find_system knows,
+    each with its mechanics (the page offers a system's own)."""
+    systems = engine.game_systems()
+    mechanics: dict[str, list[str]] = {}
+    for system in systems:
+        for m in engine.game_mechanics(system):
+            mechanics.setdefault(m, []).append(system)
     return {
         "q": q,
         "play": play,
         "samples": engine.list_samples(),
-        "systems": engine.GAME_SYSTEMS,
-        "mechanics": engine.odds_mechanics(),
+        "sample_formats": {s: engine.sample_format(s) for s in engine.list_samples()},
+        "systems": systems,
+        "formats": {s: find_system(s).army_format for s in systems},
+        "mechanics": mechanics,
         "tables": engine.TABLES,
         "commanders": engine.COMMANDERS,
-        "options": {s: engine.rule_option_keys(s) for s in engine.GAME_SYSTEMS},
+        "options": {s: engine.rule_option_keys(s) for s in systems},
         "error": None,
     }
 
@@ -256,7 +268,7 @@ def replay_context(game: Recorded, key: str) -> dict[str, Any]:
         "setup": game.setup,
         "frames": game.frames,
         "result": result,
-        "armies": [a.name for a in game.state.armies],
+        "armies": [a.name for a in getattr(game.state, "armies", None) or game.state.forces],
     }
 
 
@@ -267,7 +279,8 @@ def _people(game: Recorded) -> list[int]:
 
 
 def play_view(game: Recorded) -> dict[str, Any]:
-    """A game being played, for the page: the table, the log, and the person's actions."""
+    """A game being played, for the page: the table, the log, the person's actions and how
+    far each of their units could move with each (drawn when the unit is clicked)."""
     people = _people(game)
     yours = not game.done and game.state.active in people
     names = game.names
@@ -291,6 +304,7 @@ def play_view(game: Recorded) -> dict[str, Any]:
             }
             for a in actions
         ],
+        "reach": reach_areas(game.state, actions),
         "result": engine.result_line(game.result()) if game.done else None,
         "table": [game.state.table.width, game.state.table.depth],
     }
@@ -305,24 +319,14 @@ def act(game: Recorded, move: Move) -> None:
     current = len(game.frames) - 1
     if move.step != current:
         raise OptionError("the page is behind the game", value=move.step, expected=f"{current}")
-    action = engine.action_from_json(move.action, "action")
-    try:
-        legal = game.rules.is_legal(game.state, action)
-    except (KeyError, IndexError, TypeError, ValueError):  # a shape no list names
-        legal = False
-    if not legal:
+    action = engine.action_from_json(move.action, "action", game.action_class)
+    if not engine.legal(game, action):
         raise OptionError("not a legal decision now", value=str(action), expected="a listed one")
     game.step(action)
     engine.advance(game, until_person=True)
 
 
 def open_file(data: Any, where: str) -> Recorded:
-    """A stored game (saved from the page) played again from its setup and decisions."""
-    if isinstance(data, dict) and "setup" not in data and "events" in data:
-        raise OptionError(
-            "an `oprlab battle --log` file holds the result, the events and the moves, but not "
-            "the two lists, the table or each decision, so it cannot be shown on the table",
-            where=where,
-            expected="a game saved from oprlab serve (its download link)",
-        )
+    """A game file (saved from the page or written by ``oprlab battle --log``) played again
+    from its setup and decisions."""
     return engine.replay_stored(data, where)

@@ -54,6 +54,29 @@ function setupOddsForm() {
   }
 }
 
+// --- a game's form: a system offers its own mechanics and the samples of its army format ---
+function setupSystemPicker() {
+  const system = $("select.system-picker");
+  if (!system) return;
+  function offer(select, fits) {
+    if (!select) return;
+    for (const o of select.options) o.disabled = !fits(o);
+    const chosen = select.options[select.selectedIndex];
+    if (chosen && chosen.disabled) {
+      const first = Array.from(select.options).find((o) => !o.disabled);
+      if (first) select.value = first.value;
+    }
+  }
+  function update() {
+    const picked = system.options[system.selectedIndex];
+    const format = picked.dataset.format;
+    offer($("#mechanic"), (o) => (o.dataset.systems || "").split(" ").includes(system.value));
+    for (const id of ["#a", "#b"]) offer($(id), (o) => !o.dataset.format || o.dataset.format === format);
+  }
+  system.addEventListener("change", update);
+  update();
+}
+
 // --- the replay viewer ---
 function setupReplay() {
   const viewer = $("#viewer");
@@ -153,14 +176,38 @@ function setupPlay() {
     return units;
   }
 
+  function drawReach(root) {
+    // The unit's reach with each move (widest first, so the nearer ones sit on top).
+    const NS = "http://www.w3.org/2000/svg";
+    const layer = document.createElementNS(NS, "g");
+    layer.setAttribute("class", "reach-layer");
+    for (const r of (view.reach || {})[selected] || []) {
+      const path = document.createElementNS(NS, "path");
+      path.setAttribute("class", "reach reach-" + r.kind);
+      path.dataset.kind = r.kind;
+      path.dataset.inches = String(r.inches);
+      path.setAttribute("d", r.d);
+      path.setAttribute("fill-rule", "evenodd");
+      const t = document.createElementNS(NS, "title");
+      t.textContent = r.kind + ": up to " + r.inches + "\" from a model (terrain may cost more)";
+      path.append(t);
+      layer.append(path);
+    }
+    const first = root.querySelector("g.unit");
+    if (first) first.parentNode.insertBefore(layer, first); else root.append(layer);
+  }
+
   function drawHints(actions) {
     const root = svg();
     if (!root) return;
-    for (const c of $all("circle.goal", root)) c.remove();
+    for (const c of $all("circle.goal, g.reach-layer", root)) c.remove();
     for (const g of $all("g.unit", root)) {
       g.classList.toggle("selected", g.dataset.unit === selected);
-      g.classList.remove("target");
+      g.classList.remove("target", "target-shoot", "target-charge");
     }
+    drawReach(root);
+    const legend = $("#reach-legend");
+    if (legend) legend.hidden = !((view.reach || {})[selected] || []).length && !actions.some((a) => a.action.target);
     for (const a of actions) {
       const act = a.action;
       if (act.to) {
@@ -177,7 +224,7 @@ function setupPlay() {
       }
       for (const uid of [act.target, act.second]) {
         const g = uid && root.querySelector('g.unit[data-unit="' + CSS.escape(uid) + '"]');
-        if (g) g.classList.add("target");
+        if (g) g.classList.add("target", act.kind === "charge" ? "target-charge" : "target-shoot");
       }
     }
   }
@@ -305,6 +352,7 @@ function setupPlay() {
 document.addEventListener("DOMContentLoaded", () => {
   setupFileInputs();
   setupOddsForm();
+  setupSystemPicker();
   setupReplay();
   setupOpen();
   setupPlay();
