@@ -90,7 +90,8 @@ def strength(
     check_games(games)
     if table not in ("open", "random"):
         raise OptionError("unknown table", value=table, expected="open or random", where="--table")
-    old = _read_docs(docs) if docs is not None else ""
+    if docs is not None:
+        _read_docs(docs)  # refused before any game
     a, b = load_playable([("army A", army_a), ("army B", army_b)], command="strength")
     seeded = make_rng(seed)
     spec = LadderSpec(
@@ -121,6 +122,7 @@ def strength(
         raise OptionError("no seed finished", expected="let at least one seed finish")
     if docs is not None:
         table_md = f"{BEGIN}\n{markdown(rows)}\n{END}"
+        old = _read_docs(docs)  # as it is now: the games take a while
         docs.write_text(_PLACE.sub(lambda _: table_md, old, count=1), encoding="utf-8")
     if as_json:
         report = {
