@@ -52,14 +52,15 @@ def test_curve_scores_pairs_and_costs_against_the_yardstick() -> None:
 
 def test_strength_writes_its_table_into_the_docs(tmp_path: Path) -> None:
     """One seed at budget 1 (150 points, quick): the table replaces what stood between the
-    markers, the text around them stays."""
+    marker lines, the text around them (a sentence naming the markers too) stays."""
     doc = tmp_path / "doc.md"
-    doc.write_text(f"before\n{BEGIN}\nold table\n{END}\nafter\n", encoding="utf-8")
+    prose = f"the table goes between `{BEGIN}` and `{END}`:\n"  # a mention, not the place
+    doc.write_text(f"{prose}{BEGIN}\nold table\n{END}\nafter\n", encoding="utf-8")
     args = ["gff/shooty-150.json", "gff/melee-150.json", "--budgets", "1", "--games", "1"]
     code = oprlab.cli.main(["strength", *args, "--seed", "3", "--docs", str(doc), "--json"])
     assert code == 0
     text = doc.read_text(encoding="utf-8")
-    assert text.startswith(f"before\n{BEGIN}\n| system |") and text.endswith(f"{END}\nafter\n")
+    assert text.startswith(f"{prose}{BEGIN}\n| system |") and text.endswith(f"{END}\nafter\n")
     assert "old table" not in text and "`search:1` | 2 |" in text
 
 

@@ -44,7 +44,8 @@ def _budgets(text: str) -> tuple[int, ...]:
     return tuple(dict.fromkeys(int(p) for p in parts))
 
 
-_PLACE = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.S)
+#: The markers as whole lines (a mention of them inside a sentence is not the place).
+_PLACE = re.compile("^" + re.escape(BEGIN) + r"$.*?^" + re.escape(END) + "$", re.S | re.M)
 
 
 def _read_docs(path: Path) -> str:
