@@ -10,7 +10,7 @@ import pytest
 
 import oprlab.cli
 from oprlab.analysis.ladder import LadderGame
-from oprlab.analysis.verdicts import Z95, judge, robustness, share_interval
+from oprlab.analysis.verdicts import Z95, judge, robustness, robustness_of, share_interval
 
 
 def _games(commander: str, winners: list[int | None]) -> list[LadderGame]:
@@ -57,3 +57,41 @@ def test_verdict_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> No
     report = json.loads(capsys.readouterr().out)
     assert [v["commander"] for v in report["verdicts"]] == ["random", "rules"]
     assert report["across_commanders"] in ("holds", "depends", "flips")
+
+
+def test_robustness_from_series_scores() -> None:
+    """Scores per commander and seed, as ``battle --across`` collects them: x takes 3/4 of
+    seeds 1-4, y 1/4 of the same seeds; every paired difference is -1 or 0: the mean -1/2."""
+    by = {"x": {1: 1.0, 2: 1.0, 3: 1.0, 4: 0.0}, "y": {1: 0.0, 2: 0.0, 3: 1.0, 4: 0.0}}
+    rows, overall = robustness_of(by, ["x", "y"])
+    assert [r.score for r in rows] == [0.75, 0.25] and rows[1].diff == -0.5
+    assert overall == "holds"  # 4 games: neither interval leaves 1/2
+
+
+def test_battle_across_commanders(capsys: pytest.CaptureFixture[str]) -> None:
+    """``battle --games 2 --across``: each commander plays both sides of the same two seeds
+    (noise 1 is a uniformly random player, so the games are quick)."""
+    args = ["--games", "2", "--across", "random,rules:1", "--seed", "5", "--jobs", "1"]
+    code = oprlab.cli.main(["battle", "gff/shooty-150", "gff/melee-150", *args, "--json"])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [v["commander"] for v in report["verdicts"]] == ["random", "rules:1"]
+    assert [v["games"] for v in report["verdicts"]] == [2, 2]
+    assert report["across_commanders"] in ("holds", "depends", "flips")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--games", "2", "--across", "rules"],
+        ["--games", "2", "--across", "rules,rules"],
+        ["--games", "1", "--across", "rules,random"],
+        ["--games", "2", "--across", "rules,bogus"],
+    ],
+)
+def test_battle_across_bad_options_are_one_line(
+    args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert oprlab.cli.main(["battle", "gff/shooty-150", "gff/melee-150", *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: ") and "\n" not in err

@@ -13,7 +13,7 @@ May import: analysis.ladder (its games and how one is played), rng; joblib.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +23,7 @@ from joblib import Parallel, delayed
 from oprlab.analysis.ladder import LadderGame, LadderSpec, play_task
 from oprlab.rng import iter_seeds
 
-__all__ = ["Verdict", "judge", "play_verdicts", "robustness"]
+__all__ = ["Verdict", "across", "judge", "play_verdicts", "robustness", "robustness_of"]
 
 Z95 = 1.959963984540054
 
@@ -97,6 +97,15 @@ def play_verdicts(
     return games
 
 
+def across(verdicts: Sequence[str]) -> str:
+    """``flips`` if two verdicts are opposite (``A`` and ``B``), ``depends`` if some give one
+    and others ``none``, else ``holds``."""
+    said = set(verdicts)
+    if {"A", "B"} <= said:
+        return "flips"
+    return "depends" if len(said) > 1 else "holds"
+
+
 def robustness(games: Sequence[LadderGame], commanders: Sequence[str]) -> tuple[list[Verdict], str]:
     """The verdict under each commander, its difference from the first's, and whether the
     verdict ``holds``, ``depends`` on the commander or ``flips``. Differences pair the seeds
@@ -105,10 +114,18 @@ def robustness(games: Sequence[LadderGame], commanders: Sequence[str]) -> tuple[
     for g in games:
         if g.commander_a == g.commander_b and g.commander_a in by:
             by[g.commander_a][g.seed] = g.score_a
-    first = by[commanders[0]]
+    return robustness_of(by, commanders)
+
+
+def robustness_of(
+    by: Mapping[str, Mapping[int, float]], commanders: Sequence[str]
+) -> tuple[list[Verdict], str]:
+    """:func:`robustness` from A's score per commander and game seed (a series per commander
+    on the same seeds, as ``battle --games N --across`` plays them)."""
+    first = by.get(commanders[0], {})
     out = []
     for c in commanders:
-        mine = by[c]
+        mine = by.get(c, {})
         if not mine:
             continue
         score = float(np.mean(list(mine.values())))
@@ -121,11 +138,4 @@ def robustness(games: Sequence[LadderGame], commanders: Sequence[str]) -> tuple[
         if c == commanders[0]:
             d = d_low = d_high = 0.0
         out.append(Verdict(c, len(mine), score, low, high, judge(low, high), d, d_low, d_high))
-    said = {v.verdict for v in out}
-    if {"A", "B"} <= said:
-        overall = "flips"
-    elif len(said) > 1:
-        overall = "depends"
-    else:
-        overall = "holds"
-    return out, overall
+    return out, across([v.verdict for v in out])

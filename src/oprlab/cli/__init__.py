@@ -144,6 +144,7 @@ COMMANDS: dict[str, str] = {
     "experiment": "oprlab.cli.experiment",
     "ladder": "oprlab.cli.ladder",
     "verdict": "oprlab.cli.ladder",
+    "strength": "oprlab.cli.strength",
     "serve": "oprlab.cli.serve",
 }
 #: The command modules, in the order help lists their commands.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -82,6 +82,13 @@ def battle(
         " :P for noise (rules:0.2).",
     ),
     games: int = typer.Option(1, help="Play a series of N games (at most 1,000,000)."),
+    across: str | None = typer.Option(
+        None,
+        metavar="COMMANDERS",
+        help="Play the series once per commander of this comma-separated list (each on both "
+        "sides, the same seeds) and say whether army A's verdict holds across them, depends on "
+        "them or flips (docs/commanders.md); replaces --commander-a/-b.",
+    ),
     jobs: int = typer.Option(
         0, help="Worker processes for a series (0: all cores; more than the cores is capped)."
     ),
@@ -140,6 +147,7 @@ def battle(
         resume=resume,
         cluster=cluster,
     )
+    names = _across_names(across, games, out) if across is not None else ()
     n_jobs = check_jobs(jobs, games) if as_series and cluster is None else 1
     check_outputs(log=log, svg=svg, out=out)
     if svg is not None and svg_rounds:
@@ -149,8 +157,8 @@ def battle(
     a, b = load_playable(
         [("army A", army_a), ("army B", army_b)], command="battle", fmt=rules.army_format
     )
-    get_commander(commander_a, seeded.seed, system=rules)  # an unknown one: a line, before play
-    get_commander(commander_b, seeded.seed, system=rules)
+    for name in (commander_a, commander_b, *names):  # an unknown one: a line, before play
+        get_commander(name, seeded.seed, system=rules)
     board = _table(table, seeded.seed)
     console = Console()
     if not as_series:
@@ -195,6 +203,9 @@ def battle(
         a, b, seed=seeded.seed, mechanic=chosen, table=board, log=False, readings=options
     )
     spec = SeriesSpec(a, b, (commander_a, commander_b), chosen, board, seeded.seed, system, options)
+    if names:
+        _across(console, spec, names, games, n_jobs=n_jobs, cluster=cluster, as_json=as_json)
+        return
     _series(
         console,
         spec,
@@ -239,6 +250,82 @@ def _game_setup(
         rule_options=tuple(rule_options),
         terrain=terrain,
     )
+def _across_names(text: str, games: int, out: Path | None) -> tuple[str, ...]:
+    """``--across``: two or more different commanders, for a series not stored in a file."""
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise OptionError(
+            "--across needs two or more different commanders",
+            value=text,
+            expected="a comma-separated list, as in rules:0.5,rules,search",
+            where="--across",
+        )
+    if games < 2 or out is not None:
+        raise OptionError(
+            "--across compares series, not stored in a file",
+            value="--across",
+            expected="--games N (2 or more) without --out",
+        )
+    return names
+
+
+def _across(
+    console: Console,
+    spec: SeriesSpec,
+    names: tuple[str, ...],
+    games: int,
+    *,
+    n_jobs: int,
+    cluster: str | None,
+    as_json: bool,
+) -> None:
+    """The series once per commander (playing both sides), then the verdicts side by side."""
+    from oprlab.analysis.verdicts import robustness_of
+    from oprlab.cli.ladder import print_verdicts
+
+    by: dict[str, dict[int, float]] = {}
+    interrupted = False
+    with Progress(
+        "{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+        disable=as_json,
+    ) as progress:
+        bar = progress.add_task("games", total=games * len(names))
+        for name in names:
+            run = play_series(
+                replace(spec, commanders=(name, name)),
+                games,
+                n_jobs=n_jobs,
+                cluster=cluster,
+                on_game=lambda _: progress.advance(bar),
+            )
+            by[name] = {
+                g.seed: 0.5 if g.winner is None else float(g.winner == 0) for g in run.games
+            }
+            if run.interrupted:
+                interrupted = True
+                break
+    if not any(by.values()):
+        raise OptionError("no game finished", expected="let at least one game finish")
+    rows, overall = robustness_of(by, names)
+    if as_json:
+        report = {
+            "seed": spec.seed,
+            "system": spec.system,
+            "armies": [spec.army_a.name, spec.army_b.name],
+            "games": sum(len(v) for v in by.values()),
+            "interrupted": interrupted,
+            "verdicts": [v.to_json() for v in rows],
+            "across_commanders": overall,
+        }
+        typer.echo(json.dumps(report, indent=2))
+        return
+    title = f"{spec.army_a.name} (A) vs {spec.army_b.name} (B), {spec.system}, seed {spec.seed}"
+    print_verdicts(console, title, rows, overall)
 
 
 def _round_path(svg: Path, n: int) -> Path:

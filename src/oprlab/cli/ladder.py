@@ -22,7 +22,7 @@ from oprlab.analysis.ladder import (
     ratings,
     store_ladder,
 )
-from oprlab.analysis.verdicts import play_verdicts, robustness
+from oprlab.analysis.verdicts import Verdict, play_verdicts, robustness
 from oprlab.cli.inputs import check_games, check_jobs, check_outputs, load_playable
 from oprlab.errors import OptionError
 from oprlab.game.systems import find_system
@@ -254,7 +254,14 @@ def verdict(
         }
         typer.echo(json.dumps(report, indent=2))
         return
-    out = Table(title=f"{spec.matchups[0].name} ({system}, {len(played)} games, seed {spec.seed})")
+    title = f"{spec.matchups[0].name} ({system}, {len(played)} games, seed {spec.seed})"
+    print_verdicts(Console(), title, rows, overall)
+
+
+def print_verdicts(console: Console, title: str, rows: list[Verdict], overall: str) -> None:
+    """Each commander's verdict and its difference from the first's, then whether the verdict
+    holds across them (``verdict`` and ``battle --games N --across``)."""
+    out = Table(title=title)
     for col in ("commander", "games", "A's score", "95% interval", "verdict", "vs first", "95%"):
         out.add_column(col, justify="left" if col == "commander" else "right")
     for v in rows:
@@ -267,7 +274,6 @@ def verdict(
             f"{v.diff:+.3f}",
             f"[{v.diff_low:+.3f}, {v.diff_high:+.3f}]",
         )
-    console = Console()
     console.print(out)
     note = {"holds": "holds across the commanders", "depends": "DEPENDS on the commander"}
     console.print(f"The verdict {note.get(overall, 'FLIPS between commanders')}.")

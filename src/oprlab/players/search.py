@@ -51,8 +51,10 @@ __all__ = [
 DEFAULT_BUDGET = 24
 #: The largest budget accepted (a game of a few hundred seconds per activation is a typo).
 MAX_BUDGET = 10_000
-#: Candidates searched per activation (the rules commander's choice and the next best).
-CANDIDATES = 3
+#: Candidates searched per activation: the rules commander's choice and the best other (unit,
+#: kind). Two beat three at budget 24 (GFF, 300 points: 0.70 against 0.56 for three over the
+#: rules commander): with the budget split over fewer candidates each playout looks further.
+CANDIDATES = 2
 #: Dice samples per candidate.
 SAMPLES = 2
 #: The decisions searched: an activation's choice of unit and action.

@@ -328,6 +328,14 @@ def _fair_html(report: dict[str, Any], cells: Sequence[dict[str, Any]]) -> list[
     return parts
 
 
+def _across(v: dict[str, str] | None) -> str:
+    """A commanders contrast's verdicts and whether they hold (a flip in capitals)."""
+    if v is None:
+        return "-"
+    word = {"flips": "FLIPS", "depends": "depends on the commander"}.get(v["verdict"], "holds")
+    return f"{v['variant']} / {v['baseline']}: {word}"
+
+
 def _fmt(iv: dict[str, Any] | None, digits: int = 3) -> str:
     if not iv or iv.get("estimate") is None or math.isnan(iv["estimate"]):
         return "-"
@@ -409,6 +417,7 @@ def report_html(report: dict[str, Any]) -> str:
                 "narrower by",
                 "change of margin spread",
                 "SPRT",
+                "verdicts (variant / baseline)",
             ],
             [
                 [
@@ -422,6 +431,7 @@ def report_html(report: dict[str, Any]) -> str:
                     else f"{100 * x['score_a']['narrowing']:.0f}%",
                     _fmt(x["objective_margin_sd_change"]),
                     x["sprt"]["verdict"] if "sprt" in x else "-",
+                    _across(x.get("across_commanders")),
                 ]
                 for x in report["effects"]
             ],

@@ -27,9 +27,11 @@ from oprlab.analysis.lab.stats import (
     sprt,
 )
 from oprlab.analysis.stats import wilson
+from oprlab.analysis.verdicts import across, judge
 
 __all__ = [
     "Contrast",
+    "across_commanders",
     "cell_summary",
     "contrasts",
     "effect_summary",
@@ -255,4 +257,22 @@ def effect_summary(
     )
     if stop.rule == "sprt" and len(v) >= 2:
         out["sprt"] = sprt(np.subtract(v, b), stop.d, stop.alpha, stop.beta).to_json()
+    if pair.factor == "commanders":
+        out["across_commanders"] = across_commanders(
+            seed_scores(by_cell[pair.variant.key]), seed_scores(by_cell[pair.baseline.key])
+        )
     return out
+
+
+def across_commanders(
+    variant: Mapping[int, float], baseline: Mapping[int, float]
+) -> dict[str, str]:
+    """Issue 14 item 5: army A's verdict under each commander (``A`` when the cell's 95%
+    interval on A's score is above 1/2, ``B`` below, ``none``) and whether it ``holds``,
+    ``depends`` on the commander or ``flips`` (:mod:`oprlab.analysis.verdicts`); the contrast's
+    paired effect beside it is the difference and its interval."""
+    said = []
+    for scores in (variant, baseline):
+        m = mean_interval(list(scores.values()))
+        said.append(judge(m.low, m.high) if m.n >= 2 else "none")
+    return {"variant": said[0], "baseline": said[1], "verdict": across(said)}
