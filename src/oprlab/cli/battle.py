@@ -250,6 +250,8 @@ def _game_setup(
         rule_options=tuple(rule_options),
         terrain=terrain,
     )
+
+
 def _across_names(text: str, games: int, out: Path | None) -> tuple[str, ...]:
     """``--across``: two or more different commanders, for a series not stored in a file."""
     names = tuple(n.strip() for n in text.split(",") if n.strip())
