@@ -849,68 +849,9 @@ def _choose_zone(state: GameState, edge: str) -> None:
     _next_deployer(state)
 
 
-def _deploy(state: GameState, us: UnitState, action: Action) -> None:
-    assert action.to is not None
-    heading = facing(us.side, edge_of(state, us.side))
-    base = _formation_at_origin(us.unit, us.models, heading, action.formation)
-    us.placement = geo.translated(base, action.to[0], action.to[1])
-    if us.reserve == "ambush":
-        us.arrived = state.round
-    us.reserve = None
-    activation.deployed(state, us, action.to, action.formation)
-    _next_deployer(state)
-
-
 def _next_deployer(state: GameState) -> None:
-    """Alternate deployment; move on to the next phase when nobody has units left to place."""
-    while True:
-        if activation.deployer_with_room(state, _has_room):
-            return
-        if state.phase == Phase.DEPLOY:
-            state.phase = Phase.SCOUT  # Scout: after all other units, starting with the first
-            state.active = state.first
-            if any(_to_deploy(state, s) for s in (0, 1)):
-                continue
-        if state.phase in (Phase.DEPLOY, Phase.SCOUT) and state.round == 0:
-            _start_round(state, 1)
-            return
-        if state.phase == Phase.AMBUSH:
-            state.phase = Phase.ACTIVATION
-            state.active = state.first
-            _skip_empty(state)
-            _offer_clocks(state)
-        return
-
-
-def _has_room(state: GameState, side: int) -> bool:
-    """Whether ``side`` has a unit to deploy and room for it (a unit with no room at all is
-    left out, and the log says why: :func:`oprlab.game.deploy_search.not_deployed`)."""
-    for us in _to_deploy(state, side):
-        if deploy_options(state, us):
-            return True
-        deploy_search.not_deployed(state, us, no_room_reason(state, us))
-    return False
-
-
-def _start_round(state: GameState, n: int) -> None:
-    activation.begin_round(state, n)  # Playing the Game: who finished first goes first
-    state.active = state.first
-    _give_spell_tokens(state)
-    if n > 1 and any(u.reserve == "ambush" and u.alive for u in state.units.values()):
-        state.phase = Phase.AMBUSH  # Ambush: start of a round after the first, next to act first
-        _next_deployer(state)
-        return
-    state.phase = Phase.ACTIVATION
-    _skip_empty(state)
-    _offer_clocks(state)
-
-
-_give_spell_tokens = caster.give_spell_tokens
-
-
-def _skip_empty(state: GameState) -> None:
-    """Pass the turn to the other side when the side to act has nothing left to activate."""
-    activation.pass_turn(state, state.active, _end_round)
+    """Alternate deployment (:meth:`oprlab.game.opr.setup.Deployment.next_deployer`)."""
+    opr_rules(state).next_deployer(state)
 
 
 def _begin(state: GameState, us: UnitState) -> None:
@@ -1199,31 +1140,12 @@ def _offer_shot(state: GameState, us: UnitState, *, moved: bool) -> None:
 
 
 def _end_activation(state: GameState, side: int) -> None:
-    state.pending = None
-    state.phase = Phase.ACTIVATION
-    _after_activation(state, side)
-    _offer_clocks(state)
-
-
-def _offer_clocks(state: GameState) -> None:
-    """The phase ``clocks`` before an activation, unless ``set_clock_at_activation`` is off."""
-    enabled = options_of(state).set_clock_at_activation
-    bennies.offer_clocks(state, _can_activate, enabled=enabled)
+    """Alternate activations (:meth:`oprlab.game.opr.rounds.Rounds.end_activation`)."""
+    opr_rules(state).end_activation(state, side)
 
 
 #: Setting a clock at an activation's start is the same under both OPR texts (game.bennies).
 clocks_in_play = bennies.clocks_in_play
-
-
-def _start_clock(state: GameState, a: Action) -> None:
-    """Spend the benny and set the clock (or pass); the side then picks its unit."""
-    state.phase = Phase.ACTIVATION
-    bennies.start_clock(state, state.active, a)
-
-
-def _after_activation(state: GameState, side: int) -> None:
-    """Alternate activations; a side with nothing left lets the other activate the rest."""
-    activation.pass_turn(state, 1 - side, _end_round)
 
 
 def _shoot_step(state: GameState, us: UnitState, a: Action) -> None:
@@ -1814,15 +1736,6 @@ def _consolidate_step(state: GameState, us: UnitState, a: Action) -> None:
 # --- end of round ---------------------------------------------------------------------------
 
 
-def _end_round(state: GameState) -> None:
-    activation.record_finished_first(state)
-    roller = state.dice
-    for side in (state.first, 1 - state.first):
-        morale(state, side, roller)
-    update_objectives(state)
-    activation.next_round(state, _start_round)
-
-
 def morale(state: GameState, side: int, roller: Roller) -> None:
     """Seed 003 "Morale": at half or less of its starting units, every unit tests.
 
@@ -1872,25 +1785,20 @@ def morale(state: GameState, side: int, roller: Roller) -> None:
             state.log.add("shaken", unit=us.uid, cause="morale")
 
 
-def controllers(state: GameState) -> list[set[int]]:
-    """For each marker, the sides with a unit able to seize it within 3" right now.
+def may_hold(state: GameState, us: UnitState) -> bool:
+    """Mission 4-6: a unit on the table may seize or contest a marker within 3"; Shaken units
+    cannot, nor Ambush units on the round they arrive."""
+    return us.on_table and not us.shaken and not (us.arrived and us.arrived == state.round)
 
-    Shaken units cannot seize or contest; Ambush units cannot on the round they arrive.
-    """
-    holders = [
-        (us.side, us.placement)
-        for us in state.units.values()
-        if us.on_table
-        and not us.shaken
-        and us.placement is not None
-        and not (us.arrived and us.arrived == state.round)
-    ]
-    return objectives.sides_near(state.objectives, holders)
+
+def controllers(state: GameState) -> list[set[int]]:
+    """For each marker, the sides with a unit able to seize it within 3" right now."""
+    return opr_rules(state).controllers(state)
 
 
 def update_objectives(state: GameState) -> None:
     """Mission 4-6: seize a marker alone, keep it after leaving, neutralise it contested."""
-    objectives.settle(state, controllers(state))
+    opr_rules(state).update_objectives(state)
 
 
 #: Shared with the other OPR procedure (``oprlab.game.objectives``).
@@ -1921,6 +1829,45 @@ class GffRules(OprRules):
 
     to_deploy = staticmethod(_to_deploy)
     deploy_options = staticmethod(deploy_options)
+    no_room_reason = staticmethod(no_room_reason)
+
+    def deployed_placement(self, state: GameState, us: UnitState, action: Action) -> Placement:
+        """Formations face the enemy edge (seed 003 "Deployment")."""
+        assert action.to is not None
+        heading = facing(us.side, edge_of(state, us.side))
+        base = _formation_at_origin(us.unit, us.models, heading, action.formation)
+        return geo.translated(base, action.to[0], action.to[1])
+
+    def arrive(self, state: GameState, us: UnitState) -> None:
+        """Ambush units cannot seize markers on the round they arrive."""
+        if us.reserve == "ambush":
+            us.arrived = state.round
+
+    def deployment_over(self, state: GameState) -> None:
+        """After round 1's Normal and Scout units the first round begins; after the Ambush
+        units the round's activations."""
+        if state.phase in (Phase.DEPLOY, Phase.SCOUT) and state.round == 0:
+            self.start_round(state, 1)
+        elif state.phase == Phase.AMBUSH:
+            self.start_activations(state)
+
+    def round_deployment(self, state: GameState, n: int) -> bool:
+        """Ambush: "at the start of any round after the first", the next to act first."""
+        if n > 1 and any(u.reserve == "ambush" and u.alive for u in state.units.values()):
+            state.phase = Phase.AMBUSH
+            return True
+        return False
+
+    def clocks_at_activation(self, state: GameState) -> bool:
+        return options_of(state).set_clock_at_activation
+
+    def round_end(self, state: GameState) -> None:
+        """Seed 003: morale comes before objectives at the end of a round."""
+        roller = state.dice
+        for side in (state.first, 1 - state.first):
+            morale(state, side, roller)
+
+    may_hold = staticmethod(may_hold)
     unit_actions = staticmethod(unit_actions)
 
     def special_actions(self, state: GameState, us: UnitState) -> list[Action]:
@@ -1939,7 +1886,6 @@ class GffRules(OprRules):
     resist_actions = staticmethod(resist_actions)
     strike_back_actions = staticmethod(fight.strike_back_actions)
     validate = staticmethod(_validate)
-    start_clock = staticmethod(_start_clock)
 
     def resist(self, state: GameState, us: UnitState | None, action: Action) -> None:
         assert us is not None
@@ -1947,7 +1893,7 @@ class GffRules(OprRules):
 
     def steps(self) -> dict[Kind, Step]:
         return {
-            Kind.DEPLOY: _deploy,
+            Kind.DEPLOY: self.deploy,
             Kind.SHOOT: _shoot_step,
             Kind.CONSOLIDATE: _consolidate_step,
             Kind.CAST: _cast,

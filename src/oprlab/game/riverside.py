@@ -950,76 +950,7 @@ def _choose_zone(state: GameState, a: Action) -> None:
         "roll_off", winner=winner, took=ro.took, first=state.first, zone_chooser=picker,
         edges=edges,
     )  # fmt: skip
-    _start_round(state, 1)
-
-
-def _start_round(state: GameState, n: int) -> None:
-    """Beginning Phase, then the round's deployment phases, then activations."""
-    # "start with the commander that finished first"; "units are no longer Fatigued"
-    activation.begin_round(state, n)
-    state.log.add("beginning", round=n)
-    abilities.give_spell_tokens(state)  # "Casters receive spell tokens"
-    state.phase = Phase.DEPLOY if n == 1 else Phase.AMBUSH
-    state.active = state.first  # "The commander that will activate first ... deploys first"
-    state.log.add("deployment_phase", round=n, phase=state.phase, first=state.first)
-    _next_deployer(state)
-
-
-def _deploy(state: GameState, us: UnitState, action: Action) -> None:
-    assert action.to is not None
-    us.placement = formation_at(state, us, action.to, action.formation)
-    us.arrived = state.round
-    us.reserve = None
-    # "Commanders alternate deploying units"
-    activation.deployed(state, us, action.to, action.formation)
-    _next_deployer(state)
-
-
-def _next_deployer(state: GameState) -> None:
-    """Alternate deployment; go on to the next phase when nobody has a unit left to place."""
-    while True:
-        if activation.deployer_with_room(state, _has_room):
-            return
-        if state.phase == Phase.DEPLOY:
-            state.phase = Phase.SCOUT  # round 1: Normal, then Scout Deployment
-            state.active = state.first
-            state.log.add("deployment_phase", round=state.round, phase="scout", first=state.first)
-            continue
-        _start_activation(state)
-        return
-
-
-def _has_room(state: GameState, side: int) -> bool:
-    """Whether ``side`` has a unit to deploy now and room for it.
-
-    A Normal or Scout unit with no room is lost; an Ambush unit with no room waits for the next
-    round's Ambush phase, and is lost after round 4.
-    """
-    for us in _to_deploy(state, side):
-        if deploy_options(state, us):
-            return True
-        if state.phase == Phase.AMBUSH and state.round < state.rounds:
-            state.log.add("no_room", unit=us.uid, side=side, phase=state.phase, waits=True)
-            continue
-        deploy_search.not_deployed(state, us, no_room_reason(state, us))
-    return False
-
-
-def _start_activation(state: GameState) -> None:
-    state.phase = Phase.ACTIVATION
-    state.active = state.first
-    _skip_empty(state)
-
-
-def _skip_empty(state: GameState) -> None:
-    activation.pass_turn(state, state.active, _end_round)
-    _offer_clocks(state)
-
-
-def _offer_clocks(state: GameState) -> None:
-    """The phase ``clocks`` before an activation, as in the GFF game: how a clock is set before
-    a Charge (the Charge is one decision)."""
-    bennies.offer_clocks(state, _can_activate)
+    opr_rules(state).start_round(state, 1)
 
 
 def _begin(state: GameState, us: UnitState) -> None:
@@ -1161,11 +1092,8 @@ def _offer_special(state: GameState, us: UnitState, tried: tuple[str, ...]) -> N
 
 
 def _end_activation(state: GameState, side: int) -> None:
-    state.pending = None
-    state.phase = Phase.ACTIVATION
-    state.teleported = ""
-    activation.pass_turn(state, 1 - side, _end_round)  # "commanders alternate Activating"
-    _offer_clocks(state)
+    """ "Commanders alternate Activating" (:meth:`oprlab.game.opr.rounds.Rounds.end_activation`)."""
+    opr_rules(state).end_activation(state, side)
 
 
 def _shoot_step(state: GameState, us: UnitState, a: Action) -> None:
@@ -1325,13 +1253,6 @@ def _charge(state: GameState, us: UnitState, target: UnitState, *, benny: bool =
 # --- End Phase ------------------------------------------------------------------------------
 
 
-def _end_round(state: GameState) -> None:
-    activation.record_finished_first(state)
-    state.log.add("activation_end", round=state.round, finished_first=state.finished_first)
-    update_objectives(state)
-    activation.next_round(state, _start_round)
-
-
 def contesting(state: GameState, us: UnitState) -> bool:
     """Whether a unit may control or contest markers: on the table, not Shaken ("They cannot
     contest objectives"), not deployed on round 4."""
@@ -1340,18 +1261,13 @@ def contesting(state: GameState, us: UnitState) -> bool:
 
 def controllers(state: GameState) -> list[set[int]]:
     """For each marker, the sides with a unit able to hold it within 3" right now."""
-    holders = [
-        (us.side, us.placement)
-        for us in state.units.values()
-        if contesting(state, us) and us.placement is not None
-    ]
-    return objectives.sides_near(state.objectives, holders)
+    return opr_rules(state).controllers(state)
 
 
 def update_objectives(state: GameState) -> None:
     """End Phase: one side near takes control; both: neutral; nobody: unchanged ("Leaving an
     objective does not stop them from being controlled")."""
-    objectives.settle(state, controllers(state))
+    opr_rules(state).update_objectives(state)
 
 
 #: Shared with the other OPR procedure (``oprlab.game.objectives``).
@@ -1381,6 +1297,38 @@ class RiversideRules(OprRules):
     choose_zone = staticmethod(_choose_zone)
     to_deploy = staticmethod(_to_deploy)
     deploy_options = staticmethod(deploy_options)
+    no_room_reason = staticmethod(no_room_reason)
+
+    def deployed_placement(self, state: GameState, us: UnitState, action: Action) -> Placement:
+        assert action.to is not None
+        return formation_at(state, us, action.to, action.formation)
+
+    def waits_for_room(self, state: GameState, us: UnitState) -> bool:
+        """An Ambush unit with no room waits for the next round's Ambush phase (lost after
+        round 4); a Normal or Scout unit with no room is lost."""
+        if state.phase == Phase.AMBUSH and state.round < state.rounds:
+            state.log.add("no_room", unit=us.uid, side=us.side, phase=state.phase, waits=True)
+            return True
+        return False
+
+    def scout_phase(self, state: GameState) -> None:
+        """Round 1: Normal, then Scout Deployment."""
+        state.log.add("deployment_phase", round=state.round, phase="scout", first=state.first)
+
+    def round_beginning(self, state: GameState, n: int) -> None:
+        state.log.add("beginning", round=n)
+
+    def round_deployment(self, state: GameState, n: int) -> bool:
+        """Round 1: Normal then Scout Deployment; rounds 2-4: Ambush ("The commander that will
+        activate first ... deploys first")."""
+        state.phase = Phase.DEPLOY if n == 1 else Phase.AMBUSH
+        state.log.add("deployment_phase", round=n, phase=state.phase, first=state.first)
+        return True
+
+    def round_end(self, state: GameState) -> None:
+        state.log.add("activation_end", round=state.round, finished_first=state.finished_first)
+
+    may_hold = staticmethod(contesting)
     unit_actions = staticmethod(unit_actions)
     special_actions = staticmethod(ability_actions)
 
@@ -1403,10 +1351,6 @@ class RiversideRules(OprRules):
 
     validate = staticmethod(_validate)
 
-    def start_clock(self, state: GameState, action: Action) -> None:
-        state.phase = Phase.ACTIVATION  # the side then picks its unit
-        bennies.start_clock(state, state.active, action)
-
     def resist(self, state: GameState, us: UnitState | None, action: Action) -> None:
         caster, a, helped = casting(state)
         state.casting = None
@@ -1414,7 +1358,7 @@ class RiversideRules(OprRules):
 
     def steps(self) -> dict[Kind, Step]:
         return {
-            Kind.DEPLOY: _deploy,
+            Kind.DEPLOY: self.deploy,
             Kind.SHOOT: _shoot_step,
             Kind.CAST: _cast,
             Kind.TELEPORT: _teleport,

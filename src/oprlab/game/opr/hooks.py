@@ -12,7 +12,7 @@ overrides one hook.
 
 May import ``oprlab.game.state``, ``oprlab.game.actions``, ``oprlab.game.system`` and the
 shared procedure modules of ``oprlab.game`` (activation, bennies, objectives, deploy_search),
-and below.
+the procedure's parts in ``oprlab.game.opr`` (rounds, setup) and below.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from oprlab.game import activation, bennies, deploy_search, objectives
 from oprlab.game.actions import Action, Kind
+from oprlab.game.opr.setup import Deployment
 from oprlab.game.state import GameState, Phase, UnitState
 from oprlab.game.system import NotDeployed
 from oprlab.mechanics import Mechanic
@@ -37,7 +38,7 @@ DEPLOY_PHASES = (Phase.DEPLOY, Phase.SCOUT, Phase.AMBUSH)
 Step = Callable[[GameState, UnitState, Action], None]
 
 
-class OprRules:
+class OprRules(Deployment):
     """One OPR rule system: the procedure's skeleton, and its hooks with no default text.
 
     Class attributes say what the system is (its name, version, readings, the army format and
@@ -209,14 +210,6 @@ class OprRules:
     def choose_zone(self, state: GameState, a: Action) -> None:
         raise NotImplementedError
 
-    def to_deploy(self, state: GameState, side: int) -> list[UnitState]:
-        """The units ``side`` may set up in this deployment phase."""
-        raise NotImplementedError
-
-    def deploy_options(self, state: GameState, us: UnitState) -> list[deploy_search.Option]:
-        """Where and in which formation ``us`` may be set up."""
-        raise NotImplementedError
-
     def unit_actions(self, state: GameState, us: UnitState) -> list[Action]:
         """The actions a unit may take as it activates (what a Shaken unit may do, too)."""
         raise NotImplementedError
@@ -243,10 +236,6 @@ class OprRules:
 
     def validate(self, state: GameState, a: Action) -> UnitState | None:
         """The acting unit if ``action`` may be taken now; else a clear ``UserError``."""
-        raise NotImplementedError
-
-    def start_clock(self, state: GameState, a: Action) -> None:
-        """Clock-bennies: a clock set (or passed) at an activation's start."""
         raise NotImplementedError
 
     def resist(self, state: GameState, us: UnitState | None, action: Action) -> None:
