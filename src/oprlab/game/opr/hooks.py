@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from oprlab.game import activation, bennies, deploy_search, objectives
 from oprlab.game.actions import Action, Kind
 from oprlab.game.opr.setup import Deployment
-from oprlab.game.state import GameState, Phase, UnitState
+from oprlab.game.state import GameState, Pending, Phase, UnitState
 from oprlab.game.system import NotDeployed
 from oprlab.mechanics import Mechanic
 from oprlab.table.model import Point, Table
@@ -188,6 +188,19 @@ class OprRules(Deployment):
         stuck = self.readings_of(state).stuck_markers
         left = state.objectives_left
         return left == 0 or objectives.stop_if_stuck(state, self.marker_problem, stuck)
+
+    # --- the pauses for the other side's decisions -------------------------------------------
+
+    def ask_defender(
+        self, state: GameState, waiting: object, unit: str, side: int, *, moved: bool = False
+    ) -> None:
+        """Pause an attack whose hits are known for the ``DEFEND`` decision of the side of
+        ``unit``, the unit hit (seed 000 variation 5 "Bennies"); ``side`` is the side whose
+        activation it is, ``waiting`` the rest of the attack."""
+        state.defending = waiting
+        state.pending = Pending(Phase.DEFEND, unit, side, moved=moved)
+        state.phase = Phase.DEFEND
+        state.active = state.units[unit].side
 
     # --- hooks: where the texts differ ------------------------------------------------------
 
