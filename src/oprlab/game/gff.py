@@ -464,32 +464,6 @@ def _next_deployer(state: GameState) -> None:
 _set_clock = bennies.set_clock
 
 
-def _activate(state: GameState, us: UnitState, a: Action) -> None:
-    _begin(state, us)
-    activation.log_activation(state, us, a)
-    assert us.placement is not None
-    if not us.on_table:  # lost to dangerous terrain as it activated
-        _end_activation(state, us.side)
-        return
-    if a.kind is Kind.IDLE:
-        us.shaken = False  # "must spend one full activation idle to stop being Shaken"
-        state.log.add("rally", unit=us.uid)
-        _end_activation(state, us.side)
-    elif a.kind is Kind.HOLD:
-        _offer_shot(state, us, moved=False)
-    elif a.kind in (Kind.ADVANCE, Kind.RUSH):
-        assert a.to is not None
-        _move(state, us, a.to, move_allowance(us.unit, a.kind), "move")
-        if not us.alive:
-            _end_activation(state, us.side)
-        elif a.kind is Kind.ADVANCE:
-            _offer_shot(state, us, moved=True)
-        else:
-            _end_activation(state, us.side)
-    elif a.kind is Kind.CHARGE:
-        _charge(state, us, state.units[a.target], benny=a.benny)
-
-
 def _offer_shot(state: GameState, us: UnitState, *, moved: bool) -> None:
     """Hold and Advance "can shoot": the targets are the next decision, if any is in range."""
     if shooting_targets(state, us):
@@ -678,7 +652,22 @@ class GffRules(OprRules):
             Kind.STRIKE_BACK: _strike_back,
         }
 
-    activate = staticmethod(_activate)
+    def begin_activation(self, state: GameState, us: UnitState) -> bool:
+        _begin(state, us)  # seed 003: models standing in dangerous terrain roll first
+        return us.on_table
+
+    def move(self, state: GameState, us: UnitState, a: Action) -> None:
+        assert a.to is not None
+        _move(state, us, a.to, move_allowance(us.unit, a.kind), "move")
+
+    def offer_shot(
+        self, state: GameState, us: UnitState, *, moved: bool, tried: tuple[str, ...]
+    ) -> None:
+        _offer_shot(state, us, moved=moved)
+
+    def charge(self, state: GameState, us: UnitState, target: UnitState, *, benny: bool) -> None:
+        _charge(state, us, target, benny=benny)
+
     move_allowance = staticmethod(move_allowance)
     shooting_targets = staticmethod(shooting_targets)
 

@@ -152,12 +152,10 @@ def _fight(
         if may_defend and bennies_available(state, state.units[hit].side) > 0:
             rolled = defend.roll_hits(blow.weapons, blow.target, blow.situation, roller)
             if defend.hit_count(rolled):  # seed 000 variation 5: "any single attack"
-                state.defending = defend.MeleeDefending(
+                waiting = defend.MeleeDefending(
                     charger, charged, side, by, hit, x, blow, rolled, defended
                 )
-                state.pending = Pending(Phase.DEFEND, hit, side)
-                state.phase = Phase.DEFEND
-                state.active = state.units[hit].side
+                opr_rules(state).ask_defender(state, waiting, hit, side)
                 return
             r = defend.resolve_hits(rolled, blow.target, blow.situation, roller, fear=blow.fear)
         else:

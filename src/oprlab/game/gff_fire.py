@@ -25,7 +25,7 @@ from oprlab.game.gff_shooting import (
     ranged_weapons,
 )
 from oprlab.game.opr.hooks import opr_rules
-from oprlab.game.state import GameState, Pending, Phase, UnitState
+from oprlab.game.state import GameState, UnitState
 from oprlab.rules.gff.attack import (
     Situation,
 )
@@ -184,10 +184,7 @@ def _land(state: GameState, shot: defend.Defending, roller: Roller) -> bool:
     while True:
         target = state.units[shot.target]
         if defend.hit_count(shot.rolled) and bennies_available(state, target.side) > 0:
-            state.defending = shot
-            state.pending = Pending(Phase.DEFEND, target.uid, shot.side, moved=shot.moved)
-            state.phase = Phase.DEFEND
-            state.active = target.side
+            opr_rules(state).ask_defender(state, shot, target.uid, shot.side, moved=shot.moved)
             return True
         d = defender_profile(
             target.unit, models=target.models, markers=target.markers, shaken=target.shaken

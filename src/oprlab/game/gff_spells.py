@@ -210,12 +210,10 @@ def _spell_hits(
     )
     if hits and options_of(state).defend == "all" and bennies_available(state, target.side) > 0:
         rolled: defend.Rolled = ((p, (Hit(spell.ap),) * hits),)
-        state.defending = defend.SpellDefending(
+        waiting = defend.SpellDefending(
             us.uid, target.uid, us.side, spell.name, rolled, situation, d, tried
         )
-        state.pending = Pending(Phase.DEFEND, target.uid, us.side)
-        state.phase = Phase.DEFEND
-        state.active = target.side
+        opr_rules(state).ask_defender(state, waiting, target.uid, us.side)
         return True
     wounds = 0
     for _ in range(hits):

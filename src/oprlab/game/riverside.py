@@ -502,33 +502,6 @@ def _choose_zone(state: GameState, a: Action) -> None:
     opr_rules(state).start_round(state, 1)
 
 
-def _activate(state: GameState, us: UnitState, a: Action) -> None:
-    tried = _tried(state, us)
-    _begin(state, us)
-    state.pending = None
-    state.phase = Phase.ACTIVATION
-    activation.log_activation(state, us, a, shaken=us.shaken)
-    assert us.placement is not None
-    if a.kind is Kind.IDLE:
-        if us.shaken:
-            us.shaken = False  # Idle: "remove the Shaken condition"
-            state.log.add("rally", unit=us.uid)
-        _end_activation(state, us.side)
-    elif a.kind is Kind.HOLD:
-        _offer_shot(state, us, moved=False, tried=tried)
-    elif a.kind in (Kind.ADVANCE, Kind.RUSH):
-        assert a.to is not None
-        _move(state, us, a)
-        if a.kind is Kind.ADVANCE and us.alive:
-            _offer_shot(state, us, moved=True, tried=tried)
-        elif us.alive:
-            _offer_special(state, us, tried)
-        else:
-            _end_activation(state, us.side)
-    elif a.kind is Kind.CHARGE:
-        _charge(state, us, state.units[a.target], benny=a.benny)
-
-
 def _move(state: GameState, us: UnitState, a: Action) -> None:
     assert us.placement is not None and a.to is not None
     before = geo.centroid(us.placement)
@@ -691,7 +664,24 @@ class RiversideRules(OprRules):
             Kind.DEFEND: _defend,
         }
 
-    activate = staticmethod(_activate)
+    abilities_used = staticmethod(_tried)
+
+    def begin_activation(self, state: GameState, us: UnitState) -> bool:
+        _begin(state, us)
+        state.pending = None
+        state.phase = Phase.ACTIVATION
+        return True
+
+    def activation_logged(self, state: GameState, us: UnitState) -> dict[str, object]:
+        return {"shaken": us.shaken}  # seed 002: any action, only Idle removes Shaken
+
+    move = staticmethod(_move)
+    offer_shot = staticmethod(_offer_shot)
+    after_rush = staticmethod(_offer_special)
+
+    def charge(self, state: GameState, us: UnitState, target: UnitState, *, benny: bool) -> None:
+        _charge(state, us, target, benny=benny)
+
     move_allowance = staticmethod(move_allowance)
 
     def shooting_targets(self, state: GameState, us: UnitState) -> list[str]:

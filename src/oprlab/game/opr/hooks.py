@@ -12,7 +12,7 @@ overrides one hook.
 
 May import ``oprlab.game.state``, ``oprlab.game.actions``, ``oprlab.game.system`` and the
 shared procedure modules of ``oprlab.game`` (activation, bennies, objectives, deploy_search),
-the procedure's parts in ``oprlab.game.opr`` (rounds, setup) and below.
+the procedure's parts in ``oprlab.game.opr`` (rounds, setup, activation) and below.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from oprlab.game import activation, bennies, deploy_search, objectives
 from oprlab.game.actions import Action, Kind
-from oprlab.game.opr.setup import Deployment
+from oprlab.game.opr.activation import Activation
 from oprlab.game.state import GameState, Pending, Phase, UnitState
 from oprlab.game.system import NotDeployed
 from oprlab.mechanics import Mechanic
@@ -38,7 +38,7 @@ DEPLOY_PHASES = (Phase.DEPLOY, Phase.SCOUT, Phase.AMBUSH)
 Step = Callable[[GameState, UnitState, Action], None]
 
 
-class OprRules(Deployment):
+class OprRules(Activation):
     """One OPR rule system: the procedure's skeleton, and its hooks with no default text.
 
     Class attributes say what the system is (its name, version, readings, the army format and
@@ -257,10 +257,6 @@ class OprRules(Deployment):
 
     def steps(self) -> dict[Kind, Step]:
         """What each kind of action does, once the unit is known; the rest activate."""
-        raise NotImplementedError
-
-    def activate(self, state: GameState, us: UnitState, a: Action) -> None:
-        """Hold, Advance, Rush, Charge or Idle."""
         raise NotImplementedError
 
     def move_allowance(self, unit: Unit, kind: Kind) -> float:
