@@ -4,7 +4,10 @@ The procedure is written as OpenSpiel-style functions on a :class:`GameState`:
 :func:`legal_actions` lists the decisions open to the side to act in canonical order,
 :func:`is_legal` checks any action (a move to any point), and :func:`apply` carries one out,
 rolling every check through the game's mechanic and logging every event. Commanders only ever
-choose among actions; dice enter through the mechanic with the game's seeded generator.
+choose among actions; dice enter through the mechanic with the game's seeded generator. The
+procedure both OPR texts share (rounds, deployment, the unit's action) is written once in
+:mod:`oprlab.game.opr`; :class:`GffRules` fills its hooks as seed 003 says, with the GFF steps in
+``gff_deploy``, ``gff_moving``, ``gff_losses``, ``gff_spells``, ``gff_fire`` and ``gff_fight``.
 
 An activation is one or two decisions: the action (Hold, Advance, Rush, Charge, or Idle when
 Shaken), then, after Hold or Advance with a target in range, the shooting (``SHOOT``: up to two
@@ -37,7 +40,8 @@ reach may spend tokens against it first (``RESIST``); army lists carry no spells
 :data:`SPELLS` is oprlab's stand-in (docs/rules/gff.md "Caster"). Movement, line of sight and
 cover come from :mod:`oprlab.game.geometry`.
 
-May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.units``, ``oprlab.mechanics`` and below.
+May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.units``, ``oprlab.mechanics``,
+``oprlab.game.opr`` and the ``gff_*`` modules, and below.
 """
 
 from __future__ import annotations

@@ -4,7 +4,10 @@ The procedure follows :mod:`oprlab.game.gff` as OpenSpiel-style functions on a
 :class:`GameState`: :func:`legal_actions` lists the decisions of the side to act in canonical
 order, :func:`is_legal` checks any action (a move to any point), :func:`apply` carries one out,
 rolling every check through the game's mechanic and logging every event. Attacks are resolved by
-:mod:`oprlab.game.riverside_combat` with the Riverside pipeline.
+:mod:`oprlab.game.riverside_combat` with the Riverside pipeline. The procedure both OPR texts
+share (rounds, deployment, the unit's action) is written once in :mod:`oprlab.game.opr`;
+:class:`RiversideRules` fills its hooks as seed 002 says, with the Riverside steps in
+``riverside_deploy``, ``riverside_charge``, ``riverside_steps`` and ``riverside_attacks``.
 
 Seed 002 in order: "Placing Objectives" (D3+2 markers; the roll-off winner places first; then
 alternately, outside the deployment zones, over 9" apart, not in impassable terrain); "Choosing
@@ -36,8 +39,9 @@ defender always strikes back; roll-offs and the D3 use the game's generator unde
 
 May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.units``, ``oprlab.mechanics`` and
 ``oprlab.game``'s state, actions, events, geometry, objectives, ``riverside_combat``,
-``riverside_defend``, ``riverside_abilities``, ``gff_room`` and the procedure pieces shared with
-GFF: ``activation`` (rounds and alternation), ``bennies`` and ``benny_defence``.
+``riverside_defend``, ``riverside_abilities``, the other ``riverside_*`` modules, ``gff_room``
+and the procedure shared with GFF: ``oprlab.game.opr``, ``activation``, ``bennies`` and
+``benny_defence``.
 """
 
 from __future__ import annotations
