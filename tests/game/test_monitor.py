@@ -146,6 +146,6 @@ def test_the_monitor_catches_shooters_out_of_range(monkeypatch: pytest.MonkeyPat
 
 def test_the_monitor_catches_markers_left_unsettled(monkeypatch: pytest.MonkeyPatch) -> None:
     """A game that forgot to settle the markers at a round's end is caught."""
-    monkeypatch.setattr(gff, "update_objectives", lambda state: None)
+    monkeypatch.setattr(gff.GffRules, "update_objectives", lambda self, state: None)
     with pytest.raises(Breach, match="markers"):
         _opr("gff", 2, ("rules", "rules"), "d6", False)

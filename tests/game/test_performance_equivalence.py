@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from oprlab.game import geometry as geo
-from oprlab.game import gff
+from oprlab.game import gff, gff_deploy
 from oprlab.game.actions import Action, Kind
 from oprlab.game.play import play_game
 from oprlab.game.state import GameState
@@ -239,7 +239,13 @@ def test_deploy_candidates_follow_a_changed_table() -> None:
     open_points = gff.deploy_candidates(state, us)
     state.table = mission_table(5)
     warm = gff.deploy_candidates(state, us)
-    for memo in (gff._STANDS, gff._CIRCLES, gff._FORMATIONS, geo._FITS, geo._GAPS):
+    for memo in (
+        gff_deploy._STANDS,
+        gff_deploy._CIRCLES,
+        gff_deploy._FORMATIONS,
+        geo._FITS,
+        geo._GAPS,
+    ):
         memo.clear()
     assert gff.deploy_candidates(state, us) == warm
     assert len(warm) < len(open_points)

@@ -18,6 +18,7 @@ import pytest
 
 from oprlab.errors import OptionError, UserError
 from oprlab.game import riverside as rv
+from oprlab.game import riverside_charge
 from oprlab.game import riverside_combat as combat
 from oprlab.game.actions import Action, Kind
 from oprlab.game.state import GameState, Objective, UnitState
@@ -500,7 +501,7 @@ def test_straight_charge_shortcut_never_overrules_the_path_search() -> None:
             for q in parts[k + 1 :]
         ):
             continue
-        if rv._straight_charge(table, unit, target, [other], 12.0):
+        if riverside_charge._straight_charge(table, unit, target, [other], 12.0):
             allowed += 1
             assert table_charge.can_charge(table, unit, target, 12.0, [other])
     assert allowed >= 10

@@ -6,7 +6,7 @@ the opposite one, and each deploys within 12" of its edge. An edge is named by t
 a box ``(xmin, ymin, xmax, ymax)``. Pure functions of the table, so the procedure
 (``oprlab.game.gff``) and the commanders share one geometry.
 
-May import ``oprlab.errors`` and ``oprlab.table.model``.
+May import ``oprlab.errors`` and ``oprlab.table.model`` (``oprlab.game.state`` for its types).
 """
 
 from __future__ import annotations
@@ -14,9 +14,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from oprlab.errors import OptionError
 from oprlab.table.model import Point, Table
+
+if TYPE_CHECKING:
+    from oprlab.game.state import GameState
 
 #: Every edge, in the fixed order habits break ties by (side A's default first).
 EDGES = ("south", "north", "west", "east")
@@ -194,3 +198,9 @@ def offered_edges(table: Table, edges: Sequence[str], markers: Sequence[Point]) 
         if not any(in_box(zone_box(table, z, depth), m) for z in (e, OPPOSITE[e]) for m in markers)
     ]
     return free or list(edges)
+
+
+def options_of(state: GameState) -> GffOptions:
+    """The game's readings (:class:`GffOptions`; its defaults when none were given)."""
+    opts = state.options
+    return opts if isinstance(opts, GffOptions) else GffOptions()

@@ -12,7 +12,7 @@ overrides one hook.
 
 May import ``oprlab.game.state``, ``oprlab.game.actions``, ``oprlab.game.system`` and the
 shared procedure modules of ``oprlab.game`` (activation, bennies, objectives, deploy_search),
-and below.
+the procedure's parts in ``oprlab.game.opr`` (rounds, setup, activation) and below.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from typing import Any, ClassVar
 
 from oprlab.game import activation, bennies, deploy_search, objectives
 from oprlab.game.actions import Action, Kind
-from oprlab.game.state import GameState, Phase, UnitState
+from oprlab.game.opr.activation import Activation
+from oprlab.game.state import GameState, Pending, Phase, UnitState
 from oprlab.game.system import NotDeployed
 from oprlab.mechanics import Mechanic
 from oprlab.table.model import Point, Table
@@ -37,7 +38,7 @@ DEPLOY_PHASES = (Phase.DEPLOY, Phase.SCOUT, Phase.AMBUSH)
 Step = Callable[[GameState, UnitState, Action], None]
 
 
-class OprRules:
+class OprRules(Activation):
     """One OPR rule system: the procedure's skeleton, and its hooks with no default text.
 
     Class attributes say what the system is (its name, version, readings, the army format and
@@ -188,6 +189,19 @@ class OprRules:
         left = state.objectives_left
         return left == 0 or objectives.stop_if_stuck(state, self.marker_problem, stuck)
 
+    # --- the pauses for the other side's decisions -------------------------------------------
+
+    def ask_defender(
+        self, state: GameState, waiting: object, unit: str, side: int, *, moved: bool = False
+    ) -> None:
+        """Pause an attack whose hits are known for the ``DEFEND`` decision of the side of
+        ``unit``, the unit hit (seed 000 variation 5 "Bennies"); ``side`` is the side whose
+        activation it is, ``waiting`` the rest of the attack."""
+        state.defending = waiting
+        state.pending = Pending(Phase.DEFEND, unit, side, moved=moved)
+        state.phase = Phase.DEFEND
+        state.active = state.units[unit].side
+
     # --- hooks: where the texts differ ------------------------------------------------------
 
     #: The system's setup (its module's ``new_game``): check the armies, roll off, count the
@@ -207,14 +221,6 @@ class OprRules:
         raise NotImplementedError
 
     def choose_zone(self, state: GameState, a: Action) -> None:
-        raise NotImplementedError
-
-    def to_deploy(self, state: GameState, side: int) -> list[UnitState]:
-        """The units ``side`` may set up in this deployment phase."""
-        raise NotImplementedError
-
-    def deploy_options(self, state: GameState, us: UnitState) -> list[deploy_search.Option]:
-        """Where and in which formation ``us`` may be set up."""
         raise NotImplementedError
 
     def unit_actions(self, state: GameState, us: UnitState) -> list[Action]:
@@ -245,20 +251,12 @@ class OprRules:
         """The acting unit if ``action`` may be taken now; else a clear ``UserError``."""
         raise NotImplementedError
 
-    def start_clock(self, state: GameState, a: Action) -> None:
-        """Clock-bennies: a clock set (or passed) at an activation's start."""
-        raise NotImplementedError
-
     def resist(self, state: GameState, us: UnitState | None, action: Action) -> None:
         """Spend the resisting tokens and roll the waiting spell."""
         raise NotImplementedError
 
     def steps(self) -> dict[Kind, Step]:
         """What each kind of action does, once the unit is known; the rest activate."""
-        raise NotImplementedError
-
-    def activate(self, state: GameState, us: UnitState, a: Action) -> None:
-        """Hold, Advance, Rush, Charge or Idle."""
         raise NotImplementedError
 
     def move_allowance(self, unit: Unit, kind: Kind) -> float:

@@ -1,0 +1,341 @@
+"""GFF deployment (seed 003 "Deployment", Scout, Ambush): where a unit may be set up.
+
+Each deploy point is checked against the zone of its side's edge (Scout: 12" deeper), the table,
+impassable terrain and the 1" from other units; formations face the enemy edge. The candidates
+are a fixed grid, so commanders choose among the same points a replay sees.
+
+May import ``oprlab.table``, ``oprlab.units``, ``oprlab.game``'s state, geometry, deploy_search,
+gff_room and gff_setup, and below.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from functools import lru_cache
+
+import numpy as np
+
+from oprlab.game import deploy_search
+from oprlab.game import geometry as geo
+from oprlab.game import gff_room as room
+from oprlab.game import gff_setup as edges
+from oprlab.game.gff_setup import GffOptions
+from oprlab.game.state import GameState, Phase, UnitState
+from oprlab.table.formation import is_coherent
+from oprlab.table.model import Placement, Point, Table
+from oprlab.units.model import Unit
+from oprlab.units.rule_scope import unit_rule
+
+#: Slack for points on a zone's boundary.
+EPS = 1e-6
+
+AMBUSH_DISTANCE = 9.0
+
+
+SCOUT_DEPTH = 12.0
+
+
+def _zones(table: Table, unit: Unit, opts: GffOptions) -> list[tuple[Placement, room.Zone]]:
+    """Each zone ``unit`` may have to deploy in, with its formation there (``gff_room``).
+
+    Any edge the roll-off may give (``GffOptions.edges``), 12" deep (Scout: 24"); Ambush
+    units arrive anywhere on the table.
+    """
+    if unit_rule(unit, "Ambush"):
+        return [
+            (
+                _formation_at_origin(unit, unit.size, facing(0)),
+                ("table", (0.0, 0.0, table.width, table.depth), True),
+            )
+        ]
+    depth = table.deployment_depth + (SCOUT_DEPTH if unit_rule(unit, "Scout") else 0.0)
+    return [
+        (
+            _formation_at_origin(unit, unit.size, edges.heading(edge)),
+            (f"{edge} deployment zone", edges.zone_box(table, edge, depth), edges.along_y(edge)),
+        )
+        for edge in edges.EDGE_SETS[opts.edges]
+    ]
+
+
+def edge_of(state: GameState, side: int) -> str:
+    """The table edge ``side`` deploys along (``"south"`` for A, ``"north"`` for B until the
+    deployment roll-off winner picks, seed 003 "Deployment" 1-2)."""
+    chosen = state.edges
+    return str(chosen[side]) if chosen else edges.DEFAULT_EDGES[side]
+
+
+def deployment_zone(state: GameState, side: int, *, scout: bool = False) -> edges.Box:
+    """The box ``(xmin, ymin, xmax, ymax)`` a side deploys in: 12" from its edge (Scout: 12"
+    more, "within 12" of the deployment zone")."""
+    depth = state.table.deployment_depth + (SCOUT_DEPTH if scout else 0.0)
+    return edges.zone_box(state.table, edge_of(state, side), depth)
+
+
+def facing(side: int, edge: str | None = None) -> float:
+    """Formations face the enemy edge (``edge``: the side's own; default A south, B north)."""
+    return edges.heading(edge or edges.DEFAULT_EDGES[side])
+
+
+def deploy_problem(state: GameState, us: UnitState, point: Point, per_row: int = 0) -> str | None:
+    """Why ``us`` may not be placed centred at ``point`` now (in ranks of ``per_row``; 0: its
+    usual formation), or ``None`` if it may.
+
+    Deployment 3: wholly within 12" of its edge; Scout: within 12" of its zone; Ambush: over 9"
+    from every enemy unit; always on the table and 1" clear of other units (Movement).
+    """
+    if not 0 <= per_row <= us.models:
+        return f"a formation has 1 to {us.models} models in each rank (0: the usual one)"
+    return _deploy_problem(state, us, point, _obstacles(state, us), per_row)
+
+
+#: Another unit as an obstacle: its placement, a bounding circle (x, y, radius), an enemy?
+_Obstacle = tuple[Placement, float, float, float, bool]
+
+
+def _obstacles(state: GameState, us: UnitState) -> list[_Obstacle]:
+    out: list[_Obstacle] = []
+    for o in state.units.values():
+        if o.uid == us.uid or not o.on_table or o.placement is None:
+            continue
+        x, y, reach = _bounding_circle(o.placement)
+        out.append((o.placement, x, y, reach, o.side != us.side))
+    return out
+
+
+#: Deployment is asked about the same units and points many times over (every decision of
+#: the deployment lists every unit's candidates again). What depends on positions is memoised
+#: on their bytes; what depends on the table and a unit's formation, on their identity (each
+#: entry holds the table and the unit, so their ids stay unique while it is there).
+_CIRCLES: dict[tuple[bytes, bytes, bytes], tuple[float, float, float]] = {}
+
+
+_FORMATIONS: dict[tuple[int, int, float, int], tuple[Unit, Placement, float]] = {}
+
+
+_STANDS: dict[tuple[object, ...], tuple[Table, Unit, Placement, str | None]] = {}
+
+
+_CACHE_LIMIT = 16384
+
+
+def _bounding_circle(p: Placement) -> tuple[float, float, float]:
+    """The alive models' mean centre and the radius of the circle round it that holds them."""
+    key = (p.centres.tobytes(), p.radii.tobytes(), p.removed.tobytes())
+    found = _CIRCLES.get(key)
+    if found is None:
+        c, r = p.centres[p.alive], p.radii[p.alive]
+        mid = c.mean(axis=0)
+        reach = float((np.hypot(c[:, 0] - mid[0], c[:, 1] - mid[1]) + r).max())
+        found = (float(mid[0]), float(mid[1]), reach)
+        if len(_CIRCLES) >= _CACHE_LIMIT:
+            _CIRCLES.clear()
+        _CIRCLES[key] = found
+    return found
+
+
+def _origin_formation(
+    unit: Unit, models: int, heading: float, per_row: int = 0
+) -> tuple[Placement, float]:
+    """:func:`_formation_at_origin` by identity, and the radius of the circle that holds it."""
+    found = _FORMATIONS.get((id(unit), models, heading, per_row))
+    if found is None or found[0] is not unit:
+        base = _formation_at_origin(unit, models, heading, per_row)
+        own = float((np.hypot(base.centres[:, 0], base.centres[:, 1]) + base.radii).max())
+        if len(_FORMATIONS) >= _CACHE_LIMIT:
+            _FORMATIONS.clear()
+        found = _FORMATIONS[(id(unit), models, heading, per_row)] = (unit, base, own)
+    return found[1], found[2]
+
+
+def _standing(
+    state: GameState, us: UnitState, point: Point, zone: edges.Box | None, per_row: int = 0
+) -> tuple[Placement, str | None]:
+    """The unit's formation at ``point`` and what is wrong there whatever other units do:
+    off the table, or (``zone``: the box it deploys in) not wholly inside its zone."""
+    table = state.table
+    heading = facing(us.side, edge_of(state, us.side))
+    # only the table's size matters here (not its terrain): games on equal tables share it
+    key = (table.width, table.depth, id(us.unit), us.models, heading, point, zone, per_row)
+    found = _STANDS.get(key)
+    if found is not None and found[1] is us.unit:
+        return found[2], found[3]
+    base, _ = _origin_formation(us.unit, us.models, heading, per_row)
+    p = geo.translated(base, point[0], point[1])
+    problem: str | None = None
+    if not geo.inside_table(table, p):
+        problem = "the unit does not fit on the table there"  # (cheaper than fits: first)
+    elif zone is not None:
+        x0, y0, x1, y1 = zone
+        xs, ys, r = p.centres[:, 0], p.centres[:, 1], p.radii
+        if (
+            float((ys - r).min()) < y0 - EPS
+            or float((ys + r).max()) > y1 + EPS
+            or float((xs - r).min()) < x0 - EPS
+            or float((xs + r).max()) > x1 + EPS
+        ):
+            problem = "the unit must be wholly inside its deployment zone"
+    if len(_STANDS) >= _CACHE_LIMIT:
+        _STANDS.clear()
+    _STANDS[key] = (table, us.unit, p, problem)
+    return p, problem
+
+
+def _deploy_problem(
+    state: GameState, us: UnitState, point: Point, obstacles: list[_Obstacle], per_row: int = 0
+) -> str | None:
+    ambush = state.phase == Phase.AMBUSH
+    zone = None if ambush else deployment_zone(state, us.side, scout=us.reserve == "scout")
+    p, problem = _standing(state, us, point, zone, per_row)
+    if problem is not None:
+        return problem
+    heading = facing(us.side, edge_of(state, us.side))
+    _, own = _origin_formation(us.unit, us.models, heading, per_row)
+    near: list[Placement] = []
+    for other, x, y, reach, enemy in obstacles:
+        apart = math.hypot(x - point[0], y - point[1]) - reach - own  # a lower bound of the gap
+        if ambush and enemy and apart <= AMBUSH_DISTANCE and geo.gap(p, other) <= AMBUSH_DISTANCE:
+            return 'Ambush units deploy over 9" from enemy units'
+        if apart < geo.SPACING + 0.5:
+            near.append(other)
+    if state.table.pieces:
+        # A unit that does not fit alone does not fit beside others either (the table edge,
+        # terrain and cohesion are its own; other units only add overlaps and spacing): a
+        # known answer alone settles a point whatever stands near it.
+        alone = geo._known_fits(state.table, p, []) if near else None
+        if alone is False or not geo.fits(state.table, p, near):
+            return 'the unit must stand clear of impassable terrain and 1" from other units'
+    elif any(geo.gap(p, o) < geo.SPACING - EPS for o in near):
+        return 'units may not be within 1" of other units'
+    return None
+
+
+@lru_cache(maxsize=1024)
+def _formation_at_origin(unit: Unit, models: int, heading: float, per_row: int = 0) -> Placement:
+    """The deployment formation centred on (0, 0); candidates translate it (never mutate).
+    ``per_row``: models in each rank (0: the usual ranks of up to 5)."""
+    return geo.formation(unit, models, (0.0, 0.0), heading, per_row)
+
+
+def deploy_candidates(state: GameState, us: UnitState) -> list[Point]:
+    """Centres where the unit's formation fits wholly inside its zone, clear of others."""
+    return list(_deploy_points(state, us))
+
+
+def ambush_candidates(state: GameState, us: UnitState) -> list[Point]:
+    """Centres anywhere over 9" from enemy units (a 4" grid)."""
+    return list(_ambush_points(state, us))
+
+
+def _deploy_points(state: GameState, us: UnitState) -> Iterator[Point]:
+    """Three rows across the zone's depth, one point every 4" along its edge."""
+    x0, y0, x1, y1 = deployment_zone(state, us.side, scout=us.reserve == "scout")
+    obstacles = _obstacles(state, us)
+    t = state.table
+    if edges.along_y(edge_of(state, us.side)):
+        for y in np.linspace(y0 + 2.5, y1 - 2.5, 3):
+            for x in np.arange(4.0, t.width - 3.9, 4.0):
+                p = (float(x), float(y))
+                if _deploy_problem(state, us, p, obstacles) is None:
+                    yield p
+        return
+    for x in np.linspace(x0 + 2.5, x1 - 2.5, 3):
+        for y in np.arange(4.0, t.depth - 3.9, 4.0):
+            p = (float(x), float(y))
+            if _deploy_problem(state, us, p, obstacles) is None:
+                yield p
+
+
+def _ambush_points(state: GameState, us: UnitState) -> Iterator[Point]:
+    t = state.table
+    obstacles = _obstacles(state, us)
+    for x in np.arange(4.0, t.width - 3.9, 4.0):
+        for y in np.arange(4.0, t.depth - 3.9, 4.0):
+            p = (float(x), float(y))
+            if _deploy_problem(state, us, p, obstacles) is None:
+                yield p
+
+
+def deploy_options(state: GameState, us: UnitState) -> list[deploy_search.Option]:
+    """The spots offered to ``us`` with its formation there: the grid in its usual ranks, or,
+    once its side's units outgrow the grid, packed spots in any shape it may take
+    (:mod:`oprlab.game.deploy_search`). Remembered until a unit is placed."""
+    return deploy_search.remembered(state, us, lambda: list(_options(state, us)))
+
+
+def _options(state: GameState, us: UnitState) -> Iterator[deploy_search.Option]:
+    ambush = state.phase == Phase.AMBUSH
+    zone = (
+        (0.0, 0.0, state.table.width, state.table.depth)
+        if ambush
+        else deployment_zone(state, us.side, scout=us.reserve == "scout")
+    )
+    heading = facing(us.side, edge_of(state, us.side))
+    need = sum(_footprint(u.unit, u.models, heading) for u in _to_deploy(state, us.side))
+    if ambush or not deploy_search.crowded(state, zone, need):
+        grid = _ambush_points(state, us) if ambush else _deploy_points(state, us)
+        first = next(grid, None)
+        if first is not None:
+            yield first, 0
+            yield from ((p, 0) for p in grid)
+            return
+    blocks = deploy_search.blockers(state, us, AMBUSH_DISTANCE if ambush else geo.SPACING)
+    yield from deploy_search.packed_options(
+        state,
+        zone,
+        _shapes(us.unit, us.models, heading),
+        blocks,
+        lambda p, k: _ground(state, us, p, k),
+    )
+
+
+def _ground(state: GameState, us: UnitState, point: Point, per_row: int) -> str | None:
+    """What a packed spot (:mod:`oprlab.game.deploy_search`) leaves to check: terrain."""
+    if not state.table.pieces:
+        return None
+    heading = facing(us.side, edge_of(state, us.side))
+    p = geo.translated(_origin_formation(us.unit, us.models, heading, per_row)[0], *point)
+    if not geo.fits(state.table, p, []):
+        return "the unit must stand clear of impassable terrain"
+    return None
+
+
+@lru_cache(maxsize=1024)
+def _footprint(unit: Unit, models: int, heading: float) -> float:
+    return deploy_search.footprint(_formation_at_origin(unit, models, heading))
+
+
+@lru_cache(maxsize=1024)
+def _shapes(unit: Unit, models: int, heading: float) -> list[tuple[int, Placement]]:
+    """The usual formation, then ranks of each width that keeps GFF cohesion (each model
+    within 1" of another and 6" of all others, seed 003 "MOVEMENT")."""
+
+    def make(k: int) -> Placement | None:
+        p = _formation_at_origin(unit, models, heading, k)
+        return p if is_coherent(p, "gff") else None
+
+    return deploy_search.shapes(models, _formation_at_origin(unit, models, heading), make)
+
+
+def no_room_reason(state: GameState, us: UnitState) -> str:
+    """Why ``us`` finds no spot: where it had to stand and what was in the way."""
+    others = sum(u.on_table for u in state.units.values())
+    shapes = len(_shapes(us.unit, us.models, facing(us.side, edge_of(state, us.side))))
+    if state.phase == Phase.AMBUSH:
+        where = 'over 9" from every enemy unit'
+    else:
+        depth = state.table.deployment_depth + (SCOUT_DEPTH if us.reserve == "scout" else 0.0)
+        where = f'within {depth:g}" of the {edge_of(state, us.side)} edge'
+    return (
+        f'no spot {where}, 1" from the {others} units on the table and off impassable '
+        f"terrain, in any of {shapes} formations of its {us.models} models"
+    )
+
+
+def _to_deploy(state: GameState, side: int) -> list[UnitState]:
+    phase = state.phase
+    want = "scout" if phase == Phase.SCOUT else "ambush" if phase == Phase.AMBUSH else None
+    return [
+        u for u in state.side_units(side) if u.placement is None and u.alive and u.reserve == want
+    ]

@@ -1,0 +1,149 @@
+"""Riverside's Charge Action (seed 002): move allowances and which enemy units some model can
+reach base contact with (a straight line on an open table, else the table's path search,
+remembered by the positions that can matter).
+
+May import ``oprlab.table``, ``oprlab.units`` and ``oprlab.game``'s state and geometry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from oprlab.game import geometry as geo
+from oprlab.game.actions import Kind
+from oprlab.game.riverside_options import SYSTEM
+from oprlab.game.state import GameState, UnitState
+from oprlab.table import charge as table_charge
+from oprlab.table.model import Placement, Table
+from oprlab.table.movement import MoveRules, unit_allowance
+from oprlab.units.model import Unit
+from oprlab.units.rule_scope import any_has, unit_rule
+
+EPS = 1e-6
+
+
+def move_allowance(unit: Unit, kind: Kind) -> float:
+    """Advance 6", Rush 12", Charge 12"; Fast and Slow as in GFF (not in seed 002)."""
+    if kind not in (Kind.ADVANCE, Kind.RUSH, Kind.CHARGE):
+        return 0.0
+    return unit_allowance(unit, kind.value)
+
+
+def _rules(unit: Unit) -> MoveRules:
+    return MoveRules.of(unit, SYSTEM)
+
+
+def charge_targets(state: GameState, us: UnitState) -> list[str]:
+    """Enemy units at least one model can reach base contact with ("Charge Action")."""
+    assert us.placement is not None
+    if not any(w.melee for w in us.unit.weapons) and not any_has(us.unit, "Impact"):
+        return []
+    reach = move_allowance(us.unit, Kind.CHARGE)
+    out = []
+    for e in state.enemies(us.side):
+        assert e.placement is not None
+        if geo.gap(us.placement, e.placement) > reach:
+            continue
+        if _can_charge(state, us, e.placement, reach):
+            out.append(e.uid)
+    return out
+
+
+_CHARGE_MEMO_SIZE = 4096
+
+
+def _key(p: Placement) -> tuple[bytes, bytes]:
+    return (p.centres.tobytes(), p.removed.tobytes())
+
+
+def _can_charge(state: GameState, us: UnitState, target: Placement, reach: float) -> bool:
+    """:func:`oprlab.table.charge.can_charge`, remembered by the positions that can matter.
+
+    Paths are at most ``reach`` long, so only units within reach (plus bases and spacing) of
+    the charger can be in the way; most pairs are unchanged from one decision to the next.
+    """
+    assert us.placement is not None
+    # A unit farther than this can neither stand in a path nor crowd a spot in contact.
+    margin = reach + geo.SPACING + 2 * float(us.placement.radii.max()) + 0.5
+    others = [
+        p
+        for p in state.placements_except(us.uid)
+        if p is not target and geo.gap(us.placement, p) <= margin
+    ]
+    key = (
+        reach,
+        unit_rule(us.unit, "Flying"),
+        unit_rule(us.unit, "Strider"),
+        _key(us.placement),
+        _key(target),
+        tuple(sorted(_key(p) for p in others)),
+    )
+    memo = state.memo.charge
+    if key not in memo:
+        if len(memo) >= _CHARGE_MEMO_SIZE:
+            memo.clear()
+        memo[key] = _straight_charge(state.table, us.placement, target, others, reach) or (
+            table_charge.can_charge(
+                state.table, us.placement, target, reach, others, rules=_rules(us.unit)
+            )
+        )
+    return bool(memo[key])
+
+
+#: A straight charge must be this much shorter than the move for the quick answer to stand
+#: (the table's own search tries contact spots at fixed angles, a little off the straight line).
+_STRAIGHT_SLACK = 0.25
+
+
+#: Pairs of models (nearest first) tried for a straight charge before the path search.
+_STRAIGHT_TRIES = 64
+
+
+def _straight_charge(
+    table: Table, unit: Placement, target: Placement, others: Sequence[Placement], reach: float
+) -> bool:
+    """A sufficient condition for a legal charge on a table with no terrain: some charging
+    model can go in a straight line, clear of other units by 1" and of the target's other
+    bases, to a free spot touching the target's model nearest to it. Otherwise the table's
+    path search answers (:func:`oprlab.table.charge.can_charge`)."""
+    if table.pieces:
+        return False
+    tc, tr = target.centres[target.alive], target.radii[target.alive]
+    oc = [o.centres[o.alive] for o in others]
+    orr = [o.radii[o.alive] for o in others]
+    blocks_c = np.concatenate(oc) if oc else np.zeros((0, 2))
+    blocks_r = np.concatenate(orr) if orr else np.zeros(0)
+    ac, ar = unit.centres[unit.alive], unit.radii[unit.alive]
+    d = np.linalg.norm(ac[:, None, :] - tc[None, :, :], axis=2) - ar[:, None] - tr[None, :]
+    pairs = np.argwhere(d <= reach - _STRAIGHT_SLACK)
+    order = np.argsort(d[pairs[:, 0], pairs[:, 1]], kind="stable")[:_STRAIGHT_TRIES]
+    for i, j in pairs[order]:
+        a, ra = ac[i], float(ar[i])
+        v = a - tc[j]
+        n = float(np.hypot(*v))
+        if n < EPS:
+            continue
+        spot = tc[j] + v / n * (tr[j] + ra + 0.01)
+        if not (ra <= spot[0] <= table.width - ra and ra <= spot[1] <= table.depth - ra):
+            continue
+        if _segment_clear(a, spot, ra, blocks_c, blocks_r + geo.SPACING) and _segment_clear(
+            a, spot, ra, np.delete(tc, j, axis=0), np.delete(tr, j) - EPS
+        ):
+            return True
+    return False
+
+
+def _segment_clear(
+    a: np.ndarray, b: np.ndarray, ra: float, centres: np.ndarray, need: np.ndarray
+) -> bool:
+    """A base of radius ``ra`` swept from ``a`` to ``b`` keeps ``need`` from every centre."""
+    if len(centres) == 0:
+        return True
+    ab = b - a
+    length2 = float(ab @ ab)
+    t = np.clip(((centres - a) @ ab) / length2, 0.0, 1.0) if length2 > 0 else np.zeros(len(need))
+    closest = a + t[:, None] * ab
+    gap = np.hypot(*(centres - closest).T) - ra
+    return bool((gap >= need).all())
