@@ -326,17 +326,21 @@ def test_forced_winner_pick_and_bad_choices() -> None:
         rv.apply(state, Action(Kind.CHOOSE_ZONE, choice="zone"))
 
 
-def test_rules_commander_takes_the_order_and_leads_the_loser_the_nearer_zone() -> None:
-    """The rules commander's habit (docs/rules/riverside.md): the winner takes who activates
-    first and leads; the loser takes the zone nearer the markers."""
+@pytest.mark.parametrize(("commander", "order"), [("rules", "follow"), ("rules-v1", "lead")])
+def test_rules_commander_takes_the_order_and_the_loser_the_nearer_zone(
+    commander: str, order: str
+) -> None:
+    """The rules commander's habit (docs/rules/riverside.md, docs/commanders.md): the winner
+    takes who activates first and follows (rules-v1: leads); the loser takes the zone nearer
+    the markers."""
     for seed in range(4):
         state = _to_zones(seed)
-        cs = [get_commander("rules"), get_commander("rules")]
+        cs = [get_commander(commander), get_commander(commander)]
         winner = state.active
         while state.phase == "zones":
             rv.apply(state, cs[state.active].choose(state, rv.legal_actions(state)))
-        assert [e["choice"] for e in state.log.of_kind("choose_zone")][:2] == ["first", "lead"]
-        assert state.first == winner
+        assert [e["choice"] for e in state.log.of_kind("choose_zone")][:2] == ["first", order]
+        assert state.first == (winner if order == "lead" else 1 - winner)
         assert rv.edge(state, 1 - winner) == rv.preferred_edge(state)
 
 
