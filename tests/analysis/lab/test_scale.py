@@ -41,4 +41,6 @@ def test_cell_and_unit_totals_over_a_million_games(tmp_path: Path) -> None:
     assert sum(u["games"] for u in units) == GAMES // 10 * 2 * 3
     assert units[0]["destroyed"] == 7.5 * units[0]["games"]
     print(f"{GAMES:,} games: cell totals {took_cells:.3f} s, unit totals {took_units:.3f} s")
-    assert took_cells < 3.0 and took_units < 5.0
+    # a bound for a loaded, shared CI machine: it catches a query gone quadratic, not a slow
+    # day (the under-a-second figure is measured alone, docs/experiments.md)
+    assert took_cells < 20.0 and took_units < 20.0
