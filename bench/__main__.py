@@ -16,6 +16,7 @@ from bench.harness import Result
 from oprlab import __version__
 
 SUITES = (
+    "bench.bench_cli",
     "bench.bench_mechanics",
     "bench.bench_attacks",
     "bench.bench_table",

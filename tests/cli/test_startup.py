@@ -49,6 +49,17 @@ def test_check_loads_no_numpy() -> None:
     assert not others & _loaded(["check", "d6", "--target", "4"])
 
 
+def test_odds_with_the_d6_loads_neither_the_clock_nor_json_models() -> None:
+    """`oprlab odds` on text lists builds no pydantic models of Army Forge JSON and loads no
+    clock (issue 13: each a share of its start-up)."""
+    loaded = _loaded(["odds", "gff/shooty-150", "gff/melee-150", "--json"])
+    assert not loaded & {
+        "oprlab.units.forge_json",
+        "oprlab.analysis.swing",
+        "oprlab.mechanics.clock",
+    }
+
+
 def test_import_oprlab_loads_only_the_face() -> None:
     """`import oprlab` is the version and a lazy face: nothing is imported until asked."""
     code = "import sys, oprlab; print(sorted(m for m in sys.modules if m.startswith('oprlab')))"

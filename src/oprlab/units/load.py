@@ -27,7 +27,6 @@ from typing import Any
 from oprlab.errors import ParseError
 from oprlab.files import read_text
 from oprlab.limits import check_nesting
-from oprlab.units.forge_json import parse_army_json
 from oprlab.units.model import Army, Unit
 from oprlab.units.text import parse_army_text, parse_unit_text
 
@@ -98,6 +97,10 @@ def _parse_json(text: str, source: str) -> Any:
 def parse_army(text: str, source: str) -> Army:
     """Parse army ``text`` (JSON or "Share as Text", chosen by its first character)."""
     if looks_like_json(text):
+        # pydantic's models of Army Forge JSON: built when a JSON list is read (a third of
+        # `oprlab odds`'s own start-up otherwise)
+        from oprlab.units.forge_json import parse_army_json
+
         return parse_army_json(_parse_json(text, source), source)
     return parse_army_text(text, source)
 
