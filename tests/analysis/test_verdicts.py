@@ -95,3 +95,16 @@ def test_battle_across_bad_options_are_one_line(
     assert oprlab.cli.main(["battle", "gff/shooty-150", "gff/melee-150", *args]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("error: ") and "\n" not in err
+
+
+def test_same_verdict_but_a_commander_that_moves_the_share_depends() -> None:
+    """Both commanders say ``none`` on 6 games, but on the same seeds one scores A 1/6 and the
+    other 5/6: every paired difference is 0 or +1 (mean 2/3), so its interval excludes 0 and the
+    answer depends on who plays, though neither verdict differs."""
+    x = {s: (1.0 if s == 0 else 0.0) for s in range(6)}
+    y = {s: (0.0 if s == 5 else 1.0) for s in range(6)}
+    rows, overall = robustness_of({"x": x, "y": y}, ["x", "y"])
+    assert [r.verdict for r in rows] == ["none", "none"]
+    assert rows[1].diff == pytest.approx(4 / 6)
+    assert rows[1].diff_low > 0
+    assert overall == "depends"

@@ -5,8 +5,10 @@ sides, on the same game seeds (so the dice, tables and streams are paired across
 Under each commander A's share of the points (a win 1, a draw 1/2) gets a 95% Wilson interval
 and a verdict: ``A`` if the interval is above 1/2, ``B`` if below, ``none`` if it holds 1/2. Each
 commander's share is then compared with the first's: the difference and its 95% interval over
-the paired seeds. The verdict *holds* if every commander gives the same one, *depends* if
-some give a verdict and others none, and *flips* if two commanders give opposite verdicts.
+the paired seeds. The verdict *holds* if every commander gives the same one and no difference's
+interval excludes 0, *depends* if some give a verdict and others none (or all give the same one
+but a commander moves A's share beyond chance), and *flips* if two commanders give opposite
+verdicts.
 
 May import: analysis.ladder (its games and how one is played), rng; joblib.
 """
@@ -138,4 +140,7 @@ def robustness_of(
         if c == commanders[0]:
             d = d_low = d_high = 0.0
         out.append(Verdict(c, len(mine), score, low, high, judge(low, high), d, d_low, d_high))
-    return out, across([v.verdict for v in out])
+    overall = across([v.verdict for v in out])
+    if overall == "holds" and any(v.diff_low > 0 or v.diff_high < 0 for v in out):
+        overall = "depends"  # the same verdict, but the commander moves A's share beyond chance
+    return out, overall

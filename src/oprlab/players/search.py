@@ -134,7 +134,7 @@ class SearchCommander:
         cands = candidates(self.guide, state, actions, pick, self.k)
         if len(cands) < 2:
             return pick
-        rules = find_system(state.system)
+        rules = find_system(str(getattr(state.rules, "name", state.system)))  # house rules too
         seeds = self.rng.integers(MAX_SEED, size=self.samples)  # the same for every candidate
         horizon = max(1, self.budget // (len(cands) * self.samples))
         means = [
