@@ -296,10 +296,11 @@ def test_bad_rules_option_is_one_line(
 
 def test_account_names_who_casts_and_who_spends_bennies() -> None:
     """The account says which unit casts (seed 003 Caster(X)) and which side spends a benny on
-    what (seed 000 "Variants" 5), with army-scope clocks named by army."""
+    what (seed 000 "Variants" 5), with army-scope clocks named by army. The scene is the one
+    rules-v1 plays on this seed (the commander is not what the test is about)."""
     out = _run(
         "gff/shooty-300", "gff/melee-300", "--seed", "3", "--mechanic", "clock-bennies",
-        "--table", "random",
+        "--table", "random", "--commander-a", "rules-v1", "--commander-b", "rules-v1",
     )  # fmt: skip
     assert "A1 Beacon Adept casts Bolt (2) at B5 Bramble Beast: works" in out
     assert "A spends a benny to set B's clock to 5" in out

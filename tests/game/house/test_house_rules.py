@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 import oprlab
 from oprlab.analysis.odds import Situation, attack_odds
 from oprlab.errors import OptionError, UnknownNameError
-from oprlab.game import gff
+from oprlab.game import gff, gff_losses
 from oprlab.game.objectives import Objective
 from oprlab.game.state import GameState, UnitState
 from oprlab.game.systems import find_system
@@ -146,7 +146,7 @@ def test_safe_house_ignores_a_shaken_wound_effect_at_home() -> None:
         us, by = state.units["A1"], state.units["B1"]
         x0, y0, x1, y1 = gff.deployment_zone(state, us.side)
         _stand(us, *(x_y or ((x0 + x1) / 2, (y0 + y1) / 2)))
-        gff._apply_result(state, us, shaken, by)
+        gff_losses._apply_result(state, us, shaken, by)
         assert us.shaken is expect, system
 
 
