@@ -31,301 +31,123 @@ order, :func:`is_legal`, :func:`apply`, played by :func:`oprlab.game.play.play_g
 logged. Readings:
 ``docs/rules/wwpd.md`` "Full games".
 
+This module plays the turns and is the rule system's surface; the game's types, markers and
+end are in :mod:`oprlab.game.wwpd_state`, bases, formations and deployment zones in
+:mod:`oprlab.game.wwpd_setup`, and targets, shooting and melee in :mod:`oprlab.game.wwpd_combat`;
+their names are re-exported here.
+
 May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.units``, ``oprlab.mechanics``,
-``oprlab.game.geometry`` and ``oprlab.game.events``.
+``oprlab.game.geometry``, ``oprlab.game.events`` and the ``wwpd_*`` modules.
 """
 
 from __future__ import annotations
 
-import copy
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import Any, Literal
 
-import numpy as np
-import numpy.typing as npt
-
-from oprlab.errors import OptionError, UserError
+from oprlab.errors import UserError
 from oprlab.game import geometry as geo
-from oprlab.game import objectives
 from oprlab.game.events import EventLog
-from oprlab.game.state import Objective
-from oprlab.mechanics import Check, Mechanic, Test, get_mechanic
-from oprlab.rng import generator
-from oprlab.rules.wwpd.attack import (
-    Attack,
-    AttackResult,
-    Conditions,
-    DiceRoller,
-    Kit,
-    Options,
-    defender_order,
-    kits,
-    melee_attack,
-    resolve,
-    shooting_attack,
+from oprlab.game.wwpd_combat import (
+    _charge,
+    _fire_now,
+    _may_cower,
+    _resolve_declared,
+    charge_targets,
+    cover_of,
+    melee_attack_of,
+    reach_masks,
+    shooting_attack_of,
+    shooting_targets,
 )
-from oprlab.rules.wwpd.targets import FIREFIGHT_RANGE, Phase
-from oprlab.table.charge import CONTACT_TOL
+from oprlab.game.wwpd_setup import (
+    _to_deploy,
+    base_radius,
+    deploy_candidates,
+    deploy_problem,
+    deployment_zone,
+    facing,
+    formation,
+    home_edge,
+)
+from oprlab.game.wwpd_state import (
+    BASE_MM,
+    CHARGE_INCHES,
+    EPS,
+    FORMATION_GAP,
+    HARD_COVER_PRESETS,
+    MELEE_RANGE,
+    MOVE_INCHES,
+    OBJECTIVE_RANGE,
+    PINNING_CHOICES,
+    ROUNDS,
+    GameOptions,
+    Kind,
+    Marker,
+    Pinning,
+    WwpdAction,
+    WwpdState,
+    WwpdUnitState,
+    _check_end,
+    _finish,
+    controllers,
+    score,
+    units_left,
+    update_markers,
+)
+from oprlab.mechanics import Mechanic, get_mechanic
+from oprlab.rng import generator
+from oprlab.rules.wwpd.attack import kits
+from oprlab.rules.wwpd.targets import Phase
 from oprlab.table.deploy import objective_count, place_objectives
-from oprlab.table.measure import centres_in
-from oprlab.table.model import MM_PER_INCH, Placement, Point, Table
-from oprlab.table.sight import SightCache
-from oprlab.units.profiles import WwpdForce, WwpdUnit
+from oprlab.table.model import Point, Table
+from oprlab.units.profiles import WwpdForce
 
 __all__ = [
+    "BASE_MM",
+    "CHARGE_INCHES",
+    "EPS",
+    "FORMATION_GAP",
+    "HARD_COVER_PRESETS",
+    "MELEE_RANGE",
+    "MOVE_INCHES",
+    "OBJECTIVE_RANGE",
+    "PINNING_CHOICES",
+    "ROUNDS",
     "GameOptions",
     "Kind",
     "Marker",
+    "Pinning",
     "WwpdAction",
     "WwpdState",
     "WwpdUnitState",
     "apply",
+    "base_radius",
+    "charge_targets",
+    "controllers",
+    "cover_of",
+    "deploy_candidates",
+    "deploy_problem",
+    "deployment_zone",
+    "facing",
+    "formation",
+    "home_edge",
     "invalidate",
     "is_legal",
     "legal_actions",
+    "melee_attack_of",
+    "move_goals",
     "new_game",
+    "reach_masks",
     "score",
+    "shooting_attack_of",
+    "shooting_targets",
+    "unit_actions",
+    "units_left",
+    "update_markers",
 ]
-
-ROUNDS = 4
-#: Movement and charge reach: the seed gives none; GFF's Advance (6") for both.
-MOVE_INCHES = 6.0
-CHARGE_INCHES = 6.0
-#: "Hits must be taken on models within 2" of the attacker" (Allocation of Hits, Melee).
-MELEE_RANGE = 2.0
-#: GFF objectives (seed 003 Mission): seized within 3".
-OBJECTIVE_RANGE = 3.0
-#: Terrain presets counted as Hard Cover ("actual military fortifications"); other cover is Soft.
-HARD_COVER_PRESETS = frozenset({"ruins", "barricade"})
-#: Base diameters (mm): infantry, Toughness 1, Toughness 2+, vehicles.
-BASE_MM = {"infantry": 25.0, "tough": 32.0, "big": 40.0, "vehicle": 75.0}
-FORMATION_GAP = 0.5
-EPS = 1e-6
-
-Pinning = Literal["off", "losses", "leadership"]
-PINNING_CHOICES: tuple[str, ...] = ("off", "losses", "leadership")
-
-
-@dataclass(frozen=True)
-class GameOptions:
-    """The readings of a WWPD game that can be switched (``docs/rules/wwpd.md``).
-
-    Attributes:
-        rounds: rounds played; each round is one turn of each player.
-        move: inches a unit moves in its Movement phase.
-        charge: charge reach: inches from a unit to an enemy it may charge.
-        pinning: when a unit is pinned by fire: ``"leadership"`` (it lost models and failed a
-            Leadership roll), ``"losses"`` (it lost models), or ``"off"`` (never).
-        cowering: units may cower instead of firing in the Firefight.
-        simultaneous_firefight: Firefight attacks are all rolled before casualties are removed
-            (``False``: each attack is resolved at once, in declaration order).
-        attack: the attack pipeline's options (cover stacking, saves past 6+).
-    """
-
-    rounds: int = ROUNDS
-    move: float = MOVE_INCHES
-    charge: float = CHARGE_INCHES
-    pinning: Pinning = "leadership"
-    cowering: bool = True
-    simultaneous_firefight: bool = True
-    attack: Options = field(default_factory=Options)
-
-    def __post_init__(self) -> None:
-        if not 1 <= self.rounds <= 20:
-            raise OptionError("rounds out of range", value=self.rounds, expected="1 to 20")
-        for name in ("move", "charge"):
-            value = getattr(self, name)
-            if not (math.isfinite(value) and 0 <= value <= 48):
-                raise OptionError(f"{name} out of range", value=value, expected="0 to 48 inches")
-        if self.pinning not in PINNING_CHOICES:
-            raise OptionError(
-                "unknown pinning rule", value=self.pinning, expected=" or ".join(PINNING_CHOICES)
-            )
-
-
-class Kind(StrEnum):
-    """Decisions in a WWPD game, in the order legal actions are listed."""
-
-    DEPLOY = "deploy"
-    HOLD = "hold"  # Movement: stay; Shooting/Firefight: hold fire; Melee: do not charge
-    MOVE = "move"
-    SHOOT = "shoot"  # Shooting or Firefight, at ``target``
-    COWER = "cower"  # Firefight: instead of firing
-    CHARGE = "charge"
-
-
-_KIND_ORDER = {k: i for i, k in enumerate(Kind)}
-
-
-@dataclass(frozen=True, slots=True)
-class WwpdAction:
-    """One decision: ``kind`` by ``unit``, to a point or at a target unit."""
-
-    kind: Kind
-    unit: str
-    to: Point | None = None
-    target: str = ""
-
-    def sort_key(self) -> tuple[str, int, str, tuple[float, float]]:
-        return (self.unit, _KIND_ORDER[self.kind], self.target, self.to or (-1.0, -1.0))
-
-    def __str__(self) -> str:
-        text = f"{self.kind.value} {self.unit}"
-        if self.to is not None:
-            text += f" to ({self.to[0]:.1f}, {self.to[1]:.1f})"
-        if self.target:
-            text += f" at {self.target}"
-        return text
-
-
-@dataclass
-class WwpdUnitState:
-    """One unit during a game.
-
-    Attributes:
-        uid: unique in the game (``A1``, ``B2``).
-        side: 0 or 1.
-        unit: the unit's profile.
-        kits: its models and what each carries (index order = placement order).
-        placement: where its models stand (``None`` until deployed).
-        alive: per model, still in play.
-        moved: moved in this turn's Movement phase.
-        pinned: pinned (and Suppressed) until the end of the turn.
-        cowering: cowering until the end of the turn.
-        decided: has made its decision in the current phase.
-    """
-
-    uid: str
-    side: int
-    unit: WwpdUnit
-    kits: tuple[Kit, ...]
-    placement: Placement | None = None
-    alive: list[bool] = field(default_factory=list)
-    moved: bool = False
-    pinned: bool = False
-    cowering: bool = False
-    decided: bool = False
-
-    @property
-    def models(self) -> int:
-        return sum(self.alive)
-
-    @property
-    def destroyed(self) -> bool:
-        return self.models == 0
-
-    @property
-    def on_table(self) -> bool:
-        return self.placement is not None and not self.destroyed
-
-
-#: An objective marker and the side controlling it (``None``: neutral): GFF's own.
-Marker = Objective
-
-
-@dataclass
-class WwpdState:
-    """Everything a WWPD game is at one moment (mutable; :meth:`clone` for search).
-
-    ``player`` is whose turn it is; ``active`` is the side deciding now (the opponent in its
-    half of the Firefight).
-    """
-
-    table: Table
-    forces: tuple[WwpdForce, WwpdForce]
-    units: dict[str, WwpdUnitState]
-    mechanic: Mechanic
-    rng: np.random.Generator
-    seed: int
-    options: GameOptions
-    markers: list[Marker] = field(default_factory=list)
-    log: EventLog = field(default_factory=EventLog)
-    round: int = 0
-    turn: int = 0
-    player: int = 0
-    active: int = 0
-    first: int = 0
-    phase: str = "deploy"
-    declared: list[tuple[str, str]] = field(default_factory=list)
-    winner: int | None = None
-    done: bool = False
-    sight: SightCache = field(default_factory=lambda: SightCache(maxsize=256))
-    extra: dict[str, Any] = field(default_factory=dict)
-    #: Bumped by every change; answers worked out for one version are kept in ``memo``.
-    version: int = 0
-    memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)
-
-    system = "wwpd"
-
-    def clone(self) -> WwpdState:
-        return copy.deepcopy(self)
-
-    def side_units(self, side: int) -> list[WwpdUnitState]:
-        return [u for u in self.units.values() if u.side == side]
-
-    def enemies(self, side: int) -> list[WwpdUnitState]:
-        return [u for u in self.units.values() if u.side != side and u.on_table]
-
-    def friends(self, side: int) -> list[WwpdUnitState]:
-        return [u for u in self.units.values() if u.side == side and u.on_table]
-
-    def others(self, *uids: str) -> list[Placement]:
-        """Placements of every unit on the table except ``uids``."""
-        return [
-            u.placement
-            for u in self.units.values()
-            if u.uid not in uids and u.on_table and u.placement is not None
-        ]
 
 
 # --- setup --------------------------------------------------------------------------------
-
-
-def base_radius(k: Kit) -> float:
-    """A model's base radius (inches): 25mm infantry, larger for Toughness, 75mm vehicles."""
-    p = k.profile
-    if p.vehicle:
-        kind = "vehicle"
-    elif p.toughness >= 2:
-        kind = "big"
-    else:
-        kind = "tough" if p.toughness else "infantry"
-    return BASE_MM[kind] / MM_PER_INCH / 2
-
-
-def formation(unit_kits: Sequence[Kit], centre: Point, facing: float = 0.0) -> Placement:
-    """A compact formation of the unit's models: rows of up to 5 facing ``facing`` (radians)."""
-    radii = np.array([base_radius(k) for k in unit_kits], dtype=np.float64)
-    n = len(unit_kits)
-    step = 2 * float(radii.max()) + FORMATION_GAP
-    per_row = min(5, max(1, n))
-    rows = math.ceil(n / per_row)
-    pts = []
-    for i in range(n):
-        row, col = divmod(i, per_row)
-        in_row = min(per_row, n - row * per_row)
-        pts.append(((col - (in_row - 1) / 2) * step, -(row - (rows - 1) / 2) * step))
-    local = np.array(pts, dtype=np.float64)
-    c, s = math.cos(facing), math.sin(facing)
-    centres = local @ np.array([[c, -s], [s, c]]).T + np.asarray(centre)
-    return Placement(centres, radii, large=any(k.profile.vehicle for k in unit_kits))
-
-
-def facing(side: int) -> float:
-    return 0.0 if side == 0 else math.pi
-
-
-def home_edge(state: WwpdState, side: int) -> float:
-    return 0.0 if side == 0 else state.table.depth
-
-
-def deployment_zone(state: WwpdState, side: int) -> tuple[float, float]:
-    """The band of y a side deploys in: 12" deep along its own edge (opposite edges)."""
-    d = state.table.deployment_depth
-    return (0.0, d) if side == 0 else (state.table.depth - d, state.table.depth)
 
 
 def new_game(
@@ -385,44 +207,6 @@ def new_game(
     )
     _next_deployer(state)
     return state
-
-
-def _to_deploy(state: WwpdState, side: int) -> list[WwpdUnitState]:
-    return [u for u in state.side_units(side) if u.placement is None and not u.destroyed]
-
-
-def deploy_problem(state: WwpdState, us: WwpdUnitState, point: Point) -> str | None:
-    """Why ``us`` may not be placed centred at ``point``, or ``None`` if it may."""
-    p = formation(us.kits, point, facing(us.side))
-    if not geo.inside_table(state.table, p):
-        return "the unit does not fit on the table there"
-    lo, hi = deployment_zone(state, us.side)
-    ys, r = p.centres[:, 1], p.radii
-    if float((ys - r).min()) < lo - EPS or float((ys + r).max()) > hi + EPS:
-        return "the unit must be wholly inside its deployment zone"
-    if not geo.fits(state.table, p, state.others(us.uid)):
-        return 'the unit may not stand there (terrain, or within 1" of another unit)'
-    return None
-
-
-def deploy_candidates(state: WwpdState, us: WwpdUnitState) -> list[Point]:
-    """Centres where the unit fits in its zone: a 4" grid, three rows deep."""
-    key = ("deploy", us.uid, state.version)
-    if key not in state.memo:
-        state.memo[key] = _deploy_candidates(state, us)
-    found: list[Point] = state.memo[key]
-    return found
-
-
-def _deploy_candidates(state: WwpdState, us: WwpdUnitState) -> list[Point]:
-    lo, hi = deployment_zone(state, us.side)
-    pts: list[Point] = []
-    for y in np.linspace(lo + 2.5, hi - 2.5, 3):
-        for x in np.arange(4.0, state.table.width - 3.9, 4.0):
-            p = (float(x), float(y))
-            if deploy_problem(state, us, p) is None:
-                pts.append(p)
-    return pts
 
 
 def _next_deployer(state: WwpdState) -> None:
@@ -542,65 +326,6 @@ def _end_turn(state: WwpdState) -> None:
 
 
 # --- what a unit can do -------------------------------------------------------------------
-
-
-def _gap(state: WwpdState, a: WwpdUnitState, b: WwpdUnitState) -> float:
-    assert a.placement is not None and b.placement is not None
-    return geo.gap(a.placement, b.placement)
-
-
-def _reach(us: WwpdUnitState) -> int:
-    return max(
-        (w.range or 0 for k, a in zip(us.kits, us.alive, strict=True) if a for w in k.ranged),
-        default=0,
-    )
-
-
-def _sees(state: WwpdState, us: WwpdUnitState, target: WwpdUnitState) -> npt.NDArray[np.bool_]:
-    assert us.placement is not None and target.placement is not None
-    return geo.sees(
-        state.table,
-        us.placement,
-        target.placement,
-        state.others(us.uid, target.uid),
-        system="gff",
-        cache=state.sight,
-    )
-
-
-def shooting_targets(state: WwpdState, us: WwpdUnitState) -> list[str]:
-    """Enemy units this unit may fire at in the current phase: over 12" in Shooting, within 12"
-    in Firefight; in range of a weapon and seen by a model. Cowering units do not fire."""
-    if state.phase not in (Phase.SHOOTING.value, Phase.FIREFIGHT.value) or us.cowering:
-        return []
-    reach = _reach(us)
-    out = []
-    for e in state.enemies(us.side):
-        d = _gap(state, us, e)
-        far = d > FIREFIGHT_RANGE
-        if (state.phase == Phase.SHOOTING.value) != far or d > reach:
-            continue
-        if _sees(state, us, e).any():
-            out.append(e.uid)
-    return out
-
-
-def _may_cower(state: WwpdState, us: WwpdUnitState) -> bool:
-    """A unit may cower in the Firefight when an enemy is within 12" of it."""
-    return state.options.cowering and any(
-        _gap(state, us, e) <= FIREFIGHT_RANGE for e in state.enemies(us.side)
-    )
-
-
-def charge_targets(state: WwpdState, us: WwpdUnitState) -> list[str]:
-    """Enemy units within charge reach of an unpinned, uncowering unit of the player."""
-    if us.side != state.player or us.pinned or us.cowering:
-        return []
-    if not any(k.profile.melee_attacks > 0 for k, a in zip(us.kits, us.alive, strict=True) if a):
-        return []
-    return [
-        e.uid for e in state.enemies(us.side) if _gap(state, us, e) <= state.options.charge + EPS
-    ]
 
 
 def move_goals(state: WwpdState, us: WwpdUnitState) -> list[Point]:
@@ -751,299 +476,3 @@ def _move(state: WwpdState, us: WwpdUnitState, a: WwpdAction) -> None:
     moved = math.dist(before, geo.centroid(us.placement))
     us.moved = moved > EPS
     state.log.add("move", unit=us.uid, distance=round(moved, 3))
-
-
-def _roller(state: WwpdState) -> DiceRoller:
-    return DiceRoller(state.rng, state.mechanic)
-
-
-def cover_of(state: WwpdState, us: WwpdUnitState, target: WwpdUnitState) -> tuple[bool, bool]:
-    """(soft, hard) cover of ``target`` from ``us``: the table's cover rule (GFF's), Hard when
-    most of the target's models stand in a fortification preset (ruins, barricade)."""
-    assert us.placement is not None and target.placement is not None
-    covered = geo.in_cover(
-        state.table,
-        us.placement,
-        target.placement,
-        state.others(us.uid, target.uid),
-        system="gff",
-        cache=state.sight,
-    )
-    if not covered:
-        return False, False
-    hard_pieces = np.array(
-        [(p.preset or "").casefold() in HARD_COVER_PRESETS for p in state.table.pieces],
-        dtype=np.bool_,
-    )
-    alive = target.placement.alive
-    inside = centres_in(state.table, target.placement.centres[alive])
-    hard = bool(hard_pieces.any() and (inside[:, hard_pieces].any(axis=1).sum() * 2 > len(inside)))
-    return not hard, hard
-
-
-def shooting_attack_of(
-    state: WwpdState, us: WwpdUnitState, target: WwpdUnitState, phase: Phase | None = None
-) -> Attack:
-    """The attack ``us`` would make on ``target`` now: models that see it fire the weapons
-    that reach it; hits go to models in range of each weapon; cover from the table.
-
-    The attacking commander's choice of a model to single out (weapons with ``single_out``) is
-    not a decision of its own: the attacker follows the habit
-    :func:`~oprlab.rules.wwpd.attack.single_out_pick` (the rarest kit in range it can damage),
-    which keeps the legal actions what they were."""
-    assert us.placement is not None and target.placement is not None
-    d = _gap(state, us, target)
-    phase = phase or (Phase.SHOOTING if d > FIREFIGHT_RANGE else Phase.FIREFIGHT)
-    seeing = _sees(state, us, target)
-    soft, hard = cover_of(state, us, target)
-    conditions = Conditions(
-        phase,
-        soft_cover=soft,
-        hard_cover=hard,
-        target_cowering=target.cowering,
-        attacker_cowering_or_suppressed=us.cowering or us.pinned,
-        moved=us.moved,
-    )
-    # per attacking model, per target model: base-to-base distance
-    pa, pt = us.placement, target.placement
-    dist = np.linalg.norm(pa.centres[:, None, :] - pt.centres[None, :, :], axis=2)
-    dist = dist - pa.radii[:, None] - pt.radii[None, :]
-    in_range: dict[str, list[bool]] = {}
-    for i, k in enumerate(us.kits):
-        if not (us.alive[i] and seeing[i]):
-            continue
-        for w in k.ranged:
-            row = in_range.setdefault(w.name, [False] * len(target.kits))
-            for j in range(len(target.kits)):
-                row[j] = row[j] or bool(dist[i, j] <= (w.range or 0))
-    return shooting_attack(
-        us.unit,
-        target.unit,
-        conditions,
-        attacker_alive=us.alive,
-        target_alive=target.alive,
-        firing=[bool(s) for s in seeing],
-        distance=d,
-        in_range={name: row for name, row in in_range.items()},
-        order=_order(state, target),
-        options=state.options.attack,
-    )
-
-
-def _order(state: WwpdState, target: WwpdUnitState) -> tuple[int, ...]:
-    """The defender's habit: spare hits on the most common kit; keep models on markers."""
-    base = defender_order(target.kits)
-    if target.placement is None or not state.markers:
-        return base
-    c, r = target.placement.centres, target.placement.radii
-    holds = np.zeros(len(r), dtype=np.bool_)
-    for m in state.markers:
-        holds |= np.linalg.norm(c - np.asarray(m.position), axis=1) - r <= OBJECTIVE_RANGE
-    rank = {m: i for i, m in enumerate(base)}
-    return tuple(sorted(base, key=lambda i: (bool(holds[i]), rank[i])))
-
-
-def _fire(state: WwpdState, us: WwpdUnitState, target: WwpdUnitState) -> AttackResult | None:
-    """Roll one shooting or firefight attack; casualties are returned, not yet removed."""
-    attack = shooting_attack_of(state, us, target, Phase(state.phase))
-    if not attack.volleys:
-        return None
-    result = resolve(attack, _roller(state))
-    c = attack.conditions
-    # Only attacks with a singling-out weapon carry the extra field, so other logs are unchanged.
-    chosen = {v.name: v.singled_out for v in attack.volleys if v.singled_out is not None}
-    extra: dict[str, Any] = {"singled_out": chosen} if chosen else {}
-    state.log.add(
-        state.phase,
-        unit=us.uid,
-        target=target.uid,
-        dice=attack.dice,
-        volleys=[[v.name, v.dice, v.to_hit] for v in attack.volleys],
-        cover="hard" if c.hard_cover else "soft" if c.soft_cover else "none",
-        hits=result.total_hits,
-        wounds=result.wounds,
-        saves=result.saves,
-        casualties=result.casualties,
-        **extra,
-    )
-    return result
-
-
-def _fire_now(state: WwpdState, us: WwpdUnitState, target: WwpdUnitState) -> None:
-    result = _fire(state, us, target)
-    if result is not None:
-        _remove(state, target, result.removed)
-        _pinning(state, target, result.casualties)
-        _check_end(state)
-
-
-def _resolve_declared(state: WwpdState) -> None:
-    """The simultaneous Firefight: every declared attack, then every casualty."""
-    losses: list[tuple[WwpdUnitState, tuple[int, ...]]] = []
-    for uid, target_uid in state.declared:
-        us, target = state.units[uid], state.units[target_uid]
-        if not (us.on_table and target.on_table):
-            continue
-        result = _fire(state, us, target)
-        if result is not None and result.removed:
-            losses.append((target, result.removed))
-    state.declared = []
-    lost: dict[str, int] = {}
-    for target, removed in losses:
-        before = target.models
-        _remove(state, target, removed)
-        lost[target.uid] = lost.get(target.uid, 0) + before - target.models
-    for uid, n in lost.items():
-        _pinning(state, state.units[uid], n)
-    _check_end(state)
-
-
-def _remove(state: WwpdState, target: WwpdUnitState, removed: Sequence[int]) -> None:
-    gone = [i for i in removed if target.alive[i]]
-    if not gone or target.placement is None:
-        return
-    for i in gone:
-        target.alive[i] = False
-    target.placement.removed[gone] = True
-    state.log.add("casualties", unit=target.uid, models=len(gone), left=target.models)
-    if target.destroyed:
-        state.log.add("destroyed", unit=target.uid, side=target.side)
-
-
-def _pinning(state: WwpdState, us: WwpdUnitState, lost: int) -> None:
-    """A unit that lost models to fire may be pinned (our reading; :class:`GameOptions`)."""
-    rule = state.options.pinning
-    if lost <= 0 or us.destroyed or us.pinned or rule == "off":
-        return
-    if rule == "losses":
-        us.pinned = True
-    else:
-        leadership = min(k.profile.leadership for k, a in zip(us.kits, us.alive, strict=True) if a)
-        passed = _roller(state).roll(Check(Test.MORALE, leadership)).success
-        state.log.add("leadership", unit=us.uid, target=leadership, passed=passed)
-        us.pinned = not passed
-    if us.pinned:
-        state.log.add("pinned", unit=us.uid)
-
-
-def reach_masks(
-    attacker: Placement, defender: Placement
-) -> list[tuple[list[bool], list[bool]] | None]:
-    """Per attacking model: the defending models within 2" and in base contact (``None``: none
-    within 2", or the model is gone)."""
-    d = np.linalg.norm(attacker.centres[:, None, :] - defender.centres[None, :, :], axis=2)
-    d = d - attacker.radii[:, None] - defender.radii[None, :]
-    out: list[tuple[list[bool], list[bool]] | None] = []
-    for i in range(len(attacker.radii)):
-        if attacker.removed[i]:
-            out.append(None)
-            continue
-        within = [
-            bool(d[i, j] <= MELEE_RANGE + EPS) and not defender.removed[j]
-            for j in range(len(defender.radii))
-        ]
-        contact = [w and bool(d[i, j] <= CONTACT_TOL) for j, w in enumerate(within)]
-        out.append((within, contact) if any(within) else None)
-    return out
-
-
-def melee_attack_of(state: WwpdState, us: WwpdUnitState, target: WwpdUnitState) -> Attack:
-    """``us``'s models within 2" of ``target`` strike it (hits on models in contact first)."""
-    assert us.placement is not None and target.placement is not None
-    return melee_attack(
-        us.unit,
-        target.unit,
-        attacker_alive=us.alive,
-        target_alive=target.alive,
-        reach=reach_masks(us.placement, target.placement),
-        order=_order(state, target),
-        options=state.options.attack,
-    )
-
-
-def _charge(state: WwpdState, us: WwpdUnitState, target: WwpdUnitState) -> None:
-    """Charge into base contact; both units' models within 2" fight; then step apart."""
-    assert us.placement is not None and target.placement is not None
-    moved = geo.charge_move(
-        state.table, us.placement, target.placement, state.others(us.uid), state.options.charge
-    )
-    if moved is None:
-        state.log.add("charge_failed", unit=us.uid, target=target.uid)
-        return
-    us.placement = moved
-    roller = _roller(state)
-    results = []
-    for a, b in ((us, target), (target, us)):
-        attack = melee_attack_of(state, a, b)
-        r = resolve(attack, roller)
-        results.append((b, r))
-        state.log.add(
-            "melee",
-            unit=a.uid,
-            target=b.uid,
-            dice=attack.dice,
-            hits=r.total_hits,
-            wounds=r.wounds,
-            saves=r.saves,
-            casualties=r.casualties,
-        )
-    for b, r in results:  # both fight: casualties come off together
-        _remove(state, b, r.removed)
-    if us.on_table and target.on_table:
-        assert us.placement is not None and target.placement is not None
-        us.placement = geo.separate(
-            state.table, us.placement, target.placement, state.others(us.uid, target.uid)
-        )
-        state.log.add("separate", unit=us.uid, gap=round(_gap(state, us, target), 3))
-    _check_end(state)
-
-
-# --- objectives and the end ---------------------------------------------------------------
-
-
-def controllers(state: WwpdState) -> list[set[int]]:
-    """For each marker, the sides with a unit within 3" of it now."""
-    holders = (
-        (us.side, us.placement)
-        for us in state.units.values()
-        if us.on_table and us.placement is not None
-    )
-    return objectives.sides_near(state.markers, holders)
-
-
-def update_markers(state: WwpdState) -> None:
-    """GFF Mission: seize a marker alone, keep it after leaving, neutralise it contested."""
-    objectives.settle_markers(
-        state.markers, controllers(state), state.log, state.round, key="marker"
-    )
-
-
-def score(state: WwpdState) -> tuple[int, int]:
-    """Markers each side controls."""
-    return objectives.held(state.markers)
-
-
-def units_left(state: WwpdState, side: int) -> int:
-    return sum(not u.destroyed for u in state.side_units(side))
-
-
-def _check_end(state: WwpdState) -> None:
-    """A side with no units left loses at once."""
-    if state.done or state.phase == "deploy":
-        return
-    left = (units_left(state, 0), units_left(state, 1))
-    if left[0] and left[1]:
-        return
-    update_markers(state)
-    winner = None if not (left[0] or left[1]) else (0 if left[0] else 1)
-    _finish(state, winner=winner, reason="a side has no units left")
-
-
-def _finish(state: WwpdState, *, winner: int | None = None, reason: str = "rounds played") -> None:
-    held = score(state)
-    if reason == "rounds played":
-        winner = objectives.winner_of(held)
-    state.winner = winner
-    state.done = True
-    state.phase = "over"
-    state.log.add("end", markers=list(held), winner=winner, reason=reason, round=state.round)
