@@ -51,7 +51,7 @@ PARTS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ),
     ),
     ("sight", (("geometry.py", "sees"), ("geometry.py", "in_cover"))),
-    ("commander", (("rules_commander.py", "choose"),)),
+    ("commander", (("commander.py", "choose"),)),  # players/rules/commander.py
     ("legal actions", (("hooks.py", "legal_actions"),)),
     ("apply", (("hooks.py", "apply"),)),
 )
