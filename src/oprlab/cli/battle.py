@@ -17,6 +17,7 @@ from oprlab.analysis.pictures import battle_svg
 from oprlab.analysis.series import SeriesSpec, dask_backend, play_series
 from oprlab.cli.account import account
 from oprlab.cli.inputs import check_games, check_jobs, check_outputs, load_playable
+from oprlab.cli.progress import games_bar
 from oprlab.errors import OptionError, ParseError
 from oprlab.files import read_text, write_atomic
 from oprlab.game.options import parse_options
@@ -287,15 +288,7 @@ def _across(
 
     by: dict[str, dict[int, float]] = {}
     interrupted = False
-    with Progress(
-        "{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-        disable=as_json,
-    ) as progress:
+    with games_bar(quiet=as_json) as progress:
         bar = progress.add_task("games", total=games * len(names))
         for name in names:
             run = play_series(

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
 from oprlab.analysis.ladder import (
@@ -24,6 +23,7 @@ from oprlab.analysis.ladder import (
 )
 from oprlab.analysis.verdicts import Verdict, play_verdicts, robustness
 from oprlab.cli.inputs import check_games, check_jobs, check_outputs, load_playable
+from oprlab.cli.progress import games_bar
 from oprlab.errors import OptionError
 from oprlab.game.systems import find_system
 from oprlab.players import get_commander
@@ -126,15 +126,7 @@ def ladder(
     )
     total = len(systems) * len(spec.matchups) * games * len(names) * (len(names) - 1)
     n_jobs = check_jobs(jobs, total)
-    with Progress(
-        "{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-        disable=as_json,
-    ) as progress:
+    with games_bar(quiet=as_json) as progress:
         bar = progress.add_task("ladder", total=total)
         played = play_ladder(spec, n_jobs=n_jobs, on_game=lambda _: progress.advance(bar))
     if not played:
@@ -228,15 +220,7 @@ def verdict(
         table=generate_table(seeded.seed) if table == "random" else None,
     )
     total = games * len(names)
-    with Progress(
-        "{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-        disable=as_json,
-    ) as progress:
+    with games_bar(quiet=as_json) as progress:
         bar = progress.add_task("verdict", total=total)
         played = play_verdicts(
             spec, n_jobs=check_jobs(jobs, total), on_game=lambda _: progress.advance(bar)

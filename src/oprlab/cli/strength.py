@@ -9,13 +9,13 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
 from oprlab.analysis.ladder import LadderSpec, Matchup
 from oprlab.analysis.strength import StrengthRow, curve, markdown, play_curve, strength_tasks
 from oprlab.cli.inputs import check_games, check_jobs, load_playable
 from oprlab.cli.ladder import _systems
+from oprlab.cli.progress import games_bar
 from oprlab.errors import OptionError
 from oprlab.players.search import MAX_BUDGET
 from oprlab.rng import make_rng
@@ -105,15 +105,7 @@ def strength(
         table=generate_table(seeded.seed) if table == "random" else None,
     )
     total = len(strength_tasks(systems, chosen, games, seeded.seed))
-    with Progress(
-        "{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-        disable=as_json,
-    ) as progress:
+    with games_bar(quiet=as_json) as progress:
         bar = progress.add_task("strength", total=total)
         played = play_curve(
             spec, chosen, n_jobs=check_jobs(jobs, total), on_game=lambda _: progress.advance(bar)
