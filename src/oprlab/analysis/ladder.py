@@ -48,6 +48,8 @@ __all__ = [
     "ladder_id",
     "pair_scores",
     "play_ladder",
+    "play_task",
+    "play_tasks",
     "ratings",
     "store_ladder",
 ]
@@ -211,12 +213,24 @@ def play_ladder(
 ) -> list[LadderGame]:
     """Play every game of the ladder (joblib over games); ``on_game`` sees each as it ends.
     Ctrl-C stops early and keeps the games already finished."""
+    return play_tasks(spec, list(tasks(spec)), n_jobs=n_jobs, on_game=on_game)
+
+
+def play_tasks(
+    spec: LadderSpec,
+    todo: Sequence[Task],
+    *,
+    n_jobs: int = 1,
+    on_game: Callable[[LadderGame], None] | None = None,
+) -> list[LadderGame]:
+    """Play ``todo`` under ``spec`` (joblib over games, in order in one process); the ladder,
+    verdicts and the strength curve all play their games here. Ctrl-C keeps what finished."""
     games: list[LadderGame] = []
     if n_jobs == 1:
-        finished: Iterator[LadderGame] = (play_task(spec, t) for t in tasks(spec))
+        finished: Iterator[LadderGame] = (play_task(spec, t) for t in todo)
     else:
         runner = Parallel(n_jobs=n_jobs, return_as="generator")
-        finished = runner(delayed(play_task)(spec, t) for t in tasks(spec))
+        finished = runner(delayed(play_task)(spec, t) for t in todo)
     try:
         for game in finished:
             games.append(game)

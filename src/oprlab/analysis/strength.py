@@ -8,7 +8,7 @@ games are the cost's yardstick. A row gives search's share of the points (a win 
 with a normal 95% interval over the pairs, and the CPU seconds of a search-against-rules game
 over those of a rules-against-rules game on the same seeds (the cost, ``x`` times).
 
-May import: analysis.ladder (its games and how one is played), rng; joblib.
+May import: analysis.ladder (its games and how one is played), rng.
 """
 
 from __future__ import annotations
@@ -19,9 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from joblib import Parallel, delayed
 
-from oprlab.analysis.ladder import LadderGame, LadderSpec, Task, play_task
+from oprlab.analysis.ladder import LadderGame, LadderSpec, Task, play_tasks
 from oprlab.rng import iter_seeds
 
 __all__ = ["StrengthRow", "curve", "markdown", "play_curve", "strength_tasks"]
@@ -72,21 +71,7 @@ def play_curve(
     """Every game of the curve (``spec`` gives the matchup, systems, seeds and table; its
     commanders are not used). Ctrl-C keeps the games already finished."""
     todo = strength_tasks(spec.systems, budgets, spec.games, spec.seed)
-    if n_jobs == 1:
-        finished: Any = (play_task(spec, t) for t in todo)
-    else:
-        finished = Parallel(n_jobs=n_jobs, return_as="generator")(
-            delayed(play_task)(spec, t) for t in todo
-        )
-    games: list[LadderGame] = []
-    try:
-        for game in finished:
-            games.append(game)
-            if on_game is not None:
-                on_game(game)
-    except KeyboardInterrupt:
-        pass
-    return games
+    return play_tasks(spec, todo, n_jobs=n_jobs, on_game=on_game)
 
 
 def curve(games: Sequence[LadderGame], budgets: Sequence[int]) -> list[StrengthRow]:

@@ -10,7 +10,7 @@ interval excludes 0, *depends* if some give a verdict and others none (or all gi
 but a commander moves A's share beyond chance), and *flips* if two commanders give opposite
 verdicts.
 
-May import: analysis.ladder (its games and how one is played), rng; joblib.
+May import: analysis.ladder (its games and how one is played), rng.
 """
 
 from __future__ import annotations
@@ -20,9 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from joblib import Parallel, delayed
 
-from oprlab.analysis.ladder import LadderGame, LadderSpec, play_task
+from oprlab.analysis.ladder import LadderGame, LadderSpec, play_tasks
 from oprlab.rng import iter_seeds
 
 __all__ = ["Verdict", "across", "judge", "play_verdicts", "robustness", "robustness_of"]
@@ -82,21 +81,7 @@ def play_verdicts(
     todo = [
         (system, 0, c, c, s) for c in spec.commanders for s in iter_seeds(spec.seed, spec.games)
     ]
-    if n_jobs == 1:
-        finished: Any = (play_task(spec, t) for t in todo)
-    else:
-        finished = Parallel(n_jobs=n_jobs, return_as="generator")(
-            delayed(play_task)(spec, t) for t in todo
-        )
-    games: list[LadderGame] = []
-    try:
-        for game in finished:
-            games.append(game)
-            if on_game is not None:
-                on_game(game)
-    except KeyboardInterrupt:
-        pass
-    return games
+    return play_tasks(spec, todo, n_jobs=n_jobs, on_game=on_game)
 
 
 def across(verdicts: Sequence[str]) -> str:
