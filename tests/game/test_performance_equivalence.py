@@ -23,6 +23,7 @@ from oprlab.game.actions import Action, Kind
 from oprlab.game.play import play_game
 from oprlab.game.state import GameState
 from oprlab.players import get_commander
+from oprlab.players.rules.bounds import _tiebreak
 from oprlab.players.rules_commander import RulesCommander, _Units
 from oprlab.rng import commander_stream
 from oprlab.samples import sample_path
@@ -293,3 +294,37 @@ def test_commander_move_bound_is_never_below_the_score() -> None:
             table=mission_table(seed) if generated else None,
         )
     assert checked > 500
+
+
+def test_commander_tests_a_charge_only_when_it_would_win() -> None:
+    """The rules commander tests whether a charge reaches base contact (seed 003 "Melee",
+    "Difficult Terrain": the table's charge test, the costly part of its score) only for the
+    charge that would win the decision, and chooses again when that one falls short. Each
+    charge's bound is at least its exact score, and the choice is the one ``max`` over every
+    exact score makes, in every decision of a seeded game on a generated table where charges
+    fall short and winners are found short."""
+    seen = {"decisions": 0, "tested": 0, "found short": 0, "charges": 0, "bound above": 0}
+
+    class Checking(RulesCommander):
+        def _best_action(self, state: GameState, actions: Sequence[Action]) -> Action:
+            chosen = super()._best_action(state, actions)
+            tested = self._read(state).arrivals
+            seen["decisions"] += 1
+            seen["tested"] += len(tested)
+            seen["found short"] += sum(not arrives for arrives in tested.values())
+            self._view = None  # a fresh reading: every charge untested
+            for a in actions:
+                if a.kind is Kind.CHARGE:
+                    bound = self._charge_bound(state, a)
+                    assert bound is not None
+                    score = self.score(state, a)
+                    assert bound >= score
+                    seen["charges"] += 1
+                    seen["bound above"] += bound > score
+            assert chosen == max(actions, key=lambda a: (self.score(state, a), _tiebreak(a)))
+            return chosen
+
+    a, b = _lists(150)()
+    play_game(a, b, [Checking(7), Checking(8)], seed=7, table=mission_table(7))
+    assert seen["found short"] > 0 and seen["bound above"] > 0
+    assert seen["tested"] < seen["charges"] / 2

@@ -32,13 +32,52 @@ class Bounds(Scoring):
         bound first (:meth:`_move_bound`), and only while their bound could reach the best. An
         action whose bound is below the best cannot be the first maximum, so the choice is
         the one ``max`` over every exact score in list order makes.
+
+        A charge that may fall short first counts with a bound that needs no charge test
+        (:meth:`_charge_bound`); only when it wins is it tested and scored exactly, and the
+        choice made again with its exact score: the same choice at one test a decision
+        rather than one a charge.
         """
         view = self._read(state)
         self._prefetch(state, view, actions)
-        keys: list[tuple[float, tuple[int, ...]] | None] = [None] * len(actions)
+        exact: dict[int, tuple[float, tuple[int, ...]]] = {}
+        loose: dict[int, tuple[float, tuple[int, ...]]] = {}  # charges not yet tested
+        while True:
+            i = self._first_best(state, actions, exact, loose)
+            if i not in loose:
+                break
+            bound = loose.pop(i)  # the winner counted with a bound: test it
+            exact[i] = (self.score(state, actions[i]), _tiebreak(actions[i]))
+            if exact[i] == bound:
+                break  # its score is its bound: still the first greatest
+        if any(math.isnan(k[0]) for k in (*exact.values(), *loose.values())):
+            return max(actions, key=lambda a: (self.score(state, a), _tiebreak(a)))
+        return actions[i]
+
+    def _first_best(
+        self,
+        state: GameState,
+        actions: Sequence[Action],
+        exact: dict[int, tuple[float, tuple[int, ...]]],
+        loose: dict[int, tuple[float, tuple[int, ...]]],
+    ) -> int:
+        """The index of the first greatest key, an exact score or (for a charge in ``loose``)
+        a bound; fills ``exact`` and ``loose`` with the keys it works out."""
         best: tuple[float, tuple[int, ...]] | None = None
         held: list[int] = []
         moves: list[int] = []
+
+        def key_of(i: int, a: Action) -> tuple[float, tuple[int, ...]]:
+            found = exact.get(i) or loose.get(i)
+            if found is not None:
+                return found
+            bound = self._charge_bound(state, a) if a.kind is Kind.CHARGE else None
+            if bound is not None:
+                found = loose[i] = (bound, _tiebreak(a))
+            else:
+                found = exact[i] = (self.score(state, a), _tiebreak(a))
+            return found
+
         for i, a in enumerate(actions):
             if a.kind is Kind.HOLD and unit_facts(state.units[a.unit].unit)[2]:
                 held.append(i)
@@ -46,7 +85,7 @@ class Bounds(Scoring):
             if a.kind is Kind.RUSH or a.kind is Kind.ADVANCE:
                 moves.append(i)  # bounded first: most cannot be the best
                 continue
-            key = keys[i] = (self.score(state, a), _tiebreak(a))
+            key = key_of(i, a)
             if best is None or key > best:
                 best = key
         # the highest bounds first, so that the best score rises early and skips the rest
@@ -54,22 +93,18 @@ class Bounds(Scoring):
         for k in sorted(range(len(moves)), key=lambda k: bounds[k], reverse=True):
             if best is not None and bounds[k] < best:
                 continue  # cannot be the best: its exact score is not needed
-            i = moves[k]
-            a = actions[i]
-            key = keys[i] = (self.score(state, a), _tiebreak(a))
+            key = key_of(moves[k], actions[moves[k]])
             if best is None or key > best:
                 best = key
         for i in held:
             a = actions[i]
             if best is not None and (self._hold_bound(state, a), _tiebreak(a)) < best:
                 continue  # cannot be the best: its exact score is not needed
-            key = keys[i] = (self.score(state, a), _tiebreak(a))
+            key = key_of(i, a)
             if best is None or key > best:
                 best = key
-        if any(k is not None and math.isnan(k[0]) for k in keys):  # max is order-bound then
-            return max(actions, key=lambda a: (self.score(state, a), _tiebreak(a)))
-        scored = [(k, a) for k, a in zip(keys, actions, strict=True) if k is not None]
-        return max(scored, key=lambda pair: pair[0])[1]
+        known = {**exact, **loose}
+        return max(sorted(known), key=lambda i: known[i])
 
     def _prefetch(self, state: GameState, view: View, actions: Sequence[Action]) -> None:
         """Measure the points the actions other than moves are scored from to every enemy, in

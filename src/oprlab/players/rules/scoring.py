@@ -94,16 +94,10 @@ class Scoring:
                 + self._projected(state, us, here)
             )
         if a.kind is Kind.CHARGE:
-            target = state.units[a.target]
-            assert target.placement is not None
-            end = step_toward(here, view.centroid(target), move_allowance(state, us.unit, a.kind))
-            if self.style.charge_arrival and not self._arrives(state, us, target):
-                # it moves as close as it can and ends its activation: a move, no fight
-                short = self._position_value(state, us, end) + self._projected(state, us, end)
-                return short - SHORT_CHARGE - self._hazard(state, us, here, end, a.kind)
-            value = self._charge_value(state, us, target) + self._projected(state, us, end)
-            value -= self._hazard(state, us, here, end, a.kind)
-            return value + (self._benny(state, us, value) if a.benny else 0.0)
+            arrives = not self.style.charge_arrival or self._arrives(
+                state, us, state.units[a.target]
+            )
+            return self._charge_score(state, a, arrives)
         assert a.to is not None
         allowance = move_allowance(state, us.unit, a.kind)
         end = step_toward(here, a.to, allowance)
@@ -114,6 +108,31 @@ class Scoring:
         elif self.role(us.unit) is Role.SHOOTING:
             value -= 5.0
         return value
+
+    def _charge_score(self, state: GameState, a: Action, arrives: bool) -> float:
+        """A charge's score if it reaches base contact (``arrives``), else the move it becomes."""
+        view = self._read(state)
+        us, target = state.units[a.unit], state.units[a.target]
+        assert target.placement is not None
+        here = view.centroid(us)
+        end = step_toward(here, view.centroid(target), move_allowance(state, us.unit, a.kind))
+        if not arrives:
+            # it moves as close as it can and ends its activation: a move, no fight
+            short = self._position_value(state, us, end) + self._projected(state, us, end)
+            return short - SHORT_CHARGE - self._hazard(state, us, here, end, a.kind)
+        value = self._charge_value(state, us, target) + self._projected(state, us, end)
+        value -= self._hazard(state, us, here, end, a.kind)
+        return value + (self._benny(state, us, value) if a.benny else 0.0)
+
+    def _charge_bound(self, state: GameState, a: Action) -> float | None:
+        """At least a charge's :meth:`score` without the table's charge test (the costly part
+        of scoring a charge): the better of its score if it arrives and if it falls short.
+        ``None`` when the score needs no test or the test is already made (then score it)."""
+        if not self.style.charge_arrival or not self.habits(state).charges_may_fall_short:
+            return None
+        if (a.unit, a.target) in self._read(state).arrivals:
+            return None
+        return max(self._charge_score(state, a, True), self._charge_score(state, a, False))
 
     def _shoot_value(self, state: GameState, a: Action) -> float:
         """Expected points removed by a shot; a benny when one is left for each round to come."""
