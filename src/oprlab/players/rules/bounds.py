@@ -227,5 +227,9 @@ class Bounds(Scoring):
         )
 
 
+#: Each kind's tiebreak, worked out once.
+_TIEBREAKS = {k: (-ord(k.value[0]),) for k in Kind}
+
+
 def _tiebreak(a: Action) -> tuple[int, ...]:
-    return (-ord(a.kind.value[0]),)
+    return _TIEBREAKS[a.kind]

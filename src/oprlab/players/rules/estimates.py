@@ -86,18 +86,19 @@ def output_role(unit: Unit) -> Role:
 
 
 #: Per-unit facts by identity (a frozen Unit's hash walks all its fields on every call): the
-#: unit itself (held so its id stays unique), its role, its distinct ranged reaches (sorted).
-_UNIT_FACTS: dict[int, tuple[Unit, Role, list[int]]] = {}
+#: unit itself (held so its id stays unique), its role, its distinct ranged reaches (sorted),
+#: its role by output (:func:`output_role`).
+_UNIT_FACTS: dict[int, tuple[Unit, Role, list[int], Role]] = {}
 _CACHE_LIMIT = 4096
 
 
-def unit_facts(unit: Unit) -> tuple[Unit, Role, list[int]]:
+def unit_facts(unit: Unit) -> tuple[Unit, Role, list[int], Role]:
     facts = _UNIT_FACTS.get(id(unit))
     if facts is None or facts[0] is not unit:
         if len(_UNIT_FACTS) >= _CACHE_LIMIT:
             _UNIT_FACTS.clear()
         reaches = sorted({w.range or 0 for w in unit.weapons if not w.melee})
-        facts = _UNIT_FACTS[id(unit)] = (unit, role(unit), reaches)
+        facts = _UNIT_FACTS[id(unit)] = (unit, role(unit), reaches, output_role(unit))
     return facts
 
 

@@ -17,7 +17,7 @@ from oprlab.game import geometry as geo
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff import CONSOLIDATE_INCHES, OBJECTIVE_RANGE, bennies_available
 from oprlab.game.state import GameState, UnitState
-from oprlab.players.rules.estimates import Role, output_role, unit_facts, value_per_model
+from oprlab.players.rules.estimates import Role, unit_facts, value_per_model
 from oprlab.players.rules.habits import SystemHabits, habits_for
 from oprlab.players.rules.style import RULES, Style
 from oprlab.players.rules.view import (
@@ -65,7 +65,8 @@ class Scoring:
 
     def role(self, unit: Unit) -> Role:
         """How the commander classes ``unit`` (melee, shooting or hybrid)."""
-        return output_role(unit) if self.style.role_from_output else unit_facts(unit)[1]
+        facts = unit_facts(unit)  # by identity: hashing a frozen Unit is slow
+        return facts[3] if self.style.role_from_output else facts[1]
 
     def score(self, state: GameState, a: Action) -> float:
         """What an activation is worth: expected points removed plus the position it leaves."""
@@ -355,21 +356,29 @@ class Scoring:
         contested: UnitState | None,
     ) -> float:
         view = self._read(state)
-        enemies = view.enemies(us.side)
-        gaps = enemies.gaps(state.objectives[objective].position)
-        enemy_near = any(
-            e is not contested
-            and not e.shaken
-            and e.placement is not None
-            and d <= move_allowance(state, e.unit, Kind.RUSH) + 3.0
-            for e, d in zip(enemies.units, gaps, strict=True)
-        )
+        key = (us.side, objective)
+        found = view.around.get(key)
+        if found is None:
+            enemies = view.enemies(us.side)
+            gaps = enemies.gaps(state.objectives[objective].position)
+            near = view.near_objectives()
+            found = view.around[key] = (
+                [  # enemies that could reach the marker by a Rush
+                    e
+                    for e, d in zip(enemies.units, gaps, strict=True)
+                    if not e.shaken
+                    and e.placement is not None
+                    and d <= move_allowance(state, e.unit, Kind.RUSH) + 3.0
+                ],
+                [  # friends on it
+                    f
+                    for f in view.side_friends(us.side)
+                    if not f.shaken and f.placement is not None and near[f.uid][objective]
+                ],
+            )
+        enemy_near = any(e is not contested for e in found[0])
         need = 1.0 if controller != us.side else (0.7 if enemy_near else 0.15)
-        near = view.near_objectives()
-        guarded = any(
-            f is not us and not f.shaken and f.placement is not None and near[f.uid][objective]
-            for f in view.side_friends(us.side)
-        )
+        guarded = any(f is not us for f in found[1])
         return need * (0.35 if guarded else 1.0)
 
     def _worth(

@@ -112,6 +112,8 @@ class View:
         self.reaches: dict[str, float] = {}
         self.bounds: dict[tuple[str, str], float] = {}
         self.arrivals: dict[tuple[str, str], bool] = {}
+        #: per side and marker: the enemies that could reach it by a Rush, the friends on it
+        self.around: dict[tuple[int, int], tuple[list[UnitState], list[UnitState]]] = {}
         self.crossings: dict[tuple[str, Point], int] = {}
         self._dangerous: FloatArray | None = None
         self._points: FloatArray | None = None
