@@ -5,12 +5,21 @@ from __future__ import annotations
 import cProfile
 import os
 import pstats
+import statistics
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from bench.harness import Result
+from oprlab.game.actions import Action
 from oprlab.game.play import play_game
+from oprlab.game.state import GameState
+from oprlab.game.systems import find_system
 from oprlab.players import get_commander
+from oprlab.players.base import Commander
 from oprlab.samples import sample_path
+from oprlab.units.formats import army_format
 from oprlab.units.load import load_army
 from oprlab.units.model import Army
 
@@ -63,11 +72,82 @@ def _merge(name: str, *lists: str) -> Army:
     return Army(name, "GFF", sum(a.points for a in armies), units)
 
 
-def _games(a: Army, b: Army, n: int) -> float:
-    start = time.process_time()
-    for seed in range(n):
-        play_game(a, b, [get_commander("rules", seed), get_commander("rules", seed + 1)], seed=seed)
-    return time.process_time() - start
+#: Issue 13's baseline (CPU seconds a game, median of 3, the same lists, rules commanders).
+BASELINE = {"150 pts": 0.20, "300 pts": 0.48, "600 pts": 1.77}
+#: Issue 13's targets: a 300-point game at most this (5x, stretch 50 ms), 600 points at most
+#: this many times the 300-point cost.
+TARGET_300 = 0.100
+TARGET_GROWTH = 2.5
+
+
+class _Timed:
+    """A commander whose ``choose`` adds its CPU time up (the commander's cost per decision
+    without a profiler's distortion)."""
+
+    def __init__(self, inner: Commander) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.seconds = 0.0
+
+    def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
+        start = time.process_time()
+        try:
+            action: Action = self.inner.choose(state, actions)
+            return action
+        finally:
+            self.seconds += time.process_time() - start
+
+
+@dataclass(frozen=True)
+class Games:
+    """Seeded games of one size: CPU seconds of each, decisions, the commanders' seconds, and
+    the load average when they began."""
+
+    seconds: list[float]
+    decisions: int
+    commander: float
+    load: float
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.seconds)
+
+    def per_decision(self) -> str:
+        """Decisions a game and milliseconds a decision: the commander's and the rest's."""
+        n = len(self.seconds)
+        total = sum(self.seconds)
+        per = 1000 / max(1, self.decisions)
+        return (
+            f"{self.decisions / n:.0f} decisions a game, commander {self.commander * per:.2f} ms "
+            f"a decision ({100 * self.commander / total:.0f}% of the game), legal actions and "
+            f"apply {(total - self.commander) * per:.2f} ms"
+        )
+
+
+def _games(
+    a: Any, b: Any, seeds: Sequence[int], system: str = "gff", commander: str = "rules"
+) -> Games:
+    """Play ``seeds`` on an open table, after one unmeasured game (caches warm, as in a batch)."""
+    play_game(a, b, [get_commander(commander, 0, system=system)] * 2, seed=0, system=system)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    seconds: list[float] = []
+    decisions = 0
+    thinking = 0.0
+    for seed in seeds:
+        sides = [
+            _Timed(get_commander(commander, seed, system=system)),
+            _Timed(get_commander(commander, seed + 1, system=system)),
+        ]
+        start = time.process_time()
+        result, _ = play_game(a, b, sides, seed=seed, system=system)
+        seconds.append(time.process_time() - start)
+        decisions += result.decisions
+        thinking += sum(c.seconds for c in sides)
+    return Games(seconds, decisions, thinking, load)
+
+
+def _army(system: str, name: str) -> Any:
+    return army_format(find_system(system).army_format).load(sample_path(name))
 
 
 def split(a: Army, b: Army) -> dict[str, float]:
@@ -122,30 +202,68 @@ def run(budget: float) -> list[Result]:
             _merge("600 B", "gff/melee-300.txt", "gff/horde-300.txt"),
         ),
     }
+    few = range(1, 4 if budget < 1 else 6)
+    seeds = {"150 pts": few, "300 pts": range(1, 11), "600 pts": few}
     out = []
-    per_game: dict[str, float] = {}
+    played: dict[str, Games] = {}
     for label, (a, b) in sizes.items():
-        n = 2 if budget < 1 else 5
-        seconds = _games(a, b, n)
-        per_game[label] = seconds / n
-        out.append(Result(f"game, {label}", n, "games", seconds))
+        got = played[label] = _games(a, b, seeds[label])
+        out.append(Result(f"game, {label}", len(got.seconds), "games", sum(got.seconds)))
+    others = {
+        "Riverside, 300 pts": ("riverside", sizes["300 pts"]),
+        "WWPD, colonial": (
+            "wwpd",
+            (_army("wwpd", "wwpd/colonial.yaml"), _army("wwpd", "wwpd/colonial.yaml")),
+        ),
+    }
+    for label, (system, (a, b)) in others.items():
+        got = played[label] = _games(a, b, few, system=system)
+        out.append(Result(f"game, {label}", len(got.seconds), "games", sum(got.seconds)))
     lines = [f"- {label}: {split_line(split(a, b))}" for label, (a, b) in sizes.items()]
-    ms = {label: 1000 * s for label, s in per_game.items()}
+    ms = {label: 1000 * g.median for label, g in played.items()}
+    targets = [
+        f"- 300-point GFF game, median of seeds 1-10: {ms['300 pts']:.0f} ms CPU = "
+        f"{ms['300 pts'] / (1000 * BASELINE['300 pts']):.2f} x the issue's "
+        f"{1000 * BASELINE['300 pts']:.0f} ms (target {1000 * TARGET_300:.0f} ms = 0.21 x, "
+        f"{ms['300 pts'] / (1000 * TARGET_300):.1f} times over it; load "
+        f"{played['300 pts'].load:.1f})",
+        *(
+            f"- {label} GFF game, median of seeds {few[0]}-{few[-1]}: {ms[label]:.0f} ms = "
+            f"{ms[label] / (1000 * BASELINE[label]):.2f} x the issue's "
+            f"{1000 * BASELINE[label]:.0f} ms (load {played[label].load:.1f})"
+            for label in ("150 pts", "600 pts")
+        ),
+        f"- 600 points cost {ms['600 pts'] / ms['300 pts']:.1f} x the 300-point game (target "
+        f"at most {TARGET_GROWTH} x; the issue's baseline {1.77 / 0.48:.1f} x)",
+        *(
+            f"- {label}, median of seeds {few[0]}-{few[-1]}: {ms[label]:.0f} ms (load "
+            f"{played[label].load:.1f}; the issue gives no baseline for it)"
+            for label in others
+        ),
+    ]
+    decisions = [f"- {label}: {g.per_decision()}" for label, g in played.items()]
     growth = (
-        f"Cost by army size: {ms['150 pts']:.0f} ms, {ms['300 pts']:.0f} ms and "
+        f"Cost by army size (medians): {ms['150 pts']:.0f} ms, {ms['300 pts']:.0f} ms and "
         f"{ms['600 pts']:.0f} ms a game at 150, 300 and 600 points: x"
         f"{ms['300 pts'] / ms['150 pts']:.1f} from 150 to 300 and x"
         f"{ms['600 pts'] / ms['300 pts']:.1f} from 300 to 600 (more units make more actions to "
-        f"score, each against more enemies, and more obstacles for every path). The 300-point "
-        f"game is {ms['300 pts'] / 50:.1f} times the 50 ms target."
+        f"score, each against more enemies, and more obstacles for every path)."
     )
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     NOTES = "\n".join(
         [
             _ABOUT.strip(),
             "",
-            f"CPU times; load average {load:.1f} on {os.cpu_count()} cores when run (a busy "
-            "machine makes every number here larger, wall-clock times far more).",
+            "CPU times; the load average on "
+            f"{os.cpu_count()} cores is given with each number (a busy machine makes every "
+            "number here larger, wall-clock times far more).",
+            "",
+            "Issue 13's targets, as ratios to its baseline (same lists, same commanders):",
+            "",
+            *targets,
+            "",
+            "Per decision (the commander timed around its `choose`, no profiler):",
+            "",
+            *decisions,
             "",
             "Where the time goes: one game per size under cProfile (seed 1; parts nest, see "
             "`bench_games.split`):",
