@@ -183,14 +183,29 @@ def _walk(rules: tuple[Rule, ...]) -> list[Rule]:
     return out
 
 
+#: Each rules tuple walked once, by identity (games ask a unit for its rules thousands of
+#: times; the tuples are immutable): the tuple itself (so its id stays unique while the entry
+#: stands) and every rule in walk order with its case-folded name.
+_WALKED: dict[int, tuple[tuple[Rule, ...], list[tuple[str, Rule]]]] = {}
+
+
+def _walked(rules: tuple[Rule, ...]) -> list[tuple[str, Rule]]:
+    hit = _WALKED.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        if len(_WALKED) >= 16384:
+            _WALKED.clear()
+        hit = _WALKED[id(rules)] = (rules, [(r.name.casefold(), r) for r in _walk(rules)])
+    return hit[1]
+
+
 def _has(rules: tuple[Rule, ...], name: str) -> bool:
     key = name.casefold()
-    return any(r.name.casefold() == key for r in _walk(rules))
+    return any(k == key for k, _ in _walked(rules))
 
 
 def _rating(rules: tuple[Rule, ...], name: str) -> int | None:
     key = name.casefold()
-    for r in _walk(rules):
-        if r.name.casefold() == key:
+    for k, r in _walked(rules):
+        if k == key:
             return r.rating
     return None

@@ -111,12 +111,23 @@ def models_with(unit: Unit, name: str) -> int:
     A rule an item carries counts as the item's rules always have (its own count, if any).
     """
     key = name.casefold()
+    hit = _MODELS_WITH.get((id(unit), key))
+    if hit is not None and hit[0] is unit:
+        return hit[1]
     counts = [
         unit.size if r.count is None else min(unit.size, r.count)
         for r in _walk(unit.rules)
         if r.name.casefold() == key
     ]
-    return max(counts, default=0)
+    if len(_MODELS_WITH) >= 16384:
+        _MODELS_WITH.clear()
+    found = _MODELS_WITH[(id(unit), key)] = (unit, max(counts, default=0))
+    return found[1]
+
+
+#: :func:`models_with` by the unit's identity (a frozen Unit; the entry holds it, so its id
+#: stays unique while the entry stands) and the rule's case-folded name.
+_MODELS_WITH: dict[tuple[int, str], tuple[Unit, int]] = {}
 
 
 def any_has(unit: Unit, name: str) -> bool:
