@@ -42,6 +42,19 @@ on every machine; that costs about 10% on tables with terrain.
 Issue 13's table steps (the same games, every hash unchanged), counted in instructions since
 the machine was shared (`perf stat -e instructions:u`, ten games, seeds 1-10): 150 pts 6.40 ->
 6.02 G (-6%), 300 pts 12.43 -> 11.65 G (-6%), 600 pts 62.4 -> 56.9 G (-9%).
+
+Issue 13 after issue 14's habit fixes (which made the rules commander 66-81% of a game: it ran
+the table's charge test for every charge it listed). The commander now tests a charge only when
+it would win the decision (players/rules/bounds.py: charges count first with a bound, the
+better of their score arriving and falling short; the winner is tested and, if it falls short,
+the choice is made again: the same choice, at about one test a decision), reads a unit's role
+and rules by identity (units/model.py, rule_scope.py: no hashing or walking of frozen units)
+and lists each marker's contesting enemies once a decision. Every golden and performance hash
+unchanged. Instructions a game (`perf stat -e instructions:u`, the process less one with the
+imports and the warm-up game only; seeds 1-5, 1-10 and 1-3): 150 pts 0.94 -> 0.60 G (x1.6),
+300 pts 2.24 -> 1.31 G (x1.7), 600 pts 18.8 -> 6.25 G (x3.0); 600 points now cost 4.8 times
+300 (8.4 before). rules-v1 (no habit fixes) costs 1.15 G a 300-point game. The same ten
+300-point games by `farm-bench --vs` (three runs paired, load about 10): CPU 0.61 of before.
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).
