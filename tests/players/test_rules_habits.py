@@ -139,3 +139,67 @@ def test_a_hybrid_unit_counts_an_enemy_fighters_charge_reach_as_danger() -> None
     gap = loose._position_value(state, guards, near) - fixed._position_value(state, guards, near)
     assert gap == pytest.approx(0.5 * hit)
     assert loose._position_value(state, guards, far) == fixed._position_value(state, guards, far)
+
+
+def _wood(x0: float, y0: float, x1: float, y1: float) -> TerrainPiece:
+    return TerrainPiece(
+        "Wood", ((x0, y0), (x1, y0), (x1, y1), (x0, y1)), frozenset({TerrainType.COVER})
+    )
+
+
+def test_a_shooter_prefers_to_end_its_move_in_cover_within_reach_of_enemy_shooters() -> None:
+    """seed 003 "Cover Terrain": a unit with most models fully inside cover gets +1 to its
+    Defense rolls against shooting. Two Advances mirror each other about the Rifle Squad (the
+    same distance to the enemy Rifle Squad, 24" and an Advance away); one ends in a wood.
+    rules scores the open end lower by half what cover saves against that enemy's shot (by
+    the system's own odds); rules-v1 (and rules with the habit off) scores both the same."""
+    state = scene(line(), line(), {"A2": (30.0, 10.0), "B2": (30.0, 34.0)})
+    state.table = Table(pieces=(_wood(19, 9, 29, 19),))
+    into = Action(Kind.ADVANCE, "A2", to=(25.0, 14.0))
+    open_ = Action(Kind.ADVANCE, "A2", to=(35.0, 14.0))
+    fixed = _rules()
+    assert fixed.score(state, into) > fixed.score(state, open_)
+    for blind in (_rules(V1), _rules(replace(RULES, cover=False))):
+        assert blind.score(state, into) == pytest.approx(blind.score(state, open_))
+    hold = fixed.habits(state).damage
+    us, them = state.units["A2"], state.units["B2"]
+    saved = hold(them, us, melee=False, distance=0.0, charging=False) - hold(
+        them, us, melee=False, distance=0.0, charging=False, cover=True
+    )
+    assert saved > 0  # cover gives +1 to the Defense roll
+    gap = fixed.score(state, into) - fixed.score(state, open_)
+    assert gap == pytest.approx(0.5 * saved)
+
+
+def test_a_shooter_picks_the_target_out_of_cover() -> None:
+    """seed 003 "Cover Terrain" and "Shooting": two like Rifle Squads at like distances, the
+    first listed standing in a wood (cover: +1 to its Defense rolls, the game's own check).
+    rules shoots the one in the open; rules-v1 scored both as in the open and took the first."""
+    where = {"A2": (24.0, 10.0), "B2": (12.0, 30.0), "B3": (36.0, 30.0)}
+    state = scene(line(), line(), where)
+    state.table = Table(pieces=(_wood(6, 25, 18, 35),))
+    gff.apply(state, Action(Kind.HOLD, "A2"))
+    shots = gff.legal_actions(state)
+    assert {a.target for a in shots} == {"", "B2", "B3"}
+    assert _rules(V1).choose(state, shots).target == "B2"
+    assert _rules().choose(state, shots).target == "B3"
+
+
+def test_riverside_scores_a_shot_at_a_target_in_cover_with_its_own_odds() -> None:
+    """seed 002 "Cover Terrain": a target with most models in cover gets +1 to Defense against
+    ranged attacks; the Riverside commander counts it by Riverside's own check and odds."""
+    state = rv_scene(line(), line())
+    rv_put(state, "A2", (24.0, 10.0))
+    rv_put(state, "B2", (24.0, 30.0), ready=False)
+    state.table = Table(pieces=(_wood(18, 25, 30, 35),))
+    fixed = _rules()
+    us, them = state.units["A2"], state.units["B2"]
+    assert fixed.habits(state).target_cover(state, us, them)
+    shot = Action(Kind.SHOOT, "A2", target="B2")
+    covered = fixed._shoot_value(state, shot)
+    assert covered < _rules(V1)._shoot_value(state, shot)
+    assert covered == pytest.approx(
+        fixed.habits(state).damage(
+            us, them, melee=False, distance=20.0, charging=False, cover=True,
+        )
+    )  # fmt: skip

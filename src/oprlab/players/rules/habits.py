@@ -17,13 +17,16 @@ from dataclasses import dataclass
 from oprlab.game.actions import Action
 from oprlab.game.gff import GffRules
 from oprlab.game.riverside import RiversideRules
-from oprlab.game.state import GameState
+from oprlab.game.state import GameState, UnitState
 from oprlab.players import gff_choices, riverside_choices, riverside_odds
+from oprlab.players.rules import cover
 from oprlab.players.rules.estimates import Damage, Role, expected_damage
 from oprlab.players.rules.scorer import Scorer
 
 #: A system's own decisions: the habit's choice, or ``None`` to leave it to the commander.
 Decide = Callable[[Scorer, GameState, Sequence[Action]], Action | None]
+#: Whether a shot of the first unit at the second meets cover (the system's own check).
+TargetCover = Callable[[GameState, UnitState, UnitState], bool]
 
 
 def _no_decisions(cmd: Scorer, state: GameState, actions: Sequence[Action]) -> None:
@@ -47,6 +50,11 @@ class SystemHabits:
     movement: str = "gff"
     #: An Advance across dangerous terrain rolls for it too (GFF); Riverside: Rush and Charge.
     dangerous_on_advance: bool = True
+    #: Whether a shot's target has cover from the shooter, by the system's own check.
+    target_cover: TargetCover = cover.gff_target_cover
+    #: A model stands in Cover Terrain with its whole base inside (GFF "fully inside"); else
+    #: with its centre inside (Riverside "in or behind", the behind part not counted).
+    cover_whole_base: bool = True
 
 
 def _gff_decide(cmd: Scorer, state: GameState, actions: Sequence[Action]) -> Action | None:
@@ -66,6 +74,8 @@ HABITS: dict[type, SystemHabits] = {
         charges_may_fall_short=False,
         movement="riverside",
         dangerous_on_advance=False,
+        target_cover=cover.riverside_target_cover,
+        cover_whole_base=False,
     ),
 }
 #: A system of the OPR family with no habits of its own: GFF's odds, no decisions of its own.
