@@ -203,3 +203,50 @@ def test_riverside_scores_a_shot_at_a_target_in_cover_with_its_own_odds() -> Non
             us, them, melee=False, distance=20.0, charging=False, cover=True,
         )
     )  # fmt: skip
+
+
+def _edge_pick(text: str | None, pieces: tuple[TerrainPiece, ...], style: Style) -> str:
+    """The edge a commander of side A (``text``'s army, else the test line) picks, with one
+    marker at the table's centre (every edge as near it)."""
+    mine = army(text) if text else line()
+    state = scene(mine, line(), {}, objectives=((24, 24),))
+    state.table = Table(pieces=pieces)
+    picks = [Action(Kind.CHOOSE_ZONE, choice=e) for e in ("south", "north", "west", "east")]
+    return _rules(style).choose(state, picks).choice
+
+
+#: A wood (cover, blocks sight) across the north half's way from its zone to the centre line.
+NORTH_WOOD = TerrainPiece(
+    "Wood",
+    ((8, 25), (40, 25), (40, 35), (8, 35)),
+    frozenset({TerrainType.COVER, TerrainType.BLOCKING}),
+)
+#: Ruins (cover) in the west deployment zone.
+WEST_RUINS = _wood(0, 8, 11, 40)
+
+
+def test_gff_edge_is_chosen_for_the_army_s_kind() -> None:
+    """seed 003 "Deployment" 1: the roll-off winner picks a table edge. With the markers no
+    nearer one edge than another, a melee army (the Brutes) takes the edge whose way to the
+    centre runs through the wood (it comes hidden), a shooting army (the test line, most of its
+    points in Rifle Squads) the edge whose zone has cover to shoot from; rules-v1 saw only the
+    markers and took the first edge, south, both times."""
+    assert _edge_pick(BRUTES_TEXT, (NORTH_WOOD,), V1) == "south"
+    assert _edge_pick(BRUTES_TEXT, (NORTH_WOOD,), RULES) == "north"
+    assert _edge_pick(None, (WEST_RUINS,), V1) == "south"
+    assert _edge_pick(None, (WEST_RUINS,), RULES) == "west"
+    assert _edge_pick(None, (), RULES) == "south"  # no terrain: the markers alone, as before
+
+
+def test_markers_are_placed_for_every_edge_the_roll_off_winner_may_pick() -> None:
+    """seed 003 "Mission" 3 and "Deployment" 1: markers are placed before the deployment
+    roll-off, whose winner picks any edge. With one marker nearer the south edge, rules places
+    the next one nearer the north (one marker nearer each edge of both pairs: the winner gains
+    nothing by its pick); rules-v1 placed it near its own side's edge as if it were always
+    south, handing the winner the south edge with both markers."""
+    state = scene(line(), line(), {}, objectives=((24, 18),))
+    places = [
+        Action(Kind.PLACE_OBJECTIVE, to=p) for p in ((24.0, 15.0), (24.0, 30.0), (15.0, 24.0))
+    ]
+    assert _rules(V1).choose(state, places).to == (24.0, 15.0)
+    assert _rules().choose(state, places).to == (24.0, 30.0)

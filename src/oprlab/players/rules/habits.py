@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from oprlab.game import gff_setup as edges
 from oprlab.game.actions import Action
 from oprlab.game.gff import GffRules
 from oprlab.game.riverside import RiversideRules
@@ -27,6 +28,15 @@ from oprlab.players.rules.scorer import Scorer
 Decide = Callable[[Scorer, GameState, Sequence[Action]], Action | None]
 #: Whether a shot of the first unit at the second meets cover (the system's own check).
 TargetCover = Callable[[GameState, UnitState, UnitState], bool]
+
+
+def _gff_marker_edges(state: GameState) -> tuple[str, ...]:
+    """GFF: the edges the deployment roll-off winner may pick (option ``edges``)."""
+    return edges.EDGE_SETS[edges.options_of(state).edges]
+
+
+def _north_south(state: GameState) -> tuple[str, ...]:
+    return edges.DEFAULT_EDGES
 
 
 def _no_decisions(cmd: Scorer, state: GameState, actions: Sequence[Action]) -> None:
@@ -55,18 +65,24 @@ class SystemHabits:
     #: A model stands in Cover Terrain with its whole base inside (GFF "fully inside"); else
     #: with its centre inside (Riverside "in or behind", the behind part not counted).
     cover_whole_base: bool = True
+    #: The edges that may still be picked when markers are placed (both systems place them
+    #: before the deployment roll-off; Riverside's zones run along y = 0 and y = depth).
+    marker_edges: Callable[[GameState], tuple[str, ...]] = _north_south
 
 
 def _gff_decide(cmd: Scorer, state: GameState, actions: Sequence[Action]) -> Action | None:
     if actions[0].kind not in gff_choices.KINDS:  # edges, deployment, enemy tokens, defence
         return None
     shooting = lambda u: cmd.role(u) is Role.SHOOTING  # noqa: E731
-    return gff_choices.choose(state, actions, shooting, enemy_clock=cmd.style.enemy_clock)
+    melee = (lambda u: cmd.role(u) is Role.MELEE) if cmd.style.edge_from_matchup else None
+    return gff_choices.choose(
+        state, actions, shooting, enemy_clock=cmd.style.enemy_clock, melee=melee
+    )
 
 
 #: Habits by rules class (the first match in the game's rules' MRO is used).
 HABITS: dict[type, SystemHabits] = {
-    GffRules: SystemHabits(decide=_gff_decide),
+    GffRules: SystemHabits(decide=_gff_decide, marker_edges=_gff_marker_edges),
     RiversideRules: SystemHabits(
         damage=riverside_odds.expected_damage,
         idle_for_all=True,
