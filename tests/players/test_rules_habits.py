@@ -7,19 +7,25 @@ from dataclasses import replace
 
 import pytest
 
-from oprlab.game import gff
+from oprlab.game import gff, wwpd
 from oprlab.game import riverside as rv
 from oprlab.game.actions import Action, Kind
 from oprlab.game.state import GameState, Objective
+from oprlab.game.wwpd import Kind as WwpdKind
 from oprlab.players.riverside_choices import zone_choice
 from oprlab.players.rules.commander import RulesCommander
 from oprlab.players.rules.estimates import Role
 from oprlab.players.rules.style import RULES, V1, Style
+from oprlab.players.wwpd_commanders import V1 as WWPD_V1
+from oprlab.players.wwpd_commanders import RulesWwpdCommander
+from oprlab.rules.wwpd.targets import Phase
 from oprlab.table.model import Table, TerrainPiece, TerrainType
 from tests.game import army, line
 from tests.game.test_gff_rounds import scene
 from tests.game.test_riverside_game import put as rv_put
 from tests.game.test_riverside_game import scene as rv_scene
+from tests.game.test_wwpd_game import RIFLES, hold_movement
+from tests.game.test_wwpd_game import scene as wwpd_scene
 
 #: A bog 4" deep across the middle of side A's half (dangerous).
 BOG = TerrainPiece(
@@ -250,3 +256,51 @@ def test_markers_are_placed_for_every_edge_the_roll_off_winner_may_pick() -> Non
     ]
     assert _rules(V1).choose(state, places).to == (24.0, 15.0)
     assert _rules().choose(state, places).to == (24.0, 30.0)
+
+
+WALKER = """
+name: Walkers
+units:
+  - name: Walker
+    models:
+      - {name: Walker, count: 1, ranged_skill: 2, melee_skill: 1, leadership: 4, toughness: 2,
+         armor: 3, vehicle: true}
+    weapons:
+      - {name: Autocannon, range: 36, rate_of_fire: 3, massive: 2, ap: 2}
+"""
+
+
+def _wwpd_walker(round_: int = 1) -> tuple[wwpd.WwpdState, str]:
+    """A walker in its corner, a Rifle Pair 30" off (in its reach), the marker far away."""
+    state = wwpd_scene(WALKER, RIFLES, {"A1": (4.0, 4.0), "B1": (4.0, 34.0)})
+    if state.player != 0:  # the walker's side to move
+        hold_movement(state)
+        while state.player != 0 or state.phase != Phase.MOVEMENT.value:
+            actions = wwpd.legal_actions(state)
+            wwpd.apply(state, actions[0])
+    state.round = round_
+    return state, "A1"
+
+
+def test_wwpd_walker_leaves_its_corner() -> None:
+    """seed 004 "To Hit": only small arms lose 1 to hit for moving. rules-v1 gave standing
+    still a flat 1.5 whenever an enemy was in reach, so a walker (always in reach of someone
+    with its 36" gun) never left its corner; rules counts the fire standing keeps (none for
+    its heavy gun, by the exact odds) and walks toward the marker."""
+    state, walker = _wwpd_walker()
+    actions = [a for a in wwpd.legal_actions(state) if a.unit == walker]
+    assert RulesWwpdCommander(0, WWPD_V1).choose(state, actions).kind is WwpdKind.HOLD
+    picked = RulesWwpdCommander(0).choose(state, actions)
+    assert picked.kind is WwpdKind.MOVE and picked.to == state.markers[0].position
+
+
+def test_wwpd_last_round_markers_weigh_more() -> None:
+    """seed 004: markers held after the last round decide the game; in the last round a
+    marker is worth three times as much (rules), so a unit reaching one pushes onto it."""
+    state, walker = _wwpd_walker(round_=4)
+    us = state.units[walker]
+    near = (state.markers[0].position[0] - 4.0, state.markers[0].position[1])
+    late = RulesWwpdCommander(0)._marker_value(state, us, near)
+    state.round = 3
+    assert late == pytest.approx(3 * RulesWwpdCommander(0)._marker_value(state, us, near))
+    assert RulesWwpdCommander(0, WWPD_V1)._marker_value(state, us, near) == pytest.approx(late / 3)
