@@ -9,8 +9,11 @@ summarises a file: the newer commander's share over the pairs with a normal 95% 
 system and matchup, and each commander's dangerous wounds and short charges per game (its own
 side)::
 
-    .venv/bin/python -m bench.habit_pairs OUT.jsonl 60 [rules-v1,rules] [--jobs 2]
+    .venv/bin/python -m bench.habit_pairs OUT.jsonl 60 [rules-v1,rules] [--jobs 2] [--from K]
     .venv/bin/python -m bench.habit_pairs OUT.jsonl --report [rules]
+
+``rules-no-FIELD`` names ``rules`` with one habit fix off (a ``Style`` field: ``rules-no-cover``),
+for ablations; ``--from K`` starts at the K-th seed (to add games to a file).
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import fields, replace
+from functools import partial
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -28,6 +33,9 @@ from typing import Any
 from oprlab.game.play import play_game
 from oprlab.game.systems import find_system
 from oprlab.players import get_commander
+from oprlab.players.base import COMMANDERS
+from oprlab.players.rules.commander import RulesCommander
+from oprlab.players.rules.style import RULES, Style
 from oprlab.rng import commander_stream
 from oprlab.samples import sample_path
 from oprlab.table.deploy import mission_table
@@ -42,9 +50,22 @@ FIRST_SEED = 5000
 Task = tuple[str, int, str, str, int]
 
 
-def tasks(n: int, names: tuple[str, str]) -> Iterator[Task]:
+def _ablations() -> None:
+    """Register ``rules-no-FIELD`` for each boolean habit field of ``Style``."""
+    for f in fields(Style):
+        if isinstance(getattr(RULES, f.name), bool):
+            style = replace(
+                RULES, name=f"rules-no-{f.name}", **{f.name: not getattr(RULES, f.name)}
+            )
+            COMMANDERS[style.name] = partial(RulesCommander, style=style)
+
+
+_ablations()
+
+
+def tasks(n: int, names: tuple[str, str], start: int = 0) -> Iterator[Task]:
     """Seed by seed, each system, both seats; the matchups alternate by seed."""
-    for k in range(n):
+    for k in range(start, start + n):
         for system in SYSTEMS:
             yield (system, k % 2, names[0], names[1], FIRST_SEED + k)
             yield (system, k % 2, names[1], names[0], FIRST_SEED + k)
@@ -140,12 +161,14 @@ def main(argv: list[str]) -> None:
         rest = [a for a in argv[1:] if a != "--report"]
         print("\n".join(report(path, rest[0] if rest else "rules")))
         return
-    jobs = int(argv[argv.index("--jobs") + 1]) if "--jobs" in argv else 2
-    plain = [a for a in argv[1:] if not a.startswith("--") and a != str(jobs)]
+    opts = {k: int(argv[argv.index(k) + 1]) for k in ("--jobs", "--from") if k in argv}
+    skip = {argv.index(k) + 1 for k in opts}
+    plain = [a for i, a in enumerate(argv) if i and i not in skip and not a.startswith("--")]
     n = int(plain[0])
     first, second = (plain[1] if len(plain) > 1 else "rules-v1,rules").split(",")
-    with Pool(jobs) as pool, open(path, "a", encoding="utf-8") as f:
-        for game in pool.imap_unordered(play, list(tasks(n, (first, second)))):
+    todo = list(tasks(n, (first, second), opts.get("--from", 0)))
+    with Pool(opts.get("--jobs", 2)) as pool, open(path, "a", encoding="utf-8") as f:
+        for game in pool.imap_unordered(play, todo):
             f.write(json.dumps(game) + "\n")
             f.flush()
 
