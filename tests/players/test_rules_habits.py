@@ -7,19 +7,25 @@ from dataclasses import replace
 
 import pytest
 
-from oprlab.game import gff
+from oprlab.game import gff, wwpd
 from oprlab.game import riverside as rv
 from oprlab.game.actions import Action, Kind
 from oprlab.game.state import GameState, Objective
+from oprlab.game.wwpd import Kind as WwpdKind
 from oprlab.players.riverside_choices import zone_choice
 from oprlab.players.rules.commander import RulesCommander
 from oprlab.players.rules.estimates import Role
 from oprlab.players.rules.style import RULES, V1, Style
+from oprlab.players.wwpd_commanders import V1 as WWPD_V1
+from oprlab.players.wwpd_commanders import RulesWwpdCommander
+from oprlab.rules.wwpd.targets import Phase
 from oprlab.table.model import Table, TerrainPiece, TerrainType
 from tests.game import army, line
 from tests.game.test_gff_rounds import scene
 from tests.game.test_riverside_game import put as rv_put
 from tests.game.test_riverside_game import scene as rv_scene
+from tests.game.test_wwpd_game import RIFLES, hold_movement
+from tests.game.test_wwpd_game import scene as wwpd_scene
 
 #: A bog 4" deep across the middle of side A's half (dangerous).
 BOG = TerrainPiece(
@@ -139,3 +145,162 @@ def test_a_hybrid_unit_counts_an_enemy_fighters_charge_reach_as_danger() -> None
     gap = loose._position_value(state, guards, near) - fixed._position_value(state, guards, near)
     assert gap == pytest.approx(0.5 * hit)
     assert loose._position_value(state, guards, far) == fixed._position_value(state, guards, far)
+
+
+def _wood(x0: float, y0: float, x1: float, y1: float) -> TerrainPiece:
+    return TerrainPiece(
+        "Wood", ((x0, y0), (x1, y0), (x1, y1), (x0, y1)), frozenset({TerrainType.COVER})
+    )
+
+
+def test_a_shooter_prefers_to_end_its_move_in_cover_within_reach_of_enemy_shooters() -> None:
+    """seed 003 "Cover Terrain": a unit with most models fully inside cover gets +1 to its
+    Defense rolls against shooting. Two Advances mirror each other about the Rifle Squad (the
+    same distance to the enemy Rifle Squad, 24" and an Advance away); one ends in a wood.
+    rules scores the open end lower by half what cover saves against that enemy's shot (by
+    the system's own odds); rules-v1 (and rules with the habit off) scores both the same."""
+    state = scene(line(), line(), {"A2": (30.0, 10.0), "B2": (30.0, 34.0)})
+    state.table = Table(pieces=(_wood(19, 9, 29, 19),))
+    into = Action(Kind.ADVANCE, "A2", to=(25.0, 14.0))
+    open_ = Action(Kind.ADVANCE, "A2", to=(35.0, 14.0))
+    fixed = _rules()
+    assert fixed.score(state, into) > fixed.score(state, open_)
+    for blind in (_rules(V1), _rules(replace(RULES, cover=False))):
+        assert blind.score(state, into) == pytest.approx(blind.score(state, open_))
+    hold = fixed.habits(state).damage
+    us, them = state.units["A2"], state.units["B2"]
+    saved = hold(them, us, melee=False, distance=0.0, charging=False) - hold(
+        them, us, melee=False, distance=0.0, charging=False, cover=True
+    )
+    assert saved > 0  # cover gives +1 to the Defense roll
+    gap = fixed.score(state, into) - fixed.score(state, open_)
+    assert gap == pytest.approx(0.5 * saved)
+
+
+def test_a_shooter_picks_the_target_out_of_cover() -> None:
+    """seed 003 "Cover Terrain" and "Shooting": two like Rifle Squads at like distances, the
+    first listed standing in a wood (cover: +1 to its Defense rolls, the game's own check).
+    rules shoots the one in the open; rules-v1 scored both as in the open and took the first."""
+    where = {"A2": (24.0, 10.0), "B2": (12.0, 30.0), "B3": (36.0, 30.0)}
+    state = scene(line(), line(), where)
+    state.table = Table(pieces=(_wood(6, 25, 18, 35),))
+    gff.apply(state, Action(Kind.HOLD, "A2"))
+    shots = gff.legal_actions(state)
+    assert {a.target for a in shots} == {"", "B2", "B3"}
+    assert _rules(V1).choose(state, shots).target == "B2"
+    assert _rules().choose(state, shots).target == "B3"
+
+
+def test_riverside_scores_a_shot_at_a_target_in_cover_with_its_own_odds() -> None:
+    """seed 002 "Cover Terrain": a target with most models in cover gets +1 to Defense against
+    ranged attacks; the Riverside commander counts it by Riverside's own check and odds."""
+    state = rv_scene(line(), line())
+    rv_put(state, "A2", (24.0, 10.0))
+    rv_put(state, "B2", (24.0, 30.0), ready=False)
+    state.table = Table(pieces=(_wood(18, 25, 30, 35),))
+    fixed = _rules()
+    us, them = state.units["A2"], state.units["B2"]
+    assert fixed.habits(state).target_cover(state, us, them)
+    shot = Action(Kind.SHOOT, "A2", target="B2")
+    covered = fixed._shoot_value(state, shot)
+    assert covered < _rules(V1)._shoot_value(state, shot)
+    assert covered == pytest.approx(
+        fixed.habits(state).damage(
+            us, them, melee=False, distance=20.0, charging=False, cover=True,
+        )
+    )  # fmt: skip
+
+
+def _edge_pick(text: str | None, pieces: tuple[TerrainPiece, ...], style: Style) -> str:
+    """The edge a commander of side A (``text``'s army, else the test line) picks, with one
+    marker at the table's centre (every edge as near it)."""
+    mine = army(text) if text else line()
+    state = scene(mine, line(), {}, objectives=((24, 24),))
+    state.table = Table(pieces=pieces)
+    picks = [Action(Kind.CHOOSE_ZONE, choice=e) for e in ("south", "north", "west", "east")]
+    return _rules(style).choose(state, picks).choice
+
+
+#: A wood (cover, blocks sight) across the north half's way from its zone to the centre line.
+NORTH_WOOD = TerrainPiece(
+    "Wood",
+    ((8, 25), (40, 25), (40, 35), (8, 35)),
+    frozenset({TerrainType.COVER, TerrainType.BLOCKING}),
+)
+#: Ruins (cover) in the west deployment zone.
+WEST_RUINS = _wood(0, 8, 11, 40)
+
+
+def test_gff_edge_is_chosen_for_the_army_s_kind() -> None:
+    """seed 003 "Deployment" 1: the roll-off winner picks a table edge. With the markers no
+    nearer one edge than another, a melee army (the Brutes) takes the edge whose way to the
+    centre runs through the wood (it comes hidden), a shooting army (the test line, most of its
+    points in Rifle Squads) the edge whose zone has cover to shoot from; rules-v1 saw only the
+    markers and took the first edge, south, both times."""
+    assert _edge_pick(BRUTES_TEXT, (NORTH_WOOD,), V1) == "south"
+    assert _edge_pick(BRUTES_TEXT, (NORTH_WOOD,), RULES) == "north"
+    assert _edge_pick(None, (WEST_RUINS,), V1) == "south"
+    assert _edge_pick(None, (WEST_RUINS,), RULES) == "west"
+    assert _edge_pick(None, (), RULES) == "south"  # no terrain: the markers alone, as before
+
+
+def test_markers_are_placed_for_every_edge_the_roll_off_winner_may_pick() -> None:
+    """seed 003 "Mission" 3 and "Deployment" 1: markers are placed before the deployment
+    roll-off, whose winner picks any edge. With one marker nearer the south edge, rules places
+    the next one nearer the north (one marker nearer each edge of both pairs: the winner gains
+    nothing by its pick); rules-v1 placed it near its own side's edge as if it were always
+    south, handing the winner the south edge with both markers."""
+    state = scene(line(), line(), {}, objectives=((24, 18),))
+    places = [
+        Action(Kind.PLACE_OBJECTIVE, to=p) for p in ((24.0, 15.0), (24.0, 30.0), (15.0, 24.0))
+    ]
+    assert _rules(V1).choose(state, places).to == (24.0, 15.0)
+    assert _rules().choose(state, places).to == (24.0, 30.0)
+
+
+WALKER = """
+name: Walkers
+units:
+  - name: Walker
+    models:
+      - {name: Walker, count: 1, ranged_skill: 2, melee_skill: 1, leadership: 4, toughness: 2,
+         armor: 3, vehicle: true}
+    weapons:
+      - {name: Autocannon, range: 36, rate_of_fire: 3, massive: 2, ap: 2}
+"""
+
+
+def _wwpd_walker(round_: int = 1) -> tuple[wwpd.WwpdState, str]:
+    """A walker in its corner, a Rifle Pair 30" off (in its reach), the marker far away."""
+    state = wwpd_scene(WALKER, RIFLES, {"A1": (4.0, 4.0), "B1": (4.0, 34.0)})
+    if state.player != 0:  # the walker's side to move
+        hold_movement(state)
+        while state.player != 0 or state.phase != Phase.MOVEMENT.value:
+            actions = wwpd.legal_actions(state)
+            wwpd.apply(state, actions[0])
+    state.round = round_
+    return state, "A1"
+
+
+def test_wwpd_walker_leaves_its_corner() -> None:
+    """seed 004 "To Hit": only small arms lose 1 to hit for moving. rules-v1 gave standing
+    still a flat 1.5 whenever an enemy was in reach, so a walker (always in reach of someone
+    with its 36" gun) never left its corner; rules counts the fire standing keeps (none for
+    its heavy gun, by the exact odds) and walks toward the marker."""
+    state, walker = _wwpd_walker()
+    actions = [a for a in wwpd.legal_actions(state) if a.unit == walker]
+    assert RulesWwpdCommander(0, WWPD_V1).choose(state, actions).kind is WwpdKind.HOLD
+    picked = RulesWwpdCommander(0).choose(state, actions)
+    assert picked.kind is WwpdKind.MOVE and picked.to == state.markers[0].position
+
+
+def test_wwpd_last_round_markers_weigh_more() -> None:
+    """seed 004: markers held after the last round decide the game; in the last round a
+    marker is worth three times as much (rules), so a unit reaching one pushes onto it."""
+    state, walker = _wwpd_walker(round_=4)
+    us = state.units[walker]
+    near = (state.markers[0].position[0] - 4.0, state.markers[0].position[1])
+    late = RulesWwpdCommander(0)._marker_value(state, us, near)
+    state.round = 3
+    assert late == pytest.approx(3 * RulesWwpdCommander(0)._marker_value(state, us, near))
+    assert RulesWwpdCommander(0, WWPD_V1)._marker_value(state, us, near) == pytest.approx(late / 3)

@@ -1,8 +1,9 @@
 """The rules commander's habits for GFF's setup and interrupting decisions (docs/rules/gff.md).
 
 ``RulesCommander.choose`` sends these decisions here: the deployment roll-off winner's edge
-(``CHOOSE_ZONE``), deployment along whichever edge the side has (``DEPLOY``), an enemy Caster's
-tokens against a spell (``RESIST``), a benny spent to defend against hits (``DEFEND``) and one
+(``CHOOSE_ZONE``, from the markers and, for ``rules``, the terrain its army's kind wants),
+deployment along whichever edge the side has (``DEPLOY``), an enemy Caster's tokens against a
+spell (``RESIST``), a benny spent to defend against hits (``DEFEND``) and one
 spent on a clock at an activation's start (``SET_CLOCK``, phase ``clocks``) and the charged
 unit's strike back (``STRIKE_BACK``, by expected value). Each habit is simple and documented;
 estimates use d6 odds under every mechanic.
@@ -12,8 +13,10 @@ May import ``oprlab.game`` and below.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set
 from dataclasses import replace
+
+import shapely
 
 from oprlab.game import gff, gff_casting, gff_defend, gff_melee
 from oprlab.game import gff_setup as edges
@@ -26,6 +29,7 @@ from oprlab.rules.gff.attack import Situation, impact_attack
 from oprlab.rules.gff.fast import attack_odds_fast
 from oprlab.rules.gff.melee import counter_models_left, impact_dice_left, strikes
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile, defender_profile
+from oprlab.table.model import Table, TerrainType
 from oprlab.units.model import Unit
 
 D6 = get_mechanic("d6")
@@ -47,11 +51,15 @@ def choose(
     shooting: Callable[[Unit], bool],
     *,
     enemy_clock: bool = True,
+    melee: Callable[[Unit], bool] | None = None,
 ) -> Action:
     """The habit for ``actions[0].kind``; ``shooting`` says which units deploy back;
-    ``enemy_clock``: whether :func:`start_clock` runs enemy clocks up."""
+    ``enemy_clock``: whether :func:`start_clock` runs enemy clocks up; ``melee`` (which units
+    fight): the edge is chosen from the matchup (:func:`choose_edge`)."""
     kind = actions[0].kind
     if kind is Kind.CHOOSE_ZONE:
+        if melee is not None:
+            return choose_edge(state, actions, army=army_kind(state, shooting, melee))
         return choose_edge(state, actions)
     if kind is Kind.DEPLOY:
         return deploy(state, actions, shooting)
@@ -64,19 +72,78 @@ def choose(
     return resist(state, actions)
 
 
-def choose_edge(state: GameState, actions: Sequence[Action]) -> Action:
+def choose_edge(state: GameState, actions: Sequence[Action], *, army: str = "") -> Action:
     """The edge with the most markers nearer to it than to the opposite edge; ties go to the
-    smaller total distance from the edge to the markers, then to the order of ``EDGES``."""
+    smaller total distance from the edge to the markers, then to the order of ``EDGES``.
+
+    ``army`` (``"shooting"`` or ``"melee"``, :func:`army_kind`): the terrain the army's kind
+    wants counts too, :data:`TERRAIN_WEIGHT` markers for the whole of a region
+    (:func:`edge_terrain`).
+    """
     table = state.table
     markers = [o.position for o in state.objectives]
 
-    def key(a: Action) -> tuple[int, float, int]:
+    def key(a: Action) -> tuple[float, float, int]:
         mine = [edges.edge_distance(table, a.choice, m) for m in markers]
         theirs = [edges.edge_distance(table, edges.OPPOSITE[a.choice], m) for m in markers]
-        nearer = sum(d < e for d, e in zip(mine, theirs, strict=True))
+        nearer = float(sum(d < e for d, e in zip(mine, theirs, strict=True)))
+        if army:
+            nearer += TERRAIN_WEIGHT * edge_terrain(table, a.choice, army)
         return (-nearer, sum(mine), edges.EDGES.index(a.choice))
 
     return min(actions, key=key)
+
+
+#: CHOOSE_ZONE from the matchup: a region wholly of the terrain an army's kind wants is worth
+#: this many markers nearer its edge.
+TERRAIN_WEIGHT = 2.0
+_SEEING = frozenset({TerrainType.COVER, TerrainType.BLOCKING})
+_ROUGH = frozenset({TerrainType.DIFFICULT, TerrainType.DANGEROUS})
+
+
+def army_kind(
+    state: GameState, shooting: Callable[[Unit], bool], melee: Callable[[Unit], bool]
+) -> str:
+    """``"shooting"`` or ``"melee"``: the kind of most of the side to act's points (``""``
+    when neither has more)."""
+    shots = fights = 0
+    for u in state.units.values():
+        if u.side == state.active:
+            shots += u.unit.cost if shooting(u.unit) else 0
+            fights += u.unit.cost if melee(u.unit) else 0
+    return "shooting" if shots > fights else "melee" if fights > shots else ""
+
+
+def edge_terrain(table: Table, edge: str, army: str) -> float:
+    """How well the terrain seen from ``edge`` suits the army's kind, -1 to 1.
+
+    Shooting: cover in its own deployment zone (it shoots from there: +1 Defense against the
+    enemy's shots) less cover and sight blockers on the enemy's way across its own half
+    (the enemy comes over open ground). Melee: cover and sight blockers on its own way across
+    its half (it comes hidden) less difficult and dangerous terrain there (it comes slowly and
+    takes wounds). Each term is the share of the region's area the terrain covers.
+    """
+    zone_depth = table.deployment_depth
+    half = (table.depth if edges.along_y(edge) else table.width) / 2
+    other = edges.OPPOSITE[edge]
+    zone = shapely.box(*edges.zone_box(table, edge, zone_depth))
+    ours = shapely.box(*edges.zone_box(table, edge, half)).difference(zone)
+    theirs = shapely.box(*edges.zone_box(table, other, half)).difference(
+        shapely.box(*edges.zone_box(table, other, zone_depth))
+    )
+    if army == "shooting":
+        return _share(table, {TerrainType.COVER}, zone) - _share(table, _SEEING, theirs)
+    if army == "melee":
+        return _share(table, _SEEING, ours) - _share(table, _ROUGH, ours)
+    return 0.0
+
+
+def _share(table: Table, kinds: Set[TerrainType], region: shapely.Geometry) -> float:
+    """The share of ``region``'s area under pieces with any of ``kinds``."""
+    pieces = [shapely.Polygon(p.outline) for p in table.pieces if p.types & kinds]
+    if not pieces or region.area <= 0:
+        return 0.0
+    return float(shapely.union_all(pieces).intersection(region).area / region.area)
 
 
 def deploy(state: GameState, actions: Sequence[Action], shooting: Callable[[Unit], bool]) -> Action:

@@ -37,18 +37,22 @@ def expected_damage(
     charging: bool,
     only: frozenset[str] | None = None,
     skip: frozenset[str] = frozenset(),
+    cover: bool = False,
 ) -> float:
     """Expected points of ``target`` removed by one Riverside attack of ``attacker``.
 
     Casualties at the target's points per model, plus a share of its points for being left
     Shaken (ranged: the Morale Test comes with the attack) and the models a Rout removes.
     In melee every model attacks (the odds layer has no table) and a Shaken or Fatigued
-    attacker strikes on 6s only. ``only``/``skip`` select weapon types (a split shot).
+    attacker strikes on 6s only. ``only``/``skip`` select weapon types (a split shot);
+    ``cover``: the target has Cover from the shot (seed 002: +1 to Defense, not against Blast).
     """
     weapons = attack_weapons(attacker, melee=melee, distance=distance, only=only, skip=skip)
     if not weapons or attacker.models <= 0 or target.models <= 0:
         return 0.0
     fatigued = melee and (attacker.fatigued or attacker.shaken)
+    if cover and not melee:
+        return _MEMO.attack(_expected, attacker, fatigued, weapons, target, melee, charging, True)
     return _MEMO.attack(_expected, attacker, fatigued, weapons, target, melee, charging)
 
 
@@ -63,11 +67,12 @@ def _expected(
     shaken: bool,
     melee: bool,
     charging: bool,
+    cover: bool = False,
 ) -> float:
     profiles = [p for p in attack_profiles(unit, weapons, alive=models) if p.dice > 0]
     if not profiles:
         return 0.0
-    s = Situation(melee=melee, charging=charging, fatigued=fatigued)
+    s = Situation(melee=melee, charging=charging, fatigued=fatigued, cover=cover)
     d = defender_profile(
         target, models=target_models, wounds=markers, shaken=shaken, started=target.size
     )

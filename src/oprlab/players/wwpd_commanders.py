@@ -3,10 +3,11 @@
 The rules-based commander decides for one unit at a time (the first in canonical order) by a few
 habits a player would use: deploy shooters back and fighters forward, opposite the markers;
 move toward markers the side does not hold (fighters toward the nearest enemy in reach), and
-stand still to shoot without the moving penalty when a target is in range; fire at the target
-where the exact odds remove the most (models weighted by Toughness, Armor and vehicles); cower
-in the Firefight when that saves more than the unit's own fire would take; charge when the
-expected losses dealt outweigh those taken.
+stand still to shoot without the moving penalty when a target is in range (``rules``: for the
+fire that keeps, and markers worth more in the last round: ``WwpdStyle``);
+fire at the target where the exact odds remove the most (models weighted by Toughness, Armor
+and vehicles); cower in the Firefight when that saves more than the unit's own fire would take;
+charge when the expected losses dealt outweigh those taken.
 
 Both satisfy :class:`oprlab.game.play.Commander`; :func:`oprlab.players.get_commander` finds
 them for any system whose ``commander_family`` is ``"wwpd"``. May import ``oprlab.game`` and below.
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from oprlab.game import geometry as geo
@@ -35,7 +36,7 @@ from oprlab.rules.wwpd.attack import Attack, Kit, melee_attack
 from oprlab.rules.wwpd.exact import attack_odds
 from oprlab.rules.wwpd.targets import FIREFIGHT_RANGE, Phase
 
-__all__ = ["RandomWwpdCommander", "RulesWwpdCommander"]
+__all__ = ["RandomWwpdCommander", "RulesWwpdCommander", "WwpdStyle"]
 
 
 def worth(k: Kit) -> float:
@@ -76,13 +77,36 @@ class RandomWwpdCommander:
         return actions[int(self.rng.integers(len(actions)))]
 
 
+@dataclass(frozen=True)
+class WwpdStyle:
+    """Issue 14's habit fixes for the WWPD rules commander (``rules`` has them, ``rules-v1``,
+    which plays the games it always played, has none)."""
+
+    name: str = "rules"
+    #: Standing still to shoot is worth the fire it keeps (the exact odds of the shot without
+    #: and with the -1 for moving), not a flat 1.5 whenever an enemy is in reach: a long-ranged
+    #: shooter (the walker, always in reach of someone) no longer stands in its corner.
+    leave_corner: bool = True
+    #: In the last round markers decide the game: a marker the unit reaches this move is worth
+    #: :data:`LAST_ROUND_WEIGHT` times as much (a push onto markers, not one more volley).
+    last_round_push: bool = True
+
+
+#: The last round's markers, against the others (``WwpdStyle.last_round_push``).
+LAST_ROUND_WEIGHT = 3.0
+RULES = WwpdStyle()
+V1 = WwpdStyle(name="rules-v1", leave_corner=False, last_round_push=False)
+
+
 class RulesWwpdCommander:
     """Greedy, one unit at a time, with exact attack odds for shooting and charges."""
 
     name = "rules"
 
-    def __init__(self, seed: SeedLike = 0) -> None:
+    def __init__(self, seed: SeedLike = 0, style: WwpdStyle = RULES) -> None:
         self.seed = seed
+        self.style = style
+        self.name = style.name
 
     def choose(self, state: WwpdState, actions: Sequence[WwpdAction]) -> WwpdAction:
         unit = actions[0].unit
@@ -114,7 +138,10 @@ class RulesWwpdCommander:
         enemies = [e for e in state.enemies(us.side) if e.placement is not None]
         dists = [math.dist(end, geo.centroid(e.placement)) for e in enemies if e.placement]
         if is_shooter(us):
-            if a.kind is Kind.HOLD and shooting_reach(us) >= min(
+            if self.style.leave_corner:
+                if a.kind is Kind.HOLD:
+                    value += self._standing_fire(state, us)  # the fire the -1 would cost
+            elif a.kind is Kind.HOLD and shooting_reach(us) >= min(
                 (geo.gap(us.placement, e.placement) for e in enemies if e.placement), default=1e9
             ):
                 value += 1.5  # stand and shoot without the -1 for moving
@@ -139,9 +166,27 @@ class RulesWwpdCommander:
             if guarded:
                 need *= 0.3
             beyond = max(0.0, math.dist(at, m.position) - OBJECTIVE_RANGE + 0.5)
-            gains.append(need * 10.0 / (1.0 + beyond / 4.0))
+            gain = need * 10.0 / (1.0 + beyond / 4.0)
+            if self.style.last_round_push and state.round >= state.options.rounds:
+                gain *= LAST_ROUND_WEIGHT
+            gains.append(gain)
         gains.sort(reverse=True)
         return sum(g * (1.0 if i == 0 else 0.25) for i, g in enumerate(gains))
+
+    def _standing_fire(self, state: WwpdState, us: WwpdUnitState) -> float:
+        """What standing still keeps of the unit's best shot: its expected worth removed now
+        less the same shot after moving (seed 004: -1 to hit for small arms that moved), by
+        the exact odds."""
+        best = 0.0
+        for e in state.enemies(us.side):
+            if e.placement is None or us.placement is None:
+                continue
+            if geo.gap(us.placement, e.placement) > shooting_reach(us):
+                continue
+            still = shooting_attack_of(state, replace(us, moved=False), e)
+            moving = shooting_attack_of(state, replace(us, moved=True), e)
+            best = max(best, expected_worth(still, e) - expected_worth(moving, e))
+        return best
 
     # --- fire, cower, charge -----------------------------------------------------------
 
@@ -202,4 +247,8 @@ def _step_toward(
     return (start[0] + (goal[0] - start[0]) * f, start[1] + (goal[1] - start[1]) * f)
 
 
-FAMILIES["wwpd"] |= {"random": RandomWwpdCommander, "rules": RulesWwpdCommander}
+FAMILIES["wwpd"] |= {
+    "random": RandomWwpdCommander,
+    "rules": RulesWwpdCommander,
+    "rules-v1": lambda seed: RulesWwpdCommander(seed, V1),
+}

@@ -15,8 +15,10 @@ clock stands at 4 or more, so the shot's first checks succeed.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
+from oprlab.game import gff_setup as edges
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff import CASTING_ROLL, SPELLS, bennies_available
 from oprlab.game.state import GameState
@@ -102,6 +104,8 @@ class RulesCommander(Bounds):
         return mine[0] if mine else shot
 
     def _objective(self, state: GameState, actions: Sequence[Action]) -> Action:
+        if self.style.markers_for_edges:
+            return balanced_marker(state, actions, self.habits(state).marker_edges(state))
         home = 0.0 if state.active == 0 else state.table.depth
         mid = state.table.width / 2
 
@@ -124,6 +128,36 @@ class RulesCommander(Bounds):
             return forward + 0.3 * near
 
         return min(actions, key=key)
+
+
+def balanced_marker(state: GameState, actions: Sequence[Action], allowed: Sequence[str]) -> Action:
+    """The marker that leaves the deployment roll-off winner the least to gain from its pick.
+
+    Markers are placed before the roll-off (seed 003 "Mission" 3 then "Deployment" 1; seed 002
+    likewise), so the side placing cannot know its edge. For each pair of opposite edges that
+    may be picked, the markers nearer one edge than the other are counted; the marker chosen
+    makes the largest difference over the pairs smallest, then the largest gap between the
+    markers' summed distances to the two edges of a pair, then lies nearest the centre.
+    """
+    table = state.table
+    placed = [o.position for o in state.objectives]
+    pairs = [(e, edges.OPPOSITE[e]) for e in allowed if edges.EDGES.index(e) % 2 == 0]
+    centre = (table.width / 2, table.depth / 2)
+
+    def key(a: Action) -> tuple[int, float, float]:
+        assert a.to is not None
+        markers = [*placed, a.to]
+        count, spread = 0, 0.0
+        for one, other in pairs:
+            gaps = [
+                edges.edge_distance(table, one, m) - edges.edge_distance(table, other, m)
+                for m in markers
+            ]
+            count = max(count, abs(sum(g < 0 for g in gaps) - sum(g > 0 for g in gaps)))
+            spread = max(spread, abs(sum(gaps)))
+        return (count, round(spread, 6), math.dist(a.to, centre))
+
+    return min(actions, key=key)
 
 
 def _factory(style: Style) -> Callable[[SeedLike], RulesCommander]:

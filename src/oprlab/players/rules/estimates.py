@@ -35,6 +35,7 @@ class Damage(Protocol):
         charging: bool,
         only: frozenset[str] | None = None,
         skip: frozenset[str] = frozenset(),
+        cover: bool = False,
     ) -> float: ...
 
 
@@ -119,16 +120,22 @@ def expected_damage(
     charging: bool,
     only: frozenset[str] | None = None,
     skip: frozenset[str] = frozenset(),
+    cover: bool = False,
 ) -> float:
     """Expected points of ``target`` removed by one GFF attack of ``attacker`` (d6 exact odds).
 
-    ``only``: just these weapon types; ``skip``: not these (a split shot's two halves).
+    ``only``: just these weapon types; ``skip``: not these (a split shot's two halves);
+    ``cover``: the target has cover from the shot (seed 003 "Cover Terrain": +1 to Defense).
     """
     weapons = attack_weapons(attacker, melee=melee, distance=distance, only=only, skip=skip)
     if not weapons or attacker.models <= 0 or target.models <= 0:
         return 0.0
     fatigued = attacker.fatigued and melee
     far = distance > LONG_RANGE
+    if cover and not melee:
+        return _EXPECTED.attack(
+            _expected, attacker, fatigued, weapons, target, melee, charging, far, True
+        )
     return _EXPECTED.attack(_expected, attacker, fatigued, weapons, target, melee, charging, far)
 
 
@@ -149,12 +156,17 @@ def _expected(
     melee: bool,
     charging: bool,
     far: bool,
+    cover: bool = False,
 ) -> float:
     profiles = [p for p in attack_profiles(unit, weapons, alive=models) if p.dice > 0]
     if not profiles:
         return 0.0
     s = Situation(
-        melee=melee, charging=charging, distance=LONG_RANGE + 1 if far else 0.0, fatigued=fatigued
+        melee=melee,
+        charging=charging,
+        distance=LONG_RANGE + 1 if far else 0.0,
+        fatigued=fatigued,
+        cover=cover,
     )
     d = defender_profile(target, models=target_models, markers=markers, shaken=shaken)
     odds = attack_odds_fast(profiles, d, s, D6)

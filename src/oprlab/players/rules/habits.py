@@ -14,16 +14,29 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from oprlab.game import gff_setup as edges
 from oprlab.game.actions import Action
 from oprlab.game.gff import GffRules
 from oprlab.game.riverside import RiversideRules
-from oprlab.game.state import GameState
+from oprlab.game.state import GameState, UnitState
 from oprlab.players import gff_choices, riverside_choices, riverside_odds
+from oprlab.players.rules import cover
 from oprlab.players.rules.estimates import Damage, Role, expected_damage
 from oprlab.players.rules.scorer import Scorer
 
 #: A system's own decisions: the habit's choice, or ``None`` to leave it to the commander.
 Decide = Callable[[Scorer, GameState, Sequence[Action]], Action | None]
+#: Whether a shot of the first unit at the second meets cover (the system's own check).
+TargetCover = Callable[[GameState, UnitState, UnitState], bool]
+
+
+def _gff_marker_edges(state: GameState) -> tuple[str, ...]:
+    """GFF: the edges the deployment roll-off winner may pick (option ``edges``)."""
+    return edges.EDGE_SETS[edges.options_of(state).edges]
+
+
+def _north_south(state: GameState) -> tuple[str, ...]:
+    return edges.DEFAULT_EDGES
 
 
 def _no_decisions(cmd: Scorer, state: GameState, actions: Sequence[Action]) -> None:
@@ -47,18 +60,29 @@ class SystemHabits:
     movement: str = "gff"
     #: An Advance across dangerous terrain rolls for it too (GFF); Riverside: Rush and Charge.
     dangerous_on_advance: bool = True
+    #: Whether a shot's target has cover from the shooter, by the system's own check.
+    target_cover: TargetCover = cover.gff_target_cover
+    #: A model stands in Cover Terrain with its whole base inside (GFF "fully inside"); else
+    #: with its centre inside (Riverside "in or behind", the behind part not counted).
+    cover_whole_base: bool = True
+    #: The edges that may still be picked when markers are placed (both systems place them
+    #: before the deployment roll-off; Riverside's zones run along y = 0 and y = depth).
+    marker_edges: Callable[[GameState], tuple[str, ...]] = _north_south
 
 
 def _gff_decide(cmd: Scorer, state: GameState, actions: Sequence[Action]) -> Action | None:
     if actions[0].kind not in gff_choices.KINDS:  # edges, deployment, enemy tokens, defence
         return None
     shooting = lambda u: cmd.role(u) is Role.SHOOTING  # noqa: E731
-    return gff_choices.choose(state, actions, shooting, enemy_clock=cmd.style.enemy_clock)
+    melee = (lambda u: cmd.role(u) is Role.MELEE) if cmd.style.edge_from_matchup else None
+    return gff_choices.choose(
+        state, actions, shooting, enemy_clock=cmd.style.enemy_clock, melee=melee
+    )
 
 
 #: Habits by rules class (the first match in the game's rules' MRO is used).
 HABITS: dict[type, SystemHabits] = {
-    GffRules: SystemHabits(decide=_gff_decide),
+    GffRules: SystemHabits(decide=_gff_decide, marker_edges=_gff_marker_edges),
     RiversideRules: SystemHabits(
         damage=riverside_odds.expected_damage,
         idle_for_all=True,
@@ -66,6 +90,8 @@ HABITS: dict[type, SystemHabits] = {
         charges_may_fall_short=False,
         movement="riverside",
         dangerous_on_advance=False,
+        target_cover=cover.riverside_target_cover,
+        cover_whole_base=False,
     ),
 }
 #: A system of the OPR family with no habits of its own: GFF's odds, no decisions of its own.

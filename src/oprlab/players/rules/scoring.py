@@ -40,6 +40,8 @@ OBJECTIVE_VALUE = 60.0
 PROJECTION_VALUE = 40.0
 #: A charge that falls short is worth this much less than the move it becomes.
 SHORT_CHARGE = 1.0
+#: The share of what cover would save from enemy shooters a unit out of cover counts as lost.
+COVER_SHARE = 0.5
 
 
 class Scoring:
@@ -93,6 +95,7 @@ class Scoring:
                 self._position_value(state, us, here)
                 + self._best_shot_from(state, us, here, targets)
                 + self._projected(state, us, here)
+                + self._exposure(state, us, here, here)
             )
         if a.kind is Kind.CHARGE:
             arrives = not self.style.charge_arrival or self._arrives(
@@ -104,6 +107,7 @@ class Scoring:
         end = step_toward(here, a.to, allowance)
         value = self._position_value(state, us, end) + self._projected(state, us, end)
         value -= self._hazard(state, us, here, end, a.kind)
+        value += self._exposure(state, us, here, end)
         if a.kind is Kind.ADVANCE:
             value += 0.9 * self._best_shot_from(state, us, end)
         elif self.role(us.unit) is Role.SHOOTING:
@@ -149,9 +153,11 @@ class Scoring:
             assert t.placement is not None
             d = geo.gap(us.placement, t.placement)
             names = frozenset(a.split) if split else None
-            value += self.habits(state).damage(
+            habits = self.habits(state)
+            cover = self.style.cover and self._target_cover(state, us, t)
+            value += habits.damage(
                 us, t, melee=False, distance=d, charging=False, only=names,
-                skip=frozenset(a.split),
+                skip=frozenset(a.split), cover=cover,
             )  # fmt: skip
         return value + (self._benny(state, us, value) if a.benny else 0.0)
 
@@ -264,6 +270,8 @@ class Scoring:
                     value = view.shots[key] = self.habits(state).damage(
                         us, e, melee=False, distance=d, charging=False
                     )
+                if targets is not None and self.style.cover:  # in sight: its cover is known
+                    value = self._covered_shot(state, view, us, e, d, value)
                 best = max(best, value)
         return best
 
@@ -430,3 +438,65 @@ class Scoring:
         view = self._read(state)
         crossing = view.dangerous_crossings(us, here, end)
         return crossing * value_per_model(us) / 6.0
+
+    def _covered_shot(
+        self, state: GameState, view: View, us: UnitState, e: UnitState, d: float, open_: float
+    ) -> float:
+        """A shot from where ``us`` stands at ``e``, worth ``open_`` without cover: scored with
+        the Defense roll ``e``'s cover gives it (seed 003/002 "Cover Terrain": +1), when the
+        system's own check says it has cover (no more than ``open_``, so bounds still hold)."""
+        habits = self.habits(state)
+        if not self._target_cover(state, us, e):
+            return open_
+        return min(open_, habits.damage(us, e, melee=False, distance=d, charging=False, cover=True))
+
+    def _target_cover(self, state: GameState, us: UnitState, target: UnitState) -> bool:
+        """Whether a shot of ``us`` at ``target`` meets cover (the system's own check, once a
+        decision)."""
+        view = self._read(state)
+        key = (us.uid, target.uid)
+        found = view.target_cover.get(key)
+        if found is None:
+            found = view.target_cover[key] = self.habits(state).target_cover(state, us, target)
+        return found
+
+    def _exposure(self, state: GameState, us: UnitState, here: Point, end: Point) -> float:
+        """What standing at ``end`` out of Cover Terrain costs a unit that is not a fighter
+        (0 or less, so every bound on a move's score still holds).
+
+        Each rested enemy shooter that could Advance and fire at ``end`` (its longest reach
+        plus its Advance) takes the difference between its shot in the open and in cover, by
+        the system's own odds (cover gives +1 to Defense rolls); the unit counts half the sum
+        (the enemy may shoot someone else) as lost. Standing in Cover Terrain costs nothing.
+        Being behind terrain from a given shooter is not counted: it needs sight lines from
+        every enemy for every candidate move.
+        """
+        if not self.style.cover or self.role(us.unit) is Role.MELEE:
+            return 0.0
+        view = self._read(state)
+        habits = self.habits(state)
+        if view.in_cover_terrain(us, here, end, whole=habits.cover_whole_base):
+            return 0.0
+        enemies = view.enemies(us.side)
+        shooters = view.shooters.get(us.side)
+        if shooters is None:
+            shooters = view.shooters[us.side] = [
+                (k, e, max(unit_facts(e.unit)[2]) + move_allowance(state, e.unit, Kind.ADVANCE))
+                for k, e in enumerate(enemies.units)
+                if unit_facts(e.unit)[2] and e.placement is not None and not e.shaken
+            ]
+        if not shooters:
+            return 0.0
+        gaps = enemies.gaps(end)
+        lost = 0.0
+        for k, e, reach in shooters:
+            if gaps[k] > reach:
+                continue
+            key = (e.uid, us.uid)
+            gain = view.cover_gain.get(key)
+            if gain is None:
+                open_ = habits.damage(e, us, melee=False, distance=0.0, charging=False)
+                hidden = habits.damage(e, us, melee=False, distance=0.0, charging=False, cover=True)
+                gain = view.cover_gain[key] = max(0.0, open_ - hidden)
+            lost += gain
+        return -COVER_SHARE * lost

@@ -40,6 +40,18 @@ class Style:
     #: An Advance's bound on its best shot uses the system's own odds (so it is a bound in
     #: Riverside too; rules-v1 used GFF's everywhere).
     own_odds_bound: bool = True
+    #: Cover: a shot is scored with the Defense roll the target's cover gives it (the game's
+    #: own check), and a unit that is not a fighter standing out of Cover Terrain within reach
+    #: of enemy shooters counts what cover would have saved it as lost.
+    cover: bool = True
+    #: GFF's edge from the matchup: besides the markers, the terrain the army's kind wants
+    #: (a shooting army cover in its zone and open ground before it, a melee army a hidden,
+    #: unhindered way across its half); rules-v1 took the edge nearer the markers only.
+    edge_from_matchup: bool = True
+    #: Markers placed for every edge the deployment roll-off winner may still pick (they are
+    #: placed before it): as many nearer each edge of a pair as the other, the rest near the
+    #: centre; rules-v1 placed them near its own edge as if sides were always south/north.
+    markers_for_edges: bool = True
     #: A melee unit's charge is worth this much for its own sake.
     charge_bonus: float = 10.0
     #: The share of an enemy fighter's charge damage a unit in its reach counts as lost.
@@ -60,6 +72,9 @@ V1 = Style(
     enemy_clock=True,
     lead=True,
     own_odds_bound=False,
+    cover=False,
+    edge_from_matchup=False,
+    markers_for_edges=False,
 )
 AGGRESSIVE = replace(
     RULES, name="rules-aggressive", charge_bonus=25.0, danger=0.25, strike_back=0.4

@@ -115,7 +115,12 @@ class View:
         #: per side and marker: the enemies that could reach it by a Rush, the friends on it
         self.around: dict[tuple[int, int], tuple[list[UnitState], list[UnitState]]] = {}
         self.crossings: dict[tuple[str, Point], int] = {}
+        self.covered: dict[tuple[str, Point], bool] = {}
+        self.shooters: dict[int, list[tuple[int, UnitState, float]]] = {}
+        self.cover_gain: dict[tuple[str, str], float] = {}
+        self.target_cover: dict[tuple[str, str], bool] = {}
         self._dangerous: FloatArray | None = None
+        self._cover: list[shapely.Polygon] | None = None
         self._points: FloatArray | None = None
 
     def centroid(self, us: UnitState) -> Point:
@@ -150,6 +155,37 @@ class View:
             hit = shapely.intersects(ways[:, None], self._dangerous[None, :]).any(axis=1)
             found = int(hit.sum())
         self.crossings[key] = found
+        return found
+
+    def in_cover_terrain(self, us: UnitState, here: Point, end: Point, *, whole: bool) -> bool:
+        """Whether most of the unit's models, shifted by ``end - here``, stand in Cover Terrain
+        (``whole``: the whole base inside a piece, else its centre)."""
+        key = (us.uid, end)
+        found = self.covered.get(key)
+        if found is not None:
+            return found
+        if self._cover is None:
+            self._cover = [
+                shapely.Polygon(p.outline)
+                for p in self.state.table.pieces
+                if p.has(TerrainType.COVER)
+            ]
+        found = False
+        if self._cover:
+            assert us.placement is not None
+            alive = us.placement.alive
+            shift = np.array([end[0] - here[0], end[1] - here[1]])
+            centres = us.placement.centres[alive] + shift
+            radii = us.placement.radii[alive]
+            spots = shapely.points(centres)
+            inside = np.zeros(len(radii), dtype=np.bool_)
+            for piece in self._cover:
+                hit = shapely.contains(piece, spots)
+                if whole:
+                    hit &= shapely.distance(piece.exterior, spots) >= radii
+                inside |= hit
+            found = bool(2 * int(inside.sum()) > len(radii))
+        self.covered[key] = found
         return found
 
     def points(self) -> FloatArray:

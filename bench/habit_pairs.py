@@ -1,0 +1,177 @@
+"""Two rules commanders, seat-swapped pairs on generated tables, with the habits counted.
+
+Issue 14: does the fixed rules commander beat ``rules-v1``, and does it take fewer
+dangerous-terrain wounds and fall short on fewer charges? Each seed plays one table
+(``mission_table(seed)``) and one of the two 300-point sample matchups (alternating), in GFF and
+Riverside, twice (seats swapped). Tasks run interleaved (seed by seed), so stopping early keeps a
+balanced prefix; one JSON line per game is appended to ``OUT`` as it ends, and ``--report``
+summarises a file: the newer commander's share over the pairs with a normal 95% interval, per
+system and matchup, and each commander's dangerous wounds and short charges per game (its own
+side)::
+
+    .venv/bin/python -m bench.habit_pairs OUT.jsonl 60 [rules-v1,rules] [--jobs 2] [--from K]
+    .venv/bin/python -m bench.habit_pairs OUT.jsonl --report [rules]
+
+``rules-no-FIELD`` names ``rules`` with one habit fix off (a ``Style`` field: ``rules-no-cover``),
+for ablations; ``--from K`` starts at the K-th seed (to add games to a file).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import fields, replace
+from functools import partial
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+from oprlab.game.play import play_game
+from oprlab.game.systems import find_system
+from oprlab.players import get_commander
+from oprlab.players.base import COMMANDERS
+from oprlab.players.rules.commander import RulesCommander
+from oprlab.players.rules.style import RULES, Style
+from oprlab.rng import commander_stream
+from oprlab.samples import sample_path
+from oprlab.table.deploy import mission_table
+from oprlab.units.formats import army_format
+
+MATCHUPS = (
+    ("gff/shooty-300.json", "gff/melee-300.json"),
+    ("gff/elite-300.json", "gff/horde-300.json"),
+)
+SYSTEMS = ("gff", "riverside")
+FIRST_SEED = 5000
+Task = tuple[str, int, str, str, int]
+
+
+def _ablations() -> None:
+    """Register ``rules-no-FIELD`` for each boolean habit field of ``Style``."""
+    for f in fields(Style):
+        if isinstance(getattr(RULES, f.name), bool):
+            style = replace(
+                RULES, name=f"rules-no-{f.name}", **{f.name: not getattr(RULES, f.name)}
+            )
+            COMMANDERS[style.name] = partial(RulesCommander, style=style)
+
+
+_ablations()
+
+
+def tasks(n: int, names: tuple[str, str], start: int = 0) -> Iterator[Task]:
+    """Seed by seed, each system, both seats; the matchups alternate by seed."""
+    for k in range(start, start + n):
+        for system in SYSTEMS:
+            yield (system, k % 2, names[0], names[1], FIRST_SEED + k)
+            yield (system, k % 2, names[1], names[0], FIRST_SEED + k)
+
+
+def _army(system: str, name: str) -> Any:
+    return army_format(find_system(system).army_format).load(sample_path(name))
+
+
+def play(task: Task) -> dict[str, Any]:
+    """One game: who won, the markers, each side's dangerous wounds and short charges."""
+    system, m, a, b, seed = task
+    cmds = [
+        get_commander(n, commander_stream(seed, i), system=system) for i, n in enumerate((a, b))
+    ]
+    start = time.process_time()
+    result, state = play_game(
+        _army(system, MATCHUPS[m][0]),
+        _army(system, MATCHUPS[m][1]),
+        cmds,
+        seed=seed,
+        table=mission_table(seed),
+        system=system,
+    )
+    danger, short = [0, 0], [0, 0]
+    for e in state.log.events:
+        if e["kind"] == "dangerous":
+            danger[state.units[e["unit"]].side] += int(e.get("wounds", 0))
+        elif e["kind"] == "charge_failed":
+            short[state.units[e["unit"]].side] += 1
+    return {
+        "system": system,
+        "matchup": m,
+        "a": a,
+        "b": b,
+        "seed": seed,
+        "winner": result.winner,
+        "objectives": list(result.objectives),
+        "danger": danger,
+        "short": short,
+        "cpu": round(time.process_time() - start, 2),
+    }
+
+
+def _score(game: dict[str, Any], who: str) -> float:
+    if game["winner"] is None:
+        return 0.5
+    return float(game["winner"] == (0 if game["a"] == who else 1))
+
+
+def report(path: str, new: str) -> list[str]:
+    """The summary lines of a file of games."""
+    games = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines()]
+    pairs: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
+    for g in games:
+        pairs[(g["system"], g["seed"])].append(g)
+    out = []
+
+    def share(label: str, keep: list[tuple[str, int]]) -> None:
+        vals = [sum(_score(g, new) for g in pairs[k]) / 2 for k in keep if len(pairs[k]) == 2]
+        n = len(vals)
+        if n < 2:
+            return
+        mean = sum(vals) / n
+        half = 1.96 * math.sqrt(sum((v - mean) ** 2 for v in vals) / (n - 1) / n)
+        out.append(f"{label}: {new} {mean:.3f} [{mean - half:.3f}, {mean + half:.3f}], {n} pairs")
+
+    share("all", list(pairs))
+    for s in SYSTEMS:
+        share(s, [k for k in pairs if k[0] == s])
+        for m in range(len(MATCHUPS)):
+            share(
+                f"{s} {'/'.join(MATCHUPS[m])}",
+                [k for k in pairs if k[0] == s and pairs[k][0]["matchup"] == m],
+            )
+    for s in SYSTEMS:
+        played = [g for g in games if g["system"] == s]
+        for who in sorted({g["a"] for g in played}):
+            side = [0 if g["a"] == who else 1 for g in played]
+            d = sum(g["danger"][i] for g, i in zip(played, side, strict=True))
+            c = sum(g["short"][i] for g, i in zip(played, side, strict=True))
+            n = max(1, len(played))
+            out.append(
+                f"{s} {who}: dangerous wounds {d / n:.2f}/game, charges short {c / n:.2f}/game "
+                f"({len(played)} games, {len({g['seed'] for g in played})} tables)"
+            )
+    return out
+
+
+def main(argv: list[str]) -> None:
+    path = argv[0]
+    if "--report" in argv:
+        rest = [a for a in argv[1:] if a != "--report"]
+        print("\n".join(report(path, rest[0] if rest else "rules")))
+        return
+    opts = {k: int(argv[argv.index(k) + 1]) for k in ("--jobs", "--from") if k in argv}
+    skip = {argv.index(k) + 1 for k in opts}
+    plain = [a for i, a in enumerate(argv) if i and i not in skip and not a.startswith("--")]
+    n = int(plain[0])
+    first, second = (plain[1] if len(plain) > 1 else "rules-v1,rules").split(",")
+    todo = list(tasks(n, (first, second), opts.get("--from", 0)))
+    with Pool(opts.get("--jobs", 2)) as pool, open(path, "a", encoding="utf-8") as f:
+        for game in pool.imap_unordered(play, todo):
+            f.write(json.dumps(game) + "\n")
+            f.flush()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
