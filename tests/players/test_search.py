@@ -124,3 +124,8 @@ def test_search_specs() -> None:
         with pytest.raises(OptionError, match="search:N with N from 1") as info:
             get_commander(bad)
         assert repr(bad) in str(info.value)
+    end = get_commander("search-end:30")
+    assert isinstance(end, SearchCommander) and end.endgame and end.budget == 30
+    assert get_commander("search-end").name == "search-end"
+    with pytest.raises(OptionError, match="search-end:N with N from 1"):
+        get_commander("search-end:0")

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -135,7 +136,8 @@ class SearchCommander:
         samples: int = SAMPLES,
         endgame: bool = False,
     ) -> None:
-        self.name = "search" if budget == DEFAULT_BUDGET else f"search:{budget}"
+        head = "search-end" if endgame else "search"
+        self.name = head if budget == DEFAULT_BUDGET else f"{head}:{budget}"
         self.budget, self.k, self.samples = budget, k, samples
         self.endgame = endgame
         self.rng = own_generator(seed)
@@ -180,17 +182,25 @@ class SearchCommander:
         return value(game, side, endgame=self.endgame)
 
 
-def _tuned(seed: SeedLike, text: str) -> SearchCommander:
+def _tuned(seed: SeedLike, text: str, *, endgame: bool = False) -> SearchCommander:
     """``search:BUDGET``: a whole number of decisions per activation."""
+    head = "search-end" if endgame else "search"
     budget = int(text) if text.isdigit() else 0
     if not 1 <= budget <= MAX_BUDGET:
         raise OptionError(
             "search budget is not a whole number of decisions",
-            value=f"search:{text}",
-            expected=f"search:N with N from 1 to {MAX_BUDGET}, as in search:{DEFAULT_BUDGET}",
+            value=f"{head}:{text}",
+            expected=f"{head}:N with N from 1 to {MAX_BUDGET}, as in {head}:{DEFAULT_BUDGET}",
         )
-    return SearchCommander(seed, budget)
+    return SearchCommander(seed, budget, endgame=endgame)
+
+
+def _endgame(seed: SeedLike) -> SearchCommander:
+    """``search-end``: the search with the endgame value (:func:`value`), to measure it."""
+    return SearchCommander(seed, endgame=True)
 
 
 COMMANDERS["search"] = SearchCommander
 TUNED["search"] = _tuned
+COMMANDERS["search-end"] = _endgame
+TUNED["search-end"] = partial(_tuned, endgame=True)
