@@ -15,7 +15,14 @@ from oprlab.game.play import play_game
 from oprlab.game.state import GameState, Objective
 from oprlab.players import get_commander
 from oprlab.players.rules_commander import OBJECTIVE_VALUE, RulesCommander
-from oprlab.players.search import ACTIVATIONS, SearchCommander, candidates, value
+from oprlab.players.search import (
+    ACTIVATIONS,
+    LAST_ROUND_MARKER,
+    RESULT,
+    SearchCommander,
+    candidates,
+    value,
+)
 from oprlab.rng import commander_stream
 from tests.game import clear_table, line, play_setup, put, specials
 
@@ -45,6 +52,24 @@ def test_value_counts_markers_as_they_would_settle_and_points_lost() -> None:
     assert value(state, 0) == pytest.approx(40 / 3 - OBJECTIVE_VALUE)
     state.units["B2"].shaken = True  # Shaken: no longer contests
     assert value(state, 0) == pytest.approx(40 / 3)
+
+
+def test_endgame_value_counts_markers_alone_at_the_end() -> None:
+    """Mission (seed 003) 7-8: "Game ends after 4 rounds", "Player controlling most markers
+    wins": with ``endgame``, a marker in the last round is worth :data:`LAST_ROUND_MARKER` (the
+    points only break ties), and a finished game :data:`RESULT` to the winner. The scene of
+    the test above: A 40/3 points up; B2 contests marker 0 so B holds one marker more."""
+    state = _scene()
+    put(state, "B2", (25.0, 24.0))
+    assert value(state, 0, endgame=True) == pytest.approx(40 / 3 - OBJECTIVE_VALUE)  # round 1
+    state.round = state.rounds
+    assert value(state, 0, endgame=True) == pytest.approx(40 / 3 - LAST_ROUND_MARKER)
+    assert value(state, 0) == pytest.approx(40 / 3 - OBJECTIVE_VALUE)  # without: as before
+    state.done, state.winner = True, 1
+    assert value(state, 0, endgame=True) == pytest.approx(40 / 3 - RESULT)
+    assert value(state, 1, endgame=True) == pytest.approx(RESULT - 40 / 3)
+    state.winner = None  # a draw: the points alone
+    assert value(state, 1, endgame=True) == pytest.approx(-40 / 3)
 
 
 def _first_activation(seed: int) -> tuple[GameState, Sequence[Action]]:
@@ -99,3 +124,8 @@ def test_search_specs() -> None:
         with pytest.raises(OptionError, match="search:N with N from 1") as info:
             get_commander(bad)
         assert repr(bad) in str(info.value)
+    end = get_commander("search-end:30")
+    assert isinstance(end, SearchCommander) and end.endgame and end.budget == 30
+    assert get_commander("search-end").name == "search-end"
+    with pytest.raises(OptionError, match="search-end:N with N from 1"):
+        get_commander("search-end:0")

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -57,6 +58,11 @@ MAX_BUDGET = 10_000
 CANDIDATES = 2
 #: Dice samples per candidate.
 SAMPLES = 2
+#: A marker's worth in the last round with ``endgame`` (ten times a unit's trade: only
+#: markers decide the game then).
+LAST_ROUND_MARKER = 10 * OBJECTIVE_VALUE
+#: A won (lost) game's worth with ``endgame``: more than any markers and points.
+RESULT = 10_000.0
 #: The decisions searched: an activation's choice of unit and action.
 ACTIVATIONS = frozenset({Kind.HOLD, Kind.ADVANCE, Kind.RUSH, Kind.CHARGE, Kind.IDLE})
 
@@ -82,10 +88,14 @@ def candidates(
     return out
 
 
-def value(state: GameState, side: int) -> float:
+def value(state: GameState, side: int, *, endgame: bool = False) -> float:
     """What the game is worth to ``side``, in points: each marker it would hold if the round
     ended now is worth the rules commander's :data:`OBJECTIVE_VALUE`, less the enemy's; plus the
-    points the enemy has lost (models and wounds on Tough models), less its own."""
+    points the enemy has lost (models and wounds on Tough models), less its own.
+
+    ``endgame``: the result is decided by markers alone, so in the last round a marker is worth
+    :data:`LAST_ROUND_MARKER` (points lost only break ties) and a finished game is worth
+    :data:`RESULT` for the winner, less for the loser."""
     holders = [
         (u.side, u.placement)
         for u in state.units.values()
@@ -107,7 +117,12 @@ def value(state: GameState, side: int) -> float:
             gone = u.unit.size - u.models + u.markers / max(1, u.unit.tough)
         lost[u.side] += gone * per_model
     other = 1 - side
-    return OBJECTIVE_VALUE * (held[side] - held[other]) + lost[other] - lost[side]
+    points = lost[other] - lost[side]
+    if endgame and state.done:
+        won = 0 if state.winner is None else 1 if state.winner == side else -1
+        return RESULT * won + points
+    worth = LAST_ROUND_MARKER if endgame and state.round >= state.rounds else OBJECTIVE_VALUE
+    return worth * (held[side] - held[other]) + points
 
 
 class SearchCommander:
@@ -119,9 +134,12 @@ class SearchCommander:
         budget: int = DEFAULT_BUDGET,
         k: int = CANDIDATES,
         samples: int = SAMPLES,
+        endgame: bool = False,
     ) -> None:
-        self.name = "search" if budget == DEFAULT_BUDGET else f"search:{budget}"
+        head = "search-end" if endgame else "search"
+        self.name = head if budget == DEFAULT_BUDGET else f"{head}:{budget}"
         self.budget, self.k, self.samples = budget, k, samples
+        self.endgame = endgame
         self.rng = own_generator(seed)
         self.guide = RulesCommander(seed)  # prunes, and decides everything not searched
         self.policy = RulesCommander(seed)  # plays the copies on (its own view of them)
@@ -161,20 +179,28 @@ class SearchCommander:
             rules.apply(game, self.policy.choose(game, actions))
             nodes += 1
         self.nodes += nodes
-        return value(game, side)
+        return value(game, side, endgame=self.endgame)
 
 
-def _tuned(seed: SeedLike, text: str) -> SearchCommander:
+def _tuned(seed: SeedLike, text: str, *, endgame: bool = False) -> SearchCommander:
     """``search:BUDGET``: a whole number of decisions per activation."""
+    head = "search-end" if endgame else "search"
     budget = int(text) if text.isdigit() else 0
     if not 1 <= budget <= MAX_BUDGET:
         raise OptionError(
             "search budget is not a whole number of decisions",
-            value=f"search:{text}",
-            expected=f"search:N with N from 1 to {MAX_BUDGET}, as in search:{DEFAULT_BUDGET}",
+            value=f"{head}:{text}",
+            expected=f"{head}:N with N from 1 to {MAX_BUDGET}, as in {head}:{DEFAULT_BUDGET}",
         )
-    return SearchCommander(seed, budget)
+    return SearchCommander(seed, budget, endgame=endgame)
+
+
+def _endgame(seed: SeedLike) -> SearchCommander:
+    """``search-end``: the search with the endgame value (:func:`value`), to measure it."""
+    return SearchCommander(seed, endgame=True)
 
 
 COMMANDERS["search"] = SearchCommander
 TUNED["search"] = _tuned
+COMMANDERS["search-end"] = _endgame
+TUNED["search-end"] = partial(_tuned, endgame=True)
