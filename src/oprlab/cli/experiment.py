@@ -155,32 +155,30 @@ def status(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """How many seeds and games of each cell are stored, and whether its rule has stopped it."""
-    from oprlab.analysis.lab.report import replay_stops
+    from oprlab.analysis.lab.report import needs_seeds, replay_stops
     from oprlab.analysis.lab.store import LabStore
-    from oprlab.analysis.lab.summary import seed_scores
 
     _, exp, cells = _load(file)
     h = experiment_hash(exp, cells)
     with LabStore(out, read_only=True) as store:
-        games = store.games(h)
-    by_cell: dict[str, list[Any]] = {c.key: [] for c in cells}
-    for g in games:
-        by_cell.setdefault(g.cell, []).append(g)
-    stops = replay_stops(exp, cells, by_cell)
+        tally = store.tally(h, [c.key for c in cells], [], with_seeds=needs_seeds(exp, cells))
+    counts = {k: t.seed_scores.n for k, t in tally.cells.items()}
+    stops = replay_stops(exp, cells, tally.seeds, counts)
     rows = [
         {
             "cell": c.index + 1,
             "levels": c.label(),
-            "seeds": len(seed_scores(by_cell[c.key])),
-            "games": len(by_cell[c.key]),
+            "seeds": counts[c.key],
+            "games": tally.cells[c.key].games,
             "state": stops[c.key],
         }
         for c in cells
     ]
+    games = sum(t.games for t in tally.cells.values())
     if as_json:
-        typer.echo(json.dumps({"experiment": h, "games": len(games), "cells": rows}, indent=2))
+        typer.echo(json.dumps({"experiment": h, "games": games, "cells": rows}, indent=2))
         return
-    table = Table(title=f"experiment {h} ({exp.name}): {len(games)} games stored in {out}")
+    table = Table(title=f"experiment {h} ({exp.name}): {games} games stored in {out}")
     for col in ("cell", "levels", "seeds", "games", "state"):
         table.add_column(col)
     for r in rows:
@@ -196,16 +194,20 @@ def report(
     json_out: Path | None = typer.Option(None, "--json", help="Write the report's numbers."),
 ) -> None:
     """The report from the stored games: scores, paired effects, margins, swing."""
-    from oprlab.analysis.lab.report import build_report, report_html
+    from oprlab.analysis.lab.report import build_report, needs_seeds, report_html
+    from oprlab.analysis.lab.run import first_levels
     from oprlab.analysis.lab.store import LabStore
+    from oprlab.analysis.lab.summary import contrasts
 
     check_outputs(html=html, json=json_out)
     text, exp, cells = _load(file)
     h = experiment_hash(exp, cells)
+    pairs = [(p.variant.key, p.baseline.key) for p in contrasts(cells, first_levels(exp))]
     with LabStore(out, read_only=True) as store:
-        games = store.games(h)
+        tally = store.tally(h, [c.key for c in cells], pairs, with_seeds=needs_seeds(exp, cells))
         unit_totals = store.unit_totals(h)
         unit_counts = store.unit_counts(h)
+    games = sum(t.games for t in tally.cells.values())
     if not games:
         raise OptionError(
             "the lab file holds no game of this experiment",
@@ -214,14 +216,14 @@ def report(
             where="--out",
         )
     numbers = build_report(
-        exp, cells, games, text=text, unit_totals=unit_totals, unit_counts=unit_counts
+        exp, cells, tally, text=text, unit_totals=unit_totals, unit_counts=unit_counts
     )
     if json_out is not None:
         write_atomic(json_out, json.dumps(numbers, indent=2) + "\n", "--json")
     if html is not None:
         write_atomic(html, report_html(numbers), "--html")
     console = Console()
-    table = Table(title=f"{exp.name}: {len(games)} games")
+    table = Table(title=f"{exp.name}: {games} games")
     for col in ("effect", "seeds", "paired", "unpaired", "narrower by"):
         table.add_column(col)
     for e in numbers["effects"]:

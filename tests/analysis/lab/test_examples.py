@@ -22,6 +22,7 @@ EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "experiments"
         ("clock-sprt.toml", 2, 1),
         ("shooty-melee-width.toml", 2, 1),
         ("unit-values.toml", 1, 0),
+        ("perk-price.toml", 2, 1),  # gff+fortifications vs gff: a composed system's cells
     ],
 )
 def test_example_reads(
@@ -43,15 +44,3 @@ def test_every_example_is_listed() -> None:
         "unit-values.toml",
         "perk-price.toml",
     }
-
-
-def test_perk_example_reads_with_a_plain_system(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The perk's house rule comes from another branch: the file is checked with a plain
-    system in its place (the same two cells, one effect: the perk's price)."""
-    monkeypatch.chdir(EXAMPLES.parents[1])
-    text = (EXAMPLES / "perk-price.toml").read_text()
-    assert 'system = ["gff", "gff+fortifications"]' in text
-    exp = parse_experiment(text.replace("gff+fortifications", "riverside"), "perk-price.toml")
-    found = build_cells(exp)
-    assert len(found) == 2 and len(contrasts(found, first_levels(exp))) == 1
-    assert exp.stop.rule == "handicap" and all(c.pools[0] is not None for c in found)

@@ -13,8 +13,10 @@ from oprlab.analysis.lab.design import GameRecord, build_cells, draw_armies, exp
 from oprlab.analysis.lab.fair_report import unit_values
 from oprlab.analysis.lab.model import parse_experiment
 from oprlab.analysis.lab.report import build_report, report_html
-from oprlab.analysis.lab.run import run_experiment
+from oprlab.analysis.lab.run import first_levels, run_experiment
 from oprlab.analysis.lab.store import LabStore
+from oprlab.analysis.lab.summary import contrasts
+from oprlab.analysis.lab.tally import seed_table
 from oprlab.errors import ParseError
 from oprlab.rng import child_seed
 
@@ -81,6 +83,10 @@ def test_handicap_search_bisects_and_resumes(tmp_path: Path) -> None:
     score = np.mean([g.score_a for g in first])
     assert {g.handicap for g in games if g.seed_index >= 2} == {-20 if score > 0.5 else 20}
     report = build_report(exp, cells, games, text=text, unit_counts=counts)
+    with LabStore(out, read_only=True) as store:
+        pairs = [(p.variant.key, p.baseline.key) for p in contrasts(cells, first_levels(exp))]
+        tally = store.tally(h, [c.key for c in cells], pairs, with_seeds=True)
+    assert build_report(exp, cells, tally, text=text, unit_counts=counts) == report  # SQL
     steps = report["handicaps"]["cells"][0]["steps"]
     assert steps[0]["handicap"] == 0 and len(steps) == 2
     json.dumps(report, allow_nan=False)  # no Infinity or NaN in the JSON
@@ -110,7 +116,7 @@ def test_unit_values_from_stored_lists(tmp_path: Path) -> None:
                 if n[army, k]:
                     counts.append(("c", i, 0, army, name, int(n[army, k])))
     cell = type(cell)(**{**cell.__dict__, "key": "c"})
-    got = unit_values([cell], {"c": games}, counts)[0]["units"]
+    got = unit_values([cell], {"c": seed_table(games)}, counts)[0]["units"]
     by = {u["unit"]: u for u in got}
     # by hand: worth (30, 60) in logits/0.03; the pool priced right on average gives the scale
     w = np.array([1.5, 1.5])

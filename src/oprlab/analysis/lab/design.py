@@ -195,7 +195,7 @@ def build_cells(
                     "armies": [_army_digest(a), _army_digest(b)],
                     "levels": levels,
                     "table": None if fixed is None else _hash(repr(fixed)),
-                    "version": VERSIONS[system],
+                    "version": find_system(system).version,
                 }
             )
             cells.append(

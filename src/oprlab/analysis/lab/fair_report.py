@@ -14,32 +14,20 @@ from typing import Any
 
 import numpy as np
 
-from oprlab.analysis.lab.design import Cell, GameRecord
-from oprlab.analysis.lab.fairpoints import FitError, fit_handicap, fit_unit_values
+from oprlab.analysis.lab.design import Cell
+from oprlab.analysis.lab.fairpoints import FitError, batch_steps, fit_handicap, fit_unit_values
 from oprlab.analysis.lab.model import Experiment
-from oprlab.analysis.lab.run import handicap_steps
 from oprlab.analysis.lab.stats import Z95
 from oprlab.analysis.lab.summary import Contrast
+from oprlab.analysis.lab.tally import SeedTable
 
 __all__ = ["fair_plots", "handicaps", "unit_values"]
-
-
-def _seed_pairs(games: Sequence[GameRecord]) -> dict[int, tuple[float, int]]:
-    """Army A's seed score and the seed's handicap, for seeds with both seats played."""
-    seats: dict[int, list[GameRecord]] = defaultdict(list)
-    for g in games:
-        seats[g.seed_index].append(g)
-    return {
-        i: ((s[0].score_a + s[1].score_a) / 2, s[0].handicap)
-        for i, s in sorted(seats.items())
-        if len(s) == 2
-    }
 
 
 def handicaps(
     exp: Experiment,
     cells: Sequence[Cell],
-    by_cell: Mapping[str, Sequence[GameRecord]],
+    seeds_by_cell: Mapping[str, SeedTable],
     pairs: Sequence[Contrast],
 ) -> dict[str, Any]:
     """Each cell's handicap (points added to army A's list for a 50% score) with its
@@ -49,13 +37,13 @@ def handicaps(
         return {}
     per_cell: dict[str, dict[str, Any]] = {}
     for c in cells:
-        seeds = _seed_pairs(by_cell.get(c.key, []))
+        seeds = seeds_by_cell[c.key].pairs()
         row: dict[str, Any] = {
             "cell": c.key,
             "label": c.label(),
             "steps": [
                 {"handicap": d, "score": round(s, 6)}
-                for d, s in handicap_steps(exp, by_cell.get(c.key, []), 10**9)
+                for d, s in batch_steps(exp.stop.batch, seeds, 10**9)
             ],
         }
         try:
@@ -95,7 +83,7 @@ def handicaps(
 
 def unit_values(
     cells: Sequence[Cell],
-    by_cell: Mapping[str, Sequence[GameRecord]],
+    seeds_by_cell: Mapping[str, SeedTable],
     counts: Sequence[tuple[str, int, int, int, str, int]],
 ) -> list[dict[str, Any]]:
     """Per cell with a side drawn from a pool: each unit's value in points from the fit of
@@ -109,7 +97,7 @@ def unit_values(
         if all(p is None for p in c.pools):
             continue
         units = sorted({u.name: u.cost for a in c.armies for u in a.units}.items())
-        seeds = _seed_pairs(by_cell.get(c.key, []))
+        seeds = seeds_by_cell[c.key].pairs()
         rows = [i for i in seeds if (c.key, i, 0) in lists and (c.key, i, 1) in lists]
         entry: dict[str, Any] = {"cell": c.key, "label": c.label(), "seeds": len(rows)}
         a = np.array([[lists[(c.key, i, 0)].get(n, 0) for n, _ in units] for i in rows])

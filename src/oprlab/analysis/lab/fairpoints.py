@@ -24,7 +24,7 @@ No I/O; numpy only.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +36,7 @@ from oprlab.analysis.lab.stats import Z95
 __all__ = [
     "Handicap",
     "UnitValue",
+    "batch_steps",
     "bisect_next",
     "fit_handicap",
     "fit_unit_values",
@@ -192,3 +193,18 @@ def bisect_next(low: float, high: float, results: Sequence[tuple[float, float]])
         else:
             lo = delta
     return float(round((lo + hi) / 2))
+
+
+def batch_steps(
+    batch: int, seeds: Mapping[int, tuple[float, int]], below: int
+) -> list[tuple[float, float]]:
+    """The handicap search's steps: each batch of ``batch`` seeds (index under ``below``) with
+    its handicap and army A's mean seed score; ``seeds``: seed index -> (score, handicap)."""
+    batches: dict[int, list[tuple[int, float]]] = {}
+    for i, (score, handicap) in sorted(seeds.items()):
+        if i < below:
+            batches.setdefault(i // batch, []).append((handicap, score))
+    return [
+        (float(rows[0][0]), sum(r[1] for r in rows) / len(rows))
+        for _, rows in sorted(batches.items())
+    ]

@@ -16,7 +16,6 @@ import html
 import io
 import json
 import math
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,17 +25,18 @@ from oprlab.analysis.lab.design import Cell, GameRecord, experiment_hash
 from oprlab.analysis.lab.model import Experiment
 from oprlab.analysis.lab.run import first_levels, schedule
 from oprlab.analysis.lab.summary import (
-    cell_summary,
+    cell_numbers,
     contrasts,
     effect_summary,
+    score_a,
     seed_scores,
     stopped_cells,
 )
+from oprlab.analysis.lab.tally import SeedTable, Tally, tally_games
 from oprlab.game.systems import VERSIONS
-from oprlab.rng import iter_seeds
 from oprlab.version import __version__
 
-__all__ = ["DESIGN_NOTE", "STATISTICS_NOTE", "build_report", "report_html"]
+__all__ = ["DESIGN_NOTE", "STATISTICS_NOTE", "build_report", "needs_seeds", "report_html"]
 
 DESIGN_NOTE = (
     "Every cell plays the same seeds; each seed is played twice, army A on the first side and "
@@ -58,28 +58,38 @@ STATISTICS_NOTE = (
 def build_report(
     exp: Experiment,
     cells: Sequence[Cell],
-    games: Sequence[GameRecord],
+    data: Sequence[GameRecord] | Tally,
     *,
     text: str = "",
     unit_totals: Sequence[Mapping[str, Any]] = (),
     unit_counts: Sequence[tuple[str, int, int, int, str, int]] = (),
 ) -> dict[str, Any]:
-    """Every number of the report, as JSON data (``text``: the experiment file as written;
-    ``unit_totals``, ``unit_counts``: the store's per-unit sums and each game's lists,
-    :meth:`LabStore.unit_totals`, :meth:`LabStore.unit_counts`)."""
+    """Every number of the report, as JSON data.
+
+    Args:
+        data: the experiment's counts (:meth:`LabStore.tally`: summed by DuckDB, however many
+            games are stored), or its games (counted here in Python: the same numbers).
+        text: the experiment file as written.
+        unit_totals, unit_counts: the store's per-unit sums and each game's lists
+            (:meth:`LabStore.unit_totals`, :meth:`LabStore.unit_counts`).
+    """
     from oprlab.analysis.lab.fair_report import handicaps, unit_values
 
     rng = np.random.default_rng(exp.seed)
-    by_cell: dict[str, list[GameRecord]] = defaultdict(list)
-    for g in games:
-        by_cell[g.cell].append(g)
     pairs = contrasts(cells, first_levels(exp))
+    tally = (
+        data
+        if isinstance(data, Tally)
+        else tally_games(
+            data, [c.key for c in cells], [(p.variant.key, p.baseline.key) for p in pairs]
+        )
+    )
     weaker: dict[int, int] = {}
     for c in cells:  # the weaker army of a matchup: lower score in its first (baseline) cell
-        if c.matchup not in weaker and by_cell[c.key]:
-            score = float(np.mean([g.score_a for g in by_cell[c.key]]))
-            weaker[c.matchup] = 0 if score < 0.5 else 1
-    seeds = max((g.seed_index + 1 for g in games), default=0)
+        t = tally.cells[c.key]
+        if c.matchup not in weaker and t.games:
+            weaker[c.matchup] = 0 if score_a(t) / t.games < 0.5 else 1
+    seeds = tally.played
     return {
         "experiment": {
             "name": exp.name,
@@ -94,23 +104,37 @@ def build_report(
         "seeds": {
             "derivation": "game seed i = oprlab.rng.child_seed(experiment seed, i)",
             "played": seeds,
-            "game_seeds": list(iter_seeds(exp.seed, seeds)),
+            "game_seeds": tally.seed_list(exp.seed),
         },
         "design": DESIGN_NOTE,
         "statistics": STATISTICS_NOTE,
         "stopping": {
             **exp.stop.model_dump(),
-            "cells": replay_stops(exp, cells, by_cell),
+            "cells": replay_stops(
+                exp,
+                cells,
+                tally.seeds,
+                {k: t.seed_scores.n for k, t in tally.cells.items()},
+            ),
         },
         "cells": [
-            cell_summary(c, by_cell[c.key], weaker.get(c.matchup), rng) | {"readings": _readings(c)}
+            cell_numbers(c, tally.cells[c.key], weaker.get(c.matchup), rng)
+            | {"readings": _readings(c)}
             for c in cells
         ],
-        "effects": [effect_summary(p, by_cell, exp.stop, rng) for p in pairs],
+        "effects": [effect_summary(p, tally, exp.stop, rng) for p in pairs],
         "units": _units(cells, unit_totals),
-        "handicaps": handicaps(exp, cells, by_cell, pairs),
-        "unit_values": unit_values(cells, by_cell, unit_counts),
+        "handicaps": handicaps(exp, cells, tally.seeds, pairs),
+        "unit_values": unit_values(cells, tally.seeds, unit_counts),
     }
+
+
+def needs_seeds(exp: Experiment, cells: Sequence[Cell]) -> bool:
+    """Whether the report needs each seed's score, not only counts: a stopping rule that
+    looks between batches, the handicap search, or a unit-value fit."""
+    return exp.stop.rule in ("width", "sprt", "handicap") or any(
+        p is not None for c in cells for p in c.pools
+    )
 
 
 def _units(cells: Sequence[Cell], totals: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -131,13 +155,21 @@ def _readings(cell: Cell) -> dict[str, Any]:
 
 
 def replay_stops(
-    exp: Experiment, cells: Sequence[Cell], by_cell: dict[str, list[GameRecord]]
+    exp: Experiment,
+    cells: Sequence[Cell],
+    by_cell: Mapping[str, Sequence[GameRecord] | SeedTable],
+    seeds: Mapping[str, int] | None = None,
 ) -> dict[str, str]:
-    """Why each cell stopped, found again from the stored games the way the run found it."""
+    """Why each cell stopped, found again from the stored games (or seeds) the way the run
+    found it. ``seeds``: each cell's seeds with both seats, if ``by_cell`` is not given (a
+    fixed rule, or the handicap search, looks at nothing between batches)."""
     pairs = contrasts(cells, first_levels(exp))
+    count = dict(seeds) if seeds is not None else {}
+    for key, v in by_cell.items():
+        count.setdefault(key, len(v.index) if isinstance(v, SeedTable) else len(seed_scores(v)))
     active = list(cells)
     out: dict[str, str] = {}
-    played = max((len(seed_scores(v)) for v in by_cell.values()), default=0)
+    played = max(count.values(), default=0)
     for upto in schedule(exp):
         if upto > played or upto == exp.stop.seeds:
             break
@@ -145,7 +177,7 @@ def replay_stops(
         out |= stopped
         active = [c for c in active if c.key not in stopped]
     for c in active:
-        n = len(seed_scores(by_cell[c.key]))
+        n = count.get(c.key, 0)
         out[c.key] = (
             f"played every seed ({n})" if n >= exp.stop.seeds else f"unfinished: {n} seeds so far"
         )

@@ -24,10 +24,11 @@ from dataclasses import dataclass, field
 from joblib import Parallel, delayed
 
 from oprlab.analysis.lab.design import Cell, GameRecord, experiment_hash, play_cell_game
-from oprlab.analysis.lab.fairpoints import bisect_next
+from oprlab.analysis.lab.fairpoints import batch_steps, bisect_next
 from oprlab.analysis.lab.model import Experiment
 from oprlab.analysis.lab.store import LabStore
 from oprlab.analysis.lab.summary import contrasts, stopped_cells
+from oprlab.analysis.lab.tally import seed_table
 from oprlab.analysis.series import dask_backend
 
 __all__ = ["RunOutcome", "first_levels", "handicap_steps", "run_experiment", "schedule"]
@@ -71,19 +72,7 @@ def handicap_steps(
 ) -> list[tuple[float, float]]:
     """The handicap search's steps so far in one cell: each batch of seeds under ``below``
     with its handicap and army A's mean seed score (seeds with both seats played)."""
-    seats: dict[int, list[GameRecord]] = defaultdict(list)
-    for g in games:
-        if g.seed_index < below:
-            seats[g.seed_index].append(g)
-    batches: dict[int, list[tuple[int, float]]] = defaultdict(list)
-    for i, pair in sorted(seats.items()):
-        if len(pair) == 2:
-            score = (pair[0].score_a + pair[1].score_a) / 2
-            batches[i // exp.stop.batch].append((pair[0].handicap, score))
-    return [
-        (float(rows[0][0]), sum(r[1] for r in rows) / len(rows))
-        for _, rows in sorted(batches.items())
-    ]
+    return batch_steps(exp.stop.batch, seed_table(games).pairs(), below)
 
 
 def _handicap(exp: Experiment, games: Sequence[GameRecord], start: int) -> int:

@@ -28,10 +28,16 @@ __all__ = [
     "MeanInterval",
     "Sprt",
     "bootstrap_sd",
+    "bootstrap_sd_counts",
+    "hist_interval",
+    "hist_moments",
     "mean_interval",
     "paired_effect",
+    "paired_effect_counts",
     "paired_t",
+    "sd_change_counts",
     "sprt",
+    "sprt_counts",
     "t_quantile",
     "welch",
 ]
@@ -173,12 +179,96 @@ def bootstrap_sd(
 ) -> MeanInterval:
     """The standard deviation of ``values`` with a 95% percentile bootstrap interval (seeded)."""
     x = np.asarray(values, dtype=float)
-    if x.size < 2:
-        return MeanInterval(math.nan, math.nan, math.nan, int(x.size))
-    idx = rng.integers(0, x.size, size=(resamples, x.size))
-    sds = x[idx].std(axis=1, ddof=1)
+    found, counts = np.unique(x, return_counts=True)
+    return bootstrap_sd_counts(found, counts, rng, resamples)
+
+
+def hist_moments(values: Any, counts: Any) -> tuple[int, float, float]:
+    """``(n, mean, sd)`` of values taken ``counts`` times each (sd with ddof 1; 0 if n < 2)."""
+    v = np.asarray(values, dtype=float)
+    c = np.asarray(counts, dtype=float)
+    n = int(c.sum())
+    if n == 0:
+        return 0, math.nan, math.nan
+    mean = float(c @ v / n)
+    var = float(c @ (v - mean) ** 2 / (n - 1)) if n > 1 else 0.0
+    return n, mean, math.sqrt(var)
+
+
+def hist_interval(values: Any, counts: Any) -> MeanInterval:
+    """The mean of values taken ``counts`` times each, with its 95% t interval: the same as
+    :func:`mean_interval` of the values written out, from their counts."""
+    n, mean, sd = hist_moments(values, counts)
+    if n == 0:
+        return MeanInterval(math.nan, math.nan, math.nan, 0)
+    half = t_quantile(max(n - 1, 1)) * sd / math.sqrt(n)
+    return MeanInterval(mean, mean - half, mean + half, n)
+
+
+def paired_effect_counts(pairs: Any, counts: Any) -> Effect:
+    """:func:`paired_effect` from counts of (variant, baseline) seed-score pairs: the paired
+    t interval on the differences and Welch's on the two margins."""
+    p = np.asarray(pairs, dtype=float).reshape(-1, 2)
+    c = np.asarray(counts, dtype=float)
+    n = int(c.sum())
+    if n < 2:
+        nan = MeanInterval(math.nan, math.nan, math.nan, n)
+        return Effect(nan, nan)
+    paired = hist_interval(p[:, 0] - p[:, 1], c)
+    _, mv, sv = hist_moments(p[:, 0], c)
+    _, mb, sb = hist_moments(p[:, 1], c)
+    vx, vy = sv * sv / n, sb * sb / n
+    se2 = vx + vy
+    df = se2**2 / (vx**2 / (n - 1) + vy**2 / (n - 1)) if vx or vy else math.nan
+    df = df if math.isfinite(df) and df >= 1 else max(n - 1, 1)
+    diff = mv - mb
+    half = float(t_quantile(df)) * math.sqrt(se2)
+    return Effect(paired, MeanInterval(diff, diff - half, diff + half, n))
+
+
+def bootstrap_sd_counts(
+    values: Any, counts: Any, rng: np.random.Generator, resamples: int = 1000
+) -> MeanInterval:
+    """:func:`bootstrap_sd` of values taken ``counts`` times each: a resample of n games is a
+    multinomial draw of the counts, so its cost grows with the distinct values, not the games."""
+    v = np.asarray(values, dtype=float)
+    c = np.asarray(counts, dtype=np.int64)
+    n, _, sd = hist_moments(v, c)
+    if n < 2:
+        return MeanInterval(math.nan, math.nan, math.nan, n)
+    draws = rng.multinomial(n, c / n, size=resamples)
+    sds = _weighted_sd(draws, v[:, None])
     lo, hi = np.quantile(sds, [0.025, 0.975])
-    return MeanInterval(float(x.std(ddof=1)), float(lo), float(hi), int(x.size))
+    return MeanInterval(sd, float(lo), float(hi), n)
+
+
+def _weighted_sd(draws: Any, rows: Any) -> Any:
+    """Per resample (a row of ``draws``: how many times each row of ``rows`` was drawn, each
+    row holding that many values), the sd (ddof 1) of the values drawn."""
+    total = draws.sum(axis=1) * rows.shape[1]
+    mean = draws @ rows.sum(axis=1) / total
+    sq = ((rows[:, :, None] - mean[None, None, :]) ** 2).sum(axis=1)  # distinct rows x draws
+    return np.sqrt(np.einsum("rk,kr->r", draws, sq) / (total - 1))
+
+
+def sd_change_counts(
+    margins: Any, counts: Any, rng: np.random.Generator, resamples: int = 1000
+) -> MeanInterval:
+    """The change of the objective margin's spread, variant minus baseline, with a 95% paired
+    bootstrap interval, from counts of seeds' four margins (variant seat 0, seat 1, baseline
+    seat 0, seat 1): seeds are resampled with both seats in both cells."""
+    m = np.asarray(margins, dtype=float).reshape(-1, 4)
+    c = np.asarray(counts, dtype=np.int64)
+    n = int(c.sum())
+    if n < 2:
+        return MeanInterval(math.nan, math.nan, math.nan, n)
+    whole = c[None, :]
+    v, b = m[:, :2], m[:, 2:]
+    estimate = float(_weighted_sd(whole, v)[0] - _weighted_sd(whole, b)[0])
+    draws = rng.multinomial(n, c / n, size=resamples)
+    diffs = _weighted_sd(draws, v) - _weighted_sd(draws, b)
+    lo, hi = np.quantile(diffs, [0.025, 0.975])
+    return MeanInterval(estimate, float(lo), float(hi), n)
 
 
 Verdict = Literal["moves", "does not move", "undecided"]
@@ -228,3 +318,14 @@ def sprt(diffs: Any, d: float, alpha: float, beta: float) -> Any:
         return llr, code
     verdict: Verdict = {1: "moves", -1: "does not move", 0: "undecided"}[int(code)]  # type: ignore[assignment]
     return Sprt(float(llr), lower, upper, verdict, int(n))
+
+
+def sprt_counts(diffs: Any, counts: Any, d: float, alpha: float, beta: float) -> Sprt:
+    """:func:`sprt` of seed differences taken ``counts`` times each."""
+    n, m, sd = hist_moments(diffs, counts)
+    s2 = max(sd * sd if n > 1 else SPRT_MIN_VARIANCE, SPRT_MIN_VARIANCE)
+    llr = n * d * (2 * abs(m) - d) / (2 * s2)
+    lower = math.log(beta / (1 - alpha / 2))
+    upper = math.log((1 - beta) / (alpha / 2))
+    verdict: Verdict = "moves" if llr >= upper else "does not move" if llr <= lower else "undecided"
+    return Sprt(float(llr), lower, upper, verdict, n)

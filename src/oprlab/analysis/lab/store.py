@@ -18,10 +18,19 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import numpy as np
 
 from oprlab.analysis.lab.attribution import UnitRecord
 from oprlab.analysis.lab.design import Cell, GameRecord
 from oprlab.analysis.lab.model import Experiment
+from oprlab.analysis.lab.tally import (
+    GAME_MEASURES,
+    CellTally,
+    Hist,
+    PairTally,
+    SeedTable,
+    Tally,
+)
 from oprlab.analysis.results import connect
 from oprlab.errors import OptionError
 from oprlab.files import atomic_path
@@ -301,6 +310,94 @@ class LabStore:
             for r in rows
         ]
 
+    def tally(
+        self,
+        exp_hash: str,
+        cells: Sequence[str],
+        pairs: Sequence[tuple[str, str]],
+        *,
+        with_seeds: bool = False,
+    ) -> Tally:
+        """The report's counts, summed by DuckDB (:mod:`oprlab.analysis.lab.tally`): per cell
+        and measure, the games per value; per cell, the seeds per score (seeds with both seats);
+        per (variant, baseline) pair, the common seeds per score pair and per four margins (a
+        join on the seed and the seat). Python sees one row per distinct value, never a game.
+        ``with_seeds``: also each cell's seeds (index, score, handicap), for a stopping rule's
+        looks and the fair-points fits."""
+        values = ", ".join(f"{expr} AS {name}" for name, expr in _MEASURES)
+        rows = self._con.execute(
+            f"WITH g AS (SELECT cell, {values} FROM lab_games WHERE experiment = ?) "
+            f"SELECT cell, measure, value, count(*) FROM (UNPIVOT g ON "
+            f"{', '.join(GAME_MEASURES)} INTO NAME measure VALUE value) "
+            "GROUP BY ALL ORDER BY cell, measure, value",
+            [exp_hash],
+        ).fetchall()
+        found: dict[str, dict[str, list[tuple[float, int]]]] = {c: {} for c in cells}
+        for cell, measure, value, k in rows:
+            found.setdefault(cell, {}).setdefault(measure, []).append((float(value), int(k)))
+        seed_rows = self._con.execute(
+            f"WITH s AS ({_SEEDS}) SELECT cell, score, count(*) FROM s GROUP BY ALL "
+            "ORDER BY cell, score",
+            [exp_hash],
+        ).fetchall()
+        seed_hists: dict[str, list[tuple[float, int]]] = {}
+        for cell, score, k in seed_rows:
+            seed_hists.setdefault(cell, []).append((float(score), int(k)))
+        out = {
+            c: CellTally(
+                sum(k for _, k in m.get("winner", [])),
+                {name: _hist(m.get(name, [])) for name in GAME_MEASURES},
+                _hist(seed_hists.get(c, [])),
+            )
+            for c, m in found.items()
+        }
+        paired = {pair: self._pair(exp_hash, *pair) for pair in pairs}
+        played = self._con.execute(
+            "SELECT coalesce(max(seed_index) + 1, 0) FROM lab_games WHERE experiment = ?",
+            [exp_hash],
+        ).fetchall()[0][0]
+        seeds: dict[str, SeedTable] = {}
+        if with_seeds:
+            got = self._con.execute(f"{_SEEDS} ORDER BY cell, seed_index", [exp_hash]).fetchnumpy()
+            keys = np.asarray(got["cell"], dtype=object)
+            for c in found:
+                mask = keys == c
+                seeds[c] = SeedTable(
+                    np.asarray(got["seed_index"][mask], dtype=np.int64),
+                    np.asarray(got["score"][mask], dtype=float),
+                    np.asarray(got["handicap"][mask], dtype=np.int64),
+                )
+        stored = self._con.execute(
+            "SELECT seed_index, any_value(game_seed) FROM lab_games WHERE experiment = ? "
+            "GROUP BY seed_index",
+            [exp_hash],
+        ).fetchnumpy()
+        game_seeds = np.full(int(played), -1, dtype=np.int64)
+        game_seeds[np.asarray(stored["seed_index"], dtype=np.int64)] = np.asarray(
+            stored["any_value(game_seed)"], dtype=np.int64
+        )
+        return Tally(out, paired, int(played), seeds, game_seeds)
+
+    def _pair(self, exp_hash: str, variant: str, baseline: str) -> PairTally:
+        """A variant and its baseline on their common seeds, joined on the seed (and seat)."""
+        seat = (
+            "SELECT seed_index, sum(CASE WHEN winner IS NULL THEN 0.5 WHEN winner = 0 THEN 1.0 "
+            "ELSE 0.0 END) / 2 AS score, "
+            "max(objectives_a - objectives_b) FILTER (WHERE seat = 0) AS m0, "
+            "max(objectives_a - objectives_b) FILTER (WHERE seat = 1) AS m1 "
+            "FROM lab_games WHERE experiment = ? AND cell = ? GROUP BY seed_index "
+            "HAVING count(*) = 2"
+        )
+        joined = f"WITH v AS ({seat}), b AS ({seat}) SELECT {{}} FROM v JOIN b USING (seed_index)"
+        args = [exp_hash, variant, exp_hash, baseline]
+        scores = self._con.execute(
+            joined.format("v.score, b.score, count(*)") + " GROUP BY ALL ORDER BY ALL", args
+        ).fetchall()
+        margins = self._con.execute(
+            joined.format("v.m0, v.m1, b.m0, b.m1, count(*)") + " GROUP BY ALL ORDER BY ALL", args
+        ).fetchall()
+        return PairTally(_hist_rows(scores, 2), _hist_rows(margins, 4))
+
     def count(self, exp_hash: str) -> int:
         rows = self._con.execute(
             "SELECT count(*) FROM lab_games WHERE experiment = ?", [exp_hash]
@@ -314,6 +411,44 @@ class LabStore:
             "LEFT JOIN lab_games g USING (experiment) GROUP BY ALL ORDER BY e.created"
         ).fetchall()
         return [{"experiment": h, "name": n, "seed": s, "games": int(c)} for h, n, s, c in rows]
+
+
+#: Each measure of :data:`GAME_MEASURES` as SQL over a ``lab_games`` row (as DOUBLE, the way
+#: :func:`oprlab.analysis.lab.tally.game_values` computes it in Python).
+_MEASURES = (
+    ("winner", "CAST(coalesce(winner, 2) AS DOUBLE)"),
+    (
+        "first_score",
+        "CASE WHEN winner IS NULL THEN 0.5 WHEN winner = first THEN 1.0 ELSE 0.0 END",
+    ),
+    ("objective_margin", "CAST(objectives_a - objectives_b AS DOUBLE)"),
+    ("points_margin", "points_lost_b - points_lost_a"),
+    ("lost_a", "points_lost_a"),
+    ("lost_b", "points_lost_b"),
+    ("rounds", "CAST(rounds AS DOUBLE)"),
+    ("lead_changes", "CAST(lead_changes AS DOUBLE)"),
+    ("decided_last_round", "CAST(decided_last_round AS DOUBLE)"),
+)
+
+#: Each seed with both seats played: cell, index, army A's seed score, its handicap (seat 0's).
+_SEEDS = (
+    "SELECT cell, seed_index, sum(CASE WHEN winner IS NULL THEN 0.5 WHEN winner = 0 THEN 1.0 "
+    "ELSE 0.0 END) / 2 AS score, min(handicap) FILTER (WHERE seat = 0) AS handicap "
+    "FROM lab_games WHERE experiment = ? GROUP BY cell, seed_index HAVING count(*) = 2"
+)
+
+
+def _hist(rows: Sequence[tuple[float, int]]) -> Hist:
+    return Hist(
+        np.array([v for v, _ in rows], dtype=float), np.array([k for _, k in rows], dtype=np.int64)
+    )
+
+
+def _hist_rows(rows: Sequence[Sequence[Any]], width: int) -> Hist:
+    return Hist(
+        np.array([r[:width] for r in rows], dtype=float).reshape(-1, width),
+        np.array([r[width] for r in rows], dtype=np.int64),
+    )
 
 
 def _unit_row(u: UnitRecord) -> tuple[Any, ...]:

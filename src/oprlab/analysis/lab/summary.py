@@ -9,10 +9,9 @@ No I/O; numpy through :mod:`oprlab.analysis.lab.stats`.
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -21,21 +20,28 @@ from oprlab.analysis.lab.design import FACTORS, Cell, GameRecord
 from oprlab.analysis.lab.model import Stop
 from oprlab.analysis.lab.stats import (
     MeanInterval,
-    bootstrap_sd,
+    bootstrap_sd_counts,
+    hist_interval,
+    hist_moments,
     mean_interval,
-    paired_effect,
+    paired_effect_counts,
+    sd_change_counts,
     sprt,
+    sprt_counts,
 )
+from oprlab.analysis.lab.tally import CellTally, Hist, SeedTable, Tally, hist, tally_games
 from oprlab.analysis.stats import wilson
 from oprlab.analysis.verdicts import across, judge
 
 __all__ = [
     "Contrast",
     "across_commanders",
+    "cell_numbers",
     "cell_summary",
     "contrasts",
     "effect_summary",
     "paired_sd_change",
+    "score_a",
     "seed_scores",
     "stopped_cells",
 ]
@@ -95,31 +101,36 @@ def _aligned(a: Mapping[int, float], b: Mapping[int, float]) -> tuple[list[float
     return [a[i] for i in common], [b[i] for i in common]
 
 
+def _scores(data: Sequence[GameRecord] | SeedTable, below: int) -> dict[int, float]:
+    return data.scores(below) if isinstance(data, SeedTable) else seed_scores(data, below)
+
+
 def stopped_cells(
     stop: Stop,
     cells: Sequence[Cell],
     pairs: Sequence[Contrast],
-    by_cell: Mapping[str, Sequence[GameRecord]],
+    by_cell: Mapping[str, Sequence[GameRecord] | SeedTable],
     played: int,
 ) -> dict[str, str]:
     """After ``played`` seeds, the cells whose stopping rule is met, with the reason.
 
     ``width``: a cell's 95% interval on army A's score is narrower than ``stop.width``.
     ``sprt``: every contrast the cell is part of has a verdict (a cell in no contrast stops
-    at once: there is nothing to test). ``fixed``: none before ``stop.seeds``.
+    at once: there is nothing to test). ``fixed``: none before ``stop.seeds``. ``by_cell``:
+    each cell's games, or its seeds (:class:`SeedTable`, what the report reads from SQL).
     """
     out: dict[str, str] = {}
     if stop.rule == "width":
         for c in cells:
-            m = mean_interval(list(seed_scores(by_cell[c.key], played).values()))
+            m = mean_interval(list(_scores(by_cell[c.key], played).values()))
             if m.n >= 2 and m.width < stop.width:
                 out[c.key] = f"interval width {m.width:.3f} < {stop.width} after {m.n} seeds"
     elif stop.rule == "sprt":
         open_cells: set[str] = set()
         for p in pairs:
             v, b = _aligned(
-                seed_scores(by_cell[p.variant.key], played),
-                seed_scores(by_cell[p.baseline.key], played),
+                _scores(by_cell[p.variant.key], played),
+                _scores(by_cell[p.baseline.key], played),
             )
             if len(v) < 2 or sprt(np.subtract(v, b), stop.d, stop.alpha, stop.beta).verdict == (
                 "undecided"
@@ -138,9 +149,16 @@ def _iv(m: MeanInterval) -> dict[str, Any]:
 def cell_summary(
     cell: Cell, games: Sequence[GameRecord], weaker: int | None, rng: np.random.Generator
 ) -> dict[str, Any]:
+    """One cell's numbers from its games (:func:`cell_numbers` of their counts)."""
+    tally = tally_games(games, [cell.key], [], with_seeds=False)
+    return cell_numbers(cell, tally.cells[cell.key], weaker, rng)
+
+
+def cell_numbers(
+    cell: Cell, tally: CellTally, weaker: int | None, rng: np.random.Generator
+) -> dict[str, Any]:
     """One cell's numbers: army A's score, results, first-mover score, margins, swing."""
-    scores = seed_scores(games)
-    n = len(games)
+    n = tally.games
     out: dict[str, Any] = {
         "cell": cell.key,
         "label": cell.label(),
@@ -148,35 +166,42 @@ def cell_summary(
         "armies": [a.name for a in cell.armies],
         "army_files": list(cell.army_refs),
         "games": n,
-        "seeds": len(scores),
+        "seeds": tally.seed_scores.n,
     }
     if not n:
         return out
-    wins = [sum(g.winner == k for g in games) for k in (0, 1)]
+    m = tally.measures
+    results = dict(zip(m["winner"].values.tolist(), m["winner"].counts.tolist(), strict=True))
+    wins = [int(results.get(float(k), 0)) for k in (0, 1)]
     draws = n - wins[0] - wins[1]
-    first_scores = [
-        0.5 if g.winner is None else float(g.winner == g.first) for g in games
-    ]  # the score of the army that went first
-    obj_margin = [g.objectives[0] - g.objectives[1] for g in games]
-    pts_margin = [g.points_lost[1] - g.points_lost[0] for g in games]
+
+    def iv(key: str) -> dict[str, Any]:
+        return _iv(hist_interval(m[key].values, m[key].counts))
+
+    late = m["decided_last_round"]
+    last = dict(zip(late.values.tolist(), late.counts.tolist(), strict=True))
     out |= {
-        "score_a": _iv(mean_interval(list(scores.values()))),
+        "score_a": _iv(hist_interval(tally.seed_scores.values, tally.seed_scores.counts)),
         "win_a": _wilson(wins[0], n),
         "win_b": _wilson(wins[1], n),
         "draw": _wilson(draws, n),
-        "first_player_score": _iv(mean_interval(first_scores)),
-        "objective_margin": _iv(mean_interval(obj_margin)),
-        "objective_margin_sd": _iv(bootstrap_sd(obj_margin, rng)),
-        "points_margin": _iv(mean_interval(pts_margin)),
-        "points_margin_sd": _iv(bootstrap_sd(pts_margin, rng)),
+        "first_player_score": iv("first_score"),
+        "objective_margin": iv("objective_margin"),
+        "objective_margin_sd": _iv(
+            bootstrap_sd_counts(m["objective_margin"].values, m["objective_margin"].counts, rng)
+        ),
+        "points_margin": iv("points_margin"),
+        "points_margin_sd": _iv(
+            bootstrap_sd_counts(m["points_margin"].values, m["points_margin"].counts, rng)
+        ),
         "points_destroyed": [
-            round(float(np.mean([g.points_lost[1 - k] for g in games])), 4) for k in (0, 1)
+            round(hist_moments(m[key].values, m[key].counts)[1], 4) for key in ("lost_b", "lost_a")
         ],
-        "rounds": _iv(mean_interval([g.rounds for g in games])),
-        "lead_changes": _iv(mean_interval([g.lead_changes for g in games])),
-        "decided_last_round": _wilson(sum(g.decided_last_round for g in games), n),
-        "objective_margins": _counts(obj_margin),
-        "points_margins": _counts(pts_margin),
+        "rounds": iv("rounds"),
+        "lead_changes": iv("lead_changes"),
+        "decided_last_round": _wilson(int(last.get(1.0, 0)), n),
+        "objective_margins": _counts(m["objective_margin"]),
+        "points_margins": _counts(m["points_margin"]),
     }
     if weaker is not None:
         out["weaker_army"] = weaker
@@ -184,10 +209,15 @@ def cell_summary(
     return out
 
 
-def _counts(values: Sequence[float]) -> list[list[float]]:
+def score_a(tally: CellTally) -> float:
+    """Army A's mean score over the cell's games (a win 1, a draw 1/2)."""
+    w = tally.measures["winner"]
+    return float(w.counts @ np.where(w.values == 0, 1.0, np.where(w.values == 2, 0.5, 0.0)))
+
+
+def _counts(h: Hist) -> list[list[float]]:
     """``[[value, games], ...]`` by value: a distribution whose size does not grow with games."""
-    found, counts = np.unique(np.asarray(values, dtype=float), return_counts=True)
-    return [[round(float(v), 6), int(k)] for v, k in zip(found, counts, strict=True)]
+    return [[round(float(v), 6), int(k)] for v, k in zip(h.values, h.counts, strict=True)]
 
 
 def _wilson(k: int, n: int) -> dict[str, Any]:
@@ -209,38 +239,23 @@ def paired_sd_change(
     """The change in the spread (standard deviation) of the objective margin, variant minus
     baseline, with a 95% paired bootstrap interval: seeds are resampled, each with its two
     seats in both cells, so the interval keeps the pairing ("is the clock less swingy")."""
-    margins = [_seat_margins(games) for games in (variant, baseline)]
-    common = sorted(set(margins[0]) & set(margins[1]))
-    if len(common) < 2:
-        return MeanInterval(math.nan, math.nan, math.nan, len(common))
-    v = np.array([margins[0][i] for i in common], dtype=float)
-    b = np.array([margins[1][i] for i in common], dtype=float)
-    n = len(common)
-    idx = rng.integers(0, n, size=(resamples, n))
-    diffs = v[idx].reshape(resamples, -1).std(axis=1, ddof=1) - b[idx].reshape(resamples, -1).std(
-        axis=1, ddof=1
-    )
-    lo, hi = np.quantile(diffs, [0.025, 0.975])
-    return MeanInterval(float(v.std(ddof=1) - b.std(ddof=1)), float(lo), float(hi), n)
-
-
-def _seat_margins(games: Sequence[GameRecord]) -> dict[int, tuple[int, int]]:
-    seats: dict[int, dict[int, int]] = defaultdict(dict)
-    for g in games:
-        seats[g.seed_index][g.seat] = g.objectives[0] - g.objectives[1]
-    return {i: (s[0], s[1]) for i, s in seats.items() if len(s) == 2}
+    keys = ("variant", "baseline")
+    games = [
+        replace(g, cell=k) for k, gs in zip(keys, (variant, baseline), strict=True) for g in gs
+    ]
+    pair = tally_games(games, keys, [keys], with_seeds=False).pairs[keys]
+    return sd_change_counts(pair.margins.values, pair.margins.counts, rng, resamples)
 
 
 def effect_summary(
-    pair: Contrast,
-    by_cell: Mapping[str, Sequence[GameRecord]],
-    stop: Stop,
-    rng: np.random.Generator,
+    pair: Contrast, tally: Tally, stop: Stop, rng: np.random.Generator
 ) -> dict[str, Any]:
     """A contrast's paired effect on army A's score (and Welch's interval on the same seeds),
     its effect on the objective margin's spread, and the SPRT's verdict when that is the rule."""
-    v, b = _aligned(seed_scores(by_cell[pair.variant.key]), seed_scores(by_cell[pair.baseline.key]))
-    effect = paired_effect(v, b)
+    counts = tally.pairs[(pair.variant.key, pair.baseline.key)]
+    scores = counts.scores
+    n = scores.n
+    effect = paired_effect_counts(scores.values, scores.counts)
     out: dict[str, Any] = {
         "name": pair.name,
         "factor": pair.factor,
@@ -249,19 +264,30 @@ def effect_summary(
         "variant": pair.variant.key,
         "baseline": pair.baseline.key,
         "matchup": pair.variant.matchup,
-        "seeds": len(v),
+        "seeds": n,
         "score_a": effect.to_json(),
     }
     out["objective_margin_sd_change"] = _iv(
-        paired_sd_change(by_cell[pair.variant.key], by_cell[pair.baseline.key], rng)
+        sd_change_counts(counts.margins.values, counts.margins.counts, rng)
     )
-    if stop.rule == "sprt" and len(v) >= 2:
-        out["sprt"] = sprt(np.subtract(v, b), stop.d, stop.alpha, stop.beta).to_json()
+    if stop.rule == "sprt" and n >= 2:
+        diffs = scores.values.reshape(-1, 2)
+        out["sprt"] = sprt_counts(
+            diffs[:, 0] - diffs[:, 1], scores.counts, stop.d, stop.alpha, stop.beta
+        ).to_json()
     if pair.factor == "commanders":
-        out["across_commanders"] = across_commanders(
-            seed_scores(by_cell[pair.variant.key]), seed_scores(by_cell[pair.baseline.key])
+        out["across_commanders"] = _verdicts(
+            tally.cells[pair.variant.key].seed_scores, tally.cells[pair.baseline.key].seed_scores
         )
     return out
+
+
+def _verdicts(*scores: Hist) -> dict[str, str]:
+    said = []
+    for h in scores:
+        m = hist_interval(h.values, h.counts)
+        said.append(judge(m.low, m.high) if m.n >= 2 else "none")
+    return {"variant": said[0], "baseline": said[1], "verdict": across(said)}
 
 
 def across_commanders(
@@ -271,8 +297,4 @@ def across_commanders(
     interval on A's score is above 1/2, ``B`` below, ``none``) and whether it ``holds``,
     ``depends`` on the commander or ``flips`` (:mod:`oprlab.analysis.verdicts`); the contrast's
     paired effect beside it is the difference and its interval."""
-    said = []
-    for scores in (variant, baseline):
-        m = mean_interval(list(scores.values()))
-        said.append(judge(m.low, m.high) if m.n >= 2 else "none")
-    return {"variant": said[0], "baseline": said[1], "verdict": across(said)}
+    return _verdicts(hist(list(variant.values())), hist(list(baseline.values())))
