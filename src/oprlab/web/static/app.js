@@ -189,7 +189,7 @@ function setupPlay() {
       path.setAttribute("d", r.d);
       path.setAttribute("fill-rule", "evenodd");
       const t = document.createElementNS(NS, "title");
-      t.textContent = r.kind + ": up to " + r.inches + "\" from a model (terrain may cost more)";
+      t.textContent = r.kind + ": up to " + r.inches + "\" from a model, 6\" through difficult terrain";
       path.append(t);
       layer.append(path);
     }
