@@ -238,6 +238,28 @@ def test_experiments_list_progress_and_report(
     _shot(page, tmp_path, "experiment-report")
 
 
+def test_reach_on_a_table_with_terrain(server: str, page: Any, tmp_path: Path) -> None:
+    """On a generated table a clicked unit's reach leaves out what difficult terrain takes
+    (6\" at most through it) and impassable terrain (tests/web/test_play_hints.py checks the
+    areas); here: drawn in the page, with its legend."""
+    page.goto(server + "/play")
+    page.select_option("#vs", "random")
+    page.select_option("#table", "random")
+    page.fill("#seed", "3")
+    page.click("#go")
+    page.wait_for_selector('#play[data-busy="0"]')
+    for _ in range(40):
+        if "Round 1" in page.inner_text("#status"):
+            break
+        page.locator("#choose-unit button").first.click()
+        page.locator("#choose-action button").first.click()
+        page.wait_for_selector('#play[data-busy="0"]')
+    page.locator("#choose-unit button", has_text="A2").click()
+    assert page.locator("#board path.reach-rush").count() == 1
+    assert page.locator("#reach-legend").is_visible()
+    _shot(page, tmp_path, "play-terrain")
+
+
 def _reach_drawn(page: Any) -> bool:
     """A clicked unit that may advance shows its advance reach (and the legend) on the table."""
     labels = page.locator("#choose-action button").all_inner_texts()
