@@ -1,8 +1,9 @@
 """The pages in a real headless Chromium (Debian's ``chromium``, driven by Playwright): paste
 two lists and see the odds; open a replay, step to a later step and see the board and the
 highlighted log line change; play a short game to the end against the random commander by
-clicking. Each page is saved as a screenshot in the test's tmp dir (and in ``$OPRLAB_WEB_SHOTS``
-when set: how docs/web/ is made). Skipped, saying why, where Chromium is not installed."""
+clicking; see the lab's experiments, a running one's progress and a report. Each page is
+saved as a screenshot in the test's tmp dir (and in ``$OPRLAB_WEB_SHOTS`` when set: how
+docs/web/ is made). Skipped, saying why, where Chromium is not installed."""
 
 from __future__ import annotations
 
@@ -15,6 +16,12 @@ from typing import Any
 
 import pytest
 
+from oprlab.analysis.lab import progress_file
+from oprlab.analysis.lab.design import build_cells
+from oprlab.analysis.lab.model import parse_experiment
+from oprlab.analysis.lab.progress_file import ProgressFile
+from oprlab.analysis.lab.run import run_experiment
+from oprlab.analysis.lab.store import LabStore
 from oprlab.web.app import create_app
 from tests.web.test_api import LINE, SHOOTERS
 
@@ -34,12 +41,37 @@ if not CHROMIUM.exists():
 playwright = pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
 
 
+LAB = """
+name = "clock or dice at 150 points"
+question = "Does the clock move army A's score?"
+seed = 5
+[[matchups]]
+a = "gff/elite-150"
+b = "gff/melee-150"
+[factors]
+mechanic = ["d6", "clock"]
+commanders = ["random"]
+[stop]
+seeds = 2
+"""
+
+
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
+def lab_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A lab file of a finished experiment (2 cells x 2 seeds x 2 seats: 8 quick games)."""
+    d = tmp_path_factory.mktemp("experiments")
+    exp = parse_experiment(LAB)
+    run_experiment(exp, build_cells(exp), d / "lab.duckdb")
+    return d
+
+
+@pytest.fixture(scope="module")
+def server(lab_dir: Path) -> Iterator[str]:
     """The app under uvicorn in a thread, on 127.0.0.1 and a free port."""
     import uvicorn
 
-    config = uvicorn.Config(create_app(), host="127.0.0.1", port=0, log_level="warning")
+    app = create_app(experiments_dir=lab_dir)
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -168,6 +200,64 @@ def test_play_a_short_game_to_the_end_by_clicking(server: str, page: Any, tmp_pa
     page.click("#to-replay")
     page.wait_for_selector("#board svg")
     assert page.locator("template.frame").count() == clicks + 1 + _computer_steps(page)
+
+
+def test_experiments_list_progress_and_report(
+    server: str, page: Any, lab_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lab's experiments with their status; a running one's progress, updated by the
+    page's poll; an experiment's report in the page."""
+    monkeypatch.setattr(progress_file, "EVERY", 0.0)
+    running = lab_dir / "running.duckdb"
+    with (
+        LabStore(running),  # a run's writer: DuckDB lets no one else open the file
+        ProgressFile(running, "0123456789abcdef", "a longer run", most=400) as progress,
+    ):
+        progress.update(40, 200)
+        page.goto(server + "/experiments")
+        row = page.locator("tr.lab-row", has_text="a longer run")
+        assert "running" in row.inner_text() and "40 of 200 planned so far" in row.inner_text()
+        progress.update(120, 200)
+        page.wait_for_function(
+            "document.querySelector('tr.lab-row[data-state=running] .done').textContent === '120'"
+        )
+        assert "games/s" in row.inner_text()
+        done = page.locator("tr.lab-row", has_text="clock or dice")
+        assert "8 of 8" in done.inner_text() and "finished" in done.inner_text()
+        _shot(page, tmp_path, "experiments")
+    running.unlink()
+    for left in lab_dir.glob("running.duckdb*"):
+        left.unlink()
+    page.goto(server + "/experiments")  # the run is gone: the list is the lab file's only
+    page.click("text=clock or dice at 150 points")
+    report = page.frame_locator("#report")
+    report.locator("h1").wait_for(timeout=120_000)
+    assert report.locator("h1").inner_text() == "clock or dice at 150 points"
+    assert report.locator("img").count() >= 1  # the report's plots
+    page.wait_for_timeout(500)
+    _shot(page, tmp_path, "experiment-report")
+
+
+def test_reach_on_a_table_with_terrain(server: str, page: Any, tmp_path: Path) -> None:
+    """On a generated table a clicked unit's reach leaves out what difficult terrain takes
+    (6\" at most through it) and impassable terrain (tests/web/test_play_hints.py checks the
+    areas); here: drawn in the page, with its legend."""
+    page.goto(server + "/play")
+    page.select_option("#vs", "random")
+    page.select_option("#table", "random")
+    page.fill("#seed", "3")
+    page.click("#go")
+    page.wait_for_selector('#play[data-busy="0"]')
+    for _ in range(40):
+        if "Round 1" in page.inner_text("#status"):
+            break
+        page.locator("#choose-unit button").first.click()
+        page.locator("#choose-action button").first.click()
+        page.wait_for_selector('#play[data-busy="0"]')
+    page.locator("#choose-unit button", has_text="A2").click()
+    assert page.locator("#board path.reach-rush").count() == 1
+    assert page.locator("#reach-legend").is_visible()
+    _shot(page, tmp_path, "play-terrain")
 
 
 def _reach_drawn(page: Any) -> bool:

@@ -12,6 +12,9 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from oprlab.analysis.lab.design import build_cells, experiment_hash
+from oprlab.analysis.lab.model import parse_experiment
+from oprlab.analysis.lab.store import LabStore
 from oprlab.game.actions import Kind
 from oprlab.web import engine
 from oprlab.web.app import create_app
@@ -24,6 +27,14 @@ OPERATIONS = [
     for method, op in ops.items()
     if method in ("get", "post")
 ]
+LAB = """
+name = "schema"
+[[matchups]]
+a = "gff/elite-150"
+b = "gff/melee-150"
+[stop]
+seeds = 2
+"""
 #: Values the forms really send, mixed with anything at all.
 KNOWN = [
     *engine.list_samples(),
@@ -80,8 +91,19 @@ ACTIONS = st.fixed_dictionaries(
 
 
 @pytest.fixture(scope="module")
-def client() -> TestClient:
-    return TestClient(APP)
+def client(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
+    """The app with a lab file holding one experiment and no game yet (no report to make)."""
+    exp = parse_experiment(LAB)
+    cells = build_cells(exp)
+    d = tmp_path_factory.mktemp("lab")
+    with LabStore(d / "lab.duckdb") as store:
+        store.register(experiment_hash(exp, cells), exp, cells)
+    return TestClient(create_app(experiments_dir=d))
+
+
+@pytest.fixture(scope="module")
+def lab_key(client: TestClient) -> str:
+    return str(client.get("/api/experiments").json()["experiments"][0]["id"])
 
 
 @pytest.fixture(scope="module")
@@ -106,6 +128,7 @@ def _query_names(op: dict[str, Any]) -> list[str]:
 def test_no_500_on_generated_requests(
     client: TestClient,
     game_key: str,
+    lab_key: str,
     monkeypatch: pytest.MonkeyPatch,
     path: str,
     method: str,
@@ -116,7 +139,7 @@ def test_no_500_on_generated_requests(
     names = _query_names(op)
     chosen = data.draw(st.lists(st.sampled_from(names), unique=True) if names else st.just([]))
     query = [(n, data.draw(VALUES)) for n in chosen]
-    keys = st.sampled_from([game_key, "opened", "nope"]) | st.text(
+    keys = st.sampled_from([game_key, lab_key, "opened", "nope"]) | st.text(
         alphabet="abcdefghijklmnopqrstuvwxyz0123456789-_", min_size=1, max_size=20
     )
     url = re.sub(r"\{[^}]+\}", lambda _: data.draw(keys), path)

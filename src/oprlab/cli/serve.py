@@ -1,7 +1,8 @@
 """``oprlab serve``: the web app (odds, replays, a game against the computer) on this machine.
 
 Binds 127.0.0.1 unless told otherwise: the app has no accounts, so it is for one player's own
-browser. ``--open FILE.json`` shows a game saved from the app at ``/replay/saved/opened``.
+browser. ``--open FILE.json`` shows a game saved from the app at ``/replay/saved/opened``;
+``--experiments DIR`` (the current directory unless told) holds the lab files it lists.
 """
 
 from __future__ import annotations
@@ -51,6 +52,11 @@ def serve(
     results: Path | None = typer.Option(
         None, help="A DuckDB results file (battle --out) whose series /experiments lists."
     ),
+    experiments: Path = typer.Option(
+        Path("."),
+        metavar="DIR",
+        help="The lab files (experiment run --out DIR/NAME.duckdb) /experiments lists.",
+    ),
 ) -> None:
     """Start the web app: odds, game replays and games against the computer in the browser."""
     if not 0 <= port <= 65535:
@@ -64,7 +70,16 @@ def serve(
         raise OptionError(
             "no results file here", value=str(results), expected="a file written by battle --out"
         )
-    app = create_app(opened, results)  # a bad saved game is one line, before the server starts
+    if not experiments.is_dir():
+        raise OptionError(
+            "no directory here",
+            value=str(experiments),
+            expected="the directory of the lab files",
+            where="--experiments",
+        )
+    app = create_app(
+        opened, results, experiments
+    )  # a bad saved game is one line, before the server starts
     where = f"http://{host}:{port}/"
     typer.echo(f"oprlab serves on {where} (Ctrl+C stops it)")
     if opened is not None:

@@ -20,7 +20,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from oprlab.errors import UserError
 from oprlab.version import __version__
-from oprlab.web import engine, views
+from oprlab.web import engine, lab, views
 from oprlab.web.engine import Recorded
 from oprlab.web.store import GameStore, one_at_a_time
 from oprlab.web.views import error_text
@@ -34,9 +34,14 @@ MAX_BODY_BYTES = 4 * 2**20
 MAX_QUERY_CHARS = 6 * engine.MAX_LIST_CHARS
 
 
-def create_app(opened: dict[str, Any] | None = None, results: Path | None = None) -> FastAPI:
+def create_app(
+    opened: dict[str, Any] | None = None,
+    results: Path | None = None,
+    experiments_dir: Path | None = None,
+) -> FastAPI:
     """The app; ``opened``: a stored game (``oprlab serve --open``), at ``/replay/saved/opened``;
-    ``results``: a DuckDB results file (``--results``) whose series ``/experiments`` lists."""
+    ``results``: a DuckDB results file (``--results``) whose series ``/experiments`` lists;
+    ``experiments_dir``: the directory of the lab files (``--experiments``) it lists too."""
     app = FastAPI(title="oprlab", version=__version__, docs_url="/api/docs")
     app.add_middleware(GZipMiddleware, minimum_size=2_000)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
@@ -58,6 +63,10 @@ def create_app(opened: dict[str, Any] | None = None, results: Path | None = None
     @app.exception_handler(UserError)
     async def user_error(request: Request, exc: UserError) -> Response:
         return JSONResponse({"error": error_text(exc)}, 400)
+
+    @app.exception_handler(lab.NoExperiment)
+    async def no_experiment(request: Request, exc: lab.NoExperiment) -> Response:
+        return JSONResponse({"error": error_text(exc)}, 404)
 
     if opened is not None:
         with one_at_a_time():
@@ -130,16 +139,66 @@ def create_app(opened: dict[str, Any] | None = None, results: Path | None = None
         key = games.add(game)
         return {"id": key, "url": f"/replay/saved/{key}"}
 
-    @app.get("/experiments", response_class=HTMLResponse, summary="Stored series and reports")
+    @app.get("/experiments", response_class=HTMLResponse, summary="Stored experiments")
     def experiments(request: Request) -> HTMLResponse:
-        if results is None:
-            return page(request, "experiments.html", results=None, series=[])
+        context: dict[str, Any] = {"results": None, "series": [], "error": ""}
+        context["lab_dir"] = None if experiments_dir is None else str(experiments_dir)
+        context["lab"] = _lab_list()
+        if results is not None:
+            context["results"] = str(results)
+            try:
+                context["series"] = engine.experiments(results)
+            except UserError as exc:
+                context["error"] = error_text(exc)
+                return page(request, "experiments.html", 400, **context)
+        return page(request, "experiments.html", **context)
+
+    def _lab_list() -> list[dict[str, Any]]:
+        return [] if experiments_dir is None else [e.public() for e in lab.scan(experiments_dir)]
+
+    def _entry(key: str) -> lab.LabEntry:
+        if experiments_dir is None:
+            raise lab.NoExperiment(
+                "no experiments directory", value=key, expected="oprlab serve --experiments DIR"
+            )
+        return lab.find(experiments_dir, key)
+
+    @app.get("/experiments/lab/{key}", response_class=HTMLResponse, summary="One lab experiment")
+    def lab_page(request: Request, key: str) -> HTMLResponse:
         try:
-            series = engine.experiments(results)
+            entry = _entry(key)
         except UserError as exc:
-            context = {"results": str(results), "series": [], "error": error_text(exc)}
-            return page(request, "experiments.html", 400, **context)
-        return page(request, "experiments.html", results=str(results), series=series)
+            return page(request, "message.html", 404, error=error_text(exc))
+        return page(request, "lab_experiment.html", e=entry.public())
+
+    @app.get("/experiments/lab/{key}/report", summary="A lab experiment's report (HTML)")
+    def lab_report_page(request: Request, key: str) -> HTMLResponse:
+        try:
+            entry = _entry(key)
+            with one_at_a_time():
+                return HTMLResponse(lab.report_html(entry))
+        except UserError as exc:
+            status = 404 if isinstance(exc, lab.NoExperiment) else 400
+            return page(request, "message.html", status, error=error_text(exc))
+
+    @app.get("/api/experiments", summary="The lab experiments: status and progress")
+    def lab_list() -> dict[str, Any]:
+        return {"experiments": _lab_list()}
+
+    @app.get("/api/experiments/{key}", summary="One lab experiment: status and progress")
+    def lab_one(key: str) -> dict[str, Any]:
+        return _entry(key).public()
+
+    @app.get("/api/experiments/{key}/progress", summary="A lab experiment's run progress")
+    def lab_progress(key: str) -> dict[str, Any]:
+        e = _entry(key).public()
+        return {k: e[k] for k in ("id", "state", "done", "most", "fraction", "progress")}
+
+    @app.get("/api/experiments/{key}/report", summary="A lab experiment's report (JSON)")
+    def lab_report(key: str) -> Any:
+        entry = _entry(key)
+        with one_at_a_time():
+            return lab.finite(lab.report_numbers(entry))
 
     @app.get("/play", response_class=HTMLResponse, summary="Choose a game to play")
     def play_form(request: Request, q: views.GameForm = Query()) -> HTMLResponse:  # noqa: B008

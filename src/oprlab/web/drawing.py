@@ -1,10 +1,8 @@
-"""What the pages draw over the library's table picture: a shot's sight lines, a unit's reach
-before a person chooses its action, and the outcome of each check of a step.
+"""What the pages draw over the library's table picture: a shot's sight lines and the outcome
+of each check of a step (a unit's reach is :mod:`oprlab.web.reach`).
 
 The table picture itself is :func:`oprlab.analysis.pictures.battle_svg` (y up, drawn flipped);
-these are SVG fragments in the same inches, added on top. Nothing here decides anything: the
-reach is the engine's allowance around each model (terrain may shorten it; the server checks
-any point a person picks), the targets are the engine's legal actions.
+these are SVG fragments in the same inches, added on top. Nothing here decides anything.
 """
 
 from __future__ import annotations
@@ -13,15 +11,10 @@ from collections.abc import Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
-import shapely
-from shapely.geometry import box
-
-__all__ = ["REACH_KINDS", "centres", "check_badges", "reach_areas", "sight_lines"]
+__all__ = ["centres", "check_badges", "sight_lines"]
 
 #: A shot's line of sight on the replay's table: its colour and dash.
 SIGHT_STYLE = 'stroke="#ff6f00" stroke-width="0.12" stroke-dasharray="0.5 0.25"'
-#: The actions whose reach is drawn, in the order drawn (the widest last, under the rest).
-REACH_KINDS = ("advance", "rush", "charge")
 
 
 def centre(state: Any, uid: str) -> tuple[float, float] | None:
@@ -51,54 +44,6 @@ def sight_lines(state: Any, action: Any) -> str:
             f"<title>{escape(action.unit)} shoots {escape(uid)}</title></line>"
         )
     return "".join(out)
-
-
-def _allowance(state: Any, unit: Any, kind: Any) -> float | None:
-    """How far the engine lets ``unit`` move with ``kind`` (its rules' ``move_allowance``:
-    seed 003 / 002 Advance, Rush, Charge with Fast and Slow); ``None`` where the system does
-    not say (WWPD)."""
-    rules = getattr(state, "rules", None)
-    allowance = getattr(rules, "move_allowance", None)
-    if allowance is None:
-        return None
-    return float(allowance(unit, kind))
-
-
-def _svg_path(area: Any, depth: float) -> str:
-    """A shapely area as an SVG path in the picture's coordinates (y flipped)."""
-    parts: list[str] = []
-    for poly in getattr(area, "geoms", [area]):
-        for ring in (poly.exterior, *poly.interiors):
-            xy = [f"{x:.2f},{depth - y:.2f}" for x, y in ring.coords]
-            parts.append("M" + " L".join(xy) + " Z")
-    return " ".join(parts)
-
-
-def reach_areas(state: Any, actions: Sequence[Any]) -> dict[str, list[dict[str, Any]]]:
-    """For each unit with a move among ``actions``: where its models could get with each kind
-    of move (every point within the allowance of one of its models, on the table), as SVG
-    paths: ``{uid: [{"kind", "inches", "d"}]}``."""
-    table = box(0.0, 0.0, state.table.width, state.table.depth)
-    out: dict[str, list[dict[str, Any]]] = {}
-    seen: set[tuple[str, str]] = set()
-    for a in actions:
-        kind = a.kind.value
-        if kind not in REACH_KINDS or (a.unit, kind) in seen:
-            continue
-        seen.add((a.unit, kind))
-        us = state.units.get(a.unit)
-        p = None if us is None or not us.on_table else us.placement
-        inches = _allowance(state, us.unit, a.kind) if us is not None else None
-        if p is None or not p.alive.any() or not inches:
-            continue
-        points = shapely.points(p.centres[p.alive])
-        area = shapely.union_all(shapely.buffer(points, inches, quad_segs=16)).intersection(table)
-        out.setdefault(a.unit, []).append(
-            {"kind": kind, "inches": inches, "d": _svg_path(area, state.table.depth)}
-        )
-    for found in out.values():
-        found.sort(key=lambda r: -REACH_KINDS.index(r["kind"]))
-    return out
 
 
 # --- the outcome of each check, drawn beside the unit it befell -------------------------------

@@ -14,8 +14,8 @@ from oprlab.display import one_line
 from oprlab.errors import OptionError, UserError
 from oprlab.game.systems import find_system
 from oprlab.web import engine
-from oprlab.web.drawing import reach_areas
 from oprlab.web.engine import GameSetup, Recorded
+from oprlab.web.reach import reach_areas
 
 __all__ = [
     "GameForm",

@@ -26,6 +26,7 @@ from joblib import Parallel, delayed
 from oprlab.analysis.lab.design import Cell, GameRecord, experiment_hash, play_cell_game
 from oprlab.analysis.lab.fairpoints import batch_steps, bisect_next
 from oprlab.analysis.lab.model import Experiment
+from oprlab.analysis.lab.progress_file import ProgressFile
 from oprlab.analysis.lab.store import LabStore
 from oprlab.analysis.lab.summary import contrasts, stopped_cells
 from oprlab.analysis.lab.tally import seed_table
@@ -109,6 +110,10 @@ def run_experiment(
         store.register(exp_hash, exp, cells)
         done = store.done(exp_hash)
         outcome.already = len(done)
+        most = 2 * exp.stop.seeds * len(cells)
+        progress = stack.enter_context(
+            ProgressFile(out, exp_hash, exp.name, most=most, already=len(done))
+        )
         if cluster is not None:
             stack.enter_context(dask_backend(cluster))
             n_jobs = -1
@@ -131,6 +136,7 @@ def run_experiment(
             for group in _play(_groups(todo), exp.seed, n_jobs):
                 stored = store.add_many(exp_hash, group)
                 outcome.played += sum(stored)
+                progress.update(outcome.already + outcome.played, planned)
                 if on_game:
                     for game, new in zip(group, stored, strict=True):
                         on_game(game, new)

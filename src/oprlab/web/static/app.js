@@ -189,7 +189,7 @@ function setupPlay() {
       path.setAttribute("d", r.d);
       path.setAttribute("fill-rule", "evenodd");
       const t = document.createElementNS(NS, "title");
-      t.textContent = r.kind + ": up to " + r.inches + "\" from a model (terrain may cost more)";
+      t.textContent = r.kind + ": up to " + r.inches + "\" from a model, 6\" through difficult terrain";
       path.append(t);
       layer.append(path);
     }
@@ -349,7 +349,46 @@ function setupPlay() {
   root.dataset.busy = "0";
 }
 
+// --- the experiments: poll the status; a new experiment or a new state reloads the page ---
+const POLL_MS = 3000;
+
+function runText(p) {
+  if (!p || p.state !== "running") return "";
+  let text = p.done + " of " + p.planned + " planned so far";
+  if (p.games_per_s) text += ", " + p.games_per_s.toFixed(2) + " games/s, about " + Math.round(p.eta_s) + " s left";
+  return text + " (written " + p.updated + ")";
+}
+
+function setupLabPoll() {
+  const table = $("table[data-poll]");
+  if (!table) return;
+  async function poll() {
+    let body;
+    try {
+      const r = await fetch(table.dataset.poll);
+      if (!r.ok) return;
+      body = await r.json();
+    } catch (e) { return; }
+    const entries = body.experiments || [body];
+    const rows = $all("tr.lab-row", table);
+    const changed = entries.length !== rows.length || entries.some((e) => {
+      const row = $('tr.lab-row[data-id="' + e.id + '"]', table);
+      return !row || row.dataset.state !== e.state;
+    });
+    if (changed) { location.reload(); return; }
+    for (const e of entries) {
+      const row = $('tr.lab-row[data-id="' + e.id + '"]', table);
+      $("progress", row).value = e.fraction;
+      $(".done", row).textContent = e.done;
+      $(".most", row).textContent = e.most;
+      $(".rate", row).textContent = runText(e.progress);
+    }
+  }
+  setInterval(poll, POLL_MS);
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  setupLabPoll();
   setupFileInputs();
   setupOddsForm();
   setupSystemPicker();
