@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from oprlab.analysis.lab.design import build_cells
-from oprlab.analysis.lab.model import load_experiment, parse_experiment
+from oprlab.analysis.lab.model import load_experiment
 from oprlab.analysis.lab.run import first_levels
 from oprlab.analysis.lab.summary import contrasts
 

@@ -142,3 +142,20 @@ def test_bad_fair_points_files_are_one_line(
     with pytest.raises(ParseError) as info:
         parse_experiment(text, "e.toml")
     assert words in str(info.value)
+
+
+def test_a_unit_no_list_took_is_named_not_fitted(tmp_path: Path) -> None:
+    """A pool unit no drawn list took (in the skirmish pool at 150 points, Lantern Wardens: 60
+    points is over GFF's 35%) would make the fit singular: it is named and left out."""
+    exp = parse_experiment(_experiment(tmp_path, "seeds = 2"))
+    cell = type(build_cells(exp)[0])(**{**build_cells(exp)[0].__dict__, "key": "c"})
+    rng = np.random.default_rng(4)
+    games, counts = [], []
+    for i in range(400):
+        n = rng.integers(0, 4, size=2)
+        p = 1 / (1 + np.exp(-0.9 * (n[0] - n[1])))
+        games += [_record(i, seat, float(rng.random() < p)) for seat in (0, 1)]
+        counts += [("c", i, 0, army, "Rifles", int(n[army])) for army in (0, 1) if n[army]]
+    entry = unit_values([cell], {"c": seed_table(games)}, counts)[0]
+    assert entry["never_fielded"] == ["Brute"]
+    assert [u["unit"] for u in entry["units"]] == ["Rifles"]

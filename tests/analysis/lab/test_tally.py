@@ -89,3 +89,19 @@ def test_counts_give_the_numbers_of_the_values_written_out() -> None:
     assert sd == bootstrap_sd(x, np.random.default_rng(1))
     assert sd.estimate == pytest.approx(float(np.std(x, ddof=1)), abs=1e-12)
     assert sd.low < sd.estimate < sd.high
+
+
+def test_many_values_resample_from_the_normal_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over many games and many distinct values the resampled sums come from their normal
+    limit: the spread's interval is the multinomial bootstrap's within a few percent."""
+    import oprlab.analysis.lab.stats as stats
+
+    x = np.round(np.random.default_rng(5).normal(0, 40, 20000))
+    h = hist(x)
+    assert len(h.values) > stats.MULTINOMIAL_MAX[0] and h.n > stats.MULTINOMIAL_MAX[1]
+    fast = stats.bootstrap_sd_counts(h.values, h.counts, np.random.default_rng(1))
+    monkeypatch.setattr(stats, "MULTINOMIAL_MAX", (10**9, 10**9))
+    exact = stats.bootstrap_sd_counts(h.values, h.counts, np.random.default_rng(1))
+    assert fast.estimate == exact.estimate
+    for a, b in ((fast.low, exact.low), (fast.high, exact.high)):
+        assert abs(a - b) < 0.1 * (exact.high - exact.low)

@@ -96,10 +96,16 @@ def unit_values(
     for c in cells:
         if all(p is None for p in c.pools):
             continue
-        units = sorted({u.name: u.cost for a in c.armies for u in a.units}.items())
+        pool = sorted({u.name: u.cost for a in c.armies for u in a.units}.items())
         seeds = seeds_by_cell[c.key].pairs()
         rows = [i for i in seeds if (c.key, i, 0) in lists and (c.key, i, 1) in lists]
         entry: dict[str, Any] = {"cell": c.key, "label": c.label(), "seeds": len(rows)}
+        # a unit no list took (e.g. too dear for GFF's 35% at these points) has no value to
+        # fit: it would make the design singular, so it is named and left out
+        fielded = {n for i in rows for army in (0, 1) for n in lists[(c.key, i, army)]}
+        units = [(n, k) for n, k in pool if n in fielded]
+        if len(units) < len(pool):
+            entry["never_fielded"] = [n for n, _ in pool if n not in fielded]
         a = np.array([[lists[(c.key, i, 0)].get(n, 0) for n, _ in units] for i in rows])
         b = np.array([[lists[(c.key, i, 1)].get(n, 0) for n, _ in units] for i in rows])
         y = np.array([seeds[i][0] for i in rows])

@@ -338,6 +338,11 @@ def _fair_html(report: dict[str, Any], cells: Sequence[dict[str, Any]]) -> list[
             "(the pool priced right on average) with its 95% interval; flagged when the "
             "interval excludes the cost.</p>"
         )
+        if entry.get("never_fielded"):
+            parts.append(
+                "<p>Never in a list (no value to fit): "
+                f"{html.escape(', '.join(entry['never_fielded']))}</p>"
+            )
         if "units" not in entry:
             parts.append(f"<p>{html.escape(entry.get('note', ''))}</p>")
             continue

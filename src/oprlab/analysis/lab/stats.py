@@ -230,25 +230,52 @@ def bootstrap_sd_counts(
     values: Any, counts: Any, rng: np.random.Generator, resamples: int = 1000
 ) -> MeanInterval:
     """:func:`bootstrap_sd` of values taken ``counts`` times each: a resample of n games is a
-    multinomial draw of the counts, so its cost grows with the distinct values, not the games."""
-    v = np.asarray(values, dtype=float)
+    draw of the counts (:func:`_resampled_sums`), so its cost grows with the distinct values,
+    not the games."""
+    v = np.asarray(values, dtype=float).reshape(-1, 1)
     c = np.asarray(counts, dtype=np.int64)
-    n, _, sd = hist_moments(v, c)
+    n, _, sd = hist_moments(v[:, 0], c)
     if n < 2:
         return MeanInterval(math.nan, math.nan, math.nan, n)
-    draws = rng.multinomial(n, c / n, size=resamples)
-    sds = _weighted_sd(draws, v[:, None])
+    sds = _resampled_sd(_resampled_sums(_features(v, c), c, rng, resamples), n)
     lo, hi = np.quantile(sds, [0.025, 0.975])
     return MeanInterval(sd, float(lo), float(hi), n)
 
 
-def _weighted_sd(draws: Any, rows: Any) -> Any:
-    """Per resample (a row of ``draws``: how many times each row of ``rows`` was drawn, each
-    row holding that many values), the sd (ddof 1) of the values drawn."""
-    total = draws.sum(axis=1) * rows.shape[1]
-    mean = draws @ rows.sum(axis=1) / total
-    sq = ((rows[:, :, None] - mean[None, None, :]) ** 2).sum(axis=1)  # distinct rows x draws
-    return np.sqrt(np.einsum("rk,kr->r", draws, sq) / (total - 1))
+#: With more distinct values (or rows) than the first over more values than the second, a
+#: resample's sums are drawn from their normal limit instead of a multinomial of the counts
+#: (whose cost is distinct values x resamples).
+MULTINOMIAL_MAX = (64, 5000)
+
+
+def _features(rows: Any, counts: Any) -> Any:
+    """Per distinct row (its values centred on the mean of all): their sum and sum of squares,
+    what a resample's spread is made of."""
+    c = np.asarray(counts, dtype=float)
+    centre = float(c @ rows.sum(axis=1) / (c.sum() * rows.shape[1]))
+    x = rows - centre
+    return np.column_stack([x.sum(axis=1), (x * x).sum(axis=1)])
+
+
+def _resampled_sums(features: Any, counts: Any, rng: np.random.Generator, resamples: int) -> Any:
+    """The features summed over each of ``resamples`` bootstrap resamples of the n rows
+    counted: a multinomial draw of the counts, exact; or, with many distinct rows over many
+    rows (:data:`MULTINOMIAL_MAX`), the sums' normal limit (mean n mu, covariance n Sigma of
+    one row's features), which a resample of thousands of rows is close to."""
+    c = np.asarray(counts, dtype=np.int64)
+    n = int(c.sum())
+    p = c / n
+    if len(c) <= MULTINOMIAL_MAX[0] or n <= MULTINOMIAL_MAX[1]:
+        return rng.multinomial(n, p, size=resamples) @ features
+    mu = p @ features
+    cov = (features * p[:, None]).T @ features - np.outer(mu, mu)
+    return rng.multivariate_normal(n * mu, n * cov, size=resamples, method="eigh")
+
+
+def _resampled_sd(sums: Any, n_values: int) -> Any:
+    """The sd (ddof 1) of ``n_values`` values from their (centred) sum and sum of squares."""
+    s1, s2 = sums[:, 0], sums[:, 1]
+    return np.sqrt(np.maximum(s2 - s1 * s1 / n_values, 0.0) / (n_values - 1))
 
 
 def sd_change_counts(
@@ -262,11 +289,11 @@ def sd_change_counts(
     n = int(c.sum())
     if n < 2:
         return MeanInterval(math.nan, math.nan, math.nan, n)
-    whole = c[None, :]
-    v, b = m[:, :2], m[:, 2:]
-    estimate = float(_weighted_sd(whole, v)[0] - _weighted_sd(whole, b)[0])
-    draws = rng.multinomial(n, c / n, size=resamples)
-    diffs = _weighted_sd(draws, v) - _weighted_sd(draws, b)
+    features = np.column_stack([_features(m[:, :2], c), _features(m[:, 2:], c)])
+    whole = c[None, :] @ features
+    estimate = float(_resampled_sd(whole[:, :2], 2 * n)[0] - _resampled_sd(whole[:, 2:], 2 * n)[0])
+    sums = _resampled_sums(features, c, rng, resamples)
+    diffs = _resampled_sd(sums[:, :2], 2 * n) - _resampled_sd(sums[:, 2:], 2 * n)
     lo, hi = np.quantile(diffs, [0.025, 0.975])
     return MeanInterval(estimate, float(lo), float(hi), n)
 
