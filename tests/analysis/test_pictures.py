@@ -26,7 +26,7 @@ from oprlab.units.profiles import load_wwpd
 NS = "{http://www.w3.org/2000/svg}"
 
 
-def _opr(system: str, seed: int) -> tuple[Any, Trail, list[str]]:
+def _opr(system: str, seed: int, commander: str = "rules") -> tuple[Any, Trail, list[str]]:
     """A 150-point game (shooty against melee) with its trail and one picture per round."""
     a, b = load_army(sample_path("gff/shooty-150.txt")), load_army(sample_path("gff/melee-150.txt"))
     trail = Trail()
@@ -34,7 +34,7 @@ def _opr(system: str, seed: int) -> tuple[Any, Trail, list[str]]:
     _, state = play_game(
         a,
         b,
-        [get_commander("rules", seed), get_commander("rules", seed + 1)],
+        [get_commander(commander, seed), get_commander(commander, seed + 1)],
         seed=seed,
         system=system,
         on_decision=trail.record,
@@ -113,11 +113,16 @@ def test_zones_are_where_the_sides_deployed(game: tuple[str, Any, Trail, list[st
 
 def test_the_zones_follow_the_edge_chosen() -> None:
     """Not always A at the bottom: GFF seed 0's A deploys along the north edge (drawn at the
-    top), seed 5's along the east edge (a band down the right side)."""
-    north = ET.fromstring(_opr("gff", 0)[2][-1])
+    top), seed 5's along the east edge (a band down the right side). The games are the ones
+    rules-v1 plays (which edge a commander picks is not what the test is about)."""
+    state, _, rounds = _opr("gff", 0, "rules-v1")
+    assert state.edges[0] == "north"
+    north = ET.fromstring(rounds[-1])
     a = _group(north, "zones").findall(f"{NS}rect")[0]
     assert (a.get("y"), a.get("height")) == ("0", "12")
-    east = ET.fromstring(_opr("gff", 5)[2][-1])
+    state, _, rounds = _opr("gff", 5, "rules-v1")
+    assert state.edges[0] == "east"
+    east = ET.fromstring(rounds[-1])
     a = _group(east, "zones").findall(f"{NS}rect")[0]
     assert (a.get("x"), a.get("width"), a.get("height")) == ("36", "12", "48")
 

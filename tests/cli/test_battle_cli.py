@@ -251,7 +251,8 @@ def test_svg_draws_the_final_table(tmp_path) -> None:  # type: ignore[no-untyped
     )
     text = out.read_text(encoding="utf-8")
     assert text.startswith("<svg") or text.startswith("<?xml")
-    assert "objective 1" in text and "A1 " in text
+    # a unit left on the table is labelled by its uid (which survive depends on the commander)
+    assert "objective 1" in text and re.search(r"\b[AB]\d+ ", text)
     assert (
         main(["battle", "gff/shooty-150", "gff/melee-150", "--games", "2", "--svg", str(out)]) == 2
     )
