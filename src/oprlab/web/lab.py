@@ -154,6 +154,8 @@ def _state(e: LabEntry) -> str:
         return "finished (its stopping rule)"
     if ended == "interrupted":
         return "interrupted (run it again to go on)"
+    if ended == "running":  # the file is free, so its run ended without writing its end
+        return "stopped (run it again to go on)"
     return "unfinished"
 
 
@@ -202,7 +204,7 @@ def report_numbers(entry: LabEntry) -> dict[str, Any]:
     return build_report(exp, cells, games, unit_totals=totals, unit_counts=counts)
 
 
-_REPORTS: OrderedDict[tuple[str, int], str] = OrderedDict()
+_REPORTS: OrderedDict[tuple[str, str, int], str] = OrderedDict()
 _REPORTS_LOCK = threading.Lock()
 
 
@@ -210,7 +212,7 @@ def report_html(entry: LabEntry) -> str:
     """The lab's HTML report of ``entry`` (kept while no game is added: plots take seconds)."""
     from oprlab.analysis.lab.report import report_html as html
 
-    key = (entry.id, entry.done)
+    key = (str(entry.path.resolve()), entry.experiment, entry.done)  # one server, many apps
     with _REPORTS_LOCK:
         if key in _REPORTS:
             return _REPORTS[key]

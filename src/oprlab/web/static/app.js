@@ -352,8 +352,9 @@ function setupPlay() {
 // --- the experiments: poll the status; a new experiment or a new state reloads the page ---
 const POLL_MS = 3000;
 
-function runText(p) {
-  if (!p || p.state !== "running") return "";
+function runText(e) {
+  const p = e.progress;
+  if (!p || e.state !== "running") return "";
   let text = p.done + " of " + p.planned + " planned so far";
   if (p.games_per_s) text += ", " + p.games_per_s.toFixed(2) + " games/s, about " + Math.round(p.eta_s) + " s left";
   return text + " (written " + p.updated + ")";
@@ -381,7 +382,7 @@ function setupLabPoll() {
       $("progress", row).value = e.fraction;
       $(".done", row).textContent = e.done;
       $(".most", row).textContent = e.most;
-      $(".rate", row).textContent = runText(e.progress);
+      $(".rate", row).textContent = runText(e);
     }
   }
   setInterval(poll, POLL_MS);
