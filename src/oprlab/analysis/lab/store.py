@@ -402,14 +402,6 @@ class LabStore:
         ).fetchall()
         return int(rows[0][0])
 
-    def experiments(self) -> list[dict[str, Any]]:
-        """Each stored experiment: hash, name, seed and games stored."""
-        rows = self._con.execute(
-            "SELECT e.experiment, e.name, e.seed, count(g.cell) FROM lab_experiments e "
-            "LEFT JOIN lab_games g USING (experiment) GROUP BY ALL ORDER BY e.created"
-        ).fetchall()
-        return [{"experiment": h, "name": n, "seed": s, "games": int(c)} for h, n, s, c in rows]
-
 
 #: Each measure of :data:`GAME_MEASURES` as SQL over a ``lab_games`` row (as DOUBLE, the way
 #: :func:`oprlab.analysis.lab.tally.game_values` computes it in Python).
