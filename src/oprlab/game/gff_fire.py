@@ -116,16 +116,7 @@ def _fire(
     if options_of(state).limited:  # "May only be used once per game"
         limited.spend_limited(us, (p.name for p in profiles), state.log)
     assert us.placement is not None and target.placement is not None
-    indirect = all(p.indirect for p in profiles)
-    cover = opr_rules(state).fortified(state, target) or geo.in_cover(
-        state.table,
-        us.placement,
-        target.placement,
-        _others(state, us, target),
-        system="gff",
-        indirect=indirect,
-        cache=state.sight,
-    )
+    cover = target_in_cover(state, us, target, indirect=all(p.indirect for p in profiles))
     situation = Situation(
         distance=distance,
         moved=moved,
@@ -201,6 +192,25 @@ def _land(state: GameState, shot: defend.Defending, roller: Roller) -> bool:
         if after is None:
             return False
         shot = after
+
+
+def target_in_cover(
+    state: GameState, us: UnitState, target: UnitState, *, indirect: bool = False
+) -> bool:
+    """Whether ``target`` has cover from a shot of ``us`` (seed 003 "Cover Terrain": most
+    shooting models see it in cover, ``geometry.in_cover``), or a house rule fortifies it; the
+    one check the shot and the rules commander's score of it both make."""
+    if us.placement is None or target.placement is None:
+        return False
+    return opr_rules(state).fortified(state, target) or geo.in_cover(
+        state.table,
+        us.placement,
+        target.placement,
+        _others(state, us, target),
+        system="gff",
+        indirect=indirect,
+        cache=state.sight,
+    )
 
 
 def _next_share(state: GameState, shot: defend.Defending) -> defend.Defending | None:

@@ -11,27 +11,14 @@ is :meth:`oprlab.players.rules.view.View.in_cover_terrain`.
 
 from __future__ import annotations
 
-from oprlab.game import geometry as geo
 from oprlab.game import riverside_combat
-from oprlab.game.gff_shooting import others
-from oprlab.game.opr.hooks import opr_rules
+from oprlab.game.gff_fire import target_in_cover
 from oprlab.game.state import GameState, UnitState
 
 
 def gff_target_cover(state: GameState, us: UnitState, target: UnitState) -> bool:
     """Whether ``target`` has cover from a shot of ``us`` (seed 003, the game's own check)."""
-    if us.placement is None or target.placement is None:
-        return False
-    if opr_rules(state).fortified(state, target):
-        return True
-    return geo.in_cover(
-        state.table,
-        us.placement,
-        target.placement,
-        others(state, us, target),
-        system="gff",
-        cache=state.sight,
-    )
+    return target_in_cover(state, us, target)
 
 
 def riverside_target_cover(state: GameState, us: UnitState, target: UnitState) -> bool:
