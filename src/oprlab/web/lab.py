@@ -98,6 +98,7 @@ def find(directory: Path, key: str) -> LabEntry:
 def _entries(path: Path) -> list[LabEntry]:
     import duckdb
 
+    from oprlab.analysis.lab.design import FACTORS
     from oprlab.analysis.lab.progress_file import read_progress
     from oprlab.analysis.lab.store import LAB_SCHEMA
 
@@ -123,7 +124,7 @@ def _entries(path: Path) -> list[LabEntry]:
         data = json.loads(dump)
         stop, factors = data.get("stop", {}), data.get("factors", {})
         cells = len(data.get("matchups", []))
-        for key in ("system", "mechanic", "readings", "commanders", "table"):
+        for key in FACTORS:
             cells *= max(len(factors.get(key) or [None]), 1)
         most = 2 * int(stop.get("seeds", 0)) * cells
         mine = progress if progress and progress.get("experiment") == h else None
