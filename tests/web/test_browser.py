@@ -142,6 +142,8 @@ def test_open_a_replay_and_step_through_it(server: str, page: Any, tmp_path: Pat
     first = page.inner_html("#board")
     for _ in range(12):
         page.keyboard.press("ArrowRight")
+    # the last key's step reaches the address a frame after the press: wait for it (5 s at most)
+    page.wait_for_function("location.hash === '#step=12'", timeout=5000)
     assert page.url.endswith("#step=12")
     assert page.get_attribute("#log li.current", "data-step") == "12"
     assert page.inner_html("#board") != first
