@@ -10,7 +10,7 @@ from oprlab.mechanics.d6 import face_table
 from oprlab.mechanics.dq import opposed_result_dist, quality_dist
 from oprlab.samples import sample_path, sample_text
 from oprlab.units.forge_json import format_army_json, parse_army_json
-from oprlab.units.model import Army
+from oprlab.units.model import Army, Unit
 from oprlab.units.text import format_army_text, parse_army_text
 
 TITLE = "Checks and army import"
@@ -23,7 +23,7 @@ units, read from Army Forge text and JSON.
 
 
 def _big_army() -> Army:
-    units = []
+    units: list[Unit] = []
     for name in ("gff/shooty-300", "gff/melee-300", "gff/elite-300", "gff/horde-300"):
         units.extend(parse_army_text(sample_text(name + ".txt"), name).units)
     army = parse_army_text(sample_text("gff/shooty-300.txt"), "big")
