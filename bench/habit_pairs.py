@@ -10,6 +10,7 @@ system and matchup, and each commander's dangerous wounds and short charges per 
 side)::
 
     .venv/bin/python -m bench.habit_pairs OUT.jsonl 60 [rules-v1,rules] [--jobs 2] [--from K]
+        [--system gff]
     .venv/bin/python -m bench.habit_pairs OUT.jsonl --report [rules]
 
 ``rules-no-FIELD`` names ``rules`` with one habit fix off (a ``Style`` field: ``rules-no-cover``),
@@ -63,10 +64,12 @@ def _ablations() -> None:
 _ablations()
 
 
-def tasks(n: int, names: tuple[str, str], start: int = 0) -> Iterator[Task]:
+def tasks(
+    n: int, names: tuple[str, str], start: int = 0, systems: tuple[str, ...] = SYSTEMS
+) -> Iterator[Task]:
     """Seed by seed, each system, both seats; the matchups alternate by seed."""
     for k in range(start, start + n):
-        for system in SYSTEMS:
+        for system in systems:
             yield (system, k % 2, names[0], names[1], FIRST_SEED + k)
             yield (system, k % 2, names[1], names[0], FIRST_SEED + k)
 
@@ -162,11 +165,14 @@ def main(argv: list[str]) -> None:
         print("\n".join(report(path, rest[0] if rest else "rules")))
         return
     opts = {k: int(argv[argv.index(k) + 1]) for k in ("--jobs", "--from") if k in argv}
-    skip = {argv.index(k) + 1 for k in opts}
+    systems = (argv[argv.index("--system") + 1],) if "--system" in argv else SYSTEMS
+    if any(s not in SYSTEMS for s in systems):
+        raise SystemExit(f"error: --system {systems[0]!r}: expected one of {', '.join(SYSTEMS)}")
+    skip = {argv.index(k) + 1 for k in (*opts, "--system") if k in argv}
     plain = [a for i, a in enumerate(argv) if i and i not in skip and not a.startswith("--")]
     n = int(plain[0])
     first, second = (plain[1] if len(plain) > 1 else "rules-v1,rules").split(",")
-    todo = list(tasks(n, (first, second), opts.get("--from", 0)))
+    todo = list(tasks(n, (first, second), opts.get("--from", 0), systems))
     with Pool(opts.get("--jobs", 2)) as pool, open(path, "a", encoding="utf-8") as f:
         for game in pool.imap_unordered(play, todo):
             f.write(json.dumps(game) + "\n")
