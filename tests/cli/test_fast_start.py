@@ -67,7 +67,7 @@ TYPER = [
     ["odds", A, B, "--range", "-1"],
     ["odds", A, B, "--range", "1e1"],
     ["odds", A, B, "--system", "-x"],
-    ["odds", A, B, "--plot", "x.png"],
+    ["odds", A, B, "--plot", "x.txt"],  # refused before anything is written
     ["odds", A, B, "--json", "--json"],
     ["--version"],
     ["mechanics"],
