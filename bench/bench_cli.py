@@ -20,19 +20,29 @@ Each row starts a new Python process again and again (after one warm-up run) and
 CPU time (user + system) of the finished children per run; the medians of their wall-clock
 times are below the table. `oprlab check d6 --target 4` and `oprlab odds
 'gff/shooty-300:Lantern Wardens' gff/horde-300:Ravagers --json` (issue 13's target: under 0.4 s
-wall each) beside the floor a command cannot go under: Python with typer (which builds a
-pydantic adapter for each option), rich and, for `odds`, numpy, imported and nothing else.
+wall each) beside the floors a command cannot go under: Python with rich (check draws a
+table with it), with numpy (odds convolves with it), and, for comparison, with typer (which
+builds a pydantic adapter for each option) and rich, which every other command starts with.
 oprlab's own modules are compiled to bytecode first, as an installed package has them (with
 PYTHONDONTWRITEBYTECODE set, every run would compile them again: about a quarter more).
 
-What `python -X importtime` shows: `check` imports typer, click, pydantic (typer's coercion),
-rich, and of oprlab the CLI root, `mechanics` (base, registry, d6 only) and `prob`; no numpy
-(the mechanics import it only to sample). `odds` adds numpy, the GFF rules (attack chain,
-profiles, melee), the unit text format and validation and the system table; no clock, no
-pydantic models of Army Forge JSON (loaded for a JSON list only), no game engine, DuckDB,
-Dask, shapely or matplotlib (tests/cli/test_startup.py checks the module names). Issue 13's
-start-up steps, counted in instructions (`perf stat -e instructions:u`, bytecode compiled):
-check 1.08 -> 0.79 G (the floor is 0.68 G), odds 1.43 -> 1.32 G (floor with numpy 0.93 G).
+The fast start (`oprlab/__main__.py`, `oprlab.commands.fast`): `check` and `odds` in their
+plain forms are read without typer, click or pydantic and run the same work as the typer
+commands; `--help`, usage mistakes and anything the fast start does not read go through typer
+(tests/cli/test_fast_start.py: the same stdout, stderr and exit code either way).
+
+What `python -X importtime` shows: before the fast start, typer with its vendored click and
+pydantic adapters (typer._adapters alone a quarter of a second on a busy machine) and rich
+were over half of `check`; now `check` imports, of oprlab, the fast start, `mechanics` (base,
+registry, d6 only) and `prob`, and rich only to draw its table (`--json` loads no rich); no
+numpy (the mechanics import it only to sample). `odds` adds numpy (now half of its start-up),
+the GFF rules (attack chain, profiles, melee), the unit text format and validation and the
+system table; no typer, click, pydantic or rich (with `--json`), no importlib.metadata (looked
+for only when a house rule is not a shipped one), no clock, no game engine, DuckDB, Dask,
+shapely or matplotlib (tests/cli/test_startup.py checks the module names). Issue 13's start-up
+steps, counted in instructions (`perf stat -e instructions:u`, bytecode compiled): check 1.08
+-> 0.79 -> 0.29 G (0.17 G with --json; python with rich alone 0.24 G), odds --json 1.43 ->
+1.32 -> 0.79 G (python with numpy alone 0.41 G).
 """
 NOTES = _ABOUT
 
@@ -42,13 +52,11 @@ ODDS_ARGS = ("odds", "gff/shooty-300:Lantern Wardens", "gff/horde-300:Ravagers",
 COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("oprlab check d6 --target 4", ("-m", "oprlab", "check", "d6", "--target", "4")),
     ("oprlab odds (two sample units, --json)", ("-m", "oprlab", *ODDS_ARGS)),
+    ("floor: python + rich", ("-c", "import rich.console, rich.table")),
+    ("floor: python + numpy", ("-c", "import numpy")),
     (
-        "floor: python + typer, pydantic, rich",
+        "python + typer, pydantic, rich (every other command)",
         ("-c", "import typer._adapters, typer.main, rich.console, rich.table"),
-    ),
-    (
-        "floor: the same + numpy",
-        ("-c", "import typer._adapters, typer.main, rich.console, rich.table, numpy"),
     ),
     ("bare python", ("-c", "pass")),
 )

@@ -55,6 +55,15 @@ imports and the warm-up game only; seeds 1-5, 1-10 and 1-3): 150 pts 0.94 -> 0.6
 300 pts 2.24 -> 1.31 G (x1.7), 600 pts 18.8 -> 6.25 G (x3.0); 600 points now cost 4.8 times
 300 (8.4 before). rules-v1 (no habit fixes) costs 1.15 G a 300-point game. The same ten
 300-point games by `farm-bench --vs` (three runs paired, load about 10): CPU 0.61 of before.
+Issue 13's apply and deployment steps (every golden and performance hash unchanged;
+instructions of ten 300-point games, seeds 1-10, less a process with the imports and the
+warm-up game only, `perf stat -e instructions:u`): apply trusts an action legal_actions has
+just listed for the state (the same object, nothing applied since: the full check repeated
+the listing's work, the shot checks most) 13.91 -> 13.72 G (-1.4%); GFF's deployment grid
+checked for all points at once (the table, the zone and the other units' bounding circles
+in one numpy call each; only points near a unit or on terrain asked one by one) 13.72 ->
+13.54 G (-1.3%). Tried and not kept: the commander's marker worth shared between the charge
+targets that do not change it (13.55 G: no gain).
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).

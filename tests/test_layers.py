@@ -34,6 +34,7 @@ LAYERS: dict[str, int] = {
     "analysis": 8,
     "cli": 9,
     "web": 9,
+    "commands": 9,  # the typer-free bodies of the commands that must start fast
     "__main__": 10,
 }
 #: The package's face (``oprlab/__init__.py``) sits on top: it gathers the library API.

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 import oprlab.cli
 from oprlab.analysis.odds import attack_odds
 from oprlab.cli.compare import parse_range, register
-from oprlab.cli.odds import opr_mechanics
+from oprlab.commands.odds import opr_mechanics
 from oprlab.errors import OptionError
 from oprlab.samples import sample_path
 from oprlab.units.load import load_unit_ref

@@ -15,7 +15,7 @@ HEAVY = ("duckdb", "dask", "distributed", "joblib", "matplotlib", "shapely", "ri
 def _loaded(argv: list[str]) -> set[str]:
     code = (
         "import sys, json, contextlib, io\n"
-        "from oprlab.cli import main\n"
+        "from oprlab.__main__ import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         f"    main({argv!r})\n"
         "print(json.dumps(sorted(sys.modules)))\n"
@@ -65,3 +65,15 @@ def test_import_oprlab_loads_only_the_face() -> None:
     code = "import sys, oprlab; print(sorted(m for m in sys.modules if m.startswith('oprlab')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "['oprlab', 'oprlab.version']"
+
+
+def test_check_and_odds_start_without_typer() -> None:
+    """The fast start (oprlab/__main__.py, issue 13) reads `check` and `odds` without typer,
+    click or pydantic (more than half of the start-up), and `--json` without rich."""
+    for argv in (
+        ["check", "d6", "--target", "4", "--json"],
+        ["odds", "gff/shooty-150", "gff/melee-150", "--json"],
+    ):
+        loaded = {m.split(".")[0] for m in _loaded(argv)}
+        assert not loaded & {"typer", "click", "pydantic", "rich", "oprlab.cli"}, argv
+    assert "typer" not in {m.split(".")[0] for m in _loaded(["check", "d6", "--target", "4"])}

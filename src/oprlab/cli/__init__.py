@@ -11,18 +11,18 @@ so none is lost).
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable, Sequence
-from contextlib import suppress
 from importlib import import_module
 from typing import Any
 
 import typer
-from rich.console import Console
 from typer.core import TyperGroup
 
-from oprlab.display import one_line
+from oprlab.commands.streams import EXIT_BAD_INPUT, EXIT_INTERRUPTED
+from oprlab.commands.streams import print_error as _print_error
+from oprlab.commands.streams import quiet_after_broken_pipe as _quiet_after_broken_pipe
+from oprlab.commands.streams import tolerant_streams as _tolerant_streams
 from oprlab.errors import UserError
 from oprlab.version import __version__
 
@@ -37,46 +37,6 @@ class _NeverRaised(Exception):
 
 
 NoArgsIsHelpError: type[Exception] = getattr(_click, "NoArgsIsHelpError", _NeverRaised)
-
-#: Exit codes: a bad input, and a pipe closed by the reader (128 + SIGPIPE, as shells report).
-EXIT_BAD_INPUT = 2
-EXIT_BROKEN_PIPE = 141
-EXIT_INTERRUPTED = 130
-#: Longest error line printed (a list of problems is cut here, with what was left off said).
-MAX_ERROR_CHARS = 2_000
-
-
-def _tolerant_streams() -> None:
-    """Let stdout and stderr replace what their encoding cannot show (``PYTHONIOENCODING=
-    ascii``, an old Windows console) instead of raising UnicodeEncodeError mid-output."""
-    for stream in (sys.stdout, sys.stderr):
-        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None and not encoding.startswith("utf"):
-            with suppress(ValueError, OSError):  # a closed or detached stream: nothing to do
-                reconfigure(errors="replace")
-
-
-def error_line(message: str) -> str:
-    """``error: message`` on one line, control characters neutralised, cut when very long."""
-    text = one_line(message)
-    if len(text) > MAX_ERROR_CHARS:
-        text = text[: MAX_ERROR_CHARS - 40] + f"... ({len(text):,} characters)"
-    return f"error: {text}"
-
-
-def _print_error(message: str) -> None:
-    Console(stderr=True, highlight=False, soft_wrap=True).print(error_line(message), markup=False)
-
-
-def _quiet_after_broken_pipe() -> int:
-    """The reader of our output went away: drop what is left to write, exit quietly."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):  # not a real file descriptor (CliRunner)
-        return EXIT_BROKEN_PIPE
-    return EXIT_BROKEN_PIPE
 
 
 def _usage_hint(exc: Exception) -> str:

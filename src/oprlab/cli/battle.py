@@ -16,8 +16,8 @@ from rich.table import Table
 from oprlab.analysis.pictures import battle_svg
 from oprlab.analysis.series import SeriesSpec, dask_backend, play_series
 from oprlab.cli.account import account
-from oprlab.cli.inputs import check_games, check_jobs, check_outputs, load_playable
 from oprlab.cli.progress import games_bar
+from oprlab.commands.inputs import check_games, check_jobs, check_outputs, load_playable
 from oprlab.errors import OptionError, ParseError
 from oprlab.files import read_text, write_atomic
 from oprlab.game.options import parse_options

@@ -43,8 +43,8 @@ from oprlab.analysis.swing import (
     clock_start_odds,
     swing,
 )
-from oprlab.cli.inputs import check_playable, units_army
-from oprlab.cli.odds import (
+from oprlab.commands.inputs import check_playable, units_army
+from oprlab.commands.odds import (
     ATTACKER_HELP,
     CHARGING_HELP,
     COVER_HELP,

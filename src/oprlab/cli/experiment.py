@@ -29,7 +29,7 @@ from rich.text import Text
 
 from oprlab.analysis.lab.design import Cell, build_cells, experiment_hash
 from oprlab.analysis.lab.model import Experiment, parse_experiment
-from oprlab.cli.inputs import check_jobs, check_outputs, load_playable
+from oprlab.commands.inputs import check_jobs, check_outputs, load_playable
 from oprlab.errors import OptionError
 from oprlab.files import read_text, write_atomic
 

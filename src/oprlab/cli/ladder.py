@@ -22,8 +22,8 @@ from oprlab.analysis.ladder import (
     store_ladder,
 )
 from oprlab.analysis.verdicts import Verdict, play_verdicts, robustness
-from oprlab.cli.inputs import check_games, check_jobs, check_outputs, load_playable
 from oprlab.cli.progress import games_bar
+from oprlab.commands.inputs import check_games, check_jobs, check_outputs, load_playable
 from oprlab.errors import OptionError
 from oprlab.game.systems import find_system
 from oprlab.players import get_commander

@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 
 from oprlab.cli.battle import series_table
-from oprlab.cli.inputs import check_outputs
+from oprlab.commands.inputs import check_outputs
 from oprlab.errors import OptionError
 
 results_app = typer.Typer(

@@ -13,9 +13,9 @@ from rich.table import Table
 
 from oprlab.analysis.ladder import LadderSpec, Matchup
 from oprlab.analysis.strength import StrengthRow, curve, markdown, play_curve, strength_tasks
-from oprlab.cli.inputs import check_games, check_jobs, load_playable
 from oprlab.cli.ladder import _systems
 from oprlab.cli.progress import games_bar
+from oprlab.commands.inputs import check_games, check_jobs, load_playable
 from oprlab.errors import OptionError
 from oprlab.players.search import MAX_BUDGET
 from oprlab.rng import make_rng

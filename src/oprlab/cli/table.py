@@ -14,7 +14,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from oprlab.cli.inputs import check_outputs
+from oprlab.commands.inputs import check_outputs
 from oprlab.files import read_text, write_atomic
 from oprlab.rng import make_rng
 from oprlab.table.deploy import mission_table

@@ -229,32 +229,101 @@ def ambush_candidates(state: GameState, us: UnitState) -> list[Point]:
 
 
 def _deploy_points(state: GameState, us: UnitState) -> Iterator[Point]:
+    return _clear_points(state, us, _deploy_grid(state, us))
+
+
+def _deploy_grid(state: GameState, us: UnitState) -> list[Point]:
     """Three rows across the zone's depth, one point every 4" along its edge."""
     x0, y0, x1, y1 = deployment_zone(state, us.side, scout=us.reserve == "scout")
-    obstacles = _obstacles(state, us)
     t = state.table
     if edges.along_y(edge_of(state, us.side)):
-        for y in np.linspace(y0 + 2.5, y1 - 2.5, 3):
-            for x in np.arange(4.0, t.width - 3.9, 4.0):
-                p = (float(x), float(y))
-                if _deploy_problem(state, us, p, obstacles) is None:
-                    yield p
-        return
-    for x in np.linspace(x0 + 2.5, x1 - 2.5, 3):
-        for y in np.arange(4.0, t.depth - 3.9, 4.0):
-            p = (float(x), float(y))
-            if _deploy_problem(state, us, p, obstacles) is None:
-                yield p
+        return [
+            (float(x), float(y))
+            for y in np.linspace(y0 + 2.5, y1 - 2.5, 3)
+            for x in np.arange(4.0, t.width - 3.9, 4.0)
+        ]
+    return [
+        (float(x), float(y))
+        for x in np.linspace(x0 + 2.5, x1 - 2.5, 3)
+        for y in np.arange(4.0, t.depth - 3.9, 4.0)
+    ]
 
 
 def _ambush_points(state: GameState, us: UnitState) -> Iterator[Point]:
+    return _clear_points(state, us, _ambush_grid(state))
+
+
+def _ambush_grid(state: GameState) -> list[Point]:
+    """A 4" grid over the whole table."""
     t = state.table
+    return [
+        (float(x), float(y))
+        for x in np.arange(4.0, t.width - 3.9, 4.0)
+        for y in np.arange(4.0, t.depth - 3.9, 4.0)
+    ]
+
+
+#: How far a bound measured with numpy's ``hypot`` must clear a limit to settle a point without
+#: :func:`_deploy_problem` (which measures with ``math.hypot``; the two may differ in the last
+#: digit).
+_MARGIN = 1e-6
+
+
+def _clear_points(state: GameState, us: UnitState, points: list[Point]) -> Iterator[Point]:
+    """The points where :func:`_deploy_problem` finds nothing wrong, in order (issue 13: one
+    numpy call per question for all points instead of one per point).
+
+    The table and the zone are checked for every point at once with the same arithmetic as
+    :func:`_standing` (so the same answers); a point that passes and stands clear of every
+    other unit's bounding circle with room to spare, on a table without terrain, needs
+    nothing more. Any other point (near a unit, on terrain, on the edge of a bound) is asked
+    of :func:`_deploy_problem` itself.
+    """
+    if not points:
+        return
     obstacles = _obstacles(state, us)
-    for x in np.arange(4.0, t.width - 3.9, 4.0):
-        for y in np.arange(4.0, t.depth - 3.9, 4.0):
-            p = (float(x), float(y))
-            if _deploy_problem(state, us, p, obstacles) is None:
-                yield p
+    ambush = state.phase == Phase.AMBUSH
+    zone = None if ambush else deployment_zone(state, us.side, scout=us.reserve == "scout")
+    heading = facing(us.side, edge_of(state, us.side))
+    base, own = _origin_formation(us.unit, us.models, heading)
+    px = np.array([p[0] for p in points], dtype=np.float64)[:, None]
+    py = np.array([p[1] for p in points], dtype=np.float64)[:, None]
+    xs = base.centres[:, 0][None, :] + px  # geo.translated's sums, one row a point
+    ys = base.centres[:, 1][None, :] + py
+    r = base.radii
+    alive = base.alive
+    xa, ya, ra = xs[:, alive], ys[:, alive], r[alive]
+    ok = np.asarray(  # geo.inside_table
+        ((xa - ra) >= 0).all(axis=1)
+        & ((ya - ra) >= 0).all(axis=1)
+        & ((xa + ra) <= state.table.width).all(axis=1)
+        & ((ya + ra) <= state.table.depth).all(axis=1),
+        dtype=np.bool_,
+    )
+    if zone is not None:  # wholly inside the zone, as _standing checks it
+        x0, y0, x1, y1 = zone
+        ok &= ~(
+            ((ys - r).min(axis=1) < y0 - EPS)
+            | ((ys + r).max(axis=1) > y1 + EPS)
+            | ((xs - r).min(axis=1) < x0 - EPS)
+            | ((xs + r).max(axis=1) > x1 + EPS)
+        )
+    settled = ok.copy() if not state.table.pieces else np.zeros_like(ok)
+    if obstacles:
+        ox = np.array([o[1] for o in obstacles], dtype=np.float64)[None, :]
+        oy = np.array([o[2] for o in obstacles], dtype=np.float64)[None, :]
+        reach = np.array([o[3] for o in obstacles], dtype=np.float64)[None, :]
+        apart = np.hypot(ox - px, oy - py) - reach - own  # _deploy_problem's lower bound
+        clear = (apart >= geo.SPACING + 0.5 + _MARGIN).all(axis=1)
+        if ambush:
+            enemy = np.array([o[4] for o in obstacles], dtype=np.bool_)
+            clear &= (apart[:, enemy] > AMBUSH_DISTANCE + _MARGIN).all(axis=1)
+        settled &= clear
+    fine_at: list[bool] = ok.tolist()
+    known_at: list[bool] = settled.tolist()
+    for p, fine, known in zip(points, fine_at, known_at, strict=True):
+        if known or (fine and _deploy_problem(state, us, p, obstacles) is None):
+            yield p
 
 
 def deploy_options(state: GameState, us: UnitState) -> list[deploy_search.Option]:

@@ -10,6 +10,7 @@ May import ``oprlab.table``, ``oprlab.mechanics``, ``oprlab.units``, ``oprlab.ga
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
@@ -227,6 +228,9 @@ class GameState:
     memo: Memo = field(default_factory=lambda: Memo())
     #: Line-of-sight answers keyed on every position: safe to share between clones.
     sight: SightCache = field(default_factory=SightCache)
+    #: The actions ``legal_actions`` listed last, until one is applied: applying one of these
+    #: very objects needs no second check (:meth:`OprHooks.apply`). Never part of the game.
+    offered: Sequence[object] | None = field(default=None, repr=False, compare=False)
 
     @property
     def mechanic(self) -> Mechanic:
@@ -264,6 +268,8 @@ class GameState:
         shared = (self.table, self.armies, self.dice.mechanic, self.sight)
         memo: dict[int, object] = {id(x): x for x in shared}
         memo.update((id(u.unit), u.unit) for u in self.units.values())
+        if self.offered is not None:
+            memo[id(self.offered)] = None  # a copy's actions are checked when applied
         return copy.deepcopy(self, memo)
 
     def side_units(self, side: int) -> list[UnitState]:

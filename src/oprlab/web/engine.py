@@ -22,8 +22,8 @@ from oprlab.analysis.odds import OddsResult, Situation
 from oprlab.analysis.pictures import battle_svg
 from oprlab.cli.account import account
 from oprlab.cli.battle import system_mechanics
-from oprlab.cli.inputs import check_playable, units_army
-from oprlab.cli.odds import (
+from oprlab.commands.inputs import check_playable, units_army
+from oprlab.commands.odds import (
     build_situation,
     compute_odds,
     mechanic_options,

@@ -10,7 +10,6 @@ from importlib import metadata
 import pytest
 
 import oprlab
-import oprlab.game.house as house
 from oprlab.analysis.odds import Situation, attack_odds
 from oprlab.errors import OptionError
 from oprlab.game.house import ENTRY_POINTS, HouseRule, house_rule_names
@@ -56,7 +55,7 @@ def installed(monkeypatch: pytest.MonkeyPatch) -> None:
     def entry_points(*, group: str) -> list[metadata.EntryPoint]:
         return _points("sharpshooters", "bogus") if group == ENTRY_POINTS else []
 
-    monkeypatch.setattr(house.metadata, "entry_points", entry_points)
+    monkeypatch.setattr(metadata, "entry_points", entry_points)  # house reads it when asked
 
 
 def test_an_installed_house_rule_is_found_and_changes_the_odds(installed: None) -> None:

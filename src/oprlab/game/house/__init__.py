@@ -22,10 +22,13 @@ May import ``oprlab.errors`` here; the rule files import the game and rules laye
 
 from __future__ import annotations
 
-from importlib import import_module, metadata
-from typing import ClassVar
+from importlib import import_module
+from typing import TYPE_CHECKING, ClassVar
 
 from oprlab.errors import OptionError, UnknownNameError
+
+if TYPE_CHECKING:  # importlib.metadata is loaded when an installed rule is looked for
+    from importlib import metadata
 
 __all__ = ["ENTRY_POINTS", "HouseRule", "find_house_rule", "house_rule_names"]
 
@@ -64,6 +67,8 @@ BUILTIN: dict[str, str] = {
 
 def _entry_points() -> dict[str, metadata.EntryPoint]:
     """Third parties' house rules (``[project.entry-points."oprlab.house_rules"]``)."""
+    from importlib import metadata
+
     return {ep.name.lower(): ep for ep in metadata.entry_points(group=ENTRY_POINTS)}
 
 

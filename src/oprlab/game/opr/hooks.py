@@ -111,15 +111,26 @@ class OprRules(Activation):
             out = self.strike_back_actions(state)
         elif p is not None:  # the second half of an activation (act, shoot, consolidate...)
             out = self.step_actions(state, state.units[p.unit], phase)
-        return sorted(out, key=Action.sort_key)
+        listed = sorted(out, key=Action.sort_key)
+        state.offered = listed
+        return listed
 
     def is_legal(self, state: GameState, action: Action) -> bool:
         """Whether ``action`` may be taken now, including moves to any point of the table."""
         return activation.is_legal(self.validate, state, action)
 
     def apply(self, state: GameState, action: Action) -> None:
-        """Carry out ``action`` (checked: an illegal action raises a clear error)."""
-        us = self.validate(state, action)
+        """Carry out ``action`` (checked: an illegal action raises a clear error).
+
+        An action that is one of those :meth:`legal_actions` just listed for this state (the
+        same object, nothing applied since) is not checked again: the listing made it legal.
+        Any other action (a replay file's, the play page's, a copy) is checked in full.
+        """
+        offered, state.offered = state.offered, None
+        if offered is not None and any(a is action for a in offered):
+            us = state.units.get(action.unit) if action.unit else None
+        else:
+            us = self.validate(state, action)
         kind = action.kind
         if kind is Kind.PLACE_OBJECTIVE:
             assert action.to is not None

@@ -16,9 +16,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.text import Text
-
 from oprlab.errors import OptionError
 from oprlab.files import check_output
 from oprlab.limits import DOCS, MAX_GAMES, check_limit
@@ -42,13 +39,14 @@ __all__ = [
 MAX_LISTED = 12
 
 
-def _stderr() -> Console:
-    return Console(stderr=True, highlight=False, soft_wrap=True)
-
-
 def warn(message: str) -> None:
-    """One warning line on stderr (never markup, never styled from the input)."""
-    _stderr().print(Text("warning: ", style="yellow") + Text(message))
+    """One warning line on stderr (never markup, never styled from the input; rich is loaded
+    only when there is a warning to print)."""
+    from rich.console import Console
+    from rich.text import Text
+
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    err.print(Text("warning: ", style="yellow") + Text(message))
 
 
 def available_cores() -> int:
