@@ -9,7 +9,7 @@ prints each variant's share of the points against rules over the pairs (normal 9
 the paired difference from the first variant on the seeds both finished, and the cost::
 
     .venv/bin/python -m bench.search_pairs OUT.jsonl N search,search:48 [--jobs 2] [--from K]
-    .venv/bin/python -m bench.search_pairs OUT.jsonl --report
+    .venv/bin/python -m bench.search_pairs OUT.jsonl --report [--md]
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def _interval(xs: list[float]) -> tuple[float, float, float]:
     return m, max(0.0, m - h), min(1.0, m + h)
 
 
-def report(path: str) -> None:
+def report(path: str, md: bool = False) -> None:
     rows = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines()]
     games: dict[tuple[str, str, int, int], dict[str, Any]] = {}
     base: dict[tuple[str, int], float] = {}
@@ -128,15 +128,22 @@ def report(path: str) -> None:
                 continue
             m, lo, hi = _interval(list(pairs.values()))
             ratio = sum(cost[name]) / len(cost[name]) if cost[name] else float("nan")
-            line = f"{system:9} {name:24} pairs {len(pairs):3}  {m:.3f} [{lo:.3f}, {hi:.3f}]"
-            line += f"  cost {ratio:4.1f}x"
+            cpu = [r["seconds"] for (s, n, _, _), r in games.items() if s == system and n == name]
+            diff = ""
             both = sorted(set(pairs) & set(pairs_of[first]))
             if name != first and len(both) > 1:
                 d = [pairs[s] - pairs_of[first][s] for s in both]
                 dm = sum(d) / len(d)
                 sd = math.sqrt(sum((x - dm) ** 2 for x in d) / (len(d) - 1))
-                line += f"  vs {first}: {dm:+.3f} ± {Z95 * sd / math.sqrt(len(d)):.3f} ({len(d)})"
-            print(line)
+                diff = f"{dm:+.3f} ± {Z95 * sd / math.sqrt(len(d)):.3f} ({len(d)})"
+            if md:
+                print(
+                    f"| {system} | `{name}` | {len(pairs)} | {m:.3f} | [{lo:.3f}, {hi:.3f}] "
+                    f"| {sum(cpu) / len(cpu):.1f} s | {ratio:.1f}x | {diff} |"
+                )
+            else:
+                line = f"{system:9} {name:24} pairs {len(pairs):3}  {m:.3f} [{lo:.3f}, {hi:.3f}]"
+                print(line + f"  cost {ratio:4.1f}x" + (f"  vs {first}: {diff}" if diff else ""))
 
 
 def _share(winner: int | None, seat: int) -> float:
@@ -146,7 +153,7 @@ def _share(winner: int | None, seat: int) -> float:
 def main(argv: list[str]) -> None:
     out = argv[0]
     if argv[1:2] == ["--report"]:
-        report(out)
+        report(out, md="--md" in argv)
         return
     n, names = int(argv[1]), argv[2].split(",")
     jobs = int(argv[argv.index("--jobs") + 1]) if "--jobs" in argv else 1
