@@ -129,3 +129,41 @@ def test_search_specs() -> None:
     assert get_commander("search-end").name == "search-end"
     with pytest.raises(OptionError, match="search-end:N with N from 1"):
         get_commander("search-end:0")
+
+
+def _rigged(search: SearchCommander, rows: dict[Action, list[float]]) -> SearchCommander:
+    """``search`` with each candidate's playout values set by hand, one per dice sample."""
+    left = {a: iter(v) for a, v in rows.items()}
+    search._playout = lambda _r, _s, a, _seed, _h: next(left[a])  # type: ignore[method-assign,assignment]
+    return search
+
+
+def test_sure_plays_an_alternative_only_when_it_wins_every_common_sample() -> None:
+    """The sure rule: the rules commander's choice (candidate 0) is left only for a candidate
+    whose playout beats it on every common dice sample; the flat rule plays the best mean.
+    Values per sample set by hand: the alternative is ahead on the mean (+30, -10: mean +10)
+    but behind on one sample, so the sure rule keeps the pick and the flat rule does not."""
+    state, actions = _first_activation(2)
+    guide = RulesCommander()
+    cands = candidates(guide, state, actions, guide.choose(state, actions), 2)
+    for sure, played in ((False, 1), (True, 0)):
+        search = SearchCommander(seed=5, budget=8, samples=2, sure=sure)
+        _rigged(search, {cands[0]: [0.0, 0.0], cands[1]: [30.0, -10.0]})
+        assert search.choose(state, actions) == cands[played]
+        assert (search.searched, search.changed) == (1, played)
+    search = SearchCommander(seed=5, budget=8, samples=2, sure=True)
+    _rigged(search, {cands[0]: [0.0, 0.0], cands[1]: [30.0, 1.0]})  # ahead on both samples
+    assert search.choose(state, actions) == cands[1]
+
+
+def test_search_forms() -> None:
+    """``search`` is the best mean over two samples, ``search-sure`` the sure rule over three
+    (horizon 24 / (2 x 3) = 4 decisions), each with a budget after a colon."""
+    search = get_commander("search")
+    assert isinstance(search, SearchCommander) and not search.sure and search.samples == 2
+    sure = get_commander("search-sure:30")
+    assert isinstance(sure, SearchCommander) and sure.sure and sure.samples == 3
+    assert sure.name == "search-sure:30" and sure.budget == 30
+    assert get_commander("search-sure").name == "search-sure"
+    with pytest.raises(OptionError, match="search-sure:N with N from 1"):
+        get_commander("search-sure:0")

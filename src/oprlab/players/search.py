@@ -7,7 +7,9 @@ are the rules commander's choice and the best-scoring actions of other units or 
 copy of the game and played on by the rules commander for both sides, to the end of the round
 or a horizon of decisions, over a few dice samples; the candidate with the best mean value
 (:func:`value`) is played, the rules commander's choice winning ties. Every other decision is
-the rules commander's.
+the rules commander's. With the sure rule (``search-sure``) an alternative is played only when
+it beats the rules commander's choice on every common sample: a guard against following the
+noise of a few samples.
 
 The budget (``search:BUDGET``) is the number of decisions applied on copies per activation,
 split evenly over candidates and samples; a node budget, not a time budget, so a seed replays
@@ -58,6 +60,10 @@ MAX_BUDGET = 10_000
 CANDIDATES = 2
 #: Dice samples per candidate.
 SAMPLES = 2
+#: Dice samples per candidate of ``search-sure``: three, so that with the budget of 24 each
+#: playout (24 / (2 x 3) = 4 decisions) reaches the enemy's reply to the candidate, and the
+#: sure rule asks for three agreeing samples before leaving the rules pick.
+SURE_SAMPLES = 3
 #: A marker's worth in the last round with ``endgame`` (ten times a unit's trade: only
 #: markers decide the game then).
 LAST_ROUND_MARKER = 10 * OBJECTIVE_VALUE
@@ -135,15 +141,19 @@ class SearchCommander:
         k: int = CANDIDATES,
         samples: int = SAMPLES,
         endgame: bool = False,
+        sure: bool = False,
+        horizon: int | None = None,
+        head: str = "",
     ) -> None:
-        head = "search-end" if endgame else "search"
+        head = head or ("search-end" if endgame else "search")
         self.name = head if budget == DEFAULT_BUDGET else f"{head}:{budget}"
         self.budget, self.k, self.samples = budget, k, samples
-        self.endgame = endgame
+        self.endgame, self.sure, self.horizon = endgame, sure, horizon
         self.rng = own_generator(seed)
         self.guide = RulesCommander(seed)  # prunes, and decides everything not searched
         self.policy = RulesCommander(seed)  # plays the copies on (its own view of them)
         self.nodes = 0  # decisions applied on copies so far (the cost, for measurements)
+        self.searched = self.changed = 0  # activations searched, and played off the rules pick
 
     def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
         pick = self.guide.choose(state, actions)
@@ -154,12 +164,17 @@ class SearchCommander:
             return pick
         rules = find_system(str(getattr(state.rules, "name", state.system)))  # house rules too
         seeds = self.rng.integers(MAX_SEED, size=self.samples)  # the same for every candidate
-        horizon = max(1, self.budget // (len(cands) * self.samples))
-        means = [
-            sum(self._playout(rules, state, a, int(s), horizon) for s in seeds) / len(seeds)
-            for a in cands
-        ]
+        horizon = self.horizon or max(1, self.budget // (len(cands) * self.samples))
+        values = [[self._playout(rules, state, a, int(s), horizon) for s in seeds] for a in cands]
+        if self.sure:  # only what beats the rules choice on every common sample
+            values = [
+                v if i == 0 or min(x - y for x, y in zip(v, values[0], strict=True)) > 0 else []
+                for i, v in enumerate(values)
+            ]
+        means = [sum(v) / len(v) if v else -np.inf for v in values]
         best = max(range(len(cands)), key=lambda i: (means[i], -i))  # ties: the earlier
+        self.searched += 1
+        self.changed += best > 0
         return cands[best]
 
     def _playout(
@@ -182,9 +197,18 @@ class SearchCommander:
         return value(game, side, endgame=self.endgame)
 
 
-def _tuned(seed: SeedLike, text: str, *, endgame: bool = False) -> SearchCommander:
-    """``search:BUDGET``: a whole number of decisions per activation."""
-    head = "search-end" if endgame else "search"
+#: The search's forms, as keyword arguments of :class:`SearchCommander`: ``search`` (the best
+#: mean), ``search-end`` (the same with the endgame value) and ``search-sure`` (the sure rule
+#: over three samples; measured no stronger than ``search``, docs/commanders.md).
+FORMS: dict[str, dict[str, Any]] = {
+    "search": {},
+    "search-end": {"endgame": True},
+    "search-sure": {"samples": SURE_SAMPLES, "sure": True, "head": "search-sure"},
+}
+
+
+def _tuned(head: str, seed: SeedLike, text: str) -> SearchCommander:
+    """``search:BUDGET`` (and the other forms): a whole number of decisions per activation."""
     budget = int(text) if text.isdigit() else 0
     if not 1 <= budget <= MAX_BUDGET:
         raise OptionError(
@@ -192,15 +216,13 @@ def _tuned(seed: SeedLike, text: str, *, endgame: bool = False) -> SearchCommand
             value=f"{head}:{text}",
             expected=f"{head}:N with N from 1 to {MAX_BUDGET}, as in {head}:{DEFAULT_BUDGET}",
         )
-    return SearchCommander(seed, budget, endgame=endgame)
+    return SearchCommander(seed, budget, **FORMS[head])
 
 
-def _endgame(seed: SeedLike) -> SearchCommander:
-    """``search-end``: the search with the endgame value (:func:`value`), to measure it."""
-    return SearchCommander(seed, endgame=True)
+def _form(head: str, seed: SeedLike) -> SearchCommander:
+    return SearchCommander(seed, **FORMS[head])
 
 
-COMMANDERS["search"] = SearchCommander
-TUNED["search"] = _tuned
-COMMANDERS["search-end"] = _endgame
-TUNED["search-end"] = partial(_tuned, endgame=True)
+for _head in FORMS:
+    COMMANDERS[_head] = partial(_form, _head)
+    TUNED[_head] = partial(_tuned, _head)

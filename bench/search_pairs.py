@@ -1,0 +1,174 @@
+"""Search variants against the rules commander on the same seat-swapped seeds (issue 14).
+
+Each seed (``iter_seeds(14, N)``, the seeds of ``oprlab ladder --seed 14``) plays shooty-300
+against melee-300 on an open table in each system, twice per variant (search on side A, then on
+side B), and once rules against rules (the cost's yardstick). Tasks run seed by seed, so a
+stopped run keeps a balanced prefix; one JSON line per game is appended to ``OUT`` (games already
+there are not played again, so a run resumes); ``--report``
+prints each variant's share of the points against rules over the pairs (normal 95% interval),
+the paired difference from the first variant on the seeds both finished, and the cost::
+
+    .venv/bin/python -m bench.search_pairs OUT.jsonl N search,search:48 [--jobs 2] [--from K]
+    .venv/bin/python -m bench.search_pairs OUT.jsonl --report [--md]
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections import defaultdict
+from collections.abc import Iterator
+from functools import partial
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+from oprlab.analysis.ladder import LadderSpec, Matchup, Task, play_task
+from oprlab.players.base import COMMANDERS
+from oprlab.players.search import SearchCommander
+from oprlab.rng import child_seed
+from oprlab.samples import sample_path
+from oprlab.units.formats import army_format
+
+SYSTEMS = ("gff", "riverside")
+SERIES = 14
+BASE = "rules"
+Z95 = 1.959963984540054
+
+
+def spec() -> LadderSpec:
+    reader = army_format("army-forge")
+    a, b = (reader.load(sample_path(n)) for n in ("gff/shooty-300.json", "gff/melee-300.json"))
+    return LadderSpec(commanders=(BASE,), matchups=(Matchup(a, b),), systems=SYSTEMS)
+
+
+def tasks(n: int, names: list[str], start: int = 0) -> Iterator[Task]:
+    for k in range(start, start + n):
+        seed = child_seed(SERIES, k)
+        for system in SYSTEMS:
+            yield (system, 0, BASE, BASE, seed)
+            for name in names:
+                yield (system, 0, name, BASE, seed)
+                yield (system, 0, BASE, name, seed)
+
+
+_SPEC: LadderSpec | None = None
+
+
+def register(name: str) -> None:
+    """``sx-k2-s3-h4-sure``: a search variant (candidates, samples, horizon, the sure rule)."""
+    if not name.startswith("sx-") or name in COMMANDERS:
+        return
+    kw: dict[str, Any] = {}
+    for part in name.split("-")[1:]:
+        if part == "sure":
+            kw["sure"] = True
+        else:
+            kw[{"k": "k", "s": "samples", "h": "horizon", "b": "budget"}[part[0]]] = int(part[1:])
+    COMMANDERS[name] = partial(SearchCommander, **kw)
+
+
+def play(task: Task) -> dict[str, Any]:
+    global _SPEC
+    if _SPEC is None:
+        _SPEC = spec()
+    for name in task[2:4]:
+        register(name)
+    g = play_task(_SPEC, task)
+    return {
+        "system": g.system,
+        "seed": g.seed,
+        "a": g.commander_a,
+        "b": g.commander_b,
+        "winner": g.winner,
+        "seconds": g.seconds,
+        "think_a": g.think_a,
+        "think_b": g.think_b,
+    }
+
+
+def _interval(xs: list[float]) -> tuple[float, float, float]:
+    m = sum(xs) / len(xs)
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1)) if len(xs) > 1 else 0.0
+    h = Z95 * sd / math.sqrt(len(xs))
+    return m, max(0.0, m - h), min(1.0, m + h)
+
+
+def report(path: str, md: bool = False) -> None:
+    rows = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines()]
+    games: dict[tuple[str, str, int, int], dict[str, Any]] = {}
+    base: dict[tuple[str, int], float] = {}
+    names: list[str] = []
+    for r in rows:
+        if r["a"] == BASE and r["b"] == BASE:
+            base[(r["system"], r["seed"])] = r["seconds"]
+            continue
+        name = r["a"] if r["a"] != BASE else r["b"]
+        seat = 0 if r["a"] == name else 1
+        if name not in names:
+            names.append(name)
+        games[(r["system"], name, r["seed"], seat)] = r
+    for system in SYSTEMS:
+        pairs_of: dict[str, dict[int, float]] = defaultdict(dict)
+        cost: dict[str, list[float]] = defaultdict(list)
+        for name in names:
+            for (s, n, seed, seat), r in sorted(games.items()):
+                if s != system or n != name or seat != 0 or (s, n, seed, 1) not in games:
+                    continue
+                other = games[(s, n, seed, 1)]
+                score = (_share(r["winner"], 0) + _share(other["winner"], 1)) / 2
+                pairs_of[name][seed] = score
+                if (s, seed) in base:
+                    cost[name].append((r["seconds"] + other["seconds"]) / 2 / base[(s, seed)])
+        first = names[0] if names else ""
+        for name in names:
+            pairs = pairs_of[name]
+            if not pairs:
+                continue
+            m, lo, hi = _interval(list(pairs.values()))
+            ratio = sum(cost[name]) / len(cost[name]) if cost[name] else float("nan")
+            cpu = [r["seconds"] for (s, n, _, _), r in games.items() if s == system and n == name]
+            diff = ""
+            both = sorted(set(pairs) & set(pairs_of[first]))
+            if name != first and len(both) > 1:
+                d = [pairs[s] - pairs_of[first][s] for s in both]
+                dm = sum(d) / len(d)
+                sd = math.sqrt(sum((x - dm) ** 2 for x in d) / (len(d) - 1))
+                diff = f"{dm:+.3f} ± {Z95 * sd / math.sqrt(len(d)):.3f} ({len(d)})"
+            if md:
+                print(
+                    f"| {system} | `{name}` | {len(pairs)} | {m:.3f} | [{lo:.3f}, {hi:.3f}] "
+                    f"| {sum(cpu) / len(cpu):.1f} s | {ratio:.1f}x | {diff} |"
+                )
+            else:
+                line = f"{system:9} {name:24} pairs {len(pairs):3}  {m:.3f} [{lo:.3f}, {hi:.3f}]"
+                print(line + f"  cost {ratio:4.1f}x" + (f"  vs {first}: {diff}" if diff else ""))
+
+
+def _share(winner: int | None, seat: int) -> float:
+    return 0.5 if winner is None else float(winner == seat)
+
+
+def main(argv: list[str]) -> None:
+    out = argv[0]
+    if argv[1:2] == ["--report"]:
+        report(out, md="--md" in argv)
+        return
+    n, names = int(argv[1]), argv[2].split(",")
+    jobs = int(argv[argv.index("--jobs") + 1]) if "--jobs" in argv else 1
+    start = int(argv[argv.index("--from") + 1]) if "--from" in argv else 0
+    done = set()
+    if Path(out).exists():  # resume: games already in OUT are not played again
+        for line in Path(out).read_text(encoding="utf-8").splitlines():
+            r = json.loads(line)
+            done.add((r["system"], r["a"], r["b"], r["seed"]))
+    todo = [t for t in tasks(n, names, start) if (t[0], t[2], t[3], t[4]) not in done]
+    with open(out, "a", encoding="utf-8") as f, Pool(jobs) as pool:
+        for row in pool.imap(play, todo):
+            f.write(json.dumps(row) + "\n")
+            f.flush()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
