@@ -204,6 +204,11 @@ class Blockers:
         # the boxes' sides as contiguous columns
         self._planes = np.stack([self.nx, self.ny, self.d], axis=1)
         self._box = tuple(np.ascontiguousarray(v) for v in (*self.lo.T, *self.hi.T))
+        # for :meth:`depth`: one over each half-plane's normal length, and padding that puts
+        # the padded half-planes infinitely far
+        norm = np.hypot(self.nx, self.ny)
+        self._inv_norm = np.where(norm > 0, 1.0 / np.where(norm > 0, norm, 1.0), 0.0)
+        self._pad = np.where(norm > 0, 0.0, np.inf)
         self._merged: dict[int, tuple[FloatArray, FloatArray, FloatArray, FloatArray]] = {}
         self._kept: dict[int, tuple[object, Any]] = {}
 
@@ -233,6 +238,16 @@ class Blockers:
             self._kept[id(owner)] = hit
         value: T = hit[1]
         return value
+
+    def depth(self, point: FloatArray) -> float:
+        """How far ``point`` lies inside the blocker it is deepest in (0 if in none): every
+        point nearer it than this is inside that blocker by :meth:`contains`'s own test
+        (``side > 1e-9``), whose threshold is taken off before measuring."""
+        if not self.polygons:
+            return 0.0
+        side = (float(point[0]) * self.nx + float(point[1]) * self.ny) - self.d - 1e-9
+        inner = (side * self._inv_norm + self._pad).min(axis=1)
+        return max(0.0, float(inner.max()))
 
     def contains(self, points: FloatArray) -> BoolArray:
         """Which points lie strictly inside any of the polygons."""

@@ -307,8 +307,18 @@ def as_point(a: FloatArray) -> Point:
 
 
 def _nearest_free(nav: NavGraph, p: FloatArray, blockers: Blockers) -> FloatArray | None:
-    for band in _ESCAPE:
-        cand = p + band
+    """The first free point of the escape bands round ``p`` (ring by ring, outward). Rings
+    nearer ``p`` than its depth inside a blocker lie inside that blocker, so they are not
+    tested: the answer is the one testing every ring gives."""
+    deep = blockers.depth(p) - _DEPTH_MARGIN
+    for band, rho in _ESCAPE:
+        if deep > 0:
+            if rho[-1] < deep:
+                continue
+            keep = rho >= deep
+            cand = p + band[keep]
+        else:
+            cand = p + band
         ok = nav.free(cand, blockers)
         if ok.any():
             got: FloatArray = cand[int(np.argmax(ok))]
@@ -316,7 +326,13 @@ def _nearest_free(nav: NavGraph, p: FloatArray, blockers: Blockers) -> FloatArra
     return None
 
 
-def _escape_bands() -> list[FloatArray]:
+#: Inches a ring must lie inside a blocker's depth to be skipped (far above round-off).
+_DEPTH_MARGIN = 1e-7
+
+
+def _escape_bands() -> list[tuple[FloatArray, FloatArray]]:
+    """Points round the origin in rings of growing radius, grouped in bands, with each
+    point's ring radius."""
     bands = []
     for rhos, arc in (
         (np.arange(0.02, 0.3, 0.04), 0.05),
@@ -325,13 +341,15 @@ def _escape_bands() -> list[FloatArray]:
         (np.arange(4.5, 12.01, 0.5), 0.4),
     ):
         pts = []
+        radius: list[float] = []
         for rho in rhos:
             k = max(16, math.ceil(2 * math.pi * rho / arc))
             pts += [
                 (rho * math.cos(2 * math.pi * a / k), rho * math.sin(2 * math.pi * a / k))
                 for a in range(k)
             ]
-        bands.append(np.array(pts, dtype=np.float64))
+            radius += [float(rho)] * k
+        bands.append((np.array(pts, dtype=np.float64), np.array(radius, dtype=np.float64)))
     return bands
 
 
