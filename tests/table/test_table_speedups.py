@@ -220,3 +220,36 @@ def test_blocker_depth_is_the_distance_to_the_nearest_edge() -> None:
     assert blockers.depth(np.array([2.0, 2.0])) == pytest.approx(2.0, abs=1e-8)
     assert blockers.depth(np.array([0.5, 2.0])) == pytest.approx(0.5, abs=1e-8)
     assert blockers.depth(np.array([5.0, 2.0])) == 0.0
+
+
+def test_straight_answers_free_and_clear() -> None:
+    """One point test for ends and sample points gives what :meth:`NavGraph.free` of each end
+    and :meth:`NavGraph.clear` of each segment give, bit for bit (random segments among many
+    units, on an open table and a generated one)."""
+    for terrain in (None, 4):
+        table = Table() if terrain is None else mission_table(terrain)
+        rng = np.random.default_rng(41 if terrain is None else terrain)
+        for _ in range(4):
+            others = _random_units(rng, int(rng.integers(4, 10)))
+            nav = nav_graph(table, 0.5)
+            for blockers in (blockers_for(others, 0.5), paths.NO_BLOCKERS):
+                a, b = rng.uniform(-1, 49, (60, 2)), rng.uniform(-1, 49, (60, 2))
+                b[:20] = a[:20] + rng.uniform(-2, 2, (20, 2))  # short ones, often clear
+                free_a, free_b, clear = nav.straight(a, b, blockers)
+                assert np.array_equal(free_a, nav.free(a, blockers))
+                assert np.array_equal(free_b, nav.free(b, blockers))
+                assert np.array_equal(clear, nav.clear(a, b, blockers))
+                assert clear.any() and (not clear.all() or not len(blockers))
+
+
+def test_contains_for_few_points_equals_the_box_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Few points are tested against every half-plane at once, many behind a box test first:
+    the same answers (points inside, outside, near edges and exactly on corners)."""
+    rng = np.random.default_rng(5)
+    blockers = blockers_for(_random_units(rng, 8), 0.5)
+    pts = np.concatenate((rng.uniform(0, 48, (200, 2)), blockers.corners, blockers.corners + 1e-7))
+    dense = np.concatenate([blockers.contains(pts[i : i + 2]) for i in range(0, len(pts), 2)])
+    monkeypatch.setattr("oprlab.table.blockers._DENSE", 0)
+    boxed = blockers.contains(pts)
+    assert np.array_equal(dense, boxed)
+    assert boxed.any() and not boxed.all()

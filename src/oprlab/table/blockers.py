@@ -204,11 +204,14 @@ class Blockers:
         # the boxes' sides as contiguous columns
         self._planes = np.stack([self.nx, self.ny, self.d], axis=1)
         self._box = tuple(np.ascontiguousarray(v) for v in (*self.lo.T, *self.hi.T))
-        # for :meth:`depth`: one over each half-plane's normal length, and padding that puts
-        # the padded half-planes infinitely far
-        norm = np.hypot(self.nx, self.ny)
-        self._inv_norm = np.where(norm > 0, 1.0 / np.where(norm > 0, norm, 1.0), 0.0)
-        self._pad = np.where(norm > 0, 0.0, np.inf)
+        # for :meth:`contains` on few points: the half-planes as rows, and how they group
+        self._flat = (
+            self.nx.reshape(1, -1),
+            self.ny.reshape(1, -1),
+            self.d.reshape(1, -1),
+            (-1, *self.nx.shape),
+        )
+        self._depth: tuple[FloatArray, FloatArray] | None = None
         self._merged: dict[int, tuple[FloatArray, FloatArray, FloatArray, FloatArray]] = {}
         self._kept: dict[int, tuple[object, Any]] = {}
 
@@ -245,8 +248,15 @@ class Blockers:
         (``side > 1e-9``), whose threshold is taken off before measuring."""
         if not self.polygons:
             return 0.0
+        if self._depth is None:
+            # one over each half-plane's normal length, and a padding that puts the padded
+            # half-planes infinitely far
+            norm = np.hypot(self.nx, self.ny)
+            inv = np.where(norm > 0, 1.0 / np.where(norm > 0, norm, 1.0), 0.0)
+            self._depth = (inv, np.where(norm > 0, 0.0, np.inf))
+        inv_norm, pad = self._depth
         side = (float(point[0]) * self.nx + float(point[1]) * self.ny) - self.d - 1e-9
-        inner = (side * self._inv_norm + self._pad).min(axis=1)
+        inner = (side * inv_norm + pad).min(axis=1)
         return max(0.0, float(inner.max()))
 
     def contains(self, points: FloatArray) -> BoolArray:
@@ -254,6 +264,13 @@ class Blockers:
         if not self.polygons or len(points) == 0:
             return np.zeros(len(points), dtype=np.bool_)
         x, y = points[:, 0, None], points[:, 1, None]
+        if len(points) * self._flat[0].shape[1] <= _DENSE:
+            # few points: every half-plane of every polygon at once, no box test first (the
+            # same sides, so the same answers: a point outside a box is outside its polygon)
+            nx, ny, d, groups = self._flat
+            inner = ((x * nx + y * ny) - d) > 1e-9
+            dense: BoolArray = np.logical_and.reduce(inner.reshape(groups), axis=2).any(axis=1)
+            return dense
         lox, loy, hix, hiy = self._box
         near = (x >= lox) & (x <= hix) & (y >= loy) & (y <= hiy)
         i, j = np.nonzero(near)
@@ -266,6 +283,8 @@ class Blockers:
         return out
 
 
+#: Point-and-half-plane pairs up to which :meth:`Blockers.contains` tests every pair.
+_DENSE = 4096
 #: Inches a blocker's bounding box is grown by before the exact test (far above round-off).
 _BOX_MARGIN = 1e-6
 

@@ -135,6 +135,33 @@ class NavGraph:
         ok[idx[inside.reshape(-1, len(_SAMPLES)).any(axis=1)]] = False
         return ok
 
+    def straight(
+        self, a: FloatArray, b: FloatArray, blockers: Blockers = NO_BLOCKERS
+    ) -> tuple[BoolArray, BoolArray, BoolArray]:
+        """:meth:`free` of each ``a[i]`` and each ``b[i]`` and :meth:`clear` of each segment
+        ``a[i] -> b[i]``, the same answers from one point test for the ends and the segments'
+        sample points together (each answer is worked out for each point and segment on its
+        own, so asking together changes no bit)."""
+        n = len(a)
+        samples = (a[:, None, :] + (b - a)[:, None, :] * _SAMPLES[None, :, None]).reshape(-1, 2)
+        points = np.concatenate((a, b, samples))
+        ends = points[: 2 * n]
+        inside = (ends >= self._lo_tol) & (ends <= self._hi_tol)
+        free: BoolArray = np.logical_and.reduce(inside, axis=1)
+        hit: BoolArray = np.zeros(len(points), dtype=np.bool_)
+        if self.geom is not None:
+            hit |= shapely.contains_xy(self.geom, points[:, 0], points[:, 1])
+        if len(blockers):
+            hit |= blockers.contains(points)
+        free &= ~hit[: 2 * n]
+        ok: BoolArray = ~np.logical_or.reduce(hit[2 * n :].reshape(n, len(_SAMPLES)), axis=1)
+        if len(blockers):
+            p, q = blockers.with_edges(self.edge_a, self.edge_b)
+            ok &= ~crossings(a, b, p, q).any(axis=1)
+        elif len(self.edge_a):
+            ok &= ~crossings(a, b, self.edge_a, self.edge_b).any(axis=1)
+        return free[:n], free[n:], ok
+
     def climb(self, a: FloatArray, b: FloatArray) -> FloatArray:
         """Vertical inches climbed or dropped along each segment (crossing elevated edges)."""
         if len(self.climb_h) == 0 or len(a) == 0:
@@ -370,7 +397,8 @@ def find_path(nav: NavGraph, start: Point, goal: Point, blockers: Blockers = NO_
     pre: list[FloatArray] = [s0]
     post: list[FloatArray] = [g0]
     s, g = s0, g0
-    free_s, free_g = nav.free(np.concatenate((s[None, :], g[None, :])), blockers)
+    ends_s, ends_g, direct = nav.straight(s0[None, :], g0[None, :], blockers)
+    free_s, free_g = bool(ends_s[0]), bool(ends_g[0])
     if not free_s:
         got = _nearest_free(nav, s, blockers)
         if got is None:
@@ -385,7 +413,9 @@ def find_path(nav: NavGraph, start: Point, goal: Point, blockers: Blockers = NO_
         else:
             g = got
             post.insert(0, g)
-    if reachable_goal and nav.clear(s[None, :], g[None, :], blockers)[0]:
+    if reachable_goal and (
+        direct[0] if free_s and free_g else nav.clear(s[None, :], g[None, :], blockers)[0]
+    ):
         middle = [s, g]
     else:
         middle, found = _graph_path(nav, s, g, blockers)
