@@ -336,7 +336,8 @@ def as_point(a: FloatArray) -> Point:
 def _nearest_free(nav: NavGraph, p: FloatArray, blockers: Blockers) -> FloatArray | None:
     """The first free point of the escape bands round ``p`` (ring by ring, outward). Rings
     nearer ``p`` than its depth inside a blocker lie inside that blocker, so they are not
-    tested: the answer is the one testing every ring gives."""
+    tested, and a band is tested a few rings at a time, nearest first: the answer is the one
+    testing every ring of a band at once gives."""
     deep = blockers.depth(p) - _DEPTH_MARGIN
     for band, rho in _ESCAPE:
         if deep > 0:
@@ -346,15 +347,19 @@ def _nearest_free(nav: NavGraph, p: FloatArray, blockers: Blockers) -> FloatArra
             cand = p + band[keep]
         else:
             cand = p + band
-        ok = nav.free(cand, blockers)
-        if ok.any():
-            got: FloatArray = cand[int(np.argmax(ok))]
-            return got
+        for at in range(0, len(cand), _ESCAPE_CHUNK):  # in order: the first free point wins
+            part = cand[at : at + _ESCAPE_CHUNK]
+            ok = nav.free(part, blockers)
+            if ok.any():
+                got: FloatArray = part[int(np.argmax(ok))]
+                return got
     return None
 
 
 #: Inches a ring must lie inside a blocker's depth to be skipped (far above round-off).
 _DEPTH_MARGIN = 1e-7
+#: Escape points tested at a time (the first rings past a blocker's edge are usually free).
+_ESCAPE_CHUNK = 128
 
 
 def _escape_bands() -> list[tuple[FloatArray, FloatArray]]:
