@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oprlab.table import paths
-from oprlab.table.blockers import _convex_hull, blockers_for
+from oprlab.table.blockers import Blockers, _convex_hull, blockers_for
 from oprlab.table.deploy import mission_table
 from oprlab.table.formation import Neighbours, formation
 from oprlab.table.model import FloatArray, Placement, Table
@@ -173,3 +173,83 @@ def _random_units(rng: np.random.Generator, count: int) -> list[Placement]:
         centre = (float(rng.uniform(6, 42)), float(rng.uniform(6, 42)))
         out.append(Placement(formation(n, 0.5, centre, (0.0, 1.0)), np.full(n, 0.5)))
     return out
+
+
+def _plain_nearest_free(
+    nav: paths.NavGraph, p: FloatArray, blockers: Blockers
+) -> FloatArray | None:
+    """Every ring of every band tested, as :func:`paths._nearest_free` did before."""
+    for band, _ in paths._ESCAPE:
+        cand = p + band
+        ok = nav.free(cand, blockers)
+        if ok.any():
+            got: FloatArray = cand[int(np.argmax(ok))]
+            return got
+    return None
+
+
+def test_nearest_free_skipping_rings_inside_a_blocker_finds_the_plain_point() -> None:
+    """A goal inside another unit (a move toward an enemy) escapes to the first free point of
+    the rings; the rings nearer than its depth inside the blocker are not tested, and the
+    point found is the one testing them all finds (centres of units, deep inside, and points
+    near their edges, on an open table and a generated one)."""
+    deep = 0
+    for terrain in (None, 4):
+        table = Table() if terrain is None else mission_table(terrain)
+        rng = np.random.default_rng(31 if terrain is None else terrain)
+        for _ in range(4):
+            others = _random_units(rng, int(rng.integers(4, 10)))
+            nav = nav_graph(table, 0.5)
+            blockers = blockers_for(others, 0.5)
+            points = [o.centres.mean(axis=0) for o in others]
+            points += [o.centres[0] + rng.uniform(-1.5, 1.5, 2) for o in others]
+            for p in points:
+                deep += blockers.depth(p) > 1.0
+                got = paths._nearest_free(nav, p, blockers)
+                want = _plain_nearest_free(nav, p, blockers)
+                assert (got is None) == (want is None)
+                assert got is None or (want is not None and np.array_equal(got, want))
+    assert deep >= 10
+
+
+def test_blocker_depth_is_the_distance_to_the_nearest_edge() -> None:
+    """A 4" square blocker: its centre is 2" deep (less contains' threshold), a point 0.5"
+    inside one side is 0.5" deep, a point outside is not inside at all."""
+    square = np.array([(0.0, 0.0), (4.0, 0.0), (4.0, 4.0), (0.0, 4.0)])
+    blockers = Blockers([square])
+    assert blockers.depth(np.array([2.0, 2.0])) == pytest.approx(2.0, abs=1e-8)
+    assert blockers.depth(np.array([0.5, 2.0])) == pytest.approx(0.5, abs=1e-8)
+    assert blockers.depth(np.array([5.0, 2.0])) == 0.0
+
+
+def test_straight_answers_free_and_clear() -> None:
+    """One point test for ends and sample points gives what :meth:`NavGraph.free` of each end
+    and :meth:`NavGraph.clear` of each segment give, bit for bit (random segments among many
+    units, on an open table and a generated one)."""
+    for terrain in (None, 4):
+        table = Table() if terrain is None else mission_table(terrain)
+        rng = np.random.default_rng(41 if terrain is None else terrain)
+        for _ in range(4):
+            others = _random_units(rng, int(rng.integers(4, 10)))
+            nav = nav_graph(table, 0.5)
+            for blockers in (blockers_for(others, 0.5), paths.NO_BLOCKERS):
+                a, b = rng.uniform(-1, 49, (60, 2)), rng.uniform(-1, 49, (60, 2))
+                b[:20] = a[:20] + rng.uniform(-2, 2, (20, 2))  # short ones, often clear
+                free_a, free_b, clear = nav.straight(a, b, blockers)
+                assert np.array_equal(free_a, nav.free(a, blockers))
+                assert np.array_equal(free_b, nav.free(b, blockers))
+                assert np.array_equal(clear, nav.clear(a, b, blockers))
+                assert clear.any() and (not clear.all() or not len(blockers))
+
+
+def test_contains_for_few_points_equals_the_box_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Few points are tested against every half-plane at once, many behind a box test first:
+    the same answers (points inside, outside, near edges and exactly on corners)."""
+    rng = np.random.default_rng(5)
+    blockers = blockers_for(_random_units(rng, 8), 0.5)
+    pts = np.concatenate((rng.uniform(0, 48, (200, 2)), blockers.corners, blockers.corners + 1e-7))
+    dense = np.concatenate([blockers.contains(pts[i : i + 2]) for i in range(0, len(pts), 2)])
+    monkeypatch.setattr("oprlab.table.blockers._DENSE", 0)
+    boxed = blockers.contains(pts)
+    assert np.array_equal(dense, boxed)
+    assert boxed.any() and not boxed.all()

@@ -180,8 +180,7 @@ class Blockers:
         if b == 0:
             self.corners = np.zeros((0, 2))
             self.ends = np.zeros((0, 2))
-            self.lo = np.zeros((0, 2))
-            self.hi = np.zeros((0, 2))
+            first = np.zeros(0, dtype=np.intp)
         else:
             # all polygons at once: each corner, the next corner round its polygon, its edge
             sizes = np.array([len(p) for p in self.polygons])
@@ -195,15 +194,17 @@ class Blockers:
             self.nx[which, col] = -e[:, 1]
             self.ny[which, col] = e[:, 0]
             self.d[which, col] = -e[:, 1] * self.corners[:, 0] + e[:, 0] * self.corners[:, 1]
-            # bounding boxes, grown by far more than round-off: a point outside one is
-            # outside the polygon, so only points near a polygon are tested against its edges
-            self.lo = np.minimum.reduceat(self.corners, first, axis=0) - _BOX_MARGIN
-            self.hi = np.maximum.reduceat(self.corners, first, axis=0) + _BOX_MARGIN
         freeze(self.corners, self.ends)
-        # for :meth:`contains`: the half-planes stacked (one gather per call, not three) and
-        # the boxes' sides as contiguous columns
-        self._planes = np.stack([self.nx, self.ny, self.d], axis=1)
-        self._box = tuple(np.ascontiguousarray(v) for v in (*self.lo.T, *self.hi.T))
+        self._first = first
+        self._boxed: tuple[FloatArray, tuple[FloatArray, ...]] | None = None
+        # for :meth:`contains` on few points: the half-planes as rows, and how they group
+        self._flat = (
+            self.nx.reshape(1, -1),
+            self.ny.reshape(1, -1),
+            self.d.reshape(1, -1),
+            (-1, *self.nx.shape),
+        )
+        self._depth: tuple[FloatArray, FloatArray] | None = None
         self._merged: dict[int, tuple[FloatArray, FloatArray, FloatArray, FloatArray]] = {}
         self._kept: dict[int, tuple[object, Any]] = {}
 
@@ -234,23 +235,63 @@ class Blockers:
         value: T = hit[1]
         return value
 
+    def depth(self, point: FloatArray) -> float:
+        """How far ``point`` lies inside the blocker it is deepest in (0 if in none): every
+        point nearer it than this is inside that blocker by :meth:`contains`'s own test
+        (``side > 1e-9``), whose threshold is taken off before measuring."""
+        if not self.polygons:
+            return 0.0
+        if self._depth is None:
+            # one over each half-plane's normal length, and a padding that puts the padded
+            # half-planes infinitely far
+            norm = np.hypot(self.nx, self.ny)
+            inv = np.where(norm > 0, 1.0 / np.where(norm > 0, norm, 1.0), 0.0)
+            self._depth = (inv, np.where(norm > 0, 0.0, np.inf))
+        inv_norm, pad = self._depth
+        side = (float(point[0]) * self.nx + float(point[1]) * self.ny) - self.d - 1e-9
+        inner = (side * inv_norm + pad).min(axis=1)
+        return max(0.0, float(inner.max()))
+
+    def _boxes(self) -> tuple[FloatArray, tuple[FloatArray, ...]]:
+        """For :meth:`contains` on many points (made when first asked): the half-planes
+        stacked (one gather per call, not three) and the polygons' bounding boxes' sides as
+        contiguous columns, grown by far more than round-off: a point outside a box is outside
+        its polygon, so only points near a polygon are tested against its edges."""
+        if self._boxed is None:
+            lo = np.minimum.reduceat(self.corners, self._first, axis=0) - _BOX_MARGIN
+            hi = np.maximum.reduceat(self.corners, self._first, axis=0) + _BOX_MARGIN
+            self._boxed = (
+                np.stack([self.nx, self.ny, self.d], axis=1),
+                tuple(np.ascontiguousarray(v) for v in (*lo.T, *hi.T)),
+            )
+        return self._boxed
+
     def contains(self, points: FloatArray) -> BoolArray:
         """Which points lie strictly inside any of the polygons."""
         if not self.polygons or len(points) == 0:
             return np.zeros(len(points), dtype=np.bool_)
         x, y = points[:, 0, None], points[:, 1, None]
-        lox, loy, hix, hiy = self._box
+        if len(points) * self._flat[0].shape[1] <= _DENSE:
+            # few points: every half-plane of every polygon at once, no box test first (the
+            # same sides, so the same answers: a point outside a box is outside its polygon)
+            nx, ny, d, groups = self._flat
+            inner = ((x * nx + y * ny) - d) > 1e-9
+            dense: BoolArray = np.logical_and.reduce(inner.reshape(groups), axis=2).any(axis=1)
+            return dense
+        planes_all, (lox, loy, hix, hiy) = self._boxes()
         near = (x >= lox) & (x <= hix) & (y >= loy) & (y <= hiy)
         i, j = np.nonzero(near)
         out = np.zeros(len(points), dtype=np.bool_)
         if len(i) == 0:
             return out
-        pts, planes = points[i], self._planes[j]
+        pts, planes = points[i], planes_all[j]
         side = (pts[:, 0, None] * planes[:, 0] + pts[:, 1, None] * planes[:, 1]) - planes[:, 2]
         out[i[(side > 1e-9).all(axis=1)]] = True
         return out
 
 
+#: Point-and-half-plane pairs up to which :meth:`Blockers.contains` tests every pair.
+_DENSE = 4096
 #: Inches a blocker's bounding box is grown by before the exact test (far above round-off).
 _BOX_MARGIN = 1e-6
 

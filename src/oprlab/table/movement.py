@@ -321,8 +321,8 @@ def _paths(
             continue
         blocks = m.blocks(float(r))
         a, b = starts[group], goals[group]
-        ends = nav.free(np.vstack([a, b]), blocks)
-        ok = ends[: len(a)] & ends[len(a) :] & nav.clear(a, b, blocks)
+        free_a, free_b, direct = nav.straight(a, b, blocks)
+        ok = free_a & free_b & direct
         climbs = nav.climb(a, b)
         pending: list[int] = []
         for j, k in enumerate(group):

@@ -135,6 +135,33 @@ class NavGraph:
         ok[idx[inside.reshape(-1, len(_SAMPLES)).any(axis=1)]] = False
         return ok
 
+    def straight(
+        self, a: FloatArray, b: FloatArray, blockers: Blockers = NO_BLOCKERS
+    ) -> tuple[BoolArray, BoolArray, BoolArray]:
+        """:meth:`free` of each ``a[i]`` and each ``b[i]`` and :meth:`clear` of each segment
+        ``a[i] -> b[i]``, the same answers from one point test for the ends and the segments'
+        sample points together (each answer is worked out for each point and segment on its
+        own, so asking together changes no bit)."""
+        n = len(a)
+        samples = (a[:, None, :] + (b - a)[:, None, :] * _SAMPLES[None, :, None]).reshape(-1, 2)
+        points = np.concatenate((a, b, samples))
+        ends = points[: 2 * n]
+        inside = (ends >= self._lo_tol) & (ends <= self._hi_tol)
+        free: BoolArray = np.logical_and.reduce(inside, axis=1)
+        hit: BoolArray = np.zeros(len(points), dtype=np.bool_)
+        if self.geom is not None:
+            hit |= shapely.contains_xy(self.geom, points[:, 0], points[:, 1])
+        if len(blockers):
+            hit |= blockers.contains(points)
+        free &= ~hit[: 2 * n]
+        ok: BoolArray = ~np.logical_or.reduce(hit[2 * n :].reshape(n, len(_SAMPLES)), axis=1)
+        if len(blockers):
+            p, q = blockers.with_edges(self.edge_a, self.edge_b)
+            ok &= ~crossings(a, b, p, q).any(axis=1)
+        elif len(self.edge_a):
+            ok &= ~crossings(a, b, self.edge_a, self.edge_b).any(axis=1)
+        return free[:n], free[n:], ok
+
     def climb(self, a: FloatArray, b: FloatArray) -> FloatArray:
         """Vertical inches climbed or dropped along each segment (crossing elevated edges)."""
         if len(self.climb_h) == 0 or len(a) == 0:
@@ -307,16 +334,37 @@ def as_point(a: FloatArray) -> Point:
 
 
 def _nearest_free(nav: NavGraph, p: FloatArray, blockers: Blockers) -> FloatArray | None:
-    for band in _ESCAPE:
-        cand = p + band
-        ok = nav.free(cand, blockers)
-        if ok.any():
-            got: FloatArray = cand[int(np.argmax(ok))]
-            return got
+    """The first free point of the escape bands round ``p`` (ring by ring, outward). Rings
+    nearer ``p`` than its depth inside a blocker lie inside that blocker, so they are not
+    tested, and a band is tested a few rings at a time, nearest first: the answer is the one
+    testing every ring of a band at once gives."""
+    deep = blockers.depth(p) - _DEPTH_MARGIN
+    for band, rho in _ESCAPE:
+        if deep > 0:
+            if rho[-1] < deep:
+                continue
+            keep = rho >= deep
+            cand = p + band[keep]
+        else:
+            cand = p + band
+        for at in range(0, len(cand), _ESCAPE_CHUNK):  # in order: the first free point wins
+            part = cand[at : at + _ESCAPE_CHUNK]
+            ok = nav.free(part, blockers)
+            if ok.any():
+                got: FloatArray = part[int(np.argmax(ok))]
+                return got
     return None
 
 
-def _escape_bands() -> list[FloatArray]:
+#: Inches a ring must lie inside a blocker's depth to be skipped (far above round-off).
+_DEPTH_MARGIN = 1e-7
+#: Escape points tested at a time (the first rings past a blocker's edge are usually free).
+_ESCAPE_CHUNK = 128
+
+
+def _escape_bands() -> list[tuple[FloatArray, FloatArray]]:
+    """Points round the origin in rings of growing radius, grouped in bands, with each
+    point's ring radius."""
     bands = []
     for rhos, arc in (
         (np.arange(0.02, 0.3, 0.04), 0.05),
@@ -325,13 +373,15 @@ def _escape_bands() -> list[FloatArray]:
         (np.arange(4.5, 12.01, 0.5), 0.4),
     ):
         pts = []
+        radius: list[float] = []
         for rho in rhos:
             k = max(16, math.ceil(2 * math.pi * rho / arc))
             pts += [
                 (rho * math.cos(2 * math.pi * a / k), rho * math.sin(2 * math.pi * a / k))
                 for a in range(k)
             ]
-        bands.append(np.array(pts, dtype=np.float64))
+            radius += [float(rho)] * k
+        bands.append((np.array(pts, dtype=np.float64), np.array(radius, dtype=np.float64)))
     return bands
 
 
@@ -352,7 +402,8 @@ def find_path(nav: NavGraph, start: Point, goal: Point, blockers: Blockers = NO_
     pre: list[FloatArray] = [s0]
     post: list[FloatArray] = [g0]
     s, g = s0, g0
-    free_s, free_g = nav.free(np.concatenate((s[None, :], g[None, :])), blockers)
+    ends_s, ends_g, direct = nav.straight(s0[None, :], g0[None, :], blockers)
+    free_s, free_g = bool(ends_s[0]), bool(ends_g[0])
     if not free_s:
         got = _nearest_free(nav, s, blockers)
         if got is None:
@@ -367,7 +418,9 @@ def find_path(nav: NavGraph, start: Point, goal: Point, blockers: Blockers = NO_
         else:
             g = got
             post.insert(0, g)
-    if reachable_goal and nav.clear(s[None, :], g[None, :], blockers)[0]:
+    if reachable_goal and (
+        direct[0] if free_s and free_g else nav.clear(s[None, :], g[None, :], blockers)[0]
+    ):
         middle = [s, g]
     else:
         middle, found = _graph_path(nav, s, g, blockers)
