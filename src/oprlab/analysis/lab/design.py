@@ -15,6 +15,7 @@ May import game, players, table, units, rng; the analysis layer's own stores sit
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import json
@@ -32,6 +33,7 @@ from oprlab.files import read_text
 from oprlab.game import deploy_search
 from oprlab.game.options import parse_options
 from oprlab.game.play import play_game
+from oprlab.game.system import RuleSystem
 from oprlab.game.systems import VERSIONS, find_system
 from oprlab.players import get_commander
 from oprlab.rng import child_seed, commander_stream
@@ -52,7 +54,7 @@ __all__ = [
 ]
 
 #: The factors of a cell, in the order cells are crossed and labelled.
-FACTORS = ("system", "mechanic", "readings", "commanders", "table")
+FACTORS = ("system", "mechanic", "readings", "commanders", "table", "first")
 
 
 @dataclass(frozen=True)
@@ -178,8 +180,8 @@ def build_cells(
     f = exp.factors
     cells: list[Cell] = []
     for m, (a, b) in enumerate(armies):
-        for system, mechanic, reading, commanders, table in itertools.product(
-            f.system, f.mechanic, f.readings, f.commanders, f.table
+        for system, mechanic, reading, commanders, table, first in itertools.product(
+            f.system, f.mechanic, f.readings, f.commanders, f.table, f.first
         ):
             pair = (commanders, commanders) if isinstance(commanders, str) else tuple(commanders)
             levels = {
@@ -188,6 +190,7 @@ def build_cells(
                 "readings": reading,
                 "commanders": commanders,
                 "table": table,
+                "first": first,
             }
             fixed = tables[table]
             key = _hash(
@@ -287,6 +290,7 @@ def play_cell_game(
         for side in (0, 1)
     ]
     rules = find_system(cell.system)
+    options = _first_options(cell, rules, seat)
     leaders: list[int] = []
     first: list[int] = []
     credit = Attribution()
@@ -309,7 +313,7 @@ def play_cell_game(
         table=_generated(game_seed) if cell.generated else cell.table,
         log=False,
         system=rules,
-        options=cell.options,
+        options=options,
         on_round=on_round,
         on_decision=on_decision,
     )
@@ -338,6 +342,17 @@ def play_cell_game(
         units=credit.records(state, (order[0], order[1])),
         handicap=handicap,
     )
+
+
+def _first_options(cell: Cell, rules: RuleSystem, seat: int) -> Any:
+    """The cell's readings with the ``first`` factor applied: ``"A"`` / ``"B"`` is an army of
+    the matchup, so its side (``roll_off_winner``) follows the seat (seat 0: army A on side A)."""
+    first = str(cell.levels.get("first", "rolloff"))
+    if first == "rolloff":
+        return cell.options
+    side = seat if first == "A" else 1 - seat
+    base = cell.options if cell.options is not None else rules.readings()
+    return dataclasses.replace(base, roll_off_winner="AB"[side])
 
 
 def _lead_changes(leaders: Sequence[int]) -> int:

@@ -1,6 +1,6 @@
 """The experiment file: a designer's question as TOML, checked before any game is played.
 
-An experiment crosses *factors* (system, readings, mechanic, commanders, table) over
+An experiment crosses *factors* (system, readings, mechanic, commanders, table, first) over
 *matchups* (two armies each); every combination is a *cell*, and every cell plays the same
 seeds (:mod:`oprlab.analysis.lab.design`). The first level of each factor is its baseline:
 each other level's effect is measured against it. How many games a cell plays is a stopping
@@ -86,8 +86,13 @@ class Factors(BaseModel):
         "'random']",
     )
     table: list[TableLevel] = Field(["open"], description="tables: open, generated, file:PATH")
+    first: list[Literal["rolloff", "A", "B"]] = Field(
+        ["rolloff"],
+        description="who wins the roll-off that decides who goes first: rolloff (the dice), "
+        "A or B (that army of the matchup, whichever side it plays), e.g. ['rolloff', 'A']",
+    )
 
-    @field_validator("system", "mechanic", "readings", "commanders", "table")
+    @field_validator("system", "mechanic", "readings", "commanders", "table", "first")
     @classmethod
     def _levels(cls, value: list[Any]) -> list[Any]:
         if not value:
@@ -251,6 +256,13 @@ def _check_levels(exp: Experiment, source: str) -> None:
                     expected=exc.expected,
                 ) from None
     for i, reading in enumerate(f.readings):
+        if "roll_off_winner" in reading:
+            raise ParseError(
+                "the roll-off's winner is the first factor, not a reading",
+                value="roll_off_winner",
+                where=f"{source}: factors.readings[{i}]",
+                expected="first = ['rolloff', 'A'] in [factors] (A: army A of the matchup)",
+            )
         for system in f.system:
             try:
                 parse_options(system, reading_pairs(reading))
@@ -262,7 +274,7 @@ def _check_levels(exp: Experiment, source: str) -> None:
                     expected=exc.expected,
                 ) from None
     cells = len(exp.matchups) * len(f.system) * len(f.mechanic) * len(f.readings)
-    cells *= len(f.commanders) * len(f.table)
+    cells *= len(f.commanders) * len(f.table) * len(f.first)
     try:
         check_limit("cells (matchups x factor levels)", cells, MAX_CELLS, where=source)
     except UserError as exc:
