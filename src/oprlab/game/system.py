@@ -67,6 +67,8 @@ class GameResult:
         rounds: rounds played.
         decisions: decisions taken (the length of the game).
         commanders: the commanders' names, side A first.
+        commander_revisions: their revisions (``players.base.REVISIONS``: bumped whenever a
+            change alters a commander's play), side A first; ``""`` for one without.
         rules_version: the procedure's version (seed text and revision, house rules).
         rule_options: the readings played, as (name, plain value) pairs.
         not_deployed: units that found no room to deploy (not counted in ``models_lost``).
@@ -85,6 +87,7 @@ class GameResult:
     rules_version: str = ""
     rule_options: tuple[tuple[str, Any], ...] = ()
     not_deployed: tuple[NotDeployed, ...] = ()
+    commander_revisions: tuple[str, str] = ("", "")
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -98,6 +101,7 @@ class GameResult:
             "rounds": self.rounds,
             "decisions": self.decisions,
             "commanders": list(self.commanders),
+            "commander_revisions": list(self.commander_revisions),
             "rules_version": self.rules_version,
             "rule_options": dict(self.rule_options),
             "not_deployed": [n.to_json() for n in self.not_deployed],

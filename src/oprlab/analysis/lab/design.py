@@ -36,6 +36,7 @@ from oprlab.game.play import play_game
 from oprlab.game.system import RuleSystem
 from oprlab.game.systems import VERSIONS, find_system
 from oprlab.players import get_commander
+from oprlab.players.base import commander_revision
 from oprlab.rng import child_seed, commander_stream
 from oprlab.table.model import Table
 from oprlab.table.terrain import generate_table, load_table
@@ -73,6 +74,7 @@ class Cell:
     generated: bool = False
     pools: tuple[Pool | None, Pool | None] = (None, None)  # sides drawn from a pool per seed
     points: int = 0  # the points limit of pool sides
+    revisions: tuple[str, str] = ("", "")  # army A's and B's commander revisions
 
     @property
     def system(self) -> str:
@@ -103,7 +105,8 @@ class GameRecord:
         cell: the cell's key. seed_index: which seed of the experiment. seat: 0 if army A
         played side A, 1 if the armies were swapped. game_seed: the game's own seed.
         winner: 0 (army A), 1 (army B) or None (a draw). first: the army that went first in
-        round 1. objectives, models_lost, points_lost: per army, at the end. rounds,
+        round 1. objectives, models_lost, points_lost, revisions (the commanders' revisions):
+        per army, at the end. rounds,
         decisions: the game's length. lead_changes: how often the lead on objectives passed
         from one army to the other between round ends. decided_last_round: the army ahead
         before the last round (or a tie then) is not the result.
@@ -124,6 +127,7 @@ class GameRecord:
     decided_last_round: bool
     units: tuple[UnitRecord, ...] = ()
     handicap: int = 0  # points added to army A's limit (a pool side; the handicap search)
+    revisions: tuple[str, str] = ("", "")  # the commanders' revisions (players.base.REVISIONS)
 
     @property
     def score_a(self) -> float:
@@ -193,10 +197,15 @@ def build_cells(
                 "first": first,
             }
             fixed = tables[table]
+            revisions = (
+                commander_revision(str(pair[0]), system=system),
+                commander_revision(str(pair[1]), system=system),
+            )
             key = _hash(
                 {
                     "armies": [_army_digest(a), _army_digest(b)],
                     "levels": levels,
+                    "revisions": list(revisions),
                     "table": None if fixed is None else _hash(repr(fixed)),
                     "version": find_system(system).version,
                 }
@@ -215,6 +224,7 @@ def build_cells(
                     generated=table == "generated",
                     pools=pools[m],
                     points=exp.matchups[m].points or 0,
+                    revisions=revisions,
                 )
             )
     return cells
@@ -341,6 +351,7 @@ def play_cell_game(
         decided_last_round=(side_leaders[-2] if len(side_leaders) > 1 else 0) != outcome,
         units=credit.records(state, (order[0], order[1])),
         handicap=handicap,
+        revisions=by_army(result.commander_revisions),
     )
 
 

@@ -40,7 +40,9 @@ from oprlab.version import __version__
 __all__ = ["LAB_SCHEMA", "LabStore"]
 
 #: Bumped when a lab table changes shape; a file of another shape is refused, not misread.
-LAB_SCHEMA = "lab-2"  # lab-2: lab_units (per-unit points lost and destroyed)
+LAB_SCHEMA = "lab-3"  # lab-2: lab_units (per-unit points lost and destroyed); lab-3: revisions
+#: Earlier schemas, for a clearer refusal: their games cannot say which commanders played them.
+_OLD_SCHEMAS = ("lab-1", "lab-2")
 
 _GAME_COLUMNS = (
     ("experiment", "VARCHAR NOT NULL"),
@@ -61,6 +63,8 @@ _GAME_COLUMNS = (
     ("lead_changes", "INTEGER NOT NULL"),
     ("decided_last_round", "BOOLEAN NOT NULL"),
     ("handicap", "INTEGER NOT NULL"),
+    ("revision_a", "VARCHAR NOT NULL"),
+    ("revision_b", "VARCHAR NOT NULL"),
     ("finished_at", "TIMESTAMP NOT NULL"),
 )
 
@@ -120,6 +124,14 @@ class LabStore:
             rows = self._con.execute("SELECT value FROM lab_meta WHERE key = 'schema'").fetchall()
         except duckdb.Error:
             rows = []
+        if rows and rows[0][0] in _OLD_SCHEMAS:
+            raise OptionError(
+                f"a lab file of schema {rows[0][0]}, written before each game recorded its "
+                "commanders' revisions (so a rerun cannot tell whose play its games are)",
+                value=str(self.path),
+                expected=f"a new --out file (schema {LAB_SCHEMA}); rerun the experiment into it",
+                where="--out",
+            )
         if not rows or rows[0][0] != LAB_SCHEMA:
             raise OptionError(
                 "not a lab file of this version",
@@ -462,6 +474,7 @@ def _row(exp_hash: str, game: GameRecord, now: datetime) -> list[Any]:
         game.lead_changes,
         game.decided_last_round,
         game.handicap,
+        *game.revisions,
         now,
     ]
 
@@ -482,4 +495,5 @@ def _record(r: Sequence[Any]) -> GameRecord:
         lead_changes=int(r[14]),
         decided_last_round=bool(r[15]),
         handicap=int(r[16]),
+        revisions=(str(r[17]), str(r[18])),
     )
