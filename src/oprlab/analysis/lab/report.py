@@ -104,7 +104,7 @@ def build_report(
         "seeds": {
             "derivation": "game seed i = oprlab.rng.child_seed(experiment seed, i)",
             "played": seeds,
-            "game_seeds": tally.seed_list(exp.seed),
+            **tally.seed_summary(exp.seed),
         },
         "design": DESIGN_NOTE,
         "statistics": STATISTICS_NOTE,
