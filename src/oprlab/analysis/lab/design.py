@@ -40,8 +40,8 @@ from oprlab.players.base import commander_revision
 from oprlab.rng import child_seed, commander_stream
 from oprlab.table.model import Table
 from oprlab.table.terrain import generate_table, load_table
+from oprlab.units.formats import army_format
 from oprlab.units.generate import Pool, generate_army, parse_pool
-from oprlab.units.load import load_army
 from oprlab.units.model import Army
 from oprlab.version import __version__
 
@@ -166,10 +166,12 @@ def build_cells(
 
     Args:
         load: reads the armies ``[(label, ref), ...]`` (the command line checks them as
-            ``battle`` does); by default :func:`oprlab.units.load.load_army`.
+            ``battle`` does); by default the systems' army format (Army Forge lists for the
+            OPR systems, forces for WWPD: :func:`oprlab.units.formats.army_format`).
         source: the experiment file, for errors about its tables.
     """
-    read = load or (lambda refs: [load_army(ref) for _, ref in refs])
+    reader = army_format(find_system(exp.factors.system[0]).army_format)  # one per file
+    read = load or (lambda refs: [reader.load(ref) for _, ref in refs])
     armies: list[tuple[Army, Army]] = []
     pools: list[tuple[Pool | None, Pool | None]] = []
     for i, mu in enumerate(exp.matchups):
@@ -295,11 +297,12 @@ def play_cell_game(
     game_seed = child_seed(experiment_seed, seed_index)
     armies = draw_armies(cell, game_seed, handicap)
     order = (0, 1) if seat == 0 else (1, 0)  # order[side] = the army on that side
+    rules = find_system(cell.system)
     commanders = [
-        get_commander(cell.commanders[order[side]], commander_stream(game_seed, side))
+        get_commander(cell.commanders[order[side]], commander_stream(game_seed, side), system=rules)
         for side in (0, 1)
     ]
-    rules = find_system(cell.system)
+    priced = _priced(armies)
     options = _first_options(cell, rules, seat)
     leaders: list[int] = []
     first: list[int] = []
@@ -310,7 +313,8 @@ def play_cell_game(
         leaders.append((a > b) - (a < b))
 
     def on_decision(state: Any, action: Any) -> None:
-        credit.after(state, action)
+        if priced:
+            credit.after(state, action)
         if not first and state.round >= 1:
             first.append(int(state.first))
 
@@ -344,12 +348,14 @@ def play_cell_game(
         first=order[first[0]] if first else order[int(getattr(state, "first", 0))],
         objectives=by_army(result.objectives),
         models_lost=by_army(result.models_lost),
-        points_lost=by_army((_points_lost(state, 0), _points_lost(state, 1))),
+        points_lost=by_army((_points_lost(state, 0), _points_lost(state, 1)))
+        if priced
+        else (0.0, 0.0),
         rounds=result.rounds,
         decisions=result.decisions,
         lead_changes=_lead_changes(side_leaders),
         decided_last_round=(side_leaders[-2] if len(side_leaders) > 1 else 0) != outcome,
-        units=credit.records(state, (order[0], order[1])),
+        units=credit.records(state, (order[0], order[1])) if priced else (),
         handicap=handicap,
         revisions=by_army(result.commander_revisions),
     )
@@ -364,6 +370,12 @@ def _first_options(cell: Cell, rules: RuleSystem, seat: int) -> Any:
     side = seat if first == "A" else 1 - seat
     base = cell.options if cell.options is not None else rules.readings()
     return dataclasses.replace(base, roll_off_winner="AB"[side])
+
+
+def _priced(armies: Sequence[Any]) -> bool:
+    """Whether the armies' units have points costs (OPR lists); WWPD forces have none, so their
+    games record no points lost and no per-unit rows."""
+    return all(hasattr(u, "cost") for army in armies for u in army.units)
 
 
 def _lead_changes(leaders: Sequence[int]) -> int:

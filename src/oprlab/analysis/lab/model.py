@@ -207,54 +207,77 @@ def load_experiment(path: str) -> Experiment:
 def _check_levels(exp: Experiment, source: str) -> None:
     """What the schema cannot say: names the registries know, readings each system accepts."""
     from oprlab.game.options import parse_options
-    from oprlab.game.systems import SYSTEMS
+    from oprlab.game.systems import SYSTEMS, find_system
     from oprlab.mechanics import mechanic_names
     from oprlab.players.base import get_commander
 
     f = exp.factors
+    formats: dict[str, str] = {}
     for i, system in enumerate(f.system):
-        base = system.split("+", 1)[0]
-        if base not in ("gff", "riverside"):
+        where = f"{source}: factors.system[{i}]"
+        try:
+            rules = find_system(system)
+        except UserError as exc:
             raise ParseError(
-                "the lab plays the OPR systems",
+                exc.message,
                 value=system,
-                where=f"{source}: factors.system[{i}]",
-                expected="gff or riverside, with house rules as gff+RULE"
-                + ("" if system in SYSTEMS else " (a known system)"),
+                where=where,
+                expected=exc.expected
+                or (
+                    "gff, riverside or wwpd, with house rules as gff+RULE"
+                    + ("" if system in SYSTEMS else " (a known system)")
+                ),
+            ) from None
+        if rules.army_format not in ("army-forge", "wwpd"):
+            raise ParseError(
+                "the lab plays the OPR systems and WWPD",
+                value=system,
+                where=where,
+                expected="gff, riverside or wwpd, with house rules as gff+RULE",
             )
-        if system != base:
-            from oprlab.game.systems import find_system
-
-            try:
-                find_system(system)
-            except UserError as exc:
-                raise ParseError(
-                    exc.message,
-                    value=system,
-                    where=f"{source}: factors.system[{i}]",
-                    expected=exc.expected,
-                ) from None
+        formats.setdefault(rules.army_format, system)
+        if len(formats) > 1:
+            raise ParseError(
+                "the systems of one experiment must read the same armies",
+                value=system,
+                where=where,
+                expected=f"systems whose lists are read as {formats[next(iter(formats))]}'s "
+                "(gff and riverside read Army Forge lists; wwpd its own forces)",
+            )
     _check_pools(exp, source)
+    for i, mu in enumerate(exp.matchups):
+        side = "a" if mu.pool("a") is not None else "b" if mu.pool("b") is not None else None
+        if side is not None and "wwpd" in formats:
+            raise ParseError(
+                "unit pools hold OPR units with points: WWPD forces have none",
+                value=getattr(mu, side),
+                where=f"{source}: matchups[{i}].{side}",
+                expected="a WWPD force file or sample (wwpd/colonial)",
+            )
     clocks = [n for n in mechanic_names() if n.startswith("clock")]
     for i, mechanic in enumerate(f.mechanic):
-        if mechanic != "d6" and mechanic not in clocks:
-            raise ParseError(
-                "not a mechanic of the OPR systems",
-                value=mechanic,
-                where=f"{source}: factors.mechanic[{i}]",
-                expected="d6 or " + ", ".join(clocks),
-            )
+        for system in f.system:
+            own = find_system(system).mechanics
+            allowed = [*own, *(c for c in clocks if c not in own)] if "clock" in own else own
+            if mechanic not in allowed:
+                raise ParseError(
+                    f"not a mechanic of {system}",
+                    value=mechanic,
+                    where=f"{source}: factors.mechanic[{i}]",
+                    expected=", ".join(allowed),
+                )
     for i, level in enumerate(f.commanders):
         for name in [level] if isinstance(level, str) else level:
-            try:
-                get_commander(name)
-            except UserError as exc:
-                raise ParseError(
-                    "unknown commander",
-                    value=name,
-                    where=f"{source}: factors.commanders[{i}]",
-                    expected=exc.expected,
-                ) from None
+            for system in f.system:
+                try:
+                    get_commander(name, system=system)
+                except UserError as exc:
+                    raise ParseError(
+                        f"unknown commander for {system}",
+                        value=name,
+                        where=f"{source}: factors.commanders[{i}]",
+                        expected=exc.expected,
+                    ) from None
     for i, reading in enumerate(f.readings):
         if "roll_off_winner" in reading:
             raise ParseError(
