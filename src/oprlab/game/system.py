@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from oprlab.errors import OptionError
@@ -87,7 +87,9 @@ class GameResult:
     rules_version: str = ""
     rule_options: tuple[tuple[str, Any], ...] = ()
     not_deployed: tuple[NotDeployed, ...] = ()
-    commander_revisions: tuple[str, str] = ("", "")
+    #: Not compared: a results file of ``battle --out`` does not store revisions yet, and a
+    #: game read back from one is the game that was stored.
+    commander_revisions: tuple[str, str] = field(default=("", ""), compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
