@@ -66,7 +66,7 @@ def main(games: int) -> None:
             "(i // 2) % 2, i, CASE WHEN hash(i) % 5 = 0 THEN NULL ELSE hash(i) % 2 END, "
             "hash(i + 1) % 2, hash(i) % 6, hash(i + 2) % 6, 1, 2, (hash(i) % 150) * 1.0, "
             "(hash(i + 3) % 150) * 1.0, 2 + hash(i) % 3, 100, hash(i + 4) % 3, "
-            "hash(i + 5) % 2 = 0, 0, TIMESTAMP '2026-01-01' FROM range($n) t(i)",
+            "hash(i + 5) % 2 = 0, 0, 'r2', 'r2', TIMESTAMP '2026-01-01' FROM range($n) t(i)",
             {"h": h, "c0": keys[0], "c1": keys[1], "n": games},
         )
         con.execute(

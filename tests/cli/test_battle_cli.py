@@ -68,8 +68,8 @@ def test_one_game_json(armies: dict[str, str]) -> None:
     data = json.loads(_run(armies["line"], armies["line"], "--seed", "4", "--json"))
     assert set(data) == {
         "seed", "system", "mechanic", "winner", "objectives", "units_left", "models_lost",
-        "rounds", "decisions", "commanders", "rules_version", "rule_options", "not_deployed",
-        "oprlab",
+        "rounds", "decisions", "commanders", "commander_revisions", "rules_version",
+        "rule_options", "not_deployed", "oprlab",
     }  # fmt: skip
     assert data["seed"] == 4 and data["rounds"] == 4 and data["commanders"] == ["rules", "rules"]
     again = json.loads(_run(armies["line"], armies["line"], "--seed", "4", "--json"))
@@ -92,6 +92,7 @@ def test_options_reach_the_game(armies: dict[str, str]) -> None:
         )
     )
     assert data["mechanic"] == "clock" and data["commanders"] == ["rules", "random"]
+    assert data["commander_revisions"] == ["r2", "r1"]  # players.base.REVISIONS
 
 
 def test_random_table_has_terrain(armies: dict[str, str]) -> None:
@@ -123,6 +124,7 @@ def test_log_writes_the_events(armies: dict[str, str], tmp_path: Path) -> None:
     assert kinds[0] == "setup" and kinds[-1] == "end"
     assert {"objective", "deploy", "round", "activate"} <= set(kinds)
     assert data["result"]["seed"] == 2
+    assert data["result"]["commander_revisions"] == ["r2", "r2"]  # the saved log records them
 
 
 def test_series_prints_rates_with_intervals(armies: dict[str, str]) -> None:

@@ -28,6 +28,7 @@ def test_no_pairs_means_the_defaults() -> None:
         "tie",
         "impact",
         "stuck_markers",
+        "roll_off_winner",
     }
 
 

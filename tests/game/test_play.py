@@ -68,12 +68,14 @@ def test_result_json_has_what_is_needed_to_replay() -> None:
         "rounds",
         "decisions",
         "commanders",
+        "commander_revisions",
         "rules_version",
         "rule_options",
         "not_deployed",
         "oprlab",
     }
     assert data["oprlab"] == __version__ and data["mechanic"] == "clock" and data["seed"] == 3
+    assert data["commander_revisions"] == ["r2", "r2"]
     assert data["not_deployed"] == []
 
 

@@ -32,6 +32,7 @@ from oprlab.analysis.lab.model import Experiment, parse_experiment
 from oprlab.commands.inputs import check_jobs, check_outputs, load_playable
 from oprlab.errors import OptionError
 from oprlab.files import read_text, write_atomic
+from oprlab.game.systems import find_system
 
 experiment_app = typer.Typer(
     name="experiment",
@@ -65,7 +66,9 @@ def _load(file: Path) -> tuple[str, Experiment, list[Cell]]:
     cells = build_cells(
         exp,
         load=lambda refs: load_playable(
-            [(f"{file}: {label}", ref) for label, ref in refs], command="experiment"
+            [(f"{file}: {label}", ref) for label, ref in refs],
+            command="experiment",
+            fmt=find_system(exp.factors.system[0]).army_format,
         ),
         source=str(file),
     )

@@ -107,6 +107,7 @@ from oprlab.game.gff_spells import (
 )
 from oprlab.game.opr.hooks import OprRules, Step, opr_rules
 from oprlab.game.state import GameState, Objective, Pending, Phase, UnitState
+from oprlab.game.system import roll_off
 from oprlab.mechanics import Mechanic
 from oprlab.rules.gff.attack import HOOKS
 from oprlab.rules.gff.profile import defender_profile
@@ -438,7 +439,8 @@ def apply(state: GameState, action: Action) -> None:
 
 
 def _start_deployment(state: GameState) -> None:
-    first = int(state.rng.integers(2))  # Deployment 1: roll-off
+    drawn = int(state.rng.integers(2))  # Deployment 1: roll-off
+    first = roll_off(drawn, options_of(state).roll_off_winner)
     state.first = first
     state.active = first
     state.phase = Phase.ZONE

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from oprlab.errors import OptionError
+from oprlab.game.system import RollOffWinner, check_roll_off_winner
 from oprlab.table.model import Point, Table
 
 if TYPE_CHECKING:
@@ -69,6 +70,9 @@ class GffOptions:
         stuck_markers: when no point is left for a marker over 9" from the others:
             ``"farthest"``: it goes at a point farthest from them; ``"stop"``: no more
             markers are placed (``game.objectives``, docs/rules/gff.md "Full games").
+        roll_off_winner: who wins Deployment 1's roll-off (and so picks the edge, deploys
+            and plays first): ``"rolloff"`` the dice (the rule), ``"A"`` / ``"B"`` that side.
+            An experimenter's option, not a reading (:func:`oprlab.game.system.roll_off`).
     """
 
     edges: str = "all"
@@ -81,8 +85,10 @@ class GffOptions:
     limited: bool = True
     strike_back: str = "choose"
     stuck_markers: str = "farthest"
+    roll_off_winner: RollOffWinner = "rolloff"
 
     def __post_init__(self) -> None:
+        check_roll_off_winner(self.roll_off_winner)
         if self.edges not in EDGE_SETS:
             raise OptionError(
                 "unknown deployment edges reading",

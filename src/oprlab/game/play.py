@@ -119,4 +119,11 @@ def result_of(
         rules_version=rules.version,
         rule_options=flat_readings(rules.readings_of(state)),
         not_deployed=rules.not_deployed(state),
+        commander_revisions=(_revision(commanders[0]), _revision(commanders[1])),
     )
+
+
+def _revision(commander: Commander) -> str:
+    """A commander's revision, if the players' registry gave it one (scripted test
+    commanders have none)."""
+    return str(getattr(commander, "revision", ""))

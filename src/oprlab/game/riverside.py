@@ -92,6 +92,7 @@ from oprlab.game.riverside_steps import (
     casting,
 )
 from oprlab.game.state import GameState, Pending, Phase, RollOff, UnitState
+from oprlab.game.system import roll_off
 from oprlab.mechanics import Mechanic
 from oprlab.table.deploy import objective_ok
 from oprlab.table.model import Placement, Point, Table
@@ -471,7 +472,7 @@ def _choose_zones(state: GameState) -> None:
     """ "The commanders roll-off and the winner chooses either the Deployment Zone ... or who
     activates first, the loser chooses the other": ``CHOOSE_ZONE`` decisions (:func:`zone_picks`).
     """
-    winner = int(state.rng.integers(2))
+    winner = roll_off(int(state.rng.integers(2)), options_of(state).roll_off_winner)
     state.roll_off = RollOff(winner)
     state.phase = Phase.ZONES
     state.active = winner

@@ -14,6 +14,7 @@ from oprlab.errors import OptionError
 from oprlab.game import objectives
 from oprlab.game import riverside_combat as combat
 from oprlab.game.state import GameState
+from oprlab.game.system import RollOffWinner, check_roll_off_winner
 from oprlab.rules.riverside.attack import READINGS, Readings
 
 SYSTEM = "riverside"
@@ -41,6 +42,10 @@ class RiversideOptions:
         stuck_markers: when no point is left for a marker over 9" from the others:
             ``"farthest"`` (it goes at a point farthest from them) or ``"stop"`` (no more
             markers; ``game.objectives``).
+        roll_off_winner: who wins "Choosing Deployment Zone and Activation Order"'s roll-off:
+            ``"rolloff"`` the dice (the rule), ``"A"`` / ``"B"`` that side (with
+            ``winner_takes="first"`` that side plays first). An experimenter's option, not a
+            reading (:func:`oprlab.game.system.roll_off`).
     """
 
     winner_takes: WinnerTakes = "choose"
@@ -50,8 +55,10 @@ class RiversideOptions:
     impact: combat.ImpactReading = "with_attack"
     readings: Readings = field(default=READINGS)
     stuck_markers: str = "farthest"
+    roll_off_winner: RollOffWinner = "rolloff"
 
     def __post_init__(self) -> None:
+        check_roll_off_winner(self.roll_off_winner)
         if self.winner_takes not in ("choose", "first", "zone"):
             raise OptionError(
                 "unknown roll-off choice",

@@ -13,13 +13,28 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
 
+from oprlab.errors import OptionError
 from oprlab.table.model import Table
 from oprlab.version import __version__
 
-__all__ = ["GameResult", "NotDeployed", "RuleSystem", "flat_readings"]
+__all__ = [
+    "ROLL_OFF_WINNERS",
+    "GameResult",
+    "NotDeployed",
+    "RuleSystem",
+    "check_roll_off_winner",
+    "flat_readings",
+    "roll_off",
+]
+
+#: ``roll_off_winner`` of every system's readings: the dice decide the roll-off that decides
+#: who goes first (the rule), or side A / side B wins it. An experimenter's option (the lab's
+#: ``first`` factor), not a reading of any text.
+RollOffWinner = Literal["rolloff", "A", "B"]
+ROLL_OFF_WINNERS: tuple[str, ...] = ("rolloff", "A", "B")
 
 
 @dataclass(frozen=True)
@@ -52,6 +67,8 @@ class GameResult:
         rounds: rounds played.
         decisions: decisions taken (the length of the game).
         commanders: the commanders' names, side A first.
+        commander_revisions: their revisions (``players.base.REVISIONS``: bumped whenever a
+            change alters a commander's play), side A first; ``""`` for one without.
         rules_version: the procedure's version (seed text and revision, house rules).
         rule_options: the readings played, as (name, plain value) pairs.
         not_deployed: units that found no room to deploy (not counted in ``models_lost``).
@@ -70,6 +87,9 @@ class GameResult:
     rules_version: str = ""
     rule_options: tuple[tuple[str, Any], ...] = ()
     not_deployed: tuple[NotDeployed, ...] = ()
+    #: Not compared: a results file of ``battle --out`` does not store revisions yet, and a
+    #: game read back from one is the game that was stored.
+    commander_revisions: tuple[str, str] = field(default=("", ""), compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -83,6 +103,7 @@ class GameResult:
             "rounds": self.rounds,
             "decisions": self.decisions,
             "commanders": list(self.commanders),
+            "commander_revisions": list(self.commander_revisions),
             "rules_version": self.rules_version,
             "rule_options": dict(self.rule_options),
             "not_deployed": [n.to_json() for n in self.not_deployed],
@@ -191,3 +212,21 @@ def flat_readings(readings: Any) -> tuple[tuple[str, Any], ...]:
     """A readings dataclass as (name, value) pairs of plain values (nested ones by ``repr``)."""
     pairs = ((f.name, getattr(readings, f.name)) for f in dataclasses.fields(readings))
     return tuple((k, v if isinstance(v, str | int | float | bool) else repr(v)) for k, v in pairs)
+
+
+def roll_off(drawn: int, fixed: str) -> int:
+    """The winner of a roll-off whose dice gave side ``drawn``: that side, or the side
+    ``fixed`` names (``"A"``: 0, ``"B"``: 1). The dice are rolled either way, so every later
+    roll of the game is the same as with the roll-off left to them."""
+    return drawn if fixed == "rolloff" else ROLL_OFF_WINNERS.index(fixed) - 1
+
+
+def check_roll_off_winner(value: str) -> None:
+    """Raise the one-line error for a ``roll_off_winner`` that is not rolloff, A or B."""
+    if value not in ROLL_OFF_WINNERS:
+        raise OptionError(
+            "unknown roll-off winner",
+            value=value,
+            expected=" or ".join(ROLL_OFF_WINNERS),
+            where="roll_off_winner",
+        )

@@ -47,6 +47,7 @@ import math
 from oprlab.errors import UserError
 from oprlab.game import geometry as geo
 from oprlab.game.events import EventLog
+from oprlab.game.system import roll_off
 from oprlab.game.wwpd_combat import (
     _charge,
     _fire_now,
@@ -186,7 +187,8 @@ def new_game(
     if not points:
         points = place_objectives(state.table, rng, objective_count(rng))  # D3+2 markers
     state.markers = [Marker((float(x), float(y))) for x, y in points]
-    first = int(rng.integers(2))  # roll-off: the winner deploys first and plays first
+    # roll-off: the winner deploys first and plays first
+    first = roll_off(int(rng.integers(2)), state.options.roll_off_winner)
     state.first = state.active = state.player = first
     state.phase = "deploy"
     state.log.add(

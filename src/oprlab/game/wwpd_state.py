@@ -22,6 +22,7 @@ from oprlab.errors import OptionError
 from oprlab.game import objectives
 from oprlab.game.events import EventLog
 from oprlab.game.state import Objective
+from oprlab.game.system import RollOffWinner, check_roll_off_winner
 from oprlab.mechanics import Mechanic
 from oprlab.rules.wwpd.attack import Kit, Options
 from oprlab.table.model import Placement, Point, Table
@@ -61,6 +62,9 @@ class GameOptions:
         simultaneous_firefight: Firefight attacks are all rolled before casualties are removed
             (``False``: each attack is resolved at once, in declaration order).
         attack: the attack pipeline's options (cover stacking, saves past 6+).
+        roll_off_winner: who wins the roll-off (deploys first and plays first): ``"rolloff"``
+            the dice (the rule), ``"A"`` / ``"B"`` that side. An experimenter's option, not a
+            reading (:func:`oprlab.game.system.roll_off`).
     """
 
     rounds: int = ROUNDS
@@ -70,8 +74,10 @@ class GameOptions:
     cowering: bool = True
     simultaneous_firefight: bool = True
     attack: Options = field(default_factory=Options)
+    roll_off_winner: RollOffWinner = "rolloff"
 
     def __post_init__(self) -> None:
+        check_roll_off_winner(self.roll_off_winner)
         if not 1 <= self.rounds <= 20:
             raise OptionError("rounds out of range", value=self.rounds, expected="1 to 20")
         for name in ("move", "charge"):

@@ -19,7 +19,15 @@ from oprlab.errors import OptionError, UnknownNameError
 from oprlab.game.play import Commander
 from oprlab.rng import SeedLike
 
-__all__ = ["COMMANDERS", "FAMILIES", "TUNED", "Commander", "get_commander"]
+__all__ = [
+    "COMMANDERS",
+    "FAMILIES",
+    "REVISIONS",
+    "TUNED",
+    "Commander",
+    "commander_revision",
+    "get_commander",
+]
 
 Factory = Callable[[SeedLike], Commander]
 
@@ -32,6 +40,25 @@ TUNED: dict[str, Callable[[SeedLike, str], Commander]] = {}
 #: Commanders by family, then name; and those that read an argument.
 FAMILIES: dict[str, dict[str, Factory]] = {"opr": COMMANDERS, "wwpd": {}}
 _TUNED: dict[str, dict[str, Callable[[SeedLike, str], Commander]]] = {"opr": TUNED, "wwpd": {}}
+
+#: Each commander's revision, by family and name: bumped whenever a change alters how it plays
+#: (the same seed then plays another game), so a stored result says which play made it. A
+#: noisy spec (``rules:0.2``) and a budget (``search:200``) inherit their commander's.
+#: ``rules`` r2: issue 14's habit fixes (``rules-v1`` r1 plays the games r1 played; its
+#: tempers are ``rules`` with other weights); ``search`` r2: its candidates and playouts are
+#: the rules commander's, so its play moved with ``rules`` r2.
+REVISIONS: dict[str, dict[str, str]] = {
+    "opr": {
+        "random": "r1",
+        "rules": "r2",
+        "rules-v1": "r1",
+        "rules-aggressive": "r2",
+        "rules-cautious": "r2",
+        "search": "r2",
+        "search-end": "r2",
+    },
+    "wwpd": {"random": "r1", "rules": "r2", "rules-v1": "r1"},
+}
 
 #: The modules that register each family's commanders (imported when first asked for).
 _MODULES: dict[str, tuple[str, ...]] = {
@@ -69,11 +96,18 @@ def get_commander(name: str, seed: SeedLike = 0, *, system: Any = None) -> Comma
             value=name,
             expected=" or ".join(sorted(known)) + f" ({SPEC_FORMS})",
         )
-    if not rest:
-        return inner
     if len(rest) > 1:
         raise OptionError("commander spec has too many parts", value=name, expected=SPEC_FORMS)
-    return NoisyCommander(inner, parse_noise(rest[0], name), seed)
+    chosen = NoisyCommander(inner, parse_noise(rest[0], name), seed) if rest else inner
+    chosen.revision = REVISIONS[family][head]  # type: ignore[attr-defined]
+    return chosen
+
+
+def commander_revision(name: str, *, system: Any = None) -> str:
+    """The revision of the commander a spec names (:data:`REVISIONS`), for ``system`` as in
+    :func:`get_commander` (which checks the spec: an unknown name is its one-line error)."""
+    commander = get_commander(name, 0, system=system)
+    return str(commander.revision)  # type: ignore[attr-defined]
 
 
 def _system(system: Any) -> Any:

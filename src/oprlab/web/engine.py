@@ -37,6 +37,7 @@ from oprlab.game.system import RuleSystem
 from oprlab.game.systems import find_system, system_names
 from oprlab.game.trail import Trail
 from oprlab.players import get_commander
+from oprlab.players.base import commander_revision
 from oprlab.rng import commander_stream
 from oprlab.samples import sample_names, sample_text
 from oprlab.table.model import Table
@@ -335,9 +336,11 @@ class Recorded:
 
 @dataclass(frozen=True)
 class _Named:
-    """A commander stand-in for a person: only its name is asked (in the result)."""
+    """A commander stand-in for a person, or for a file's commander whose choices are
+    replayed: only its name and revision are asked (in the result)."""
 
     name: str
+    revision: str = ""
 
     def choose(self, state: Any, actions: Sequence[Any]) -> Any:
         raise OptionError("a person's move comes from the page")
@@ -418,8 +421,19 @@ def replay_stored(data: Any, where: str) -> Recorded:
             raise OptionError("not a legal decision here", value=str(action), where=f"actions[{i}]")
         game.step(action)
     game.setup = shown
-    game.commanders = [_Named(shown.commander_a), _Named(shown.commander_b)]
+    game.commanders = [
+        _Named(name, _revision_of(name, game.rules))
+        for name in (shown.commander_a, shown.commander_b)
+    ]
     return game
+
+
+def _revision_of(spec: str, rules: Any) -> str:
+    """The registry's revision of a file's commander ("" for a person)."""
+    try:
+        return commander_revision(spec, system=rules)
+    except UserError:
+        return ""
 
 
 def legal(game: Recorded, action: Any) -> bool:

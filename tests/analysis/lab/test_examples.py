@@ -23,6 +23,8 @@ EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "experiments"
         ("shooty-melee-width.toml", 2, 1),
         ("unit-values.toml", 1, 0),
         ("perk-price.toml", 2, 1),  # gff+fortifications vs gff: a composed system's cells
+        ("first-mover.toml", 4, 4),  # A first vs the roll-off per system; riverside vs gff
+        ("wwpd-pinning.toml", 2, 1),  # WWPD: pinning off vs the Leadership reading
     ],
 )
 def test_example_reads(
@@ -43,4 +45,6 @@ def test_every_example_is_listed() -> None:
         "shooty-melee-width.toml",
         "unit-values.toml",
         "perk-price.toml",
+        "first-mover.toml",
+        "wwpd-pinning.toml",
     }

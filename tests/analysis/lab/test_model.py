@@ -34,7 +34,7 @@ def test_defaults_and_crossing() -> None:
         ("[factors]\nmechanic = ['d6', 'clok']\n", "factors.mechanic[1]", "clock-tokens"),
         ("[factors]\nmechanic = []\n", "factors.mechanic", "at least one level"),
         ("[factors]\nmechanic = ['d6', 'd6']\n", "factors.mechanic", "given twice"),
-        ("[factors]\nsystem = ['wwpd']\n", "factors.system[0]", "gff or riverside"),
+        ("[factors]\nsystem = ['dq']\n", "factors.system[0]", "no full-game procedure"),
         ("[factors]\nreadings = [{edgs = 'all'}]\n", "factors.readings[0]", "edges"),
         ("[factors]\nreadings = [{edges = 'up'}]\n", "factors.readings[0]", "north-south"),
         ("[factors]\ncommanders = ['genius']\n", "factors.commanders[0]", "random"),

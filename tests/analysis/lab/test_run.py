@@ -17,6 +17,7 @@ from oprlab.analysis.lab.model import Experiment, parse_experiment
 from oprlab.analysis.lab.report import build_report, report_html
 from oprlab.analysis.lab.run import run_experiment
 from oprlab.analysis.lab.store import LabStore
+from oprlab.errors import OptionError
 from oprlab.rng import child_seed
 
 TEXT = """
@@ -151,3 +152,25 @@ def test_per_unit_rows_add_up_to_the_game(exp: Experiment, first_run: Path) -> N
     assert all(u["games"] == 4 for u in units)
     assert any(u["exact_wounds_per_100"]["melee"] for u in units)
     assert "Per unit" in report_html(report)
+
+
+def test_each_game_records_its_commanders_revisions(exp: Experiment, first_run: Path) -> None:
+    """Every stored game carries its commanders' revisions (players.base.REVISIONS: random is
+    r1), and the report's cells show them."""
+    games = _games(exp, first_run)
+    assert games and all(g.revisions == ("r1", "r1") for g in games)
+    report = json.loads(_report(exp, first_run))
+    assert all(c["commander_revisions"] == ["r1", "r1"] for c in report["cells"])
+    assert "random r1, random r1" in report_html(report)
+
+
+def test_a_store_from_before_revisions_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A lab-2 file's games cannot say which commander revision played them: one error line
+    that says to run into a new file, not a misread."""
+    path = tmp_path / "old.duckdb"
+    with LabStore(path) as store:
+        store._con.execute("UPDATE lab_meta SET value = 'lab-2' WHERE key = 'schema'")
+    with pytest.raises(OptionError) as info:
+        LabStore(path)
+    said = str(info.value)
+    assert "lab-2" in said and "new --out file" in said and "\n" not in said

@@ -22,7 +22,8 @@ def test_cell_unit_and_report_totals_over_a_million_games(tmp_path: Path) -> Non
         con.execute(
             "INSERT INTO lab_games SELECT 'x', 'cell' || (i % 4), i // 8, (i // 4) % 2, i, "
             "CASE WHEN i % 3 = 0 THEN NULL ELSE (i % 2) END, i % 2, i % 5, i % 4, 1, 2, "
-            "10.0, 20.0, 4, 100, 1, false, 0, TIMESTAMP '2026-01-01' FROM range(?) t(i)",
+            "10.0, 20.0, 4, 100, 1, false, 0, 'r2', 'r2', TIMESTAMP '2026-01-01' "
+            "FROM range(?) t(i)",
             [GAMES],
         )
         con.execute(

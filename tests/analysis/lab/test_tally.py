@@ -17,7 +17,8 @@ from oprlab.analysis.lab.run import first_levels
 from oprlab.analysis.lab.stats import bootstrap_sd, hist_interval, mean_interval
 from oprlab.analysis.lab.store import LabStore
 from oprlab.analysis.lab.summary import contrasts
-from oprlab.analysis.lab.tally import hist
+from oprlab.analysis.lab.tally import Tally, hist, index_ranges
+from oprlab.rng import child_seed
 
 TEXT = """
 name = "counted"
@@ -105,3 +106,23 @@ def test_many_values_resample_from_the_normal_limit(monkeypatch: pytest.MonkeyPa
     assert fast.estimate == exact.estimate
     for a, b in ((fast.low, exact.low), (fast.high, exact.high)):
         assert abs(a - b) < 0.1 * (exact.high - exact.low)
+
+
+def test_seed_indices_as_ranges() -> None:
+    assert index_ranges([]) == ""
+    assert index_ranges(list(range(1000))) == "0-999"
+    assert index_ranges([0, 1, 2, 5, 7, 8]) == "0-2, 5, 7-8"
+
+
+def test_the_report_gives_the_seeds_as_ranges_keeping_every_game_seed() -> None:
+    """The seeds of a report: ranges of the indices played, their count, and the first and
+    last game seed; every game seed is child_seed(experiment seed, index), so the list is kept
+    (here two seeds: "0-1")."""
+    seeds = np.array([child_seed(9, i) for i in range(5)] + [-1, child_seed(9, 6)])
+    summary = Tally({}, {}, 7, {}, seeds).seed_summary(9)
+    assert summary == {
+        "indices": "0-4, 6",
+        "count": 6,
+        "first": {"index": 0, "game_seed": child_seed(9, 0)},
+        "last": {"index": 6, "game_seed": child_seed(9, 6)},
+    }

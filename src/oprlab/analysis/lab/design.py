@@ -15,6 +15,7 @@ May import game, players, table, units, rng; the analysis layer's own stores sit
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import json
@@ -32,13 +33,15 @@ from oprlab.files import read_text
 from oprlab.game import deploy_search
 from oprlab.game.options import parse_options
 from oprlab.game.play import play_game
+from oprlab.game.system import RuleSystem
 from oprlab.game.systems import VERSIONS, find_system
 from oprlab.players import get_commander
+from oprlab.players.base import commander_revision
 from oprlab.rng import child_seed, commander_stream
 from oprlab.table.model import Table
 from oprlab.table.terrain import generate_table, load_table
+from oprlab.units.formats import army_format
 from oprlab.units.generate import Pool, generate_army, parse_pool
-from oprlab.units.load import load_army
 from oprlab.units.model import Army
 from oprlab.version import __version__
 
@@ -52,7 +55,7 @@ __all__ = [
 ]
 
 #: The factors of a cell, in the order cells are crossed and labelled.
-FACTORS = ("system", "mechanic", "readings", "commanders", "table")
+FACTORS = ("system", "mechanic", "readings", "commanders", "table", "first")
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,7 @@ class Cell:
     generated: bool = False
     pools: tuple[Pool | None, Pool | None] = (None, None)  # sides drawn from a pool per seed
     points: int = 0  # the points limit of pool sides
+    revisions: tuple[str, str] = ("", "")  # army A's and B's commander revisions
 
     @property
     def system(self) -> str:
@@ -101,7 +105,8 @@ class GameRecord:
         cell: the cell's key. seed_index: which seed of the experiment. seat: 0 if army A
         played side A, 1 if the armies were swapped. game_seed: the game's own seed.
         winner: 0 (army A), 1 (army B) or None (a draw). first: the army that went first in
-        round 1. objectives, models_lost, points_lost: per army, at the end. rounds,
+        round 1. objectives, models_lost, points_lost, revisions (the commanders' revisions):
+        per army, at the end. rounds,
         decisions: the game's length. lead_changes: how often the lead on objectives passed
         from one army to the other between round ends. decided_last_round: the army ahead
         before the last round (or a tie then) is not the result.
@@ -122,6 +127,7 @@ class GameRecord:
     decided_last_round: bool
     units: tuple[UnitRecord, ...] = ()
     handicap: int = 0  # points added to army A's limit (a pool side; the handicap search)
+    revisions: tuple[str, str] = ("", "")  # the commanders' revisions (players.base.REVISIONS)
 
     @property
     def score_a(self) -> float:
@@ -160,10 +166,12 @@ def build_cells(
 
     Args:
         load: reads the armies ``[(label, ref), ...]`` (the command line checks them as
-            ``battle`` does); by default :func:`oprlab.units.load.load_army`.
+            ``battle`` does); by default the systems' army format (Army Forge lists for the
+            OPR systems, forces for WWPD: :func:`oprlab.units.formats.army_format`).
         source: the experiment file, for errors about its tables.
     """
-    read = load or (lambda refs: [load_army(ref) for _, ref in refs])
+    reader = army_format(find_system(exp.factors.system[0]).army_format)  # one per file
+    read = load or (lambda refs: [reader.load(ref) for _, ref in refs])
     armies: list[tuple[Army, Army]] = []
     pools: list[tuple[Pool | None, Pool | None]] = []
     for i, mu in enumerate(exp.matchups):
@@ -178,8 +186,8 @@ def build_cells(
     f = exp.factors
     cells: list[Cell] = []
     for m, (a, b) in enumerate(armies):
-        for system, mechanic, reading, commanders, table in itertools.product(
-            f.system, f.mechanic, f.readings, f.commanders, f.table
+        for system, mechanic, reading, commanders, table, first in itertools.product(
+            f.system, f.mechanic, f.readings, f.commanders, f.table, f.first
         ):
             pair = (commanders, commanders) if isinstance(commanders, str) else tuple(commanders)
             levels = {
@@ -188,12 +196,18 @@ def build_cells(
                 "readings": reading,
                 "commanders": commanders,
                 "table": table,
+                "first": first,
             }
             fixed = tables[table]
+            revisions = (
+                commander_revision(str(pair[0]), system=system),
+                commander_revision(str(pair[1]), system=system),
+            )
             key = _hash(
                 {
                     "armies": [_army_digest(a), _army_digest(b)],
                     "levels": levels,
+                    "revisions": list(revisions),
                     "table": None if fixed is None else _hash(repr(fixed)),
                     "version": find_system(system).version,
                 }
@@ -212,6 +226,7 @@ def build_cells(
                     generated=table == "generated",
                     pools=pools[m],
                     points=exp.matchups[m].points or 0,
+                    revisions=revisions,
                 )
             )
     return cells
@@ -282,11 +297,13 @@ def play_cell_game(
     game_seed = child_seed(experiment_seed, seed_index)
     armies = draw_armies(cell, game_seed, handicap)
     order = (0, 1) if seat == 0 else (1, 0)  # order[side] = the army on that side
+    rules = find_system(cell.system)
     commanders = [
-        get_commander(cell.commanders[order[side]], commander_stream(game_seed, side))
+        get_commander(cell.commanders[order[side]], commander_stream(game_seed, side), system=rules)
         for side in (0, 1)
     ]
-    rules = find_system(cell.system)
+    priced = _priced(armies)
+    options = _first_options(cell, rules, seat)
     leaders: list[int] = []
     first: list[int] = []
     credit = Attribution()
@@ -296,7 +313,8 @@ def play_cell_game(
         leaders.append((a > b) - (a < b))
 
     def on_decision(state: Any, action: Any) -> None:
-        credit.after(state, action)
+        if priced:
+            credit.after(state, action)
         if not first and state.round >= 1:
             first.append(int(state.first))
 
@@ -309,7 +327,7 @@ def play_cell_game(
         table=_generated(game_seed) if cell.generated else cell.table,
         log=False,
         system=rules,
-        options=cell.options,
+        options=options,
         on_round=on_round,
         on_decision=on_decision,
     )
@@ -330,14 +348,34 @@ def play_cell_game(
         first=order[first[0]] if first else order[int(getattr(state, "first", 0))],
         objectives=by_army(result.objectives),
         models_lost=by_army(result.models_lost),
-        points_lost=by_army((_points_lost(state, 0), _points_lost(state, 1))),
+        points_lost=by_army((_points_lost(state, 0), _points_lost(state, 1)))
+        if priced
+        else (0.0, 0.0),
         rounds=result.rounds,
         decisions=result.decisions,
         lead_changes=_lead_changes(side_leaders),
         decided_last_round=(side_leaders[-2] if len(side_leaders) > 1 else 0) != outcome,
-        units=credit.records(state, (order[0], order[1])),
+        units=credit.records(state, (order[0], order[1])) if priced else (),
         handicap=handicap,
+        revisions=by_army(result.commander_revisions),
     )
+
+
+def _first_options(cell: Cell, rules: RuleSystem, seat: int) -> Any:
+    """The cell's readings with the ``first`` factor applied: ``"A"`` / ``"B"`` is an army of
+    the matchup, so its side (``roll_off_winner``) follows the seat (seat 0: army A on side A)."""
+    first = str(cell.levels.get("first", "rolloff"))
+    if first == "rolloff":
+        return cell.options
+    side = seat if first == "A" else 1 - seat
+    base = cell.options if cell.options is not None else rules.readings()
+    return dataclasses.replace(base, roll_off_winner="AB"[side])
+
+
+def _priced(armies: Sequence[Any]) -> bool:
+    """Whether the armies' units have points costs (OPR lists); WWPD forces have none, so their
+    games record no points lost and no per-unit rows."""
+    return all(hasattr(u, "cost") for army in armies for u in army.units)
 
 
 def _lead_changes(leaders: Sequence[int]) -> int:

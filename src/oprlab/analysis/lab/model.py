@@ -1,6 +1,6 @@
 """The experiment file: a designer's question as TOML, checked before any game is played.
 
-An experiment crosses *factors* (system, readings, mechanic, commanders, table) over
+An experiment crosses *factors* (system, readings, mechanic, commanders, table, first) over
 *matchups* (two armies each); every combination is a *cell*, and every cell plays the same
 seeds (:mod:`oprlab.analysis.lab.design`). The first level of each factor is its baseline:
 each other level's effect is measured against it. How many games a cell plays is a stopping
@@ -86,8 +86,13 @@ class Factors(BaseModel):
         "'random']",
     )
     table: list[TableLevel] = Field(["open"], description="tables: open, generated, file:PATH")
+    first: list[Literal["rolloff", "A", "B"]] = Field(
+        ["rolloff"],
+        description="who wins the roll-off that decides who goes first: rolloff (the dice), "
+        "A or B (that army of the matchup, whichever side it plays), e.g. ['rolloff', 'A']",
+    )
 
-    @field_validator("system", "mechanic", "readings", "commanders", "table")
+    @field_validator("system", "mechanic", "readings", "commanders", "table", "first")
     @classmethod
     def _levels(cls, value: list[Any]) -> list[Any]:
         if not value:
@@ -202,55 +207,85 @@ def load_experiment(path: str) -> Experiment:
 def _check_levels(exp: Experiment, source: str) -> None:
     """What the schema cannot say: names the registries know, readings each system accepts."""
     from oprlab.game.options import parse_options
-    from oprlab.game.systems import SYSTEMS
+    from oprlab.game.systems import SYSTEMS, find_system
     from oprlab.mechanics import mechanic_names
     from oprlab.players.base import get_commander
 
     f = exp.factors
+    formats: dict[str, str] = {}
     for i, system in enumerate(f.system):
-        base = system.split("+", 1)[0]
-        if base not in ("gff", "riverside"):
+        where = f"{source}: factors.system[{i}]"
+        try:
+            rules = find_system(system)
+        except UserError as exc:
             raise ParseError(
-                "the lab plays the OPR systems",
+                exc.message,
                 value=system,
-                where=f"{source}: factors.system[{i}]",
-                expected="gff or riverside, with house rules as gff+RULE"
-                + ("" if system in SYSTEMS else " (a known system)"),
+                where=where,
+                expected=exc.expected
+                or (
+                    "gff, riverside or wwpd, with house rules as gff+RULE"
+                    + ("" if system in SYSTEMS else " (a known system)")
+                ),
+            ) from None
+        if rules.army_format not in ("army-forge", "wwpd"):
+            raise ParseError(
+                "the lab plays the OPR systems and WWPD",
+                value=system,
+                where=where,
+                expected="gff, riverside or wwpd, with house rules as gff+RULE",
             )
-        if system != base:
-            from oprlab.game.systems import find_system
-
-            try:
-                find_system(system)
-            except UserError as exc:
-                raise ParseError(
-                    exc.message,
-                    value=system,
-                    where=f"{source}: factors.system[{i}]",
-                    expected=exc.expected,
-                ) from None
+        formats.setdefault(rules.army_format, system)
+        if len(formats) > 1:
+            raise ParseError(
+                "the systems of one experiment must read the same armies",
+                value=system,
+                where=where,
+                expected=f"systems whose lists are read as {formats[next(iter(formats))]}'s "
+                "(gff and riverside read Army Forge lists; wwpd its own forces)",
+            )
     _check_pools(exp, source)
+    for i, mu in enumerate(exp.matchups):
+        side = "a" if mu.pool("a") is not None else "b" if mu.pool("b") is not None else None
+        if side is not None and "wwpd" in formats:
+            raise ParseError(
+                "unit pools hold OPR units with points: WWPD forces have none",
+                value=getattr(mu, side),
+                where=f"{source}: matchups[{i}].{side}",
+                expected="a WWPD force file or sample (wwpd/colonial)",
+            )
     clocks = [n for n in mechanic_names() if n.startswith("clock")]
     for i, mechanic in enumerate(f.mechanic):
-        if mechanic != "d6" and mechanic not in clocks:
-            raise ParseError(
-                "not a mechanic of the OPR systems",
-                value=mechanic,
-                where=f"{source}: factors.mechanic[{i}]",
-                expected="d6 or " + ", ".join(clocks),
-            )
+        for system in f.system:
+            own = find_system(system).mechanics
+            allowed = [*own, *(c for c in clocks if c not in own)] if "clock" in own else own
+            if mechanic not in allowed:
+                raise ParseError(
+                    f"not a mechanic of {system}",
+                    value=mechanic,
+                    where=f"{source}: factors.mechanic[{i}]",
+                    expected=", ".join(allowed),
+                )
     for i, level in enumerate(f.commanders):
         for name in [level] if isinstance(level, str) else level:
-            try:
-                get_commander(name)
-            except UserError as exc:
-                raise ParseError(
-                    "unknown commander",
-                    value=name,
-                    where=f"{source}: factors.commanders[{i}]",
-                    expected=exc.expected,
-                ) from None
+            for system in f.system:
+                try:
+                    get_commander(name, system=system)
+                except UserError as exc:
+                    raise ParseError(
+                        f"unknown commander for {system}",
+                        value=name,
+                        where=f"{source}: factors.commanders[{i}]",
+                        expected=exc.expected,
+                    ) from None
     for i, reading in enumerate(f.readings):
+        if "roll_off_winner" in reading:
+            raise ParseError(
+                "the roll-off's winner is the first factor, not a reading",
+                value="roll_off_winner",
+                where=f"{source}: factors.readings[{i}]",
+                expected="first = ['rolloff', 'A'] in [factors] (A: army A of the matchup)",
+            )
         for system in f.system:
             try:
                 parse_options(system, reading_pairs(reading))
@@ -262,7 +297,7 @@ def _check_levels(exp: Experiment, source: str) -> None:
                     expected=exc.expected,
                 ) from None
     cells = len(exp.matchups) * len(f.system) * len(f.mechanic) * len(f.readings)
-    cells *= len(f.commanders) * len(f.table)
+    cells *= len(f.commanders) * len(f.table) * len(f.first)
     try:
         check_limit("cells (matchups x factor levels)", cells, MAX_CELLS, where=source)
     except UserError as exc:

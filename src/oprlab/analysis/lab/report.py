@@ -104,7 +104,7 @@ def build_report(
         "seeds": {
             "derivation": "game seed i = oprlab.rng.child_seed(experiment seed, i)",
             "played": seeds,
-            "game_seeds": tally.seed_list(exp.seed),
+            **tally.seed_summary(exp.seed),
         },
         "design": DESIGN_NOTE,
         "statistics": STATISTICS_NOTE,
@@ -417,6 +417,7 @@ def report_html(report: dict[str, Any]) -> str:
                 "cell",
                 "levels",
                 "armies (A, B)",
+                "commanders (revisions)",
                 "seeds",
                 "games",
                 "A's score",
@@ -431,6 +432,12 @@ def report_html(report: dict[str, Any]) -> str:
                     str(i + 1),
                     c["label"],
                     " vs ".join(c["armies"]),
+                    ", ".join(
+                        f"{n} {r}"
+                        for n, r in zip(
+                            c.get("commanders", []), c.get("commander_revisions", []), strict=True
+                        )
+                    ),
                     c["seeds"],
                     c["games"],
                     _fmt(c.get("score_a")),

@@ -23,7 +23,13 @@ from dataclasses import dataclass, field
 
 from joblib import Parallel, delayed
 
-from oprlab.analysis.lab.design import Cell, GameRecord, experiment_hash, play_cell_game
+from oprlab.analysis.lab.design import (
+    FACTORS,
+    Cell,
+    GameRecord,
+    experiment_hash,
+    play_cell_game,
+)
 from oprlab.analysis.lab.fairpoints import batch_steps, bisect_next
 from oprlab.analysis.lab.model import Experiment
 from oprlab.analysis.lab.progress_file import ProgressFile
@@ -50,14 +56,8 @@ class RunOutcome:
 
 
 def first_levels(exp: Experiment) -> dict[str, object]:
-    f = exp.factors
-    return {
-        "system": f.system[0],
-        "mechanic": f.mechanic[0],
-        "readings": f.readings[0],
-        "commanders": f.commanders[0],
-        "table": f.table[0],
-    }
+    """Each factor's baseline: its first level."""
+    return {factor: getattr(exp.factors, factor)[0] for factor in FACTORS}
 
 
 def schedule(exp: Experiment) -> list[int]:

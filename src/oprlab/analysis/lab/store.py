@@ -40,7 +40,9 @@ from oprlab.version import __version__
 __all__ = ["LAB_SCHEMA", "LabStore"]
 
 #: Bumped when a lab table changes shape; a file of another shape is refused, not misread.
-LAB_SCHEMA = "lab-2"  # lab-2: lab_units (per-unit points lost and destroyed)
+LAB_SCHEMA = "lab-3"  # lab-2: lab_units (per-unit points lost and destroyed); lab-3: revisions
+#: Earlier schemas, for a clearer refusal: their games cannot say which commanders played them.
+_OLD_SCHEMAS = ("lab-1", "lab-2")
 
 _GAME_COLUMNS = (
     ("experiment", "VARCHAR NOT NULL"),
@@ -61,6 +63,8 @@ _GAME_COLUMNS = (
     ("lead_changes", "INTEGER NOT NULL"),
     ("decided_last_round", "BOOLEAN NOT NULL"),
     ("handicap", "INTEGER NOT NULL"),
+    ("revision_a", "VARCHAR NOT NULL"),
+    ("revision_b", "VARCHAR NOT NULL"),
     ("finished_at", "TIMESTAMP NOT NULL"),
 )
 
@@ -120,6 +124,14 @@ class LabStore:
             rows = self._con.execute("SELECT value FROM lab_meta WHERE key = 'schema'").fetchall()
         except duckdb.Error:
             rows = []
+        if rows and rows[0][0] in _OLD_SCHEMAS:
+            raise OptionError(
+                f"a lab file of schema {rows[0][0]}, written before each game recorded its "
+                "commanders' revisions (so a rerun cannot tell whose play its games are)",
+                value=str(self.path),
+                expected=f"a new --out file (schema {LAB_SCHEMA}); rerun the experiment into it",
+                where="--out",
+            )
         if not rows or rows[0][0] != LAB_SCHEMA:
             raise OptionError(
                 "not a lab file of this version",
@@ -325,18 +337,26 @@ class LabStore:
         ``with_seeds``: also each cell's seeds (index, score, handicap), for a stopping rule's
         looks and the fair-points fits."""
         found: dict[str, dict[str, list[tuple[float, int]]]] = {c: {} for c in cells}
-        for measure, expr in _MEASURES:  # one scan each: cheaper than one UNPIVOT of them all
-            rows = self._con.execute(
-                f"SELECT cell, {expr} AS value, count(*) FROM lab_games WHERE experiment = ? "
-                "GROUP BY ALL ORDER BY ALL",
-                [exp_hash],
-            ).fetchall()
-            for cell, value, k in rows:
-                found.setdefault(cell, {}).setdefault(measure, []).append((float(value), int(k)))
+        for cell, measure, pairs_ in self._measure_counts(exp_hash):
+            found.setdefault(cell, {})[measure] = pairs_
+        # One scan for everything per seed: a temporary table of (cell, seed) rows that the
+        # seed scores, every paired join, each cell's seeds and the game seeds then read.
+        self._con.execute(f"CREATE OR REPLACE TEMP TABLE {_SEED_TABLE} AS {_SEEDS}", [exp_hash])
+        try:
+            return self._seed_counts(found, pairs, with_seeds)
+        finally:
+            self._con.execute(f"DROP TABLE IF EXISTS {_SEED_TABLE}")
+
+    def _seed_counts(
+        self,
+        found: dict[str, dict[str, list[tuple[float, int]]]],
+        pairs: Sequence[tuple[str, str]],
+        with_seeds: bool,
+    ) -> Tally:
+        """:meth:`tally` from the per-game counts ``found`` and the seed table."""
         seed_rows = self._con.execute(
-            f"WITH s AS ({_SEEDS}) SELECT cell, score, count(*) FROM s GROUP BY ALL "
-            "ORDER BY cell, score",
-            [exp_hash],
+            f"SELECT cell, score, count(*) FROM {_SEED_TABLE} WHERE n = 2 GROUP BY ALL "
+            "ORDER BY cell, score"
         ).fetchall()
         seed_hists: dict[str, list[tuple[float, int]]] = {}
         for cell, score, k in seed_rows:
@@ -349,14 +369,13 @@ class LabStore:
             )
             for c, m in found.items()
         }
-        paired = {pair: self._pair(exp_hash, *pair) for pair in pairs}
-        played = self._con.execute(
-            "SELECT coalesce(max(seed_index) + 1, 0) FROM lab_games WHERE experiment = ?",
-            [exp_hash],
-        ).fetchall()[0][0]
+        paired = {pair: self._pair(*pair) for pair in pairs}
         seeds: dict[str, SeedTable] = {}
         if with_seeds:
-            got = self._con.execute(f"{_SEEDS} ORDER BY cell, seed_index", [exp_hash]).fetchnumpy()
+            got = self._con.execute(
+                f"SELECT cell, seed_index, score, handicap FROM {_SEED_TABLE} WHERE n = 2 "
+                "ORDER BY cell, seed_index"
+            ).fetchnumpy()
             keys = np.asarray(got["cell"], dtype=object)
             for c in found:
                 mask = keys == c
@@ -366,31 +385,73 @@ class LabStore:
                     np.asarray(got["handicap"][mask], dtype=np.int64),
                 )
         stored = self._con.execute(
-            "SELECT seed_index, any_value(game_seed) FROM lab_games WHERE experiment = ? "
-            "GROUP BY seed_index",
+            f"SELECT seed_index, any_value(game_seed) AS game_seed FROM {_SEED_TABLE} "
+            "GROUP BY seed_index"
+        ).fetchnumpy()
+        indices = np.asarray(stored["seed_index"], dtype=np.int64)
+        played = int(indices.max()) + 1 if indices.size else 0
+        game_seeds = np.full(played, -1, dtype=np.int64)
+        game_seeds[indices] = np.asarray(stored["game_seed"], dtype=np.int64)
+        return Tally(out, paired, played, seeds, game_seeds)
+
+    def _measure_counts(self, exp_hash: str) -> list[tuple[str, str, list[tuple[float, int]]]]:
+        """``(cell, measure, [(value, games), ...])`` of every measure of :data:`GAME_MEASURES`,
+        values ascending, in two scans: the games counted per combination of the columns of
+        few values (result, first player, objective margin, rounds, lead changes, late
+        decision; a few thousand combinations a cell), which numpy turns into six measures,
+        and the three points measures counted at once by GROUPING SETS."""
+        got = self._con.execute(
+            "SELECT cell, coalesce(winner, 2) AS w, first, objectives_a - objectives_b AS om, "
+            "rounds, lead_changes, CAST(decided_last_round AS INTEGER) AS late, "
+            "count(*) AS k FROM lab_games WHERE experiment = ? GROUP BY ALL",
             [exp_hash],
         ).fetchnumpy()
-        game_seeds = np.full(int(played), -1, dtype=np.int64)
-        game_seeds[np.asarray(stored["seed_index"], dtype=np.int64)] = np.asarray(
-            stored["any_value(game_seed)"], dtype=np.int64
+        out: list[tuple[str, str, list[tuple[float, int]]]] = []
+        cells = np.asarray(got["cell"], dtype=object)
+        w = np.asarray(got["w"], dtype=float)
+        by_measure = {
+            "winner": w,
+            "first_score": np.where(w == 2, 0.5, (w == np.asarray(got["first"])).astype(float)),
+            "objective_margin": np.asarray(got["om"], dtype=float),
+            "rounds": np.asarray(got["rounds"], dtype=float),
+            "lead_changes": np.asarray(got["lead_changes"], dtype=float),
+            "decided_last_round": np.asarray(got["late"], dtype=float),
+        }
+        k = np.asarray(got["k"], dtype=np.int64)
+        for cell in sorted(set(cells.tolist())):
+            mask = cells == cell
+            for measure, values in by_measure.items():
+                uniq, inverse = np.unique(values[mask], return_inverse=True)
+                counts = np.bincount(inverse, weights=k[mask]).astype(np.int64)
+                out.append((cell, measure, list(zip(uniq.tolist(), counts.tolist(), strict=True))))
+        points = (
+            ("points_margin", "points_lost_b - points_lost_a"),
+            ("lost_a", "points_lost_a"),
+            ("lost_b", "points_lost_b"),
         )
-        return Tally(out, paired, int(played), seeds, game_seeds)
+        columns = ", ".join(f"{expr} AS p{i}" for i, (_, expr) in enumerate(points))
+        rows = self._con.execute(
+            f"WITH g AS (SELECT cell, {columns} FROM lab_games WHERE experiment = ?) "
+            "SELECT cell, grouping(p0, p1, p2), p0, p1, p2, count(*) FROM g "
+            "GROUP BY GROUPING SETS ((cell, p0), (cell, p1), (cell, p2)) ORDER BY ALL",
+            [exp_hash],
+        ).fetchall()
+        found: dict[tuple[str, str], list[tuple[float, int]]] = {}
+        for row in rows:  # grouping(p0, p1, p2): a bit set for each column not grouped on
+            i = [int(row[1]) >> (2 - j) & 1 for j in range(3)].index(0)
+            found.setdefault((row[0], points[i][0]), []).append((float(row[2 + i]), int(row[5])))
+        out += [(cell, measure, pairs) for (cell, measure), pairs in found.items()]
+        return out
 
-    def _pair(self, exp_hash: str, variant: str, baseline: str) -> PairTally:
-        """A variant and its baseline on their common seeds, joined on the seed (and seat)."""
-        seat = (
-            "SELECT seed_index, sum(CASE WHEN winner IS NULL THEN 0.5 WHEN winner = 0 THEN 1.0 "
-            "ELSE 0.0 END) / 2 AS score, "
-            "max(objectives_a - objectives_b) FILTER (WHERE seat = 0) AS m0, "
-            "max(objectives_a - objectives_b) FILTER (WHERE seat = 1) AS m1 "
-            "FROM lab_games WHERE experiment = ? AND cell = ? GROUP BY seed_index "
-            "HAVING count(*) = 2"
-        )
+    def _pair(self, variant: str, baseline: str) -> PairTally:
+        """A variant and its baseline on their common seeds (both seats played), joined on the
+        seed in :meth:`tally`'s seed table."""
+        seat = f"SELECT seed_index, score, m0, m1 FROM {_SEED_TABLE} WHERE cell = ? AND n = 2"
         rows = self._con.execute(
             f"WITH v AS ({seat}), b AS ({seat}) SELECT grouping(v.m0) AS scores, v.score, "
             "b.score, v.m0, v.m1, b.m0, b.m1, count(*) FROM v JOIN b USING (seed_index) "
             "GROUP BY GROUPING SETS ((v.score, b.score), (v.m0, v.m1, b.m0, b.m1)) ORDER BY ALL",
-            [exp_hash, variant, exp_hash, baseline],
+            [variant, baseline],
         ).fetchall()
         scores = [(r[1], r[2], r[7]) for r in rows if r[0]]
         margins = [(*r[3:7], r[7]) for r in rows if not r[0]]
@@ -403,29 +464,18 @@ class LabStore:
         return int(rows[0][0])
 
 
-#: Each measure of :data:`GAME_MEASURES` as SQL over a ``lab_games`` row (as DOUBLE, the way
-#: :func:`oprlab.analysis.lab.tally.game_values` computes it in Python).
-_MEASURES = (
-    ("winner", "CAST(coalesce(winner, 2) AS DOUBLE)"),
-    (
-        "first_score",
-        "CASE WHEN winner IS NULL THEN 0.5 WHEN winner = first THEN 1.0 ELSE 0.0 END",
-    ),
-    ("objective_margin", "CAST(objectives_a - objectives_b AS DOUBLE)"),
-    ("points_margin", "points_lost_b - points_lost_a"),
-    ("lost_a", "points_lost_a"),
-    ("lost_b", "points_lost_b"),
-    ("rounds", "CAST(rounds AS DOUBLE)"),
-    ("lead_changes", "CAST(lead_changes AS DOUBLE)"),
-    ("decided_last_round", "CAST(decided_last_round AS DOUBLE)"),
-)
-
-#: Each seed with both seats played: cell, index, army A's seed score, its handicap (seat 0's).
+#: Each (cell, seed) of an experiment: its games (``n``; 2 when both seats are played), army
+#: A's seed score (the mean of its seats), each seat's objective margin, seat 0's handicap and
+#: the game seed. :meth:`LabStore.tally` makes it a temporary table, read by every count.
 _SEEDS = (
-    "SELECT cell, seed_index, sum(CASE WHEN winner IS NULL THEN 0.5 WHEN winner = 0 THEN 1.0 "
-    "ELSE 0.0 END) / 2 AS score, min(handicap) FILTER (WHERE seat = 0) AS handicap "
-    "FROM lab_games WHERE experiment = ? GROUP BY cell, seed_index HAVING count(*) = 2"
+    "SELECT cell, seed_index, count(*) AS n, sum(CASE WHEN winner IS NULL THEN 0.5 "
+    "WHEN winner = 0 THEN 1.0 ELSE 0.0 END) / 2 AS score, "
+    "max(objectives_a - objectives_b) FILTER (WHERE seat = 0) AS m0, "
+    "max(objectives_a - objectives_b) FILTER (WHERE seat = 1) AS m1, "
+    "min(handicap) FILTER (WHERE seat = 0) AS handicap, any_value(game_seed) AS game_seed "
+    "FROM lab_games WHERE experiment = ? GROUP BY cell, seed_index"
 )
+_SEED_TABLE = "lab_seed_rows"
 
 
 def _hist(rows: Sequence[tuple[float, int]]) -> Hist:
@@ -462,6 +512,7 @@ def _row(exp_hash: str, game: GameRecord, now: datetime) -> list[Any]:
         game.lead_changes,
         game.decided_last_round,
         game.handicap,
+        *game.revisions,
         now,
     ]
 
@@ -482,4 +533,5 @@ def _record(r: Sequence[Any]) -> GameRecord:
         lead_changes=int(r[14]),
         decided_last_round=bool(r[15]),
         handicap=int(r[16]),
+        revisions=(str(r[17]), str(r[18])),
     )

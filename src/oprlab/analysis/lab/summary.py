@@ -165,6 +165,8 @@ def cell_numbers(
         "levels": cell.levels,
         "armies": [a.name for a in cell.armies],
         "army_files": list(cell.army_refs),
+        "commanders": list(cell.commanders),
+        "commander_revisions": list(cell.revisions),
         "games": n,
         "seeds": tally.seed_scores.n,
     }

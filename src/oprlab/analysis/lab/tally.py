@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -127,14 +128,39 @@ class Tally:
     #: the stored game seed of each seed index below ``played`` (-1: none stored)
     game_seeds: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
 
-    def seed_list(self, experiment_seed: int) -> list[int]:
-        """Every game seed below ``played``: the stored ones, the rest derived
-        (``child_seed``; deriving 250,000 costs seconds, reading them milliseconds)."""
+    def seed_summary(self, experiment_seed: int) -> dict[str, Any]:
+        """The seeds played, short at any size: the seed indices with a stored game as ranges
+        (``"0-999"``), their count, and the first and last index with its game seed. A game
+        seed is always ``child_seed(experiment seed, index)`` (``design.play_cell_game`` plays
+        and stores that, and a test checks it), so the ranges keep the whole list."""
         from oprlab.rng import child_seed
 
-        found = self.game_seeds.tolist()
-        found += [-1] * (self.played - len(found))
-        return [s if s >= 0 else child_seed(experiment_seed, i) for i, s in enumerate(found)]
+        stored = np.flatnonzero(self.game_seeds >= 0).tolist()
+        out: dict[str, Any] = {"indices": index_ranges(stored), "count": len(stored)}
+        if stored:
+            for key, i in (("first", stored[0]), ("last", stored[-1])):
+                out[key] = {"index": i, "game_seed": child_seed(experiment_seed, i)}
+        return out
+
+
+def index_ranges(indices: Sequence[int]) -> str:
+    """Sorted indices as ranges: ``[0, 1, 2, 5, 7, 8]`` is ``"0-2, 5, 7-8"``."""
+    parts: list[str] = []
+    run: list[int] = []
+    for i in indices:
+        if run and i == run[-1] + 1:
+            run.append(i)
+            continue
+        if run:
+            parts.append(_run_text(run))
+        run = [i]
+    if run:
+        parts.append(_run_text(run))
+    return ", ".join(parts)
+
+
+def _run_text(run: Sequence[int]) -> str:
+    return str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}"
 
 
 def game_values(g: GameRecord) -> tuple[float, ...]:
