@@ -46,7 +46,7 @@ _TUNED: dict[str, dict[str, Callable[[SeedLike, str], Commander]]] = {"opr": TUN
 #: noisy spec (``rules:0.2``) and a budget (``search:200``) inherit their commander's.
 #: ``rules`` r2: issue 14's habit fixes (``rules-v1`` r1 plays the games r1 played; its
 #: tempers are ``rules`` with other weights); ``search`` r2: its candidates and playouts are
-#: the rules commander's, so its play moved with ``rules`` r2.
+#: the rules commander's, so its play moved with ``rules`` r2; ``search-sure`` r1: new (issue 14).
 REVISIONS: dict[str, dict[str, str]] = {
     "opr": {
         "random": "r1",
@@ -56,6 +56,7 @@ REVISIONS: dict[str, dict[str, str]] = {
         "rules-cautious": "r2",
         "search": "r2",
         "search-end": "r2",
+        "search-sure": "r1",
     },
     "wwpd": {"random": "r1", "rules": "r2", "rules-v1": "r1"},
 }
