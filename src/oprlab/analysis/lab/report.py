@@ -41,7 +41,8 @@ __all__ = ["DESIGN_NOTE", "STATISTICS_NOTE", "build_report", "needs_seeds", "rep
 DESIGN_NOTE = (
     "Every cell plays the same seeds; each seed is played twice, army A on the first side and "
     "then the armies swapped, with the same dice, table and commander streams, so the seats "
-    "share their roll-offs and first-mover advantage cancels in the seed's mean, and cells "
+    "share their roll-offs and first-mover advantage cancels in the seed's mean (unless the "
+    "first factor fixes who wins the roll-off: then it is that level's), and cells "
     "differ only by their factor (common random numbers). A score is army A's: a win 1, a draw "
     "1/2; a seed's score is the mean of its two seats."
 )
