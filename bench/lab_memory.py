@@ -1,9 +1,10 @@
 """Worker memory across a long joblib run of the lab: the resident set size (RSS) of every
 worker process, sampled while ``oprlab experiment run`` plays, at the start, middle and end.
 
-``.venv/bin/python -m bench.lab_memory [SEEDS]``: random commanders on two 150-point lists
-drawn from the skirmish pool per seed (a new list every seed: what a fair-points run does), one
-cell, ``--jobs 2``. Prints the workers' RSS (MiB) over time; a leak shows as a steady climb.
+``.venv/bin/python -m bench.lab_memory [SEEDS] [--cluster local]``: random commanders on two
+150-point lists drawn from the skirmish pool per seed (a new list every seed: what a fair-points
+run does), one cell, ``--jobs 2`` (or a local Dask cluster: its workers are this process's
+children too). Prints the workers' RSS (MiB) over time; a leak shows as a steady climb.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from oprlab.analysis.lab.run import run_experiment
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def main(seeds: int = 150) -> None:
+def main(seeds: int = 150, cluster: str | None = None) -> None:
     text = f"""
 name = "memory"
 seed = 9
@@ -59,7 +60,9 @@ seeds = {seeds}
         def count(_: object, new: bool) -> None:
             played[0] += new
 
-        run_experiment(exp, cells, Path(tmp) / "lab.duckdb", n_jobs=2, on_game=count)
+        run_experiment(
+            exp, cells, Path(tmp) / "lab.duckdb", n_jobs=2, cluster=cluster, on_game=count
+        )
     done.set()
     thread.join()
     print("seconds  games  largest worker RSS (MiB)")
@@ -69,4 +72,10 @@ seeds = {seeds}
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 150)
+    argv = sys.argv[1:]
+    where = None
+    if "--cluster" in argv:
+        at = argv.index("--cluster")
+        where = argv[at + 1]
+        del argv[at : at + 2]
+    main(int(argv[0]) if argv else 150, where)
