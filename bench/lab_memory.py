@@ -1,10 +1,12 @@
 """Worker memory across a long joblib run of the lab: the resident set size (RSS) of every
 worker process, sampled while ``oprlab experiment run`` plays, at the start, middle and end.
 
-``.venv/bin/python -m bench.lab_memory [SEEDS] [--cluster local]``: random commanders on two
-150-point lists drawn from the skirmish pool per seed (a new list every seed: what a fair-points
-run does), one cell, ``--jobs 2`` (or a local Dask cluster: its workers are this process's
-children too). Prints the workers' RSS (MiB) over time; a leak shows as a steady climb.
+``.venv/bin/python -m bench.lab_memory [SEEDS] [--dask]``: random commanders on two 150-point
+lists drawn from the skirmish pool per seed (a new list every seed: what a fair-points run
+does), one cell, ``--jobs 2``; with ``--dask``, on a Dask cluster of two single-threaded worker
+processes started here (a scheduler address like any other ``--cluster``; the workers are this
+process's children, so they are sampled the same way). Prints the workers' RSS (MiB) over time;
+a leak shows as a steady climb.
 """
 
 from __future__ import annotations
@@ -72,10 +74,14 @@ seeds = {seeds}
 
 
 if __name__ == "__main__":
-    argv = sys.argv[1:]
-    where = None
-    if "--cluster" in argv:
-        at = argv.index("--cluster")
-        where = argv[at + 1]
-        del argv[at : at + 2]
-    main(int(argv[0]) if argv else 150, where)
+    argv = [a for a in sys.argv[1:] if a != "--dask"]
+    seeds = int(argv[0]) if argv else 150
+    if "--dask" not in sys.argv:
+        main(seeds)
+    else:
+        from distributed import LocalCluster
+
+        with LocalCluster(  # type: ignore[no-untyped-call]
+            processes=True, n_workers=2, threads_per_worker=1, dashboard_address=":0"
+        ) as dask:
+            main(seeds, dask.scheduler_address)
