@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, get_args, runtime_checkable
 
 from oprlab.errors import OptionError
 from oprlab.table.model import Table
@@ -34,7 +34,7 @@ __all__ = [
 #: who goes first (the rule), or side A / side B wins it. An experimenter's option (the lab's
 #: ``first`` factor), not a reading of any text.
 RollOffWinner = Literal["rolloff", "A", "B"]
-ROLL_OFF_WINNERS: tuple[str, ...] = ("rolloff", "A", "B")
+ROLL_OFF_WINNERS: tuple[str, ...] = get_args(RollOffWinner)
 
 
 @dataclass(frozen=True)
