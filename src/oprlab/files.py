@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import errno
 import os
-import secrets
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -66,6 +64,8 @@ def check_output(path: str | os.PathLike[str], option: str) -> Path:
         ) from None
     folder = p.parent
     try:
+        import tempfile  # only when an output is named: its imports are a twentieth of `odds`
+
         fd, probe = tempfile.mkstemp(dir=folder, prefix=TEMP_PREFIX, suffix=".probe")
         os.close(fd)
         os.unlink(probe)
@@ -121,6 +121,8 @@ def _mode(target: Path) -> int:
 
 
 def _temp_name(target: Path) -> Path:
+    import secrets  # with tempfile, deferred until something is written
+
     return target.with_name(f"{TEMP_PREFIX}{secrets.token_hex(6)}{target.suffix}")
 
 

@@ -19,11 +19,11 @@ from oprlab.rules.melee_exchange import (
     Side,
     SideResult,
     UnitState,
-    carried,
     check_models,
     compose_stages,
     other,
 )
+from oprlab.rules.weapon_lines import carried
 from oprlab.units.model import Rule, Unit, Weapon
 
 

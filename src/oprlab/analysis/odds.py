@@ -18,10 +18,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import numpy.typing as npt
 
 from oprlab.analysis.stats import Interval, mean_interval, wilson
 from oprlab.errors import OptionError, UserError
@@ -36,7 +35,6 @@ from oprlab.limits import (
     check_limit,
 )
 from oprlab.mechanics import Mechanic, Owner, get_mechanic
-from oprlab.rng import make_rng
 from oprlab.rules.query import (
     AttackOdds,
     AttackSystem,
@@ -47,6 +45,9 @@ from oprlab.rules.query import (
 )
 from oprlab.units.model import Unit, Weapon
 from oprlab.version import __version__
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 __all__ = [
     "OWNERS",
@@ -297,6 +298,8 @@ def _sampled(
     samples: int,
     seed: int | None,
 ) -> OddsResult:
+    from oprlab.rng import make_rng  # only sampling needs numpy.random (a tenth of odds' start)
+
     seeded = make_rng(seed)
     counts: dict[str, list[int]] = {"hits": [], "wounds": [], "casualties": []}
     destroyed = shaken = 0

@@ -14,11 +14,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, get_args, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args, runtime_checkable
 
 from oprlab.errors import OptionError
-from oprlab.table.model import Table
 from oprlab.version import __version__
+
+if TYPE_CHECKING:  # annotations only: `odds` and `check` need no table model
+    from oprlab.table.model import Table
 
 __all__ = [
     "ROLL_OFF_WINNERS",

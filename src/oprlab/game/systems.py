@@ -14,12 +14,14 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oprlab.errors import OptionError, UnknownNameError
 from oprlab.game.house import HouseRule, find_house_rule, house_rule_names
 from oprlab.game.system import NotDeployed, RuleSystem
-from oprlab.table.model import Table
+
+if TYPE_CHECKING:  # annotations only: `odds` and `check` need no table model
+    from oprlab.table.model import Table
 
 __all__ = ["NO_GAME", "SYSTEMS", "find_system", "system_names"]
 

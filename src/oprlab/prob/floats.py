@@ -8,12 +8,16 @@ results within 1e-12.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
-import numpy.typing as npt
 
-Array = npt.NDArray[np.float64]
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Array = npt.NDArray[np.float64]
+else:  # the same class at run time, without importing numpy.typing (its docstrings' regexes)
+    Array = np.ndarray
 K = TypeVar("K", bound=Hashable)
 
 

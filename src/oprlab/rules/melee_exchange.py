@@ -7,9 +7,9 @@ in which order, and what follows them are the system's. What they share lives he
 
 - the result types (:class:`ExchangeResult` with a :class:`SideResult` per :class:`Side`), so
   analysis reads either system's exchange the same way;
-- how a unit that lost models still strikes (:func:`carried`; the weapon lines themselves come
-  from :mod:`oprlab.rules.weapon_lines`) and which starting condition a unit may be in
-  (:func:`check_models`);
+- which starting condition a unit may be in (:func:`check_models`; how a unit that lost
+  models still strikes, ``carried``, lives with the weapon lines in
+  :mod:`oprlab.rules.weapon_lines`);
 - the exact driver (:func:`compose_stages`): each stage composed over every joint state the
   earlier stages left, with a cap on the states, the same state machine the sampled drivers roll.
 
@@ -37,7 +37,6 @@ __all__ = [
     "SideResult",
     "StrikeRecord",
     "UnitState",
-    "carried",
     "check_models",
     "compose_stages",
     "other",
@@ -173,20 +172,6 @@ class ExactTooLarge(OprlabError):
 
 
 # --- who strikes with what ----------------------------------------------------------------
-
-
-def carried(count: int, models: int, size: int) -> int:
-    """How many of a weapon (or a per-model rule) ``models`` of ``size`` models still carry.
-
-    Casualties are spread evenly over the unit's weapons: ``count * models / size`` rounded half
-    up. Exact for weapons every model carries (``5x CCW`` with 3 of 5 left: 3); an upgrade one
-    model carries stays until fewer than half the models are left (docs/rules/gff.md).
-    """
-    if size <= 0 or models <= 0:
-        return 0
-    if models >= size:
-        return count
-    return (2 * count * models + size) // (2 * size)
 
 
 def check_models(unit: Unit, s: UnitState | None, where: str) -> UnitState:

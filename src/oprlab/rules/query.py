@@ -17,15 +17,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
-import numpy.typing as npt
 
 from oprlab.mechanics import Mechanic, Owner, State
 from oprlab.prob import Dist
-from oprlab.rules.gff.melee import ExchangeResult, UnitState
 from oprlab.units.model import Unit, Weapon
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from oprlab.rules.gff.melee import ExchangeResult, UnitState
 
 __all__ = [
     "AttackOdds",

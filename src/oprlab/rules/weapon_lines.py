@@ -19,7 +19,7 @@ carries which weapon is not in the list, so shares are spread evenly (docs/rules
 
 With every model attacking and no partial rule, a line is the list's line unchanged.
 
-May import ``oprlab.units`` and ``oprlab.rules.melee_exchange``.
+May import ``oprlab.units``.
 """
 
 from __future__ import annotations
@@ -28,11 +28,24 @@ from collections.abc import Iterable
 from dataclasses import replace
 from functools import lru_cache
 
-from oprlab.rules.melee_exchange import carried
 from oprlab.units.model import Rule, Unit, Weapon
 from oprlab.units.rule_scope import WEAPON_ACTING, partial
 
 __all__ = ["attacking_with", "lines", "share_out"]
+
+
+def carried(count: int, models: int, size: int) -> int:
+    """How many of a weapon (or a per-model rule) ``models`` of ``size`` models still carry.
+
+    Casualties are spread evenly over the unit's weapons: ``count * models / size`` rounded half
+    up. Exact for weapons every model carries (``5x CCW`` with 3 of 5 left: 3); an upgrade one
+    model carries stays until fewer than half the models are left (docs/rules/gff.md).
+    """
+    if size <= 0 or models <= 0:
+        return 0
+    if models >= size:
+        return count
+    return (2 * count * models + size) // (2 * size)
 
 
 def attacking_with(unit: Unit, name: str, *, alive: int, attacking: int) -> int:

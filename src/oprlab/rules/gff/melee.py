@@ -59,11 +59,10 @@ from oprlab.rules.melee_exchange import (
     Side,
     SideResult,
     UnitState,
-    carried,
     check_models,
     compose_stages,
 )
-from oprlab.rules.weapon_lines import lines
+from oprlab.rules.weapon_lines import carried, lines
 from oprlab.units.model import Unit, Weapon
 from oprlab.units.rule_scope import unit_rule
 

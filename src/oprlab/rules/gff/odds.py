@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -21,12 +21,6 @@ from oprlab.mechanics import Mechanic, Owner, State
 from oprlab.prob import Dist
 from oprlab.rules.gff import attack as gff_attack
 from oprlab.rules.gff.fast import attack_odds_fast
-from oprlab.rules.gff.melee import (
-    OWNERS,
-    ExchangeResult,
-    exchange_outcomes,
-    resolve_exchange,
-)
 from oprlab.rules.gff.profile import (
     AttackProfile,
     DefenderProfile,
@@ -38,6 +32,9 @@ from oprlab.rules.gff.profile import (
 from oprlab.rules.gff.resolve import Roller, resolve_attack
 from oprlab.rules.query import ExchangeOptions, Outcome, Situation, Summary, deadly_dice
 from oprlab.units.model import Unit, Weapon
+
+if TYPE_CHECKING:
+    from oprlab.rules.gff.melee import ExchangeResult
 
 __all__ = ["GffAttack", "GffExchange", "GffQuery"]
 
@@ -143,7 +140,7 @@ class GffExchange:
     """The GFF exchange (seed 003 "Melee") for the odds layer."""
 
     name = "gff"
-    owners: tuple[Owner, ...] = OWNERS
+    owners: tuple[Owner, ...] = (gff_attack.ATTACKER, gff_attack.DEFENDER)
     figures: Mapping[str, Callable[[ExchangeResult], bool]] = {}
 
     def options(self, o: ExchangeOptions) -> dict[str, Any]:
@@ -160,6 +157,10 @@ class GffExchange:
     def exact(
         self, attacker: Unit, defender: Unit, mech: Mechanic, o: ExchangeOptions
     ) -> Dist[ExchangeResult]:
+        # The exchange loads the melee procedure when first asked: an attack's odds (`oprlab
+        # odds` without --melee) never need it, and it is an eighth of that command's start.
+        from oprlab.rules.gff.melee import exchange_outcomes
+
         return exchange_outcomes(attacker, defender, mech, **self.options(o))
 
     def resolve(
@@ -171,5 +172,7 @@ class GffExchange:
         rng: np.random.Generator | None,
         o: ExchangeOptions,
     ) -> ExchangeResult:
+        from oprlab.rules.gff.melee import resolve_exchange
+
         roller = Roller(mech, state, rng)
         return resolve_exchange(attacker, defender, roller, **self.options(o))
