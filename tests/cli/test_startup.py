@@ -60,6 +60,24 @@ def test_odds_with_the_d6_loads_neither_the_clock_nor_json_models() -> None:
     }
 
 
+def test_one_attacks_odds_load_no_exchange_no_sampling_no_table() -> None:
+    """One attack's exact odds (issue 13: together a ninth of `odds`' start-up) need no melee
+    exchange procedure, no random streams, no table model and no numpy.typing; sampling
+    (`--samples`) loads the random streams."""
+    lazy = {
+        "oprlab.rules.gff.melee",
+        "oprlab.rules.melee_exchange",
+        "oprlab.rng",
+        "numpy.random",
+        "oprlab.table.model",
+        "numpy.typing",
+    }
+    shooting = ["odds", "gff/shooty-150", "gff/melee-150", "--json"]
+    assert not lazy & _loaded(shooting)
+    assert not lazy & _loaded([*shooting, "--melee"])
+    assert "oprlab.rng" in _loaded([*shooting, "--samples", "200"])
+
+
 def test_import_oprlab_loads_only_the_face() -> None:
     """`import oprlab` is the version and a lazy face: nothing is imported until asked."""
     code = "import sys, oprlab; print(sorted(m for m in sys.modules if m.startswith('oprlab')))"
