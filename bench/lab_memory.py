@@ -1,11 +1,13 @@
 """Worker memory across a long joblib run of the lab: the resident set size (RSS) of every
 worker process, sampled while ``oprlab experiment run`` plays, at the start, middle and end.
 
-``.venv/bin/python -m bench.lab_memory [SEEDS] [--dask]``: random commanders on two 150-point
-lists drawn from the skirmish pool per seed (a new list every seed: what a fair-points run
-does), one cell, ``--jobs 2``; with ``--dask``, on a Dask cluster of two single-threaded worker
-processes started here (a scheduler address like any other ``--cluster``; the workers are this
-process's children, so they are sampled the same way). Prints the workers' RSS (MiB) over time
+``.venv/bin/python -m bench.lab_memory [SEEDS] [--dask [--profiler]]``: random commanders on
+two 150-point lists drawn from the skirmish pool per seed (a new list every seed: what a
+fair-points run does), one cell, ``--jobs 2``; with ``--dask``, on a Dask cluster of two
+single-threaded worker processes started here (a scheduler address like any other
+``--cluster``; the workers are this process's children, so they are sampled the same way),
+without Dask's statistical profiler as docs/experiments.md says to start workers
+(``--profiler``: with it). Prints the workers' RSS (MiB) over time
 and its growth over each half of the run (the least-squares slope of the samples in MiB per 100
 games); a leak shows as a steady climb, level memory as a second half near 0.
 """
@@ -102,14 +104,22 @@ def growth(samples: Sequence[tuple[float, int, float]]) -> str:
 
 
 if __name__ == "__main__":
-    argv = [a for a in sys.argv[1:] if a != "--dask"]
+    argv = [a for a in sys.argv[1:] if not a.startswith("--")]
     seeds = int(argv[0]) if argv else 150
     if "--dask" not in sys.argv:
         main(seeds)
     else:
+        import dask
         from distributed import LocalCluster
 
-        with LocalCluster(  # type: ignore[no-untyped-call]
-            processes=True, n_workers=2, threads_per_worker=1, dashboard_address=":0"
-        ) as dask:
-            main(seeds, dask.scheduler_address)
+        # Workers as docs/experiments.md says to start them: without the statistical profiler,
+        # whose history (a profile tree every second, for the last 1,000 seconds) grew a worker
+        # by about 8 MiB per 100 games. ``--profiler`` keeps Dask's default to show it.
+        profiler = "--profiler" in sys.argv
+        with (
+            dask.config.set({"distributed.worker.profile.enabled": profiler}),
+            LocalCluster(  # type: ignore[no-untyped-call]
+                processes=True, n_workers=2, threads_per_worker=1, dashboard_address=":0"
+            ) as cluster,
+        ):
+            main(seeds, cluster.scheduler_address)
