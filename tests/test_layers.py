@@ -21,6 +21,7 @@ LAYERS: dict[str, int] = {
     "errors": 0,
     "rng": 0,
     "limits": 0,
+    "memo": 0,  # the game memos every layer registers (emptied by game.play)
     "display": 0,
     "files": 0,
     "prob": 1,

@@ -145,3 +145,15 @@ def test_workers_of_another_oprlab_are_refused(monkeypatch: pytest.MonkeyPatch) 
     ):
         pass  # pragma: no cover - never entered
     assert "0.0.1" in str(info.value)
+
+
+def _profiling(dask_worker: object) -> bool:
+    return "profile" in getattr(dask_worker, "periodic_callbacks", {})
+
+
+def test_the_local_cluster_runs_no_statistical_profiler() -> None:
+    """`--cluster local`'s worker samples no stacks: Dask's profiler keeps a profile of every
+    second for 1,000 seconds, which grew a lab worker by about 8 MiB per 100 games (issue 15
+    item 6, docs/experiments.md "Worker memory")."""
+    with dask_backend("local") as client:
+        assert list(client.run(_profiling).values()) == [False]

@@ -231,9 +231,15 @@ def dask_backend(address: str, *, timeout: float | None = None) -> Iterator[Clie
         ) from None
     wait = CONNECT_TIMEOUT if timeout is None else timeout
     if address == LOCAL_CLUSTER:
-        local = LocalCluster(  # type: ignore[no-untyped-call]
-            processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None
-        )
+        import dask
+
+        # Without the workers' statistical profiler: it keeps a profile tree of every second
+        # for the last 1,000 seconds, which grew a worker playing games by about 8 MiB per 100
+        # games (docs/experiments.md "Worker memory"); nobody reads it here (no dashboard).
+        with dask.config.set({"distributed.worker.profile.enabled": False}):
+            local = LocalCluster(  # type: ignore[no-untyped-call]
+                processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None
+            )
         client = Client(local)  # type: ignore[no-untyped-call]
     else:
         local = None

@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from oprlab.errors import OptionError
+from oprlab.memo import game_memo
 from oprlab.table import charge, planar
 from oprlab.table.cover import has_cover
 from oprlab.table.formation import legal_end
@@ -62,8 +63,12 @@ def alive_centres(p: Placement) -> np.ndarray:
 
 # Games ask the same distances again and again (every decision re-reads an unchanged table), so
 # the answers are memoised on the bytes of the positions: moving or removing a model changes the
-# key, so an answer is never stale. Each memo is dropped whole when it grows past its limit.
+# key, so an answer is never stale. Each memo is dropped whole when it grows past its limit;
+# they hold only numbers and games share them, so they stay global (oprlab.memo). A game asks
+# about 30 centroids and 140 gaps: each limit holds over 100 games, so a long run fills them
+# early and then stays level (issue 15).
 _MEMO_LIMIT = 16384
+_CENTROIDS_LIMIT = 4096
 _CENTROIDS: dict[tuple[bytes, bytes], Point] = {}
 _GAPS: dict[tuple[bytes, ...], float] = {}
 
@@ -74,7 +79,7 @@ def centroid(p: Placement) -> Point:
     if found is None:
         c = alive_centres(p).mean(axis=0)
         found = (float(c[0]), float(c[1]))
-        if len(_CENTROIDS) >= _MEMO_LIMIT:
+        if len(_CENTROIDS) >= _CENTROIDS_LIMIT:
             _CENTROIDS.clear()
         _CENTROIDS[key] = found
     return found
@@ -254,7 +259,7 @@ def separate(
 
 
 #: :func:`fits` answers by table (held, so its id stays unique) and the bytes of every position.
-_FITS: dict[tuple[object, ...], tuple[Table, bool]] = {}
+_FITS: dict[tuple[object, ...], tuple[Table, bool]] = game_memo("game.geometry._FITS")
 
 
 def _content(p: Placement) -> tuple[bytes, bytes, bytes, bool]:

@@ -5,7 +5,7 @@ impassable terrain and the 1" from other units; formations face the enemy edge. 
 are a fixed grid, so commanders choose among the same points a replay sees.
 
 May import ``oprlab.table``, ``oprlab.units``, ``oprlab.game``'s state, geometry, deploy_search,
-gff_room and gff_setup, and below.
+gff_room and gff_setup, and below (``oprlab.memo``).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from oprlab.game import gff_room as room
 from oprlab.game import gff_setup as edges
 from oprlab.game.gff_setup import GffOptions
 from oprlab.game.state import GameState, Phase, UnitState
+from oprlab.memo import game_memo
 from oprlab.table.formation import is_coherent
 from oprlab.table.model import Placement, Point, Table
 from oprlab.units.model import Unit
@@ -111,10 +112,14 @@ def _obstacles(state: GameState, us: UnitState) -> list[_Obstacle]:
 _CIRCLES: dict[tuple[bytes, bytes, bytes], tuple[float, float, float]] = {}
 
 
-_FORMATIONS: dict[tuple[int, int, float, int], tuple[Unit, Placement, float]] = {}
+_FORMATIONS: dict[tuple[int, int, float, int], tuple[Unit, Placement, float]] = game_memo(
+    "game.gff_deploy._FORMATIONS"
+)
 
 
-_STANDS: dict[tuple[object, ...], tuple[Table, Unit, Placement, str | None]] = {}
+_STANDS: dict[tuple[object, ...], tuple[Table, Unit, Placement, str | None]] = game_memo(
+    "game.gff_deploy._STANDS"
+)
 
 
 _CACHE_LIMIT = 16384

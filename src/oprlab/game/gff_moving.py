@@ -1,8 +1,8 @@
 """GFF moving (seed 003): move allowances, a unit's move along its path, and the Dangerous
 Terrain rolls of its models as it activates in it or moves across it.
 
-May import ``oprlab.rules.gff``, ``oprlab.table``, ``oprlab.units``, ``oprlab.mechanics`` and
-``oprlab.game``'s state, activation, geometry, gff_losses and gff_setup.
+May import ``oprlab.rules.gff``, ``oprlab.table``, ``oprlab.units``, ``oprlab.mechanics``,
+``oprlab.memo`` and ``oprlab.game``'s state, activation, geometry, gff_losses and gff_setup.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from oprlab.game.gff_losses import _apply_result
 from oprlab.game.gff_setup import options_of
 from oprlab.game.state import GameState, Phase, UnitState
 from oprlab.mechanics import Check, Test
+from oprlab.memo import game_memo
 from oprlab.rules.gff.attack import (
     Situation,
 )
@@ -32,7 +33,7 @@ from oprlab.units.rule_scope import unit_rule
 
 #: :func:`move_allowance` by the unit's identity (a frozen Unit's hash walks every field): each
 #: entry holds its unit, so the id cannot be reused while the entry is there.
-_ALLOWANCES: dict[tuple[int, Kind], tuple[Unit, float]] = {}
+_ALLOWANCES: dict[tuple[int, Kind], tuple[Unit, float]] = game_memo("game.gff_moving._ALLOWANCES")
 
 
 def move_allowance(unit: Unit, kind: Kind) -> float:

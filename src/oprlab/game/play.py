@@ -13,6 +13,7 @@ from oprlab.errors import OprlabError
 from oprlab.game.system import GameResult, NotDeployed, RuleSystem, flat_readings
 from oprlab.game.systems import VERSIONS, find_system
 from oprlab.mechanics import Mechanic
+from oprlab.memo import begin_game
 from oprlab.table.model import Table
 
 __all__ = [
@@ -71,8 +72,10 @@ def play_game(
     without the procedure knowing about drawings. ``on_decision(state, action)`` is called
     after each decision is applied (before ``on_round``): how a caller keeps a
     :class:`~oprlab.game.trail.Trail` of the moves. ``options`` are the system's readings
-    (:mod:`oprlab.game.options`; ``None``: its defaults).
+    (:mod:`oprlab.game.options`; ``None``: its defaults). A game of other armies or another
+    table than the last empties the memos of the last game's units (:mod:`oprlab.memo`).
     """
+    begin_game(army_a, army_b, table)
     rules = find_system(system) if isinstance(system, str) else system
     state = rules.new_game(
         army_a, army_b, seed=seed, mechanic=mechanic, table=table, log=log, readings=options

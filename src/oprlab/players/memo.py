@@ -3,7 +3,8 @@ keyed on units and weapons by identity.
 
 Hashing frozen units and weapons is slow and a decision asks for the same estimate many times,
 so estimates are memoised on the objects' ``id``; each entry keeps its objects alive, so an id
-cannot be reused while the entry stands. May import ``oprlab.game.state`` and ``oprlab.units``.
+cannot be reused while the entry stands. May import ``oprlab.game.state``, ``oprlab.memo`` and
+``oprlab.units``.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 
 from oprlab.game.state import UnitState
+from oprlab.memo import game_memo
 from oprlab.units.model import Weapon
 
 
@@ -33,11 +35,15 @@ def attack_weapons(
 
 
 class IdentityMemo:
-    """Values keyed on some objects' identities plus plain values, bounded in size."""
+    """Values keyed on some objects' identities plus plain values, bounded in size. With a
+    ``name``, one of the game memos (:mod:`oprlab.memo`: emptied when a game of other armies
+    begins, so it never holds a finished game's units)."""
 
-    def __init__(self, limit: int = 65536) -> None:
+    def __init__(self, name: str | None = None, limit: int = 65536) -> None:
         self.limit = limit
-        self._entries: dict[tuple[Hashable, ...], tuple[tuple[object, ...], float]] = {}
+        self._entries: dict[tuple[Hashable, ...], tuple[tuple[object, ...], float]] = (
+            {} if name is None else game_memo(name)
+        )
 
     def get(
         self,

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from oprlab.memo import game_memo
+
 
 @dataclass(frozen=True, slots=True)
 class Rule:
@@ -186,7 +188,9 @@ def _walk(rules: tuple[Rule, ...]) -> list[Rule]:
 #: Each rules tuple walked once, by identity (games ask a unit for its rules thousands of
 #: times; the tuples are immutable): the tuple itself (so its id stays unique while the entry
 #: stands) and every rule in walk order with its case-folded name.
-_WALKED: dict[int, tuple[tuple[Rule, ...], list[tuple[str, Rule]]]] = {}
+_WALKED: dict[int, tuple[tuple[Rule, ...], list[tuple[str, Rule]]]] = game_memo(
+    "units.model._WALKED"
+)
 
 
 def _walked(rules: tuple[Rule, ...]) -> list[tuple[str, Rule]]:

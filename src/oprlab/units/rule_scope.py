@@ -17,7 +17,7 @@ Scopes:
 - ``weapon``: a weapon's rule; it acts for the weapon line that carries it (a unit rule of
   this kind covers every weapon of the unit, as the rule's own text is about "this weapon").
 
-May import ``oprlab.units.model`` only.
+May import ``oprlab.units.model`` and ``oprlab.memo`` only.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Literal
 
+from oprlab.memo import game_memo
 from oprlab.units.model import Rule, Unit
 
 __all__ = [
@@ -127,7 +128,7 @@ def models_with(unit: Unit, name: str) -> int:
 
 #: :func:`models_with` by the unit's identity (a frozen Unit; the entry holds it, so its id
 #: stays unique while the entry stands) and the rule's case-folded name.
-_MODELS_WITH: dict[tuple[int, str], tuple[Unit, int]] = {}
+_MODELS_WITH: dict[tuple[int, str], tuple[Unit, int]] = game_memo("units.rule_scope._MODELS_WITH")
 
 
 def any_has(unit: Unit, name: str) -> bool:

@@ -13,6 +13,7 @@ from typing import Protocol
 
 from oprlab.game.state import UnitState
 from oprlab.mechanics import get_mechanic
+from oprlab.memo import game_memo
 from oprlab.players.memo import IdentityMemo, attack_weapons
 from oprlab.rules.gff.attack import LONG_RANGE, Situation
 from oprlab.rules.gff.fast import attack_odds_fast
@@ -89,7 +90,9 @@ def output_role(unit: Unit) -> Role:
 #: Per-unit facts by identity (a frozen Unit's hash walks all its fields on every call): the
 #: unit itself (held so its id stays unique), its role, its distinct ranged reaches (sorted),
 #: its role by output (:func:`output_role`).
-_UNIT_FACTS: dict[int, tuple[Unit, Role, list[int], Role]] = {}
+_UNIT_FACTS: dict[int, tuple[Unit, Role, list[int], Role]] = game_memo(
+    "players.rules.estimates._UNIT_FACTS"
+)
 _CACHE_LIMIT = 4096
 
 
@@ -140,7 +143,7 @@ def expected_damage(
 
 
 #: :func:`_expected` keyed on the identity of its units and weapons (hashing them is slow).
-_EXPECTED = IdentityMemo()
+_EXPECTED = IdentityMemo("players.rules.estimates._EXPECTED")
 
 
 @lru_cache(maxsize=65536)

@@ -1,0 +1,63 @@
+"""Memos that hold one game's objects, emptied when a game of other armies begins.
+
+A game asks the same questions about its units thousands of times, so modules memoise the
+answers in dicts keyed by identity (a frozen Unit's hash walks every field); each entry holds
+its objects so their ids stay unique while it stands. Kept across games of new armies, such a
+memo only fills with dead units: a long lab run with new lists every seed grew a worker by
+megabytes over a thousand games before the memos' size limits first emptied them (issue 15,
+docs/experiments.md "Worker memory"). So each is made with :func:`game_memo`, and
+``play_game`` calls :func:`begin_game` with the game's armies and table: when they are not
+the last game's objects, every game memo is emptied. A series of games between the same
+armies keeps its memos (they hit across its games: a deployment grid is the same every game);
+a run drawing new lists every game holds one game's entries at a time. Each memo's own size
+limit still bounds it within a game, and in games played without ``play_game``.
+
+Emptying a memo never changes an answer, only costs its work again, so a game replays the same
+whenever it happens (another thread's game beginning just makes this one ask again). Memos of
+values that hold only numbers (distances by the bytes of positions, dice tables, rule
+profiles) stay global, each bounded by its limit.
+
+May import nothing of oprlab.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["begin_game", "clear_game_memos", "game_memo", "game_memo_sizes"]
+
+_GAME_MEMOS: list[tuple[str, dict[Any, Any]]] = []
+#: The objects the last game began with (held: their ids are compared).
+_OWNERS: list[tuple[object, ...]] = [()]
+
+
+def game_memo(name: str) -> dict[Any, Any]:
+    """A new empty memo of one game's answers; ``name`` (its module and variable) names it
+    in :func:`game_memo_sizes`."""
+    memo: dict[Any, Any] = {}
+    _GAME_MEMOS.append((name, memo))
+    return memo
+
+
+def begin_game(*owners: object) -> None:
+    """A game of ``owners`` (its armies and table) begins: empty the game memos unless the
+    last game began with these same objects."""
+    last = _OWNERS[0]
+    if len(last) != len(owners) or any(a is not b for a, b in zip(last, owners, strict=False)):
+        clear_game_memos()
+        _OWNERS[0] = owners
+
+
+def clear_game_memos() -> None:
+    """Empty every game memo."""
+    for _, memo in _GAME_MEMOS:
+        memo.clear()
+    _OWNERS[0] = ()
+
+
+def game_memo_sizes() -> dict[str, int]:
+    """The game memos' entries now, by name (what a long run's memory check reads)."""
+    sizes: dict[str, int] = {}
+    for name, memo in _GAME_MEMOS:
+        sizes[name] = sizes.get(name, 0) + len(memo)
+    return sizes
