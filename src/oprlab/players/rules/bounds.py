@@ -11,6 +11,8 @@ import math
 from bisect import bisect_left
 from collections.abc import Sequence
 
+import numpy as np
+
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff import OBJECTIVE_RANGE
 from oprlab.game.state import GameState, UnitState
@@ -89,7 +91,8 @@ class Bounds(Scoring):
             if best is None or key > best:
                 best = key
         # the highest bounds first, so that the best score rises early and skips the rest
-        bounds = [(self._move_bound(state, actions[i]), _tiebreak(actions[i])) for i in moves]
+        ceilings = self._move_bounds(state, [actions[i] for i in moves])
+        bounds = [(c, _tiebreak(actions[i])) for c, i in zip(ceilings, moves, strict=True)]
         for k in sorted(range(len(moves)), key=lambda k: bounds[k], reverse=True):
             if best is not None and bounds[k] < best:
                 continue  # cannot be the best: its exact score is not needed
@@ -126,7 +129,93 @@ class Bounds(Scoring):
         view.enemies(state.active).prefetch(points)
 
     def _move_bound(self, state: GameState, a: Action) -> float:
-        """At least the score of a Rush or an Advance (for its advance, see :meth:`_shot_bound`).
+        """At least the score of a Rush or an Advance (see :meth:`_move_bounds`)."""
+        return self._move_bounds(state, [a])[0]
+
+    def _move_bounds(self, state: GameState, moves: Sequence[Action]) -> list[float]:
+        """At least the score of each Rush or Advance, for all of them in a few numpy calls:
+        the lower of the unit's bound for any end (:meth:`_unit_move_bound`) and the bound for
+        the move's own end.
+
+        The end is known without a path (the score's ``step_toward``), so each marker's gain
+        there is the score's own (to round-off); the rest is bounded from above: a melee
+        unit's bonus near enemies by 15, a wary unit's danger, the dangerous terrain and the
+        exposure by 0, the markers held at the end of the round by every marker the unit
+        could add within its reach plus 3" of the end (the test :meth:`_projected` makes
+        first, with a wider margin), an Advance's shot by the unit's :meth:`_shot_bound`. A
+        margin far above round-off covers the differences in rounding (a Python loop per
+        move cost as much as scoring it).
+        """
+        if not moves:
+            return []
+        view = self._read(state)
+        rows = [self._move_row(state, view, a) for a in moves]
+        loose = np.array([r[0] for r in rows], dtype=np.float64)
+        here = np.array([r[1] for r in rows], dtype=np.float64)
+        to = np.array([a.to for a in moves], dtype=np.float64)
+        allowance = np.array([r[2] for r in rows], dtype=np.float64)
+        # step_toward for every move: the goal when within the allowance, else the allowance
+        delta = to - here
+        d = np.hypot(delta[:, 0], delta[:, 1])
+        f = np.divide(allowance, d, out=np.ones_like(d), where=d > allowance)
+        ends = np.where((d <= allowance)[:, None], to, here + delta * f[:, None])
+        value = np.array([r[3] for r in rows], dtype=np.float64)  # melee bonus, shot, -5
+        markers = view.points()
+        if len(markers):
+            full = np.array([r[4] for r in rows], dtype=np.float64)
+            swing = np.array([r[5] for r in rows], dtype=np.float64)
+            reach = np.array([r[6] for r in rows], dtype=np.float64)
+            gaps = np.hypot(
+                ends[:, 0, None] - markers[None, :, 0], ends[:, 1, None] - markers[None, :, 1]
+            )
+            beyond = np.maximum(gaps - OBJECTIVE_RANGE + 0.5, 0.0)
+            gains = -np.sort(-(full / (1.0 + beyond / 4.0)), axis=1)
+            value += gains[:, 0] + 0.25 * gains[:, 1:].sum(axis=1)
+            near = gaps - reach[:, None] <= OBJECTIVE_RANGE + 1e-3
+            value += (swing * near).sum(axis=1)
+        value += 1e-6
+        out: list[float] = np.minimum(value, loose).tolist()
+        return out
+
+    def _move_row(
+        self, state: GameState, view: View, a: Action
+    ) -> tuple[float, Point, float, float, list[float], list[float], float]:
+        """What :meth:`_move_bounds` needs of one move's unit and kind, once a decision: the
+        unit's bound, its centroid, the allowance, the terms that do not depend on the end,
+        each marker's worth, each marker's projected gain if reached (at most), the reach."""
+        key = (a.unit, a.kind.value)
+        found = view.move_rows.get(key)
+        if found is not None:
+            return found
+        us = state.units[a.unit]
+        loose = self._unit_move_bound(state, a)
+        here = view.centroid(us)
+        allowance = move_allowance(state, us.unit, a.kind)
+        kind = self.role(us.unit)
+        fixed = 15.0 if kind is Role.MELEE else 0.0
+        if a.kind is Kind.ADVANCE:
+            fixed += 0.9 * view.shot_bounds[us.uid]  # worked out by the unit's bound
+        elif kind is Role.SHOOTING:
+            fixed -= 5.0
+        weight = PROJECTION_VALUE * (0.5 + state.round / (2 * state.rounds))
+        base, swing = self._swing(state, view, us)
+        fixed += weight * base
+        gains = [0.0] * len(state.objectives)
+        if swing and not us.shaken and us.arrived != state.round:
+            j = 0  # swing lists the markers whose count changes, in the markers' order
+            for k, o in enumerate(state.objectives):
+                if j < len(swing) and swing[j][:2] == o.position:
+                    gains[k] = weight * max(0, swing[j][2])
+                    j += 1
+        worth = [full for _, full in self._worth(state, view, us, None)]
+        found = view.move_rows[key] = (
+            loose, here, allowance, fixed, worth, gains, view.reach(us, here)
+        )  # fmt: skip
+        return found
+
+    def _unit_move_bound(self, state: GameState, a: Action) -> float:
+        """At least the score of any Rush or Advance of the unit (for its advance, see
+        :meth:`_shot_bound`).
 
         The move ends within its allowance of the centroid, so no marker is nearer than its
         distance from there less the allowance: each marker's gain is at most the gain at that
@@ -163,7 +252,8 @@ class Bounds(Scoring):
             )
         value += PROJECTION_VALUE * (0.5 + state.round / (2 * state.rounds)) * total
         if a.kind is Kind.ADVANCE:
-            value += 0.9 * self._shot_bound(state, view, us, here, allowance)
+            shot = view.shot_bounds[us.uid] = self._shot_bound(state, view, us, here, allowance)
+            value += 0.9 * shot
         elif kind is Role.SHOOTING:
             value -= 5.0
         value += 1e-6
