@@ -133,38 +133,38 @@ class Bounds(Scoring):
         return self._move_bounds(state, [a])[0]
 
     def _move_bounds(self, state: GameState, moves: Sequence[Action]) -> list[float]:
-        """At least the score of each Rush or Advance, for all of them in a few numpy calls:
-        the lower of the unit's bound for any end (:meth:`_unit_move_bound`) and the bound for
-        the move's own end.
+        """At least the score of each Rush or Advance, for all of them in a few numpy calls.
 
         The end is known without a path (the score's ``step_toward``), so each marker's gain
         there is the score's own (to round-off); the rest is bounded from above: a melee
         unit's bonus near enemies by 15, a wary unit's danger, the dangerous terrain and the
         exposure by 0, the markers held at the end of the round by every marker the unit
         could add within its reach plus 3" of the end (the test :meth:`_projected` makes
-        first, with a wider margin), an Advance's shot by the unit's :meth:`_shot_bound`. A
-        margin far above round-off covers the differences in rounding (a Python loop per
-        move cost as much as scoring it).
+        first, with a wider margin), an Advance's shot by :meth:`_shot_bound`. A margin far
+        above round-off covers the differences in rounding (a Python loop per move cost as
+        much as scoring it).
         """
         if not moves:
             return []
         view = self._read(state)
-        rows = [self._move_row(state, view, a) for a in moves]
-        loose = np.array([r[0] for r in rows], dtype=np.float64)
-        here = np.array([r[1] for r in rows], dtype=np.float64)
+        keys: dict[tuple[str, Kind], int] = {}
+        which = [keys.setdefault((a.unit, a.kind), len(keys)) for a in moves]
+        rows = [self._move_row(state, view, unit, kind) for unit, kind in keys]
+        pick = np.array(which, dtype=np.intp)
+        here = np.array([r[0] for r in rows], dtype=np.float64)[pick]
+        allowance = np.array([r[1] for r in rows], dtype=np.float64)[pick]
         to = np.array([a.to for a in moves], dtype=np.float64)
-        allowance = np.array([r[2] for r in rows], dtype=np.float64)
         # step_toward for every move: the goal when within the allowance, else the allowance
         delta = to - here
         d = np.hypot(delta[:, 0], delta[:, 1])
         f = np.divide(allowance, d, out=np.ones_like(d), where=d > allowance)
         ends = np.where((d <= allowance)[:, None], to, here + delta * f[:, None])
-        value = np.array([r[3] for r in rows], dtype=np.float64)  # melee bonus, shot, -5
+        value = np.array([r[2] for r in rows], dtype=np.float64)[pick]  # bonus, shot, -5
         markers = view.points()
         if len(markers):
-            full = np.array([r[4] for r in rows], dtype=np.float64)
-            swing = np.array([r[5] for r in rows], dtype=np.float64)
-            reach = np.array([r[6] for r in rows], dtype=np.float64)
+            full = np.array([r[3] for r in rows], dtype=np.float64)[pick]
+            swing = np.array([r[4] for r in rows], dtype=np.float64)[pick]
+            reach = np.array([r[5] for r in rows], dtype=np.float64)[pick]
             gaps = np.hypot(
                 ends[:, 0, None] - markers[None, :, 0], ends[:, 1, None] - markers[None, :, 1]
             )
@@ -174,27 +174,22 @@ class Bounds(Scoring):
             near = gaps - reach[:, None] <= OBJECTIVE_RANGE + 1e-3
             value += (swing * near).sum(axis=1)
         value += 1e-6
-        out: list[float] = np.minimum(value, loose).tolist()
+        out: list[float] = value.tolist()
         return out
 
     def _move_row(
-        self, state: GameState, view: View, a: Action
-    ) -> tuple[float, Point, float, float, list[float], list[float], float]:
-        """What :meth:`_move_bounds` needs of one move's unit and kind, once a decision: the
-        unit's bound, its centroid, the allowance, the terms that do not depend on the end,
-        each marker's worth, each marker's projected gain if reached (at most), the reach."""
-        key = (a.unit, a.kind.value)
-        found = view.move_rows.get(key)
-        if found is not None:
-            return found
-        us = state.units[a.unit]
-        loose = self._unit_move_bound(state, a)
+        self, state: GameState, view: View, uid: str, move: Kind
+    ) -> tuple[Point, float, float, list[float], list[float], float]:
+        """What :meth:`_move_bounds` needs of one unit and kind of move: its centroid, the
+        allowance, the terms that do not depend on the end, each marker's worth, each marker's
+        projected gain if reached (at most), the unit's reach from its centroid."""
+        us = state.units[uid]
         here = view.centroid(us)
-        allowance = move_allowance(state, us.unit, a.kind)
+        allowance = move_allowance(state, us.unit, move)
         kind = self.role(us.unit)
         fixed = 15.0 if kind is Role.MELEE else 0.0
-        if a.kind is Kind.ADVANCE:
-            fixed += 0.9 * view.shot_bounds[us.uid]  # worked out by the unit's bound
+        if move is Kind.ADVANCE:
+            fixed += 0.9 * self._shot_bound(state, view, us, here, allowance)
         elif kind is Role.SHOOTING:
             fixed -= 5.0
         weight = PROJECTION_VALUE * (0.5 + state.round / (2 * state.rounds))
@@ -208,57 +203,7 @@ class Bounds(Scoring):
                     gains[k] = weight * max(0, swing[j][2])
                     j += 1
         worth = [full for _, full in self._worth(state, view, us, None)]
-        found = view.move_rows[key] = (
-            loose, here, allowance, fixed, worth, gains, view.reach(us, here)
-        )  # fmt: skip
-        return found
-
-    def _unit_move_bound(self, state: GameState, a: Action) -> float:
-        """At least the score of any Rush or Advance of the unit (for its advance, see
-        :meth:`_shot_bound`).
-
-        The move ends within its allowance of the centroid, so no marker is nearer than its
-        distance from there less the allowance: each marker's gain is at most the gain at that
-        distance (the same monotone operations, on a smaller distance), the sorted gains are
-        dominated term by term, a melee unit's bonus near enemies is at most 15, a shooting
-        unit's danger costs at least 0, and the markers held at the end of the round are at
-        most those held plus every marker it could add within its reach, the allowance and 3"
-        (the test :meth:`_projected` makes first). Margins far above round-off cover the rest.
-        """
-        view = self._read(state)
-        us = state.units[a.unit]
-        memo = (us.uid, a.kind.value)
-        found = view.bounds.get(memo)
-        if found is not None:
-            return found
-        here = view.centroid(us)
-        allowance = move_allowance(state, us.unit, a.kind)
-        gains = []
-        for position, full in self._worth(state, view, us, None):
-            beyond = math.dist(here, position) - allowance - 1e-6 - OBJECTIVE_RANGE + 0.5
-            gains.append(full / (1.0 + (beyond if beyond > 0.0 else 0.0) / 4.0))
-        gains.sort(reverse=True)
-        value = sum(g * (1.0 if i == 0 else 0.25) for i, g in enumerate(gains))
-        kind = self.role(us.unit)
-        if kind is Role.MELEE:
-            value += 15.0
-        base, swing = self._swing(state, view, us)
-        total = base
-        if swing and not us.shaken and us.arrived != state.round:
-            # a marker counts only within the unit's reach plus 3" of where it ends
-            reach = view.reach(us, here) + allowance + OBJECTIVE_RANGE + 1e-3
-            total += sum(
-                change for x, y, change in swing if change > 0 and math.dist(here, (x, y)) <= reach
-            )
-        value += PROJECTION_VALUE * (0.5 + state.round / (2 * state.rounds)) * total
-        if a.kind is Kind.ADVANCE:
-            shot = view.shot_bounds[us.uid] = self._shot_bound(state, view, us, here, allowance)
-            value += 0.9 * shot
-        elif kind is Role.SHOOTING:
-            value -= 5.0
-        value += 1e-6
-        view.bounds[memo] = value
-        return value
+        return here, allowance, fixed, worth, gains, view.reach(us, here)
 
     def _shot_bound(
         self, state: GameState, view: View, us: UnitState, here: Point, allowance: float

@@ -110,12 +110,6 @@ class View:
         self.shots: dict[tuple[str, str, int, bool], float] = {}
         self.targets: dict[str, list[str]] = {}
         self.reaches: dict[str, float] = {}
-        self.bounds: dict[tuple[str, str], float] = {}
-        self.shot_bounds: dict[str, float] = {}  # a unit's Advance's shot bound
-        #: per unit and kind of move: what the moves' bounds share (Bounds._move_row)
-        self.move_rows: dict[
-            tuple[str, str], tuple[float, Point, float, float, list[float], list[float], float]
-        ] = {}
         self.arrivals: dict[tuple[str, str], bool] = {}
         #: per side and marker: the enemies that could reach it by a Rush, the friends on it
         self.around: dict[tuple[int, int], tuple[list[UnitState], list[UnitState]]] = {}
