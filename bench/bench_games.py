@@ -64,6 +64,43 @@ checked for all points at once (the table, the zone and the other units' boundin
 in one numpy call each; only points near a unit or on terrain asked one by one) 13.72 ->
 13.54 G (-1.3%). Tried and not kept: the commander's marker worth shared between the charge
 targets that do not change it (13.55 G: no gain).
+
+Issue 13's commander steps (speed3; every golden and performance hash unchanged; instructions
+by `perf stat -e instructions:u` of ten 300-point games, seeds 1-10, and three 600-point games,
+seeds 1-3, each less a process with the imports and the warm-up game only, bytecode compiled):
+each Rush and Advance is bounded at its own end, all of a decision's moves in one numpy pass
+(the markers' gains there as the score has them, the markers it could add within its reach of
+the end, the rest bounded as before), so moves scored exactly fell from 3,514 to 871 of the
+8,842 listed in three 300-point games: 12.89 -> 12.41 G (600 pts 14.65 -> 14.46 G); the unit's
+bound for any end (always above the end's own) no longer worked out, and what the bounds share
+read once per unit and kind of move: -> 11.98 G (13.80 G); GFF attack profiles read once per
+unit and weapon line (the estimates' memo misses whenever a unit loses models and read every
+line again): -> 11.88 G (13.64 G). Together 12.89 -> 11.88 G (-7.8%) and 14.65 -> 13.64 G
+(-6.9%); `farm-bench --vs` (five pairs, the same interpreter, whole processes with imports and
+the warm-up game, load 7, at 11.98 G): CPU 0.93 of before. Tried and not kept: the same end
+bound as a Python loop per move (14.13 G: it cost as much as the scores it saved, about 40,000
+instructions a move either way); the charge targets measured in one numpy call per unit (12.33
+G: `geometry.gap`'s memo, which they filled, then missed for the shots and the commander).
+
+Where the time goes now, in instructions (the same games played again from their recorded
+choices by a commander that only looks them up, so legal actions and apply alone): 300 pts 1.19
+G a game, 88 decisions, 13.5 M instructions a decision: the commander 35% (4.8 M a decision;
+40% and 5.9 M before these steps), legal actions and apply 65% (8.8 M); 600 pts 4.53 G a game,
+170 decisions, 26.7 M a decision: the commander 37% (9.9 M), the rest 63% (16.8 M). CPU by part
+at 300 points (process time around each part, no profiler, load 5): commander 39%, movement 24%
+(7 ms a move; after the second step), sight 4%, cover 3%, separating and piling in 4%. Legal
+actions and apply under cProfile (the replayed games): movement 35% (A* round other units 15%,
+placing the models and their own paths 12%), charges 14%, shots 6%, strike back 5%; legal
+actions 23% (listing each unit's moves and charges 10%, shooting targets 8%, deployment spots
+6%). The moves' bounds are close (44% within 5 points of the exact score): a tighter bound
+would save little. Why 600 points cost 3.8 x 300 (as before these steps): twice the decisions
+(170 against 88 a game), and each decision twice the work: a unit lists an Advance and a Rush
+to every marker and every enemy unit, so a side's moves per decision grow with its units times
+the enemy's (70 a decision at 300 points, 178 at 600), every charge in reach is scored (6.5 a
+decision against 3.4), and every path searches among twice the blockers (14 ms a move). What
+the next factor needs: sight lines among blockers measured again after every move (A* could
+keep what it measured, keyed on which unit moved), the exact-odds estimates computed again
+whenever a unit loses a model, and a listing that grows with units times enemies.
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).

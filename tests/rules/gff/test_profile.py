@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+from oprlab.rules.gff import profile as prof
 from oprlab.rules.gff.profile import AttackProfile, attack_profile, defender_profile
+from oprlab.rules.weapon_lines import lines
+from oprlab.samples import sample_path
+from oprlab.units.load import load_army
 from oprlab.units.model import Rule, Unit, Weapon
 
 RIFLE = Weapon(
@@ -62,3 +66,21 @@ def test_defender_profile_reads_unit_and_condition() -> None:
     assert d.regeneration and not d.stealth
     assert defender_profile(unit).models == 3
     assert defender_profile(unit).blast_models == 3
+
+
+def test_profiles_are_read_once_per_unit_and_line() -> None:
+    """attack_profile remembers each (unit, weapon line) by identity (issue 13: the commanders'
+    estimates ask for the same lines again and again): the remembered profile is the one a
+    fresh reading gives, for every line of the bundled lists, and an equal but distinct unit
+    is read afresh (its own entry, an equal profile)."""
+    for name in ("shooty-300", "melee-300", "elite-300", "horde-300"):
+        for unit in load_army(sample_path(f"gff/{name}.txt")).units:
+            for alive in range(1, unit.size + 1):
+                for w in lines(unit, alive=alive):
+                    first = attack_profile(unit, w)
+                    assert first == prof._read_profile(unit, w)
+                    assert attack_profile(unit, w) is first
+    twin = Unit("Squad", 3, 4, 5, weapons=(RIFLE,))
+    other = Unit("Squad", 3, 4, 5, weapons=(RIFLE,))
+    assert attack_profile(twin, RIFLE) == attack_profile(other, RIFLE)
+    assert prof._PROFILES[(id(other), id(RIFLE))][0] is other

@@ -11,6 +11,8 @@ import math
 from bisect import bisect_left
 from collections.abc import Sequence
 
+import numpy as np
+
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff import OBJECTIVE_RANGE
 from oprlab.game.state import GameState, UnitState
@@ -89,7 +91,8 @@ class Bounds(Scoring):
             if best is None or key > best:
                 best = key
         # the highest bounds first, so that the best score rises early and skips the rest
-        bounds = [(self._move_bound(state, actions[i]), _tiebreak(actions[i])) for i in moves]
+        ceilings = self._move_bounds(state, [actions[i] for i in moves])
+        bounds = [(c, _tiebreak(actions[i])) for c, i in zip(ceilings, moves, strict=True)]
         for k in sorted(range(len(moves)), key=lambda k: bounds[k], reverse=True):
             if best is not None and bounds[k] < best:
                 continue  # cannot be the best: its exact score is not needed
@@ -126,49 +129,81 @@ class Bounds(Scoring):
         view.enemies(state.active).prefetch(points)
 
     def _move_bound(self, state: GameState, a: Action) -> float:
-        """At least the score of a Rush or an Advance (for its advance, see :meth:`_shot_bound`).
+        """At least the score of a Rush or an Advance (see :meth:`_move_bounds`)."""
+        return self._move_bounds(state, [a])[0]
 
-        The move ends within its allowance of the centroid, so no marker is nearer than its
-        distance from there less the allowance: each marker's gain is at most the gain at that
-        distance (the same monotone operations, on a smaller distance), the sorted gains are
-        dominated term by term, a melee unit's bonus near enemies is at most 15, a shooting
-        unit's danger costs at least 0, and the markers held at the end of the round are at
-        most those held plus every marker it could add within its reach, the allowance and 3"
-        (the test :meth:`_projected` makes first). Margins far above round-off cover the rest.
+    def _move_bounds(self, state: GameState, moves: Sequence[Action]) -> list[float]:
+        """At least the score of each Rush or Advance, for all of them in a few numpy calls.
+
+        The end is known without a path (the score's ``step_toward``), so each marker's gain
+        there is the score's own (to round-off); the rest is bounded from above: a melee
+        unit's bonus near enemies by 15, a wary unit's danger, the dangerous terrain and the
+        exposure by 0, the markers held at the end of the round by every marker the unit
+        could add within its reach plus 3" of the end (the test :meth:`_projected` makes
+        first, with a wider margin), an Advance's shot by :meth:`_shot_bound`. A margin far
+        above round-off covers the differences in rounding (a Python loop per move cost as
+        much as scoring it).
         """
+        if not moves:
+            return []
         view = self._read(state)
-        us = state.units[a.unit]
-        memo = (us.uid, a.kind.value)
-        found = view.bounds.get(memo)
-        if found is not None:
-            return found
-        here = view.centroid(us)
-        allowance = move_allowance(state, us.unit, a.kind)
-        gains = []
-        for position, full in self._worth(state, view, us, None):
-            beyond = math.dist(here, position) - allowance - 1e-6 - OBJECTIVE_RANGE + 0.5
-            gains.append(full / (1.0 + (beyond if beyond > 0.0 else 0.0) / 4.0))
-        gains.sort(reverse=True)
-        value = sum(g * (1.0 if i == 0 else 0.25) for i, g in enumerate(gains))
-        kind = self.role(us.unit)
-        if kind is Role.MELEE:
-            value += 15.0
-        base, swing = self._swing(state, view, us)
-        total = base
-        if swing and not us.shaken and us.arrived != state.round:
-            # a marker counts only within the unit's reach plus 3" of where it ends
-            reach = view.reach(us, here) + allowance + OBJECTIVE_RANGE + 1e-3
-            total += sum(
-                change for x, y, change in swing if change > 0 and math.dist(here, (x, y)) <= reach
+        keys: dict[tuple[str, Kind], int] = {}
+        which = [keys.setdefault((a.unit, a.kind), len(keys)) for a in moves]
+        rows = [self._move_row(state, view, unit, kind) for unit, kind in keys]
+        pick = np.array(which, dtype=np.intp)
+        here = np.array([r[0] for r in rows], dtype=np.float64)[pick]
+        allowance = np.array([r[1] for r in rows], dtype=np.float64)[pick]
+        to = np.array([a.to for a in moves], dtype=np.float64)
+        # step_toward for every move: the goal when within the allowance, else the allowance
+        delta = to - here
+        d = np.hypot(delta[:, 0], delta[:, 1])
+        f = np.divide(allowance, d, out=np.ones_like(d), where=d > allowance)
+        ends = np.where((d <= allowance)[:, None], to, here + delta * f[:, None])
+        value = np.array([r[2] for r in rows], dtype=np.float64)[pick]  # bonus, shot, -5
+        markers = view.points()
+        if len(markers):
+            full = np.array([r[3] for r in rows], dtype=np.float64)[pick]
+            swing = np.array([r[4] for r in rows], dtype=np.float64)[pick]
+            reach = np.array([r[5] for r in rows], dtype=np.float64)[pick]
+            gaps = np.hypot(
+                ends[:, 0, None] - markers[None, :, 0], ends[:, 1, None] - markers[None, :, 1]
             )
-        value += PROJECTION_VALUE * (0.5 + state.round / (2 * state.rounds)) * total
-        if a.kind is Kind.ADVANCE:
-            value += 0.9 * self._shot_bound(state, view, us, here, allowance)
-        elif kind is Role.SHOOTING:
-            value -= 5.0
+            beyond = np.maximum(gaps - OBJECTIVE_RANGE + 0.5, 0.0)
+            gains = -np.sort(-(full / (1.0 + beyond / 4.0)), axis=1)
+            value += gains[:, 0] + 0.25 * gains[:, 1:].sum(axis=1)
+            near = gaps - reach[:, None] <= OBJECTIVE_RANGE + 1e-3
+            value += (swing * near).sum(axis=1)
         value += 1e-6
-        view.bounds[memo] = value
-        return value
+        out: list[float] = value.tolist()
+        return out
+
+    def _move_row(
+        self, state: GameState, view: View, uid: str, move: Kind
+    ) -> tuple[Point, float, float, list[float], list[float], float]:
+        """What :meth:`_move_bounds` needs of one unit and kind of move: its centroid, the
+        allowance, the terms that do not depend on the end, each marker's worth, each marker's
+        projected gain if reached (at most), the unit's reach from its centroid."""
+        us = state.units[uid]
+        here = view.centroid(us)
+        allowance = move_allowance(state, us.unit, move)
+        kind = self.role(us.unit)
+        fixed = 15.0 if kind is Role.MELEE else 0.0
+        if move is Kind.ADVANCE:
+            fixed += 0.9 * self._shot_bound(state, view, us, here, allowance)
+        elif kind is Role.SHOOTING:
+            fixed -= 5.0
+        weight = PROJECTION_VALUE * (0.5 + state.round / (2 * state.rounds))
+        base, swing = self._swing(state, view, us)
+        fixed += weight * base
+        gains = [0.0] * len(state.objectives)
+        if swing and not us.shaken and us.arrived != state.round:
+            j = 0  # swing lists the markers whose count changes, in the markers' order
+            for k, o in enumerate(state.objectives):
+                if j < len(swing) and swing[j][:2] == o.position:
+                    gains[k] = weight * max(0, swing[j][2])
+                    j += 1
+        worth = [full for _, full in self._worth(state, view, us, None)]
+        return here, allowance, fixed, worth, gains, view.reach(us, here)
 
     def _shot_bound(
         self, state: GameState, view: View, us: UnitState, here: Point, allowance: float

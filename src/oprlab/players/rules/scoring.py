@@ -323,13 +323,7 @@ class Scoring:
         found = view.positions.get(memo)
         if found is not None:
             return found
-        worth = self._worth(state, view, us, contested)
-        gains = []
-        for position, full in worth:
-            beyond = math.dist(at, position) - OBJECTIVE_RANGE + 0.5  # half an inch inside
-            gains.append(full / (1.0 + (beyond if beyond > 0.0 else 0.0) / 4.0))
-        gains.sort(reverse=True)
-        value = sum(g * (1.0 if i == 0 else 0.25) for i, g in enumerate(gains))
+        value = self._gains(self._worth(state, view, us, contested), at)
         kind = self.role(us.unit)
         wary = kind is not Role.MELEE if self.style.weak_out_of_reach else kind is Role.SHOOTING
         if wary:
@@ -354,6 +348,17 @@ class Scoring:
                 value += 15.0 / (1.0 + min(dists) / 6.0)
         view.positions[memo] = value
         return value
+
+    @staticmethod
+    def _gains(worth: list[tuple[Point, float]], at: Point) -> float:
+        """What standing at ``at`` is worth by the markers alone: each marker's worth, less
+        the farther ``at`` is from within 3" of it; the best in full, the others a quarter."""
+        gains = []
+        for position, full in worth:
+            beyond = math.dist(at, position) - OBJECTIVE_RANGE + 0.5  # half an inch inside
+            gains.append(full / (1.0 + (beyond if beyond > 0.0 else 0.0) / 4.0))
+        gains.sort(reverse=True)
+        return sum(g * (1.0 if i == 0 else 0.25) for i, g in enumerate(gains))
 
     def _need(
         self,

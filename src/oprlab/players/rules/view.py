@@ -110,7 +110,6 @@ class View:
         self.shots: dict[tuple[str, str, int, bool], float] = {}
         self.targets: dict[str, list[str]] = {}
         self.reaches: dict[str, float] = {}
-        self.bounds: dict[tuple[str, str], float] = {}
         self.arrivals: dict[tuple[str, str], bool] = {}
         #: per side and marker: the enemies that could reach it by a Rush, the friends on it
         self.around: dict[tuple[int, int], tuple[list[UnitState], list[UnitState]]] = {}

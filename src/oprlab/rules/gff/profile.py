@@ -72,6 +72,15 @@ class DefenderProfile:
         return self.models if self.near is None else self.near
 
 
+#: :func:`attack_profile` by the identity of its unit and weapon line: a unit and its lines are
+#: frozen, and :func:`~oprlab.rules.weapon_lines.lines` hands back the same line objects for
+#: the same models, so the commanders' estimates read each line once, not on every new query
+#: (hashing a frozen Unit walks all its fields). Each entry holds both, so their ids stay
+#: unique while it is there; the memo is dropped whole when it grows past its limit.
+_PROFILES: dict[tuple[int, int], tuple[Unit, Weapon, AttackProfile]] = {}
+_PROFILES_LIMIT = 4096
+
+
 def attack_profile(unit: Unit, weapon: Weapon) -> AttackProfile:
     """Read one weapon line of ``unit`` into a profile (seed 003 "Special Rules Reference").
 
@@ -79,6 +88,18 @@ def attack_profile(unit: Unit, weapon: Weapon) -> AttackProfile:
     every model has it; a line of :func:`~oprlab.rules.weapon_lines.lines` carried by the
     models that have it carries it itself (docs/rules/README.md "Rules that some models have").
     """
+    key = (id(unit), id(weapon))
+    hit = _PROFILES.get(key)
+    if hit is not None and hit[0] is unit and hit[1] is weapon:
+        return hit[2]
+    found = _read_profile(unit, weapon)
+    if len(_PROFILES) >= _PROFILES_LIMIT:
+        _PROFILES.clear()
+    _PROFILES[key] = (unit, weapon, found)
+    return found
+
+
+def _read_profile(unit: Unit, weapon: Weapon) -> AttackProfile:
 
     def either(name: str) -> bool:
         return weapon.has(name) or unit_rule(unit, name)
