@@ -13,6 +13,7 @@ from oprlab.game import gff
 from oprlab.game.actions import Action
 from oprlab.game.play import play_game
 from oprlab.game.state import GameState, Objective
+from oprlab.game.systems import find_system
 from oprlab.players import get_commander
 from oprlab.players.rules_commander import OBJECTIVE_VALUE, RulesCommander
 from oprlab.players.search import (
@@ -167,3 +168,37 @@ def test_search_forms() -> None:
     assert get_commander("search-sure").name == "search-sure"
     with pytest.raises(OptionError, match="search-sure:N with N from 1"):
         get_commander("search-sure:0")
+
+
+def test_split_dice_average_the_activation_over_its_extra_samples() -> None:
+    """With the dice split after the candidate's own activation, a candidate's estimate is the
+    mean value just after its activation over every sample (the full ones and ``own`` extra
+    ones) plus each full sample's change over its continuation. Values set by hand: the
+    alternative's one full sample rolled a lucky 40 on its own attack (then nothing changed),
+    its three extra rolls 0, 0, 20: its estimate is (40 + 0 + 0 + 20) / 4 = 15, against the
+    rules choice's 0 + 10; with rolls of 0, 0, 0 it is 10, a tie, and the rules choice
+    stays."""
+    state, actions = _first_activation(2)
+    guide = RulesCommander()
+    cands = candidates(guide, state, actions, guide.choose(state, actions), 2)
+    for extra, played in (([0.0, 0.0, 20.0], 1), ([0.0, 0.0, 0.0], 0)):
+        rows = {cands[0]: [(0.0, 10.0), (0.0, 0.0), (0.0, 0.0), (0.0, 0.0)]}
+        rows[cands[1]] = [(40.0, 40.0)] + [(x, x) for x in extra]
+        left = {a: iter(v) for a, v in rows.items()}
+        search = SearchCommander(seed=5, budget=8, samples=1, own=3)
+        search._two_part = lambda _r, _s, a, _o, _c, _h, left=left: next(left[a])  # type: ignore[method-assign,misc]
+        assert search.choose(state, actions) == cands[played]
+
+
+def test_split_dice_search_is_blind_to_the_real_dice_and_replays() -> None:
+    """The split search also plays on copies with their own dice: the real game is unchanged,
+    and two commanders from one seed choose the same; a playout's value just after the
+    activation alone (no continuation) is its value at its end too."""
+    state, actions = _first_activation(3)
+    before = pickle.dumps((state.units, state.log.events, state.rng.bit_generator.state))
+    choices = [SearchCommander(seed=5, budget=12, own=2).choose(state, actions) for _ in "ab"]
+    assert choices[0] == choices[1] and choices[0] in actions
+    assert pickle.dumps((state.units, state.log.events, state.rng.bit_generator.state)) == before
+    search = SearchCommander(seed=5, budget=12, own=2)
+    post, end = search._two_part(find_system("gff"), state, actions[0], 1, None, 12)
+    assert post == end and search.nodes >= 1
