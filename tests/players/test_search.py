@@ -19,6 +19,7 @@ from oprlab.players.rules_commander import OBJECTIVE_VALUE, RulesCommander
 from oprlab.players.search import (
     ACTIVATIONS,
     LAST_ROUND_MARKER,
+    OWN_SAMPLES,
     RESULT,
     SearchCommander,
     candidates,
@@ -158,10 +159,16 @@ def test_sure_plays_an_alternative_only_when_it_wins_every_common_sample() -> No
 
 
 def test_search_forms() -> None:
-    """``search`` is the best mean over two samples, ``search-sure`` the sure rule over three
-    (horizon 24 / (2 x 3) = 4 decisions), each with a budget after a colon."""
+    """``search`` is the best mean over two samples (the dice split after the candidate's
+    activation, with extra samples of it), ``search-v2`` the same over whole playouts,
+    ``search-sure`` the sure rule over three (horizon 24 / (2 x 3) = 4 decisions), each with a
+    budget after a colon."""
     search = get_commander("search")
     assert isinstance(search, SearchCommander) and not search.sure and search.samples == 2
+    assert search.reseed and search.own == OWN_SAMPLES  # the dice split after the activation
+    old = get_commander("search-v2:30")  # search r2: whole playouts on one stream each
+    assert isinstance(old, SearchCommander) and not old.reseed and old.own == 0
+    assert old.name == "search-v2:30" and old.budget == 30
     sure = get_commander("search-sure:30")
     assert isinstance(sure, SearchCommander) and sure.sure and sure.samples == 3
     assert sure.name == "search-sure:30" and sure.budget == 30
