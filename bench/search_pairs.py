@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from oprlab.analysis.ladder import LadderSpec, Matchup, Task, play_task
-from oprlab.players.base import COMMANDERS
+from oprlab.players.base import COMMANDERS, REVISIONS
 from oprlab.players.search import SearchCommander
 from oprlab.rng import child_seed
 from oprlab.samples import sample_path
@@ -57,7 +57,9 @@ _SPEC: LadderSpec | None = None
 
 
 def register(name: str) -> None:
-    """``sx-k2-s3-h4-sure``: a search variant (candidates, samples, horizon, the sure rule)."""
+    """``sx-k2-s3-h4-r1-o4-sure``: a search variant (candidates, samples, horizon, budget, dice
+    reseeded after the candidate's own activation, extra samples of that activation, the sure
+    rule)."""
     if not name.startswith("sx-") or name in COMMANDERS:
         return
     kw: dict[str, Any] = {}
@@ -65,8 +67,18 @@ def register(name: str) -> None:
         if part == "sure":
             kw["sure"] = True
         else:
-            kw[{"k": "k", "s": "samples", "h": "horizon", "b": "budget"}[part[0]]] = int(part[1:])
+            kw[
+                {
+                    "k": "k",
+                    "s": "samples",
+                    "h": "horizon",
+                    "b": "budget",
+                    "r": "reseed",
+                    "o": "own",
+                }[part[0]]
+            ] = int(part[1:])
     COMMANDERS[name] = partial(SearchCommander, **kw)
+    REVISIONS["opr"][name] = "bench"
 
 
 def play(task: Task) -> dict[str, Any]:

@@ -13,11 +13,13 @@ from oprlab.game import gff
 from oprlab.game.actions import Action
 from oprlab.game.play import play_game
 from oprlab.game.state import GameState, Objective
+from oprlab.game.systems import find_system
 from oprlab.players import get_commander
 from oprlab.players.rules_commander import OBJECTIVE_VALUE, RulesCommander
 from oprlab.players.search import (
     ACTIVATIONS,
     LAST_ROUND_MARKER,
+    OWN_SAMPLES,
     RESULT,
     SearchCommander,
     candidates,
@@ -157,13 +159,53 @@ def test_sure_plays_an_alternative_only_when_it_wins_every_common_sample() -> No
 
 
 def test_search_forms() -> None:
-    """``search`` is the best mean over two samples, ``search-sure`` the sure rule over three
-    (horizon 24 / (2 x 3) = 4 decisions), each with a budget after a colon."""
+    """``search`` is the best mean over two samples (the dice split after the candidate's
+    activation, with extra samples of it), ``search-v2`` the same over whole playouts,
+    ``search-sure`` the sure rule over three (horizon 24 / (2 x 3) = 4 decisions), each with a
+    budget after a colon."""
     search = get_commander("search")
     assert isinstance(search, SearchCommander) and not search.sure and search.samples == 2
+    assert search.reseed and search.own == OWN_SAMPLES  # the dice split after the activation
+    old = get_commander("search-v2:30")  # search r2: whole playouts on one stream each
+    assert isinstance(old, SearchCommander) and not old.reseed and old.own == 0
+    assert old.name == "search-v2:30" and old.budget == 30
     sure = get_commander("search-sure:30")
     assert isinstance(sure, SearchCommander) and sure.sure and sure.samples == 3
     assert sure.name == "search-sure:30" and sure.budget == 30
     assert get_commander("search-sure").name == "search-sure"
     with pytest.raises(OptionError, match="search-sure:N with N from 1"):
         get_commander("search-sure:0")
+
+
+def test_split_dice_average_the_activation_over_its_extra_samples() -> None:
+    """With the dice split after the candidate's own activation, a candidate's estimate is the
+    mean value just after its activation over every sample (the full ones and ``own`` extra
+    ones) plus each full sample's change over its continuation. Values set by hand: the
+    alternative's one full sample rolled a lucky 40 on its own attack (then nothing changed),
+    its three extra rolls 0, 0, 20: its estimate is (40 + 0 + 0 + 20) / 4 = 15, against the
+    rules choice's 0 + 10; with rolls of 0, 0, 0 it is 10, a tie, and the rules choice
+    stays."""
+    state, actions = _first_activation(2)
+    guide = RulesCommander()
+    cands = candidates(guide, state, actions, guide.choose(state, actions), 2)
+    for extra, played in (([0.0, 0.0, 20.0], 1), ([0.0, 0.0, 0.0], 0)):
+        rows = {cands[0]: [(0.0, 10.0), (0.0, 0.0), (0.0, 0.0), (0.0, 0.0)]}
+        rows[cands[1]] = [(40.0, 40.0)] + [(x, x) for x in extra]
+        left = {a: iter(v) for a, v in rows.items()}
+        search = SearchCommander(seed=5, budget=8, samples=1, own=3)
+        search._two_part = lambda _r, _s, a, _o, _c, _h, left=left: next(left[a])  # type: ignore[method-assign,misc]
+        assert search.choose(state, actions) == cands[played]
+
+
+def test_split_dice_search_is_blind_to_the_real_dice_and_replays() -> None:
+    """The split search also plays on copies with their own dice: the real game is unchanged,
+    and two commanders from one seed choose the same; a playout's value just after the
+    activation alone (no continuation) is its value at its end too."""
+    state, actions = _first_activation(3)
+    before = pickle.dumps((state.units, state.log.events, state.rng.bit_generator.state))
+    choices = [SearchCommander(seed=5, budget=12, own=2).choose(state, actions) for _ in "ab"]
+    assert choices[0] == choices[1] and choices[0] in actions
+    assert pickle.dumps((state.units, state.log.events, state.rng.bit_generator.state)) == before
+    search = SearchCommander(seed=5, budget=12, own=2)
+    post, end = search._two_part(find_system("gff"), state, actions[0], 1, None, 12)
+    assert post == end and search.nodes >= 1

@@ -46,7 +46,9 @@ _TUNED: dict[str, dict[str, Callable[[SeedLike, str], Commander]]] = {"opr": TUN
 #: noisy spec (``rules:0.2``) and a budget (``search:200``) inherit their commander's.
 #: ``rules`` r2: issue 14's habit fixes (``rules-v1`` r1 plays the games r1 played; its
 #: tempers are ``rules`` with other weights); ``search`` r2: its candidates and playouts are
-#: the rules commander's, so its play moved with ``rules`` r2; ``search-sure`` r1: new (issue 14).
+#: the rules commander's, so its play moved with ``rules`` r2; ``search-sure`` r1: new (issue 14);
+#: ``search`` r3: the dice split after the candidate's own activation, with four extra samples
+#: of it (``search-v2`` r2 plays the games ``search`` r2 played).
 REVISIONS: dict[str, dict[str, str]] = {
     "opr": {
         "random": "r1",
@@ -54,7 +56,8 @@ REVISIONS: dict[str, dict[str, str]] = {
         "rules-v1": "r1",
         "rules-aggressive": "r2",
         "rules-cautious": "r2",
-        "search": "r2",
+        "search": "r3",
+        "search-v2": "r2",
         "search-end": "r2",
         "search-sure": "r1",
     },
