@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from oprlab.memo import game_memo
 from oprlab.rules.weapon_lines import lines
 from oprlab.units.model import Rule, Unit, Weapon
 from oprlab.units.rule_scope import unit_rule
@@ -76,8 +77,11 @@ class DefenderProfile:
 #: frozen, and :func:`~oprlab.rules.weapon_lines.lines` hands back the same line objects for
 #: the same models, so the commanders' estimates read each line once, not on every new query
 #: (hashing a frozen Unit walks all its fields). Each entry holds both, so their ids stay
-#: unique while it is there; the memo is dropped whole when it grows past its limit.
-_PROFILES: dict[tuple[int, int], tuple[Unit, Weapon, AttackProfile]] = {}
+#: unique while it is there; the memo is dropped whole when it grows past its limit, and
+#: emptied when a game of other armies begins (a game memo: :mod:`oprlab.memo`).
+_PROFILES: dict[tuple[int, int], tuple[Unit, Weapon, AttackProfile]] = game_memo(
+    "rules.gff.profile._PROFILES"
+)
 _PROFILES_LIMIT = 4096
 
 
