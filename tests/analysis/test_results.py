@@ -175,6 +175,26 @@ def test_summary_from_the_file_equals_the_one_in_memory(tmp_path: Path) -> None:
     assert stored.result.summary() == in_memory.summary()
 
 
+def test_commander_revisions_are_recorded_and_part_of_the_series(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The commanders' revisions (players.base.REVISIONS) are stored with a series and shown in
+    its summary, from the file as in memory; a commander whose play changed (its revision
+    bumped) starts a new series instead of joining the old one's games."""
+    from oprlab.players import base
+
+    spec = _spec(3)
+    path = tmp_path / "r.duckdb"
+    first = play_series_to(path, spec, 1)
+    revisions = [base.REVISIONS["opr"]["rules"], base.REVISIONS["opr"]["random"]]
+    assert first.result.summary()["commander_revisions"] == revisions
+    assert summarize_results(path)[first.series_id]["commander_revisions"] == revisions
+    monkeypatch.setitem(base.REVISIONS["opr"], "rules", "r-bumped")
+    second = play_series_to(path, spec, 1)
+    assert second.series_id != first.series_id
+    assert summarize_results(path)[second.series_id]["commander_revisions"][0] == "r-bumped"
+
+
 def test_interrupt_after_k_games_keeps_k_and_resume_plays_only_the_rest(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -28,7 +28,13 @@ from typing import Any
 import duckdb
 import numpy as np
 
-from oprlab.analysis.series import SeriesResult, SeriesSpec, play_series, summarize_games
+from oprlab.analysis.series import (
+    SeriesResult,
+    SeriesSpec,
+    play_series,
+    spec_revisions,
+    summarize_games,
+)
 from oprlab.errors import OptionError
 from oprlab.files import atomic_path
 from oprlab.game.play import GameResult, NotDeployed
@@ -165,6 +171,9 @@ def series_record(spec: SeriesSpec, *, table_ref: str | None = None) -> dict[str
             for army in (spec.army_a, spec.army_b)
         ],
         "commanders": list(spec.commanders),
+        # Part of the series id: games of a commander whose play changed (its revision bumped)
+        # start a new series instead of joining the old one's games.
+        "commander_revisions": spec_revisions(spec),
         "table": {
             "ref": table_ref or ("open" if spec.table is None else "custom"),
             "hash": table_hash,
@@ -491,6 +500,7 @@ def game_from_row(row: Mapping[str, Any]) -> GameResult:
 
 
 def _summary(series: Mapping[str, Any], games: Sequence[GameResult]) -> dict[str, Any]:
+    record = json.loads(series["spec"])
     return summarize_games(
         games,
         seed=int(series["series_seed"]),
@@ -499,6 +509,8 @@ def _summary(series: Mapping[str, Any], games: Sequence[GameResult]) -> dict[str
         commanders=[str(series["commander_a"]), str(series["commander_b"])],
         armies=[str(series["army_a"]), str(series["army_b"])],
         interrupted=bool(series["interrupted"]),
+        # Files written before revisions were recorded have none: shown as unknown, not guessed.
+        commander_revisions=record.get("commander_revisions", ["", ""]),
     )
 
 

@@ -25,6 +25,7 @@ from oprlab.analysis.stats import Interval, mean_interval, wilson
 from oprlab.errors import OptionError
 from oprlab.game.play import GameResult, play_game
 from oprlab.players import get_commander
+from oprlab.players.base import commander_revision
 from oprlab.rng import commander_stream, iter_seeds
 from oprlab.table.model import Table
 from oprlab.version import __version__
@@ -76,6 +77,12 @@ def play_one(spec: SeriesSpec, game_seed: int) -> GameResult:
     return result
 
 
+def spec_revisions(spec: SeriesSpec) -> list[str]:
+    """The revisions of a series' two commanders (``players.base.REVISIONS``), as recorded
+    with its results and printed with its summary."""
+    return [commander_revision(name, system=spec.system) for name in spec.commanders]
+
+
 def summarize_games(
     games: Sequence[GameResult],
     *,
@@ -85,6 +92,7 @@ def summarize_games(
     commanders: Sequence[str],
     armies: Sequence[str],
     interrupted: bool,
+    commander_revisions: Sequence[str] = ("", ""),
 ) -> dict[str, Any]:
     """Rates and means with 95% intervals over ``games``.
 
@@ -98,6 +106,7 @@ def summarize_games(
         "system": system,
         "mechanic": mechanic,
         "commanders": list(commanders),
+        "commander_revisions": list(commander_revisions),
         "armies": list(armies),
         "interrupted": interrupted,
         "oprlab": __version__,
@@ -145,6 +154,7 @@ class SeriesResult:
             commanders=self.spec.commanders,
             armies=[self.spec.army_a.name, self.spec.army_b.name],
             interrupted=self.interrupted,
+            commander_revisions=spec_revisions(self.spec),
         )
 
 
