@@ -67,8 +67,8 @@ SAMPLES = 2
 SURE_SAMPLES = 3
 #: Extra samples of the candidate's own activation alone (``search``): the dice are split at
 #: its end and the activation's value is averaged over these and the full samples. Measured
-#: (GFF, 300 points, 14 pairs) +0.23 against the whole-playout dice of ``search-v2``, at 1.4x
-#: its cost (docs/commanders.md).
+#: (300 points, 24 pairs) +0.10 +- 0.18 against ``search-v2`` in GFF and +0.02 +- 0.14 in
+#: Riverside, at 1.5x its cost: not shown stronger (docs/commanders.md).
 OWN_SAMPLES = 4
 #: A marker's worth in the last round with ``endgame`` (ten times a unit's trade: only
 #: markers decide the game then).
