@@ -4,6 +4,7 @@ of hand-made games: every cell, effect, SPRT, spread and stopping look."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from oprlab.analysis.lab.run import first_levels
 from oprlab.analysis.lab.stats import bootstrap_sd, hist_interval, mean_interval
 from oprlab.analysis.lab.store import LabStore
 from oprlab.analysis.lab.summary import contrasts
-from oprlab.analysis.lab.tally import Tally, hist, index_ranges
+from oprlab.analysis.lab.tally import Tally, hist, index_ranges, tally_games
 from oprlab.rng import child_seed
 
 TEXT = """
@@ -126,3 +127,33 @@ def test_the_report_gives_the_seeds_as_ranges_keeping_every_game_seed() -> None:
         "first": {"index": 0, "game_seed": child_seed(9, 0)},
         "last": {"index": 6, "game_seed": child_seed(9, 6)},
     }
+
+
+def test_a_seed_pairs_only_at_the_same_handicap(tmp_path: Path) -> None:
+    """The handicap search moves each cell's handicap on its own (issue 15 item 5a), so a
+    variant and its baseline pair on a seed only when both played it at the same handicap:
+    a perk's paired effect on the score compares armies of equal points, not the two cells'
+    different steps. DuckDB's join and the Python reference agree."""
+    exp = parse_experiment(TEXT + "seeds = 60")
+    cells = build_cells(exp)
+    h = experiment_hash(exp, cells)
+    keys = [c.key for c in cells]
+    games = [
+        # the first 20 seeds at handicap 0 in every cell; later ones at the cell's own step
+        dataclasses.replace(g, handicap=0 if g.seed_index < 20 else 10 * keys.index(g.cell))
+        for g in _games(keys, 60, np.random.default_rng(5))
+    ]
+    pairs = [(p.variant.key, p.baseline.key) for p in contrasts(cells, first_levels(exp))]
+    with LabStore(tmp_path / "lab.duckdb") as store:
+        store.register(h, exp, cells)
+        store.add_many(h, games)
+        tally = store.tally(h, keys, pairs)
+    python = tally_games(games, keys, pairs)
+    for pair in pairs:
+        assert int(tally.pairs[pair].scores.counts.sum()) == 20
+        assert int(python.pairs[pair].scores.counts.sum()) == 20
+    python_report = build_report(exp, cells, games)
+    assert json.dumps(build_report(exp, cells, tally), sort_keys=True) == json.dumps(
+        python_report, sort_keys=True
+    )
+    assert all(e["seeds"] == 20 for e in python_report["effects"])

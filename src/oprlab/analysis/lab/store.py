@@ -444,12 +444,16 @@ class LabStore:
         return out
 
     def _pair(self, variant: str, baseline: str) -> PairTally:
-        """A variant and its baseline on their common seeds (both seats played), joined on the
-        seed in :meth:`tally`'s seed table."""
-        seat = f"SELECT seed_index, score, m0, m1 FROM {_SEED_TABLE} WHERE cell = ? AND n = 2"
+        """A variant and its baseline on their common seeds (both seats played at the same
+        handicap: the handicap search moves each cell's on its own), joined on the seed and the
+        handicap in :meth:`tally`'s seed table."""
+        seat = (
+            f"SELECT seed_index, handicap, score, m0, m1 FROM {_SEED_TABLE} "
+            "WHERE cell = ? AND n = 2"
+        )
         rows = self._con.execute(
             f"WITH v AS ({seat}), b AS ({seat}) SELECT grouping(v.m0) AS scores, v.score, "
-            "b.score, v.m0, v.m1, b.m0, b.m1, count(*) FROM v JOIN b USING (seed_index) "
+            "b.score, v.m0, v.m1, b.m0, b.m1, count(*) FROM v JOIN b USING (seed_index, handicap) "
             "GROUP BY GROUPING SETS ((v.score, b.score), (v.m0, v.m1, b.m0, b.m1)) ORDER BY ALL",
             [variant, baseline],
         ).fetchall()

@@ -215,7 +215,9 @@ def tally_games(
     paired: dict[tuple[str, str], PairTally] = {}
     for v, b in pairs:
         sv, sb = _by_seed(by_cell.get(v, [])), _by_seed(by_cell.get(b, []))
-        common = sorted(set(sv) & set(sb))
+        # a seed pairs only when both cells played it at the same handicap (the handicap search
+        # moves each cell's handicap on its own; elsewhere every handicap is 0)
+        common = sorted(i for i in set(sv) & set(sb) if sv[i][0].handicap == sb[i][0].handicap)
 
         def score(s: dict[int, GameRecord]) -> float:
             return (s[0].score_a + s[1].score_a) / 2
