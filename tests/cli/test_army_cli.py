@@ -16,6 +16,7 @@ from oprlab.samples import sample_names, sample_path
 from oprlab.units.forge_json import format_army_json
 from oprlab.units.load import load_army
 from oprlab.units.model import Army, Rule, Unit, Weapon
+from tests.pools import tiny_pool
 
 GFF = [n for n in sample_names() if n.startswith("gff/")]
 TOP_KEYS = {"name", "system", "points", "units", "unknown_rules"}
@@ -275,19 +276,7 @@ def test_bad_file_is_one_line_and_exit_2(
     assert str(path) in captured.err
 
 
-POOL_TEXT = """
-name = "Cli pool"
-[[units]]
-text = '''
-Rifles [2] Q4+ D5+ | 30pts
-2x Rifle (24", A1)
-'''
-[[units]]
-text = '''
-Brute [1] Q4+ D4+ | 50pts | Tough(3)
-Claws (A3, AP(1))
-'''
-"""
+POOL_TEXT = tiny_pool("Cli pool")
 
 
 def test_generate_prints_or_writes_seeded_legal_lists(tmp_path: Path) -> None:

@@ -200,15 +200,19 @@ class SearchCommander:
         game: Any = state.clone() if hasattr(state, "clone") else copy.deepcopy(state)
         game.rng = np.random.Generator(np.random.PCG64(seed))
         rules.apply(game, action)
-        nodes = 1
+        self.nodes += self._play_on(rules, game, start, 1, horizon)
+        return value(game, side, endgame=self.endgame)
+
+    def _play_on(self, rules: RuleSystem, game: Any, start: int, nodes: int, horizon: int) -> int:
+        """The rules commander plays both sides of ``game`` on, to the end of round ``start``
+        or ``horizon`` decisions in all (``nodes`` already played); the decisions then."""
         while not game.done and game.round == start and nodes < horizon:
             actions = rules.legal_actions(game)
             if not actions:
                 break
             rules.apply(game, self.policy.choose(game, actions))
             nodes += 1
-        self.nodes += nodes
-        return value(game, side, endgame=self.endgame)
+        return nodes
 
     def _split(
         self, rules: RuleSystem, state: GameState, cands: Sequence[Action], horizon: int
@@ -265,13 +269,7 @@ class SearchCommander:
             self.nodes += nodes
             return post, post
         game.rng = np.random.Generator(np.random.PCG64(cont))
-        while not game.done and game.round == start and nodes < horizon:
-            actions = rules.legal_actions(game)
-            if not actions:
-                break
-            rules.apply(game, self.policy.choose(game, actions))
-            nodes += 1
-        self.nodes += nodes
+        self.nodes += self._play_on(rules, game, start, nodes, horizon)
         return post, value(game, side, endgame=self.endgame)
 
 

@@ -19,20 +19,9 @@ from oprlab.analysis.lab.summary import contrasts
 from oprlab.analysis.lab.tally import seed_table
 from oprlab.errors import ParseError
 from oprlab.rng import child_seed
+from tests.pools import tiny_pool
 
-POOL = """
-name = "Tiny pool"
-[[units]]
-text = '''
-Rifles [2] Q4+ D5+ | 30pts
-2x Rifle (24", A1)
-'''
-[[units]]
-text = '''
-Brute [1] Q4+ D4+ | 50pts | Tough(3)
-Claws (A3, AP(1))
-'''
-"""
+POOL = tiny_pool()
 
 
 def _experiment(tmp_path: Path, stop: str) -> str:

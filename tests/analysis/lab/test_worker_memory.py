@@ -18,20 +18,9 @@ from oprlab.analysis.lab.model import parse_experiment
 from oprlab.memo import begin_game, clear_game_memos, game_memo, game_memo_sizes
 from oprlab.players.memo import IdentityMemo
 from oprlab.units.model import Unit
+from tests.pools import tiny_pool
 
-POOL = """
-name = "Tiny pool"
-[[units]]
-text = '''
-Rifles [2] Q4+ D5+ | 30pts
-2x Rifle (24", A1)
-'''
-[[units]]
-text = '''
-Brute [1] Q4+ D4+ | 50pts | Tough(3)
-Claws (A3, AP(1))
-'''
-"""
+POOL = tiny_pool()
 
 
 def _units_in(value: object, depth: int, out: list[Unit]) -> None:
