@@ -31,7 +31,7 @@ class Bounds(Scoring):
         Hold's score needs the targets in line of sight; it is only worked out when an upper
         bound (every enemy in range counted as a target) could still reach the best score of
         the other actions. Moves (Advance, Rush) are scored after the other actions, highest
-        bound first (:meth:`_move_bound`), and only while their bound could reach the best. An
+        bound first (:meth:`_move_bounds`), and only while their bound could reach the best. An
         action whose bound is below the best cannot be the first maximum, so the choice is
         the one ``max`` over every exact score in list order makes.
 
@@ -127,10 +127,6 @@ class Bounds(Scoring):
             # moves: most are never scored (their bound is below the best), so their ends are
             # measured one by one when they are
         view.enemies(state.active).prefetch(points)
-
-    def _move_bound(self, state: GameState, a: Action) -> float:
-        """At least the score of a Rush or an Advance (see :meth:`_move_bounds`)."""
-        return self._move_bounds(state, [a])[0]
 
     def _move_bounds(self, state: GameState, moves: Sequence[Action]) -> list[float]:
         """At least the score of each Rush or Advance, for all of them in a few numpy calls.
