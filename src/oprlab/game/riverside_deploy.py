@@ -240,12 +240,73 @@ def _deploy_grid(state: GameState, us: UnitState) -> list[Point]:
         lo, hi = deployment_zone(state, us.side, scout=us.reserve == "scout")
         rows = max(3, int((hi - lo) // 5))
         ys = [float(y) for y in np.linspace(lo + 2.5, hi - 2.5, rows)]
-    return [
-        (float(x), y)
-        for y in ys
-        for x in np.arange(4.0, t.width - 3.9, 4.0)
-        if deploy_problem(state, us, (float(x), y)) is None
-    ]
+    points = [(float(x), y) for y in ys for x in np.arange(4.0, t.width - 3.9, 4.0)]
+    return [p for p, ok in zip(points, _clear_points(state, us, points), strict=True) if ok]
+
+
+#: How far a bound measured with numpy's ``hypot`` must clear a limit to settle a point without
+#: :func:`deploy_problem` (which measures with ``sqrt``; the two may differ in the last digit).
+_MARGIN = 1e-6
+
+
+def _clear_points(state: GameState, us: UnitState, points: list[Point]) -> list[bool]:
+    """For each point, whether :func:`deploy_problem` finds nothing wrong there in the usual
+    formation (issue 13: one numpy call per question for all points instead of one per point).
+
+    The table and the zone are checked for every point at once with the same arithmetic as
+    :func:`deploy_problem` (so the same answers), and the ground for all points in one call; a
+    point that passes and stands clear of every other unit's bounding circle with room to spare
+    needs nothing more. Any other point (near a unit, on the edge of a bound) is asked of
+    :func:`deploy_problem` itself.
+    """
+    if not points:
+        return []
+    t = state.table
+    ambush = state.phase == Phase.AMBUSH
+    base = _formation_at_origin(us.unit, us.models, edge(state, us.side) == 0)
+    px = np.array([p[0] for p in points], dtype=np.float64)[:, None]
+    py = np.array([p[1] for p in points], dtype=np.float64)[:, None]
+    xs = base.centres[:, 0][None, :] + px  # geo.translated's sums, one row a point
+    ys = base.centres[:, 1][None, :] + py
+    r, alive = base.radii, base.alive
+    xa, ya, ra = xs[:, alive], ys[:, alive], r[alive]
+    fine = np.asarray(  # geo.inside_table
+        ((xa - ra) >= 0).all(axis=1)
+        & ((ya - ra) >= 0).all(axis=1)
+        & ((xa + ra) <= t.width).all(axis=1)
+        & ((ya + ra) <= t.depth).all(axis=1),
+        dtype=np.bool_,
+    )
+    if not ambush:
+        lo, hi = deployment_zone(state, us.side, scout=us.reserve == "scout")
+        fine &= ~(((ys - r).min(axis=1) < lo - EPS) | ((ys + r).max(axis=1) > hi + EPS))
+    settled = fine.copy()
+    own = float((np.hypot(base.centres[:, 0], base.centres[:, 1]) + r).max())
+    others = [(o, geo.SPACING) for o in state.placements_except(us.uid)]
+    if ambush:  # over 9" from each enemy (deploy_problem asks every enemy that has a place)
+        enemies = [e.placement for e in state.enemies(us.side)]
+        others += [(e, AMBUSH_DISTANCE) for e in enemies if e is not None]
+    for o, limit in others:
+        if not o.alive.any():
+            settled[:] = False
+            break
+        c, orr = o.centres[o.alive], o.radii[o.alive]
+        mid = c.mean(axis=0)
+        reach = float((np.hypot(c[:, 0] - mid[0], c[:, 1] - mid[1]) + orr).max())
+        apart = np.hypot(px[:, 0] - mid[0], py[:, 0] - mid[1]) - reach - own
+        settled &= apart > limit + _MARGIN  # a lower bound of the gap
+    bad = ~fine  # off the table or out of the zone: deploy_problem says so first
+    if t.pieces and settled.any():  # clear of every unit: only the ground is left to ask
+        radius = float(r[0]) - CLEARANCE
+        centres = np.stack([xs[settled], ys[settled]], axis=2).reshape(-1, 2)
+        flying = unit_rule(us.unit, "Flying")
+        ground = standable(t, centres, radius, flying=flying).reshape(-1, len(r)).all(axis=1)
+        bad[settled] = ~ground
+        settled[settled] = ground
+    out: list[bool] = []
+    for p, no, yes in zip(points, bad.tolist(), settled.tolist(), strict=True):
+        out.append(yes or (not no and deploy_problem(state, us, p) is None))
+    return out
 
 
 def _to_deploy(state: GameState, side: int) -> list[UnitState]:
