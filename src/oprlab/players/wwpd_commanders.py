@@ -33,7 +33,7 @@ from oprlab.game.wwpd import (
 from oprlab.players.base import FAMILIES
 from oprlab.rng import SeedLike, own_generator
 from oprlab.rules.wwpd.attack import Attack, Kit, melee_attack
-from oprlab.rules.wwpd.exact import attack_odds
+from oprlab.rules.wwpd.exact import removal_chances
 from oprlab.rules.wwpd.targets import FIREFIGHT_RANGE, Phase
 
 __all__ = ["RandomWwpdCommander", "RulesWwpdCommander", "WwpdStyle"]
@@ -49,7 +49,7 @@ def expected_worth(attack: Attack, target: WwpdUnitState) -> float:
     """The expected worth of ``target``'s models that ``attack`` removes (exact odds)."""
     if not attack.volleys:
         return 0.0
-    per_model = attack_odds(attack).per_model
+    per_model = removal_chances(attack)
     return float(
         sum(
             (Fraction(worth(k)) * p for k, p in zip(target.kits, per_model, strict=True)),

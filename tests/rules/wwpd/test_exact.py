@@ -27,6 +27,7 @@ from oprlab.rules.wwpd.exact import (
     chain_probability,
     expected_removed,
     hits_distribution,
+    removal_chances,
     removed_distribution,
 )
 from oprlab.rules.wwpd.targets import Phase, allocate_hits
@@ -233,6 +234,14 @@ def test_odds_are_consistent() -> None:
         assert max(odds.removed.support) <= sum(attack.alive)
     empty = Attack((), (CULTIST,), (True,), (0,))
     assert removed_distribution(empty) == Dist.point(0)
+
+
+def test_removal_chances_are_the_per_model_odds() -> None:
+    """The commander's shortcut (each model's chance alone, issue 13) is exactly the full
+    odds' per-model chances, whose sum the brute force above checks."""
+    for attack in SMALL_ATTACKS.values():
+        assert removal_chances(attack) == attack_odds(attack).per_model
+    assert removal_chances(Attack((), (CULTIST,), (True,), (0,))) == (Fraction(0),)
 
 
 def test_sampled_attacks_agree_with_exact() -> None:

@@ -21,7 +21,7 @@ May import ``oprlab.prob``, ``oprlab.mechanics`` and ``oprlab.rules.wwpd``.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -36,6 +36,7 @@ __all__ = [
     "chain_probability",
     "expected_removed",
     "hits_distribution",
+    "removal_chances",
     "removed_distribution",
 ]
 
@@ -117,23 +118,48 @@ class AttackOdds:
 @lru_cache(maxsize=4096)
 def attack_odds(attack: Attack) -> AttackOdds:
     """Exact distributions of hits and of models removed, summed over the joint hit counts."""
-    volleys = attack.volleys
     n = len(attack.targets)
-    if not volleys:
+    if not attack.volleys:
         return AttackOdds(Dist.point(0), Dist.point(0), (_ZERO,) * n)
-    chains = [[chain_probability(attack, v, i) for i in range(n)] for v in volleys]
-    per_volley = [list(hits_distribution(v).items()) for v in volleys]
     hits: dict[int, Fraction] = {}
     removed: dict[int, Fraction] = {}
     per_model = [_ZERO] * n
+    for total, weight, gone in _outcomes(attack):
+        hits[total] = hits.get(total, _ZERO) + weight
+        for i, g in enumerate(gone):
+            per_model[i] += weight * g
+        for k, p in enumerate(_bernoulli_sum(gone)):
+            if p:
+                removed[k] = removed.get(k, _ZERO) + weight * p
+    return AttackOdds(Dist(hits), Dist(removed), tuple(per_model))
+
+
+@lru_cache(maxsize=4096)
+def removal_chances(attack: Attack) -> tuple[Fraction, ...]:
+    """Each target model's exact chance of being removed: :attr:`AttackOdds.per_model` without
+    the hits and removed distributions (a commander weighing targets needs only this; the
+    distribution of models removed was two thirds of the work)."""
+    per_model = [_ZERO] * len(attack.targets)
+    if attack.volleys:
+        for _, weight, gone in _outcomes(attack):
+            for i, g in enumerate(gone):
+                per_model[i] += weight * g
+    return tuple(per_model)
+
+
+def _outcomes(attack: Attack) -> Iterator[tuple[int, Fraction, list[Fraction]]]:
+    """Each joint hit count of the volleys: the total hits, its chance, and each target model's
+    chance of being removed given those hits (allocated as :func:`allocate` does)."""
+    volleys = attack.volleys
+    n = len(attack.targets)
+    chains = [[chain_probability(attack, v, i) for i in range(n)] for v in volleys]
+    per_volley = [list(hits_distribution(v).items()) for v in volleys]
     survive_memo: dict[tuple[int, int, int], Fraction] = {}
     for combo in itertools.product(*per_volley):
         counts = tuple(h for h, _ in combo)
         weight = _ONE
         for _, p in combo:
             weight *= p
-        total = sum(counts)
-        hits[total] = hits.get(total, _ZERO) + weight
         allocation = allocate(attack, counts)
         gone: list[Fraction] = []
         for i in range(n):
@@ -147,11 +173,7 @@ def attack_odds(attack: Attack) -> AttackOdds:
                         s = survive_memo[key] = (1 - chains[v][i]) ** k
                     survive *= s
             gone.append(1 - survive)
-            per_model[i] += weight * (1 - survive)
-        for k, p in enumerate(_bernoulli_sum(gone)):
-            if p:
-                removed[k] = removed.get(k, _ZERO) + weight * p
-    return AttackOdds(Dist(hits), Dist(removed), tuple(per_model))
+        yield sum(counts), weight, gone
 
 
 def removed_distribution(attack: Attack) -> Dist[int]:
