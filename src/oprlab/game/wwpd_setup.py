@@ -17,6 +17,15 @@ import numpy as np
 from oprlab.game import geometry as geo
 from oprlab.game.wwpd_state import BASE_MM, EPS, FORMATION_GAP, WwpdState, WwpdUnitState
 from oprlab.rules.wwpd.attack import Kit
+from oprlab.table.formation import (
+    CLEARANCE,
+    COHESION,
+    GFF_SPREAD,
+    TOL,
+    gaps,
+    overlaps,
+    standable,
+)
 from oprlab.table.model import MM_PER_INCH, Placement, Point
 
 
@@ -93,10 +102,84 @@ def deploy_candidates(state: WwpdState, us: WwpdUnitState) -> list[Point]:
 
 def _deploy_candidates(state: WwpdState, us: WwpdUnitState) -> list[Point]:
     lo, hi = deployment_zone(state, us.side)
-    pts: list[Point] = []
-    for y in np.linspace(lo + 2.5, hi - 2.5, 3):
-        for x in np.arange(4.0, state.table.width - 3.9, 4.0):
-            p = (float(x), float(y))
-            if deploy_problem(state, us, p) is None:
-                pts.append(p)
-    return pts
+    points = [
+        (float(x), float(y))
+        for y in np.linspace(lo + 2.5, hi - 2.5, 3)
+        for x in np.arange(4.0, state.table.width - 3.9, 4.0)
+    ]
+    return [p for p, ok in zip(points, _clear_points(state, us, points), strict=True) if ok]
+
+
+#: How far a bound must clear a limit to settle a point without :func:`deploy_problem` (whose
+#: distances, measured from each point's own sums, may differ from these in the last digit).
+_MARGIN = 1e-6
+
+
+def _clear_points(state: WwpdState, us: WwpdUnitState, points: list[Point]) -> list[bool]:
+    """For each point, whether :func:`deploy_problem` finds nothing wrong there (issue 13: one
+    numpy call per question for all points instead of one per point).
+
+    The table and the zone are checked for every point at once with the same sums as
+    :func:`formation` and :func:`deploy_problem` (so the same answers), and the ground for every
+    point and model in one call per model. A point that passes and stands clear of every other
+    unit's bounding circle with room to spare needs nothing more when the formation's own
+    cohesion and overlaps hold with room to spare (they do not change with where it stands).
+    Any other point is asked of :func:`deploy_problem` itself.
+    """
+    if not points:
+        return []
+    t = state.table
+    base = formation(us.kits, (0.0, 0.0), facing(us.side))
+    px = np.array([p[0] for p in points], dtype=np.float64)[:, None]
+    py = np.array([p[1] for p in points], dtype=np.float64)[:, None]
+    xs = base.centres[:, 0][None, :] + px  # formation's sum, one row a point
+    ys = base.centres[:, 1][None, :] + py
+    r = base.radii
+    fine = np.asarray(  # geo.inside_table (a fresh formation has every model alive)
+        ((xs - r) >= 0).all(axis=1)
+        & ((ys - r) >= 0).all(axis=1)
+        & ((xs + r) <= t.width).all(axis=1)
+        & ((ys + r) <= t.depth).all(axis=1),
+        dtype=np.bool_,
+    )
+    lo, hi = deployment_zone(state, us.side)
+    fine &= ~(((ys - r).min(axis=1) < lo - EPS) | ((ys + r).max(axis=1) > hi + EPS))
+    bad = ~fine  # off the table or out of the zone: deploy_problem says so first
+    settled = fine.copy() if _shape_certain(base) else np.zeros_like(fine)
+    others = state.others(us.uid)
+    if overlaps(others):  # fits fails everywhere; let it say so
+        settled[:] = False
+    own = float((np.hypot(base.centres[:, 0], base.centres[:, 1]) + r).max())
+    for o in others:
+        if not o.alive.any():
+            continue  # no model to keep apart from
+        c, orr = o.centres[o.alive], o.radii[o.alive]
+        mid = c.mean(axis=0)
+        reach = float((np.hypot(c[:, 0] - mid[0], c[:, 1] - mid[1]) + orr).max())
+        apart = np.hypot(px[:, 0] - mid[0], py[:, 0] - mid[1]) - reach - own
+        settled &= apart > geo.SPACING + _MARGIN  # a lower bound of the gap
+    if settled.any():  # clear of every unit and in shape: the ground decides
+        ground = np.ones(int(settled.sum()), dtype=np.bool_)
+        for i in range(len(r)):
+            at = np.stack([xs[settled, i], ys[settled, i]], axis=1)
+            ground &= standable(t, at, float(r[i]) - CLEARANCE)
+        bad[settled] = ~ground
+        settled[settled] = ground
+    out: list[bool] = []
+    for p, no, yes in zip(points, bad.tolist(), settled.tolist(), strict=True):
+        out.append(yes or (not no and deploy_problem(state, us, p) is None))
+    return out
+
+
+def _shape_certain(base: Placement) -> bool:
+    """Whether the formation is in cohesion and free of overlaps by more than rounding, so
+    wherever it stands it is so (translation changes its gaps only in the last digits)."""
+    g = gaps(base.centres, base.radii, base.centres, base.radii)
+    if len(g) < 2:
+        return True
+    np.fill_diagonal(g, np.inf)
+    near = g.min(axis=1)
+    if (near < -TOL + _MARGIN).any() or (near > COHESION + TOL - _MARGIN).any():
+        return False
+    np.fill_diagonal(g, 0.0)
+    return bool(g.max() < GFF_SPREAD + TOL - _MARGIN)
