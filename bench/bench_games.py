@@ -5,10 +5,14 @@ from __future__ import annotations
 import cProfile
 import os
 import pstats
+import resource
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from bench.harness import Result
@@ -205,6 +209,29 @@ def _games(
     return Games(seconds, decisions, thinking, load)
 
 
+#: Issue 13: the memory of a process playing a 600-point game stays under this (MiB).
+TARGET_MEMORY_MIB = 150.0
+
+
+def play_600_and_report_memory() -> None:
+    """Play one 600-point game (seed 1, rules commanders) in this process and print its peak
+    resident memory in MiB (Linux reports ``ru_maxrss`` in KiB)."""
+    a = _merge("600 A", "gff/shooty-300.txt", "gff/elite-300.txt")
+    b = _merge("600 B", "gff/melee-300.txt", "gff/horde-300.txt")
+    play_game(a, b, [get_commander("rules", 1), get_commander("rules", 2)], seed=1)
+    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+
+
+def peak_memory_600() -> float:
+    """MiB at the peak of a new process that imports oprlab and plays one 600-point game."""
+    code = "from bench.bench_games import play_600_and_report_memory as f; f()"
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, check=True, text=True, cwd=root
+    )
+    return float(done.stdout.split()[-1])
+
+
 def _army(system: str, name: str) -> Any:
     return army_format(find_system(system).army_format).load(sample_path(name))
 
@@ -292,6 +319,8 @@ def run(budget: float) -> list[Result]:
             f"{1000 * BASELINE[label]:.0f} ms (load {played[label].load:.1f})"
             for label in ("150 pts", "600 pts")
         ),
+        f"- Peak memory of a process playing one 600-point game: {peak_memory_600():.0f} MiB "
+        f"(target under {TARGET_MEMORY_MIB:.0f})",
         f"- 600 points cost {ms['600 pts'] / ms['300 pts']:.1f} x the 300-point game (target "
         f"at most {TARGET_GROWTH} x; the issue's baseline {1.77 / 0.48:.1f} x)",
         *(
