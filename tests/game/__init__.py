@@ -8,12 +8,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
+import numpy as np
+
 from oprlab.game import geometry as geo
 from oprlab.game import gff
 from oprlab.game.actions import Action, Kind
 from oprlab.game.state import GameState, UnitState
 from oprlab.mechanics import Check, Mechanic, Outcome, State, Test
 from oprlab.prob import Dist
+from oprlab.table.model import Placement
 from oprlab.units.load import parse_army
 from oprlab.units.model import Army
 
@@ -121,3 +124,16 @@ def clear_table(state: GameState) -> None:
     for us in state.units.values():
         us.placement = None
         us.reserve = None
+
+
+def probe_points(
+    placements: Sequence[Placement | None], rng: np.random.Generator, anywhere: int = 40
+) -> list[tuple[float, float]]:
+    """Points to ask a deployment check about: ``anywhere`` on a 48" table, and six round
+    each placed unit's centre (near it, where bounds are least sure)."""
+    out = [(float(x), float(y)) for x, y in rng.uniform(0, 48, (anywhere, 2))]
+    for p in placements:
+        if p is not None:
+            cx, cy = p.centres.mean(axis=0)
+            out += [(float(cx + dx), float(cy + dy)) for dx, dy in rng.normal(0, 3, (6, 2))]
+    return out

@@ -14,7 +14,7 @@ from oprlab.game.state import GameState, Phase, UnitState
 from oprlab.samples import sample_path
 from oprlab.table.terrain import generate_table
 from oprlab.units.load import load_army
-from tests.game import specials
+from tests.game import probe_points, specials
 
 DEPLOYING = (Phase.DEPLOY, Phase.SCOUT, Phase.AMBUSH)
 
@@ -44,14 +44,8 @@ def test_all_points_at_once_keep_what_one_at_a_time_keeps(terrain: bool, lists: 
                 for us in riverside_deploy._to_deploy(state, state.active):
                     grid = riverside_deploy._deploy_grid(state, us)
                     # and points anywhere, many of them close to units already placed
-                    extra = [(float(x), float(y)) for x, y in rng.uniform(0, 48, (40, 2))]
-                    for o in state.units.values():
-                        if o.placement is not None:
-                            cx, cy = o.placement.centres.mean(axis=0)
-                            extra += [
-                                (float(cx + dx), float(cy + dy))
-                                for dx, dy in rng.normal(0, 3, (6, 2))
-                            ]
+                    placed = [o.placement for o in state.units.values()]
+                    extra = probe_points(placed, rng, 40)
                     points = grid + extra
                     got = riverside_deploy._clear_points(state, us, points)
                     assert got == _one_by_one(state, us, points)

@@ -14,6 +14,7 @@ from oprlab.samples import sample_path
 from oprlab.table.terrain import generate_table
 from oprlab.units.formats import army_format
 from oprlab.units.profiles import WwpdForce
+from tests.game import probe_points
 
 
 def _force(name: str) -> WwpdForce:
@@ -40,14 +41,8 @@ def test_all_points_at_once_keep_what_one_at_a_time_keeps(terrain: bool) -> None
                         for x in np.arange(4.0, state.table.width - 3.9, 4.0)
                     ]
                     # and points anywhere, many of them close to units already placed
-                    extra = [(float(x), float(y)) for x, y in rng.uniform(0, 48, (20, 2))]
-                    for o in state.units.values():
-                        if o.placement is not None:
-                            cx, cy = o.placement.centres.mean(axis=0)
-                            extra += [
-                                (float(cx + dx), float(cy + dy))
-                                for dx, dy in rng.normal(0, 3, (6, 2))
-                            ]
+                    placed = [o.placement for o in state.units.values()]
+                    extra = probe_points(placed, rng, 20)
                     points = grid + extra
                     got = wwpd_setup._clear_points(state, us, points)
                     one = [wwpd_setup.deploy_problem(state, us, p) is None for p in points]

@@ -100,18 +100,16 @@ def _obstacles(state: GameState, us: UnitState) -> list[_Obstacle]:
     for o in state.units.values():
         if o.uid == us.uid or not o.on_table or o.placement is None:
             continue
-        x, y, reach = _bounding_circle(o.placement)
+        x, y, reach = geo.bounding_circle(o.placement)
         out.append((o.placement, x, y, reach, o.side != us.side))
     return out
 
 
 #: Deployment is asked about the same units and points many times over (every decision of
 #: the deployment lists every unit's candidates again). What depends on positions is memoised
-#: on their bytes; what depends on the table and a unit's formation, on their identity (each
-#: entry holds the table and the unit, so their ids stay unique while it is there).
-_CIRCLES: dict[tuple[bytes, bytes, bytes], tuple[float, float, float]] = {}
-
-
+#: on their bytes (``geo.bounding_circle``); what depends on the table and a unit's formation,
+#: on their identity (each entry holds the table and the unit, so their ids stay unique while
+#: it is there).
 _FORMATIONS: dict[tuple[int, int, float, int], tuple[Unit, Placement, float]] = game_memo(
     "game.gff_deploy._FORMATIONS"
 )
@@ -123,21 +121,6 @@ _STANDS: dict[tuple[object, ...], tuple[Table, Unit, Placement, str | None]] = g
 
 
 _CACHE_LIMIT = 16384
-
-
-def _bounding_circle(p: Placement) -> tuple[float, float, float]:
-    """The alive models' mean centre and the radius of the circle round it that holds them."""
-    key = (p.centres.tobytes(), p.radii.tobytes(), p.removed.tobytes())
-    found = _CIRCLES.get(key)
-    if found is None:
-        c, r = p.centres[p.alive], p.radii[p.alive]
-        mid = c.mean(axis=0)
-        reach = float((np.hypot(c[:, 0] - mid[0], c[:, 1] - mid[1]) + r).max())
-        found = (float(mid[0]), float(mid[1]), reach)
-        if len(_CIRCLES) >= _CACHE_LIMIT:
-            _CIRCLES.clear()
-        _CIRCLES[key] = found
-    return found
 
 
 def _origin_formation(

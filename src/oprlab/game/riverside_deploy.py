@@ -290,11 +290,7 @@ def _clear_points(state: GameState, us: UnitState, points: list[Point]) -> list[
         if not o.alive.any():
             settled[:] = False
             break
-        c, orr = o.centres[o.alive], o.radii[o.alive]
-        mid = c.mean(axis=0)
-        reach = float((np.hypot(c[:, 0] - mid[0], c[:, 1] - mid[1]) + orr).max())
-        apart = np.hypot(px[:, 0] - mid[0], py[:, 0] - mid[1]) - reach - own
-        settled &= apart > limit + _MARGIN  # a lower bound of the gap
+        settled &= geo.gap_lower_bounds(px[:, 0], py[:, 0], own, o) > limit + _MARGIN
     bad = ~fine  # off the table or out of the zone: deploy_problem says so first
     if t.pieces and settled.any():  # clear of every unit: only the ground is left to ask
         radius = float(r[0]) - CLEARANCE

@@ -153,11 +153,7 @@ def _clear_points(state: WwpdState, us: WwpdUnitState, points: list[Point]) -> l
     for o in others:
         if not o.alive.any():
             continue  # no model to keep apart from
-        c, orr = o.centres[o.alive], o.radii[o.alive]
-        mid = c.mean(axis=0)
-        reach = float((np.hypot(c[:, 0] - mid[0], c[:, 1] - mid[1]) + orr).max())
-        apart = np.hypot(px[:, 0] - mid[0], py[:, 0] - mid[1]) - reach - own
-        settled &= apart > geo.SPACING + _MARGIN  # a lower bound of the gap
+        settled &= geo.gap_lower_bounds(px[:, 0], py[:, 0], own, o) > geo.SPACING + _MARGIN
     if settled.any():  # clear of every unit and in shape: the ground decides
         ground = np.ones(int(settled.sum()), dtype=np.bool_)
         for i in range(len(r)):
