@@ -244,6 +244,11 @@ def report(
                 f"{c['label']}: army A's score {_iv(c['score_a'])} over {c['seeds']} seeds"
             )
     console.print(table)
+    for g in numbers["verdict_across_commanders"]:
+        rest = "".join(f", {k} {v}" for k, v in g["levels"].items())
+        said = "; ".join(f"{v['commanders']}: {v['verdict']}" for v in g["verdicts"])
+        word = {"flips": "FLIPS", "depends": "depends on the commander"}.get(g["verdict"], "holds")
+        console.print(f"matchup {g['matchup'] + 1}{rest}: army A's verdict {said}: {word}")
 
 
 def _iv(iv: dict[str, Any]) -> str:

@@ -3,8 +3,13 @@
 
 from __future__ import annotations
 
-from oprlab.analysis.lab.report import _across
-from oprlab.analysis.lab.summary import across_commanders
+from types import SimpleNamespace
+
+from oprlab.analysis.lab.design import build_cells
+from oprlab.analysis.lab.model import parse_experiment
+from oprlab.analysis.lab.report import _across, _every_commander
+from oprlab.analysis.lab.summary import across_commanders, across_every_commander
+from oprlab.analysis.lab.tally import hist
 
 
 def test_a_verdict_under_each_commander_and_a_flip() -> None:
@@ -25,3 +30,29 @@ def test_the_report_names_a_flip_in_capitals() -> None:
     assert _across({"variant": "A", "baseline": "B", "verdict": "flips"}) == "A / B: FLIPS"
     text = _across({"variant": "A", "baseline": "none", "verdict": "depends"})
     assert text == "A / none: depends on the commander"
+
+
+def test_every_commander_at_once_finds_a_flip_the_contrasts_miss() -> None:
+    """Three commanders levels and two mechanics: under the first level army A has no verdict,
+    under the second it wins (``A``), under the third it loses (``B``). Each contrast against
+    the first says only "depends"; all levels at once say the verdict flips, per mechanic."""
+    exp = parse_experiment(
+        'name = "t"\n[[matchups]]\na = "gff/shooty-150"\nb = "gff/melee-150"\n'
+        '[factors]\nmechanic = ["d6", "clock"]\ncommanders = ["rules", "random", "rules-v1"]\n'
+    )
+    cells = build_cells(exp)
+    scores = {"rules": [1.0, 0.0, 1.0, 0.0], "random": [1.0] * 10, "rules-v1": [0.0] * 10}
+    tally = SimpleNamespace(
+        cells={c.key: SimpleNamespace(seed_scores=hist(scores[c.commanders[0]])) for c in cells}
+    )
+    groups = across_every_commander(cells, tally)
+    assert len(groups) == 2
+    for g, mechanic in zip(groups, ["d6", "clock"], strict=True):
+        assert g["levels"] == {"mechanic": mechanic}
+        assert [v["verdict"] for v in g["verdicts"]] == ["none", "A", "B"]
+        assert g["verdict"] == "flips"
+    first = across_commanders(dict(enumerate(scores["random"])), dict(enumerate(scores["rules"])))
+    assert first["verdict"] == "depends"  # what the contrast against the first level says
+    html = "".join(_every_commander(groups))
+    assert "FLIPS" in html and "random: A; rules-v1: B" in html
+    assert _every_commander([]) == []

@@ -25,6 +25,7 @@ from oprlab.analysis.lab.design import Cell, GameRecord, experiment_hash
 from oprlab.analysis.lab.model import Experiment
 from oprlab.analysis.lab.run import first_levels, schedule
 from oprlab.analysis.lab.summary import (
+    across_every_commander,
     cell_numbers,
     contrasts,
     effect_summary,
@@ -124,6 +125,7 @@ def build_report(
             for c in cells
         ],
         "effects": [effect_summary(p, tally, exp.stop, rng) for p in pairs],
+        "verdict_across_commanders": across_every_commander(cells, tally),
         "units": _units(cells, unit_totals),
         "handicaps": handicaps(exp, cells, tally.seeds, pairs),
         "unit_values": unit_values(cells, tally.seeds, unit_counts),
@@ -366,6 +368,28 @@ def _fair_html(report: dict[str, Any], cells: Sequence[dict[str, Any]]) -> list[
     return parts
 
 
+def _every_commander(groups: Sequence[dict[str, Any]]) -> list[str]:
+    """The verdict under every commanders level at once, per matchup (none: no such factor)."""
+    if not groups:
+        return []
+    word = {"flips": "FLIPS", "depends": "depends on the commander"}
+    return [
+        "<h2>Does the verdict depend on the commander? (every level at once)</h2>",
+        _table(
+            ["matchup", "other factors", "army A's verdict under each commander", "across them"],
+            [
+                [
+                    g["matchup"] + 1,
+                    ", ".join(f"{k} {v}" for k, v in g["levels"].items()) or "-",
+                    "; ".join(f"{v['commanders']}: {v['verdict']}" for v in g["verdicts"]),
+                    word.get(g["verdict"], "holds"),
+                ]
+                for g in groups
+            ],
+        ),
+    ]
+
+
 def _across(v: dict[str, str] | None) -> str:
     """A commanders contrast's verdicts and whether they hold (a flip in capitals)."""
     if v is None:
@@ -481,6 +505,7 @@ def report_html(report: dict[str, Any]) -> str:
                 for x in report["effects"]
             ],
         ),
+        *_every_commander(report.get("verdict_across_commanders") or []),
         "<h2>Margins and swing</h2>",
         _table(
             [

@@ -36,6 +36,7 @@ from oprlab.analysis.verdicts import across, judge
 __all__ = [
     "Contrast",
     "across_commanders",
+    "across_every_commander",
     "cell_numbers",
     "cell_summary",
     "contrasts",
@@ -300,3 +301,39 @@ def across_commanders(
     ``depends`` on the commander or ``flips`` (:mod:`oprlab.analysis.verdicts`); the contrast's
     paired effect beside it is the difference and its interval."""
     return _verdicts(hist(list(variant.values())), hist(list(baseline.values())))
+
+
+def across_every_commander(cells: Sequence[Cell], tally: Tally) -> list[dict[str, Any]]:
+    """Issue 14 item 5 for every commanders level at once: for each matchup and setting of the
+    other factors that two or more commanders levels played, army A's verdict under each level
+    and whether it ``holds``, ``depends`` on the commander or ``flips`` across all of them.
+    The contrasts compare each level with the first only; a flip between two later levels
+    (one ``A``, one ``B``, the first ``none``) shows here."""
+    groups: dict[str, list[Cell]] = {}
+    for c in cells:
+        rest = [(f, c.levels[f]) for f in FACTORS if f != "commanders"]
+        groups.setdefault(repr((c.matchup, rest)), []).append(c)
+    out: list[dict[str, Any]] = []
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        said = []
+        for c in members:
+            h = tally.cells[c.key].seed_scores
+            m = hist_interval(h.values, h.counts)
+            verdict = judge(m.low, m.high) if m.n >= 2 else "none"
+            said.append({"commanders": _text(c.levels["commanders"]), "verdict": verdict})
+        first = members[0]
+        out.append(
+            {
+                "matchup": first.matchup,
+                "levels": {
+                    f: _text(first.levels[f])
+                    for f in FACTORS
+                    if f != "commanders" and len({repr(c.levels[f]) for c in cells}) > 1
+                },
+                "verdicts": said,
+                "verdict": across([v["verdict"] for v in said]),
+            }
+        )
+    return out
