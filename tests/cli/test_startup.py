@@ -62,8 +62,9 @@ def test_odds_with_the_d6_loads_neither_the_clock_nor_json_models() -> None:
 
 def test_one_attacks_odds_load_no_exchange_no_sampling_no_table() -> None:
     """One attack's exact odds (issue 13: together a ninth of `odds`' start-up) need no melee
-    exchange procedure, no random streams, no table model and no numpy.typing; sampling
-    (`--samples`) loads the random streams."""
+    exchange procedure, no random streams, no table model, no numpy.typing and, reading the
+    bundled samples from their directory, no importlib.resources; sampling (`--samples`)
+    loads the random streams."""
     lazy = {
         "oprlab.rules.gff.melee",
         "oprlab.rules.melee_exchange",
@@ -71,6 +72,7 @@ def test_one_attacks_odds_load_no_exchange_no_sampling_no_table() -> None:
         "numpy.random",
         "oprlab.table.model",
         "numpy.typing",
+        "importlib.resources",
     }
     shooting = ["odds", "gff/shooty-150", "gff/melee-150", "--json"]
     assert not lazy & _loaded(shooting)

@@ -216,3 +216,18 @@ def test_dq_sample_loads() -> None:
     assert built.strike_chance == (
         built.weapon.base_chance + built.strike_parts.manual_dexterity + 4 * built.weapon_rank
     )
+
+
+def test_the_directory_and_importlib_resources_find_the_same_samples(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Read from the package's directory (no importlib.resources at start-up, issue 13), and
+    through importlib.resources when the package is not a plain directory: the same samples."""
+    import oprlab.samples as samples
+
+    names = sample_names()
+    text = sample_text("gff/shooty-150.txt")
+    monkeypatch.setattr(samples, "_HERE", Path("/no/such/directory"))
+    assert sample_names() == names
+    assert sample_text("gff/shooty-150.txt") == text
+    assert sample_path("gff/shooty-150.txt").read_text(encoding="utf-8") == text

@@ -1,18 +1,21 @@
 """Sample armies shipped with oprlab: invented factions for GFF, WWPD and DQ.
 
 Data only; no rules. The files live in this package (``gff/shooty-150.txt``, ``wwpd/…``) and
-are found through :mod:`importlib.resources`, so they work from an installed wheel too. The GFF
+are read from this package's directory, or through :mod:`importlib.resources` when the package
+has none (a zipped install), so they work from an installed wheel too. The GFF
 JSON files are generated from the text files by ``tools/gen_sample_json.py``.
 """
 
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from importlib.resources import as_file, files
-from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from oprlab.errors import UnknownNameError
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 __all__ = ["sample_names", "sample_path", "sample_text"]
 
@@ -21,7 +24,16 @@ _SUFFIXES = (".txt", ".json", ".yaml")
 _KEEP: list[AbstractContextManager[Path]] = []
 
 
+_HERE = Path(__file__).parent
+
+
 def _root() -> Traversable:
+    """This package's directory; importlib.resources (loaded only then: it is a tenth of
+    ``oprlab odds``' start-up) when the package is not a plain directory."""
+    if _HERE.is_dir():
+        return _HERE
+    from importlib.resources import files
+
     return files(__name__)
 
 
@@ -67,6 +79,8 @@ def sample_path(name: str) -> Path:
     resource = _find(name)
     if isinstance(resource, Path):
         return resource
+    from importlib.resources import as_file
+
     ctx = as_file(resource)
     path = ctx.__enter__()  # kept open on purpose: the file must outlive this call
     _KEEP.append(ctx)
