@@ -242,7 +242,7 @@ def test_deploy_candidates_follow_a_changed_table() -> None:
     warm = gff.deploy_candidates(state, us)
     for memo in (
         gff_deploy._STANDS,
-        gff_deploy._CIRCLES,
+        geo._CIRCLES,
         gff_deploy._FORMATIONS,
         geo._FITS,
         geo._GAPS,
