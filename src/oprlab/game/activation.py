@@ -168,13 +168,30 @@ def unit_action_list(
     Charge each target, and with ``benny_charges`` each charge again with a benny's extra
     attack (seed 000 "Bennies")."""
     acts = list(first)
+    uid = us.uid
     for goal in goals:
-        acts.append(Action(Kind.ADVANCE, us.uid, to=goal))
-        acts.append(Action(Kind.RUSH, us.uid, to=goal))
+        pair = _MOVES.get((uid, goal))
+        if pair is None:
+            if len(_MOVES) >= _MOVES_LIMIT:
+                _MOVES.clear()
+            pair = _MOVES[(uid, goal)] = (
+                Action(Kind.ADVANCE, uid, to=goal),
+                Action(Kind.RUSH, uid, to=goal),
+            )
+        acts += pair
     charges = [Action(Kind.CHARGE, us.uid, target=t) for t in charge_targets]
     if charges and benny_charges:
         charges += [replace(a, benny=True) for a in charges]
     return acts + charges
+
+
+#: Each unit's Advance and Rush toward a point, made once: a decision lists every unit's moves
+#: to every marker and enemy unit again (most of them unchanged since the last decision), and
+#: a frozen Action costs a dozen attribute sets to build. Actions are values (the same fields
+#: make an equal action, legal wherever it is listed), so handing out one object is the same.
+#: Only strings and numbers: a global memo, emptied whole at its limit.
+_MOVES: dict[tuple[str, Point], tuple[Action, Action]] = {}
+_MOVES_LIMIT = 16384
 
 
 def marker_and_enemy_goals(state: GameState, us: UnitState) -> list[Point]:
