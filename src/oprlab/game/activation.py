@@ -23,7 +23,7 @@ from dataclasses import replace
 from oprlab.errors import UserError
 from oprlab.game import geometry as geo
 from oprlab.game import objectives
-from oprlab.game.actions import Action, Kind
+from oprlab.game.actions import Action, Kind, listed
 from oprlab.game.events import EventLog
 from oprlab.game.state import GameState, Objective, Phase, Rules, UnitState
 from oprlab.mechanics import Mechanic, get_mechanic
@@ -169,29 +169,13 @@ def unit_action_list(
     attack (seed 000 "Bennies")."""
     acts = list(first)
     uid = us.uid
-    for goal in goals:
-        pair = _MOVES.get((uid, goal))
-        if pair is None:
-            if len(_MOVES) >= _MOVES_LIMIT:
-                _MOVES.clear()
-            pair = _MOVES[(uid, goal)] = (
-                Action(Kind.ADVANCE, uid, to=goal),
-                Action(Kind.RUSH, uid, to=goal),
-            )
-        acts += pair
-    charges = [Action(Kind.CHARGE, us.uid, target=t) for t in charge_targets]
+    for goal in goals:  # made once each (:func:`listed`): most are listed every decision
+        acts.append(listed(Kind.ADVANCE, uid, to=goal))
+        acts.append(listed(Kind.RUSH, uid, to=goal))
+    charges = [listed(Kind.CHARGE, uid, target=t) for t in charge_targets]
     if charges and benny_charges:
         charges += [replace(a, benny=True) for a in charges]
     return acts + charges
-
-
-#: Each unit's Advance and Rush toward a point, made once: a decision lists every unit's moves
-#: to every marker and enemy unit again (most of them unchanged since the last decision), and
-#: a frozen Action costs a dozen attribute sets to build. Actions are values (the same fields
-#: make an equal action, legal wherever it is listed), so handing out one object is the same.
-#: Only strings and numbers: a global memo, emptied whole at its limit.
-_MOVES: dict[tuple[str, Point], tuple[Action, Action]] = {}
-_MOVES_LIMIT = 16384
 
 
 def marker_and_enemy_goals(state: GameState, us: UnitState) -> list[Point]:
