@@ -105,6 +105,44 @@ decision against 3.4), and every path searches among twice the blockers (14 ms a
 the next factor needs: sight lines among blockers measured again after every move (A* could
 keep what it measured, keyed on which unit moved), the exact-odds estimates computed again
 whenever a unit loses a model, and a listing that grows with units times enemies.
+
+Issue 13's listing and estimate steps (speed4; every golden and performance hash unchanged;
+instructions by `perf stat -e instructions:u` of ten 300-point games, seeds 1-10, and three
+600-point games, seeds 1-3, each less a process with the imports and the warm-up game only,
+bytecode compiled; load 3 to 7): a frozen 12-field Action costs about 19,000 instructions to
+build (`object.__setattr__` for each field; a plain slots class costs 3,900), and every
+decision listed every unit's Advance and Rush to every marker and enemy again (4,650 Actions
+a 300-point game); `actions.listed` makes each listed Advance, Rush, Charge, Hold, deployment
+spot and objective spot once and hands the same object out again (actions are values; 740
+Actions built a game now): 11.75 -> 11.11 G (-5.4%; 600 pts 13.42 -> 12.53 G, -6.6%). Before
+it, `UnitState.on_table` without the `alive` property and the estimates' identity memo
+looked up before building its arguments: 11.84 -> 11.75 G (13.60 -> 13.42 G); the GFF attack
+odds memoised by the attack profiles, the defender's profile and the situation (a third of the
+600-point misses are the same odds for other units) in place of an lru_cache on the units
+that never hit (0 hits in ten games) and held finished games' units: 11.89 -> 11.84 G (600
+pts within noise). Together 11.89 -> 11.11 G (-6.6%) and 13.58-13.64 -> 12.53 G (-8%); 600
+points cost 3.76 times 300 (3.81 before). Measured and not kept: sight lines kept across
+blockers keyed on the unit that moved (the last profile's first step): of 94,316 lines A*
+measured in three 600-point games, 14% had been measured before between the same two points
+and only 2.4% under blockers whose answer carries over (clear before, so only the moved
+unit's new hull to test; or blocked with no unit gone): too few for the bookkeeping.
+Bounding-box pre-tests in the crossings: 20% of segment-and-blocker pairs overlap, but
+numpy's cost here is per call, not per element (the double add and subtract loops are under
+1% of the instructions, `perf record`): not tried. The die chain keyed without the weapon's
+dice count (-0.2%), `.any()` and `.sum()` as direct ufunc reductions in the sight-line tests
+(-0.15%): not kept. The cyclic GC off: -0.5%, so not where the time goes. CPU by
+`farm-bench --vs` could not see these steps at load 5-7 (five pairs: 1.00 +- 0.1). The same
+games replayed from their recorded choices (legal actions and apply alone): 300 pts the rest
+7.72 -> 7.04 G, the commander 4.12 -> 4.08 G (37% of 11.12 G; 4.6 M instructions a decision,
+the rest 8.0 M); 600 pts the commander 4.97 G (40%; 9.7 M a decision), the rest 7.55 G (14.8 M).
+Where the time goes after these steps (py-spy samples of ten 300-point games, parts nest):
+apply 46% (movement 25%, of which the A* among other units 13%; charges 6%, the fight 6%),
+the rules commander 42% (its charge test 7%, charge bounds 7.5%, move bounds 6.6%), legal
+actions 12% (shooting targets 5%, deployment spots 5%). What the next factor needs: the A*
+costs about 20 numpy calls a node popped and a sight-line test per node (per call, not per
+element), so fewer searches (one search for all of a charge's contact spots from a model, a
+move's path reused while no blocker changed) or a compiled search; the commander reads every
+unit, marker and enemy again each decision (an incremental view keyed on which units changed).
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).

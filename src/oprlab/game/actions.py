@@ -113,3 +113,26 @@ class Action:
         if self.benny:
             text += " (benny)"
         return text
+
+
+#: Actions made by :func:`listed`, by their fields: only enums, strings and numbers (a global
+#: memo, emptied whole at its limit).
+_LISTED: dict[tuple[Kind, str, Point | None, str, int], Action] = {}
+_LISTED_LIMIT = 16384
+
+
+def listed(
+    kind: Kind, unit: str = "", to: Point | None = None, target: str = "", formation: int = 0
+) -> Action:
+    """``Action(kind, unit, to=to, target=target, formation=formation)``, made once and handed
+    out again: a frozen Action costs ~19,000 instructions to build (``object.__setattr__`` per
+    field), and each decision lists every unit's moves, charges and deployment spots again,
+    most unchanged since the last one. Actions are values (equal fields make an equal action,
+    legal wherever it is listed), so one object for each is the same."""
+    key = (kind, unit, to, target, formation)
+    found = _LISTED.get(key)
+    if found is None:
+        if len(_LISTED) >= _LISTED_LIMIT:
+            _LISTED.clear()
+        found = _LISTED[key] = Action(kind, unit, to=to, target=target, formation=formation)
+    return found

@@ -23,7 +23,7 @@ from dataclasses import replace
 from oprlab.errors import UserError
 from oprlab.game import geometry as geo
 from oprlab.game import objectives
-from oprlab.game.actions import Action, Kind
+from oprlab.game.actions import Action, Kind, listed
 from oprlab.game.events import EventLog
 from oprlab.game.state import GameState, Objective, Phase, Rules, UnitState
 from oprlab.mechanics import Mechanic, get_mechanic
@@ -168,10 +168,11 @@ def unit_action_list(
     Charge each target, and with ``benny_charges`` each charge again with a benny's extra
     attack (seed 000 "Bennies")."""
     acts = list(first)
-    for goal in goals:
-        acts.append(Action(Kind.ADVANCE, us.uid, to=goal))
-        acts.append(Action(Kind.RUSH, us.uid, to=goal))
-    charges = [Action(Kind.CHARGE, us.uid, target=t) for t in charge_targets]
+    uid = us.uid
+    for goal in goals:  # made once each (:func:`listed`): most are listed every decision
+        acts.append(listed(Kind.ADVANCE, uid, to=goal))
+        acts.append(listed(Kind.RUSH, uid, to=goal))
+    charges = [listed(Kind.CHARGE, uid, target=t) for t in charge_targets]
     if charges and benny_charges:
         charges += [replace(a, benny=True) for a in charges]
     return acts + charges

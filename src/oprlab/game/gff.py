@@ -57,7 +57,7 @@ from oprlab.game import gff_melee as fight
 from oprlab.game import gff_room as room
 from oprlab.game import gff_setup as edges
 from oprlab.game import gff_shooting as shooting
-from oprlab.game.actions import Action, Kind
+from oprlab.game.actions import Action, Kind, listed
 from oprlab.game.gff_deploy import (
     AMBUSH_DISTANCE,
     SCOUT_DEPTH,
@@ -258,7 +258,7 @@ def unit_actions(state: GameState, us: UnitState) -> list[Action]:
     """The actions one unit may take on activation (its shooting is the next decision)."""
     if us.shaken:
         return [Action(Kind.IDLE, us.uid)]  # Shaken: must stay idle to stop being Shaken
-    acts = [Action(Kind.HOLD, us.uid)]
+    acts = [listed(Kind.HOLD, us.uid)]
     if unit_rule(us.unit, "Immobile"):
         return acts
     goals = move_goals(state, us)

@@ -65,7 +65,13 @@ class UnitState:
 
     @property
     def on_table(self) -> bool:
-        return self.alive and self.placement is not None and self.reserve is None
+        # :attr:`alive` spelled out: asked tens of thousands of times a game
+        return (
+            self.models > 0
+            and not self.routed
+            and self.placement is not None
+            and self.reserve is None
+        )
 
     @property
     def owner(self) -> Owner:

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from oprlab.game import activation, bennies, deploy_search, objectives
 from oprlab.game.actions import Action, Kind
+from oprlab.game.actions import listed as listed_action
 from oprlab.game.opr.activation import Activation
 from oprlab.game.state import GameState, Pending, Phase, UnitState
 from oprlab.game.system import NotDeployed
@@ -88,13 +89,16 @@ class OprRules(Activation):
         phase, side, p = state.phase, state.active, state.pending
         out: list[Action] = []
         if phase == Phase.OBJECTIVES:
-            out = [Action(Kind.PLACE_OBJECTIVE, to=pt) for pt in self.objective_candidates(state)]
+            out = [
+                listed_action(Kind.PLACE_OBJECTIVE, to=pt)
+                for pt in self.objective_candidates(state)
+            ]
         elif phase in (Phase.ZONE, Phase.ZONES):
             out = [Action(Kind.CHOOSE_ZONE, choice=c) for c in self.zone_choices(state)]
         elif phase in DEPLOY_PHASES:
             for us in self.to_deploy(state, side):
                 out.extend(
-                    Action(Kind.DEPLOY, us.uid, to=pt, formation=k)
+                    listed_action(Kind.DEPLOY, us.uid, to=pt, formation=k)
                     for pt, k in self.deploy_options(state, us)
                 )
         elif phase == Phase.ACTIVATION:

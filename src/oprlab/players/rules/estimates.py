@@ -17,7 +17,12 @@ from oprlab.memo import game_memo
 from oprlab.players.memo import IdentityMemo, attack_weapons
 from oprlab.rules.gff.attack import LONG_RANGE, Situation
 from oprlab.rules.gff.fast import attack_odds_fast
-from oprlab.rules.gff.profile import attack_profiles, defender_profile
+from oprlab.rules.gff.profile import (
+    AttackProfile,
+    DefenderProfile,
+    attack_profiles,
+    defender_profile,
+)
 from oprlab.units.model import Unit, Weapon
 
 D6 = get_mechanic("d6")
@@ -146,7 +151,6 @@ def expected_damage(
 _EXPECTED = IdentityMemo("players.rules.estimates._EXPECTED")
 
 
-@lru_cache(maxsize=65536)
 def _expected(
     unit: Unit,
     models: int,
@@ -161,7 +165,7 @@ def _expected(
     far: bool,
     cover: bool = False,
 ) -> float:
-    profiles = [p for p in attack_profiles(unit, weapons, alive=models) if p.dice > 0]
+    profiles = tuple(p for p in attack_profiles(unit, weapons, alive=models) if p.dice > 0)
     if not profiles:
         return 0.0
     s = Situation(
@@ -172,7 +176,23 @@ def _expected(
         cover=cover,
     )
     d = defender_profile(target, models=target_models, markers=markers, shaken=shaken)
-    odds = attack_odds_fast(profiles, d, s, D6)
-    casualties = sum(k * p for k, p in enumerate(odds.casualties))
-    shaken_bonus = 0.3 * odds.p_shaken * target.cost
+    key = (profiles, d, s)
+    found = _ODDS.get(key)
+    if found is None:
+        odds = attack_odds_fast(profiles, d, s, D6)
+        found = (sum(k * p for k, p in enumerate(odds.casualties)), odds.p_shaken)
+        if len(_ODDS) >= _ODDS_LIMIT:
+            _ODDS.clear()
+        _ODDS[key] = found
+    casualties, p_shaken = found
+    shaken_bonus = 0.3 * p_shaken * target.cost
     return float(casualties) * target.cost / max(1, target.size) + shaken_bonus
+
+
+#: One attack's expected casualties and chance to Shake, by what the odds depend on: the attack
+#: profiles (dice, quality and weapon rules), the defender's profile (Defense, models and wounds
+#: left) and the situation. The identity memo above misses whenever either unit loses a model
+#: or a wound, but other pairs of units often ask the same odds (a third of the misses in
+#: 600-point games). Only numbers (no units held): a global memo, emptied whole at its limit.
+_ODDS: dict[tuple[tuple[AttackProfile, ...], DefenderProfile, Situation], tuple[float, float]] = {}
+_ODDS_LIMIT = 16384
