@@ -143,6 +143,22 @@ costs about 20 numpy calls a node popped and a sight-line test per node (per cal
 element), so fewer searches (one search for all of a charge's contact spots from a model, a
 move's path reused while no blocker changed) or a compiled search; the commander reads every
 unit, marker and enemy again each decision (an incremental view keyed on which units changed).
+
+Issue 13's Riverside and WWPD steps (lead, sixth session; every golden and performance hash
+unchanged; instructions of three games, seeds 1-3, rules commanders, open table, less a
+process with the imports and the warm-up game only): Riverside's deployment grid checked for
+all points at once as GFF's is (the table, the zone, the other units' bounding circles and the
+ground in one numpy call each; a point near a unit asked one by one; tests/game/
+test_riverside_deploy_points.py: the same points as the one-point check in every deployment
+phase, open and on terrain): shooty-300 against melee-300 6.25 -> 5.51 G (-11.8%). WWPD's
+rules commander weighs a shot by each target model's chance of removal alone
+(`rules.wwpd.exact.removal_chances`: the exact odds without the hits and removed distributions
+it never read, the same Fractions), and WWPD's deployment grid is checked for all points at
+once (the formation's own cohesion and overlaps once, with a margin): two colonial forces 8.31
+-> 6.46 -> 4.75 G (-43%). What Riverside spends now: listing charges (a charge is legal only if
+a path reaches contact; 150 of 310 listings in three games need the path search, and 129 of
+those may charge, round friends in the straight line) about 30% of a game; WWPD's commander
+still weighs shots in Fractions (about 30%; floats would change its games).
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).
