@@ -52,6 +52,10 @@ class Style:
     #: placed before it): as many nearer each edge of a pair as the other, the rest near the
     #: centre; rules-v1 placed them near its own edge as if sides were always south/north.
     markers_for_edges: bool = True
+    #: Depth against fighters: a shooting unit's move into the charge reach of an enemy
+    #: fighter it was out of counts that fighter's whole charge as lost (not only the
+    #: ``danger`` share), before the last round: it holds back and shoots.
+    depth: bool = False
     #: A melee unit's charge is worth this much for its own sake.
     charge_bonus: float = 10.0
     #: The share of an enemy fighter's charge damage a unit in its reach counts as lost.
