@@ -1,6 +1,7 @@
 """How a rules commander plays: which of issue 14's habit fixes it has, and its temper.
 
-``rules`` has every fix; ``rules-v1`` none (the commander of before issue 14, kept as a rung
+``rules`` has every fix but ``depth`` (built, measured, not separated from no change:
+docs/commanders.md); ``rules-v1`` none (the commander of before issue 14, kept as a rung
 of the ladder: it plays exactly the games it always played); ``rules-aggressive`` and
 ``rules-cautious`` are ``rules`` with a temper that changes play: how much a charge is worth
 for its own sake, how much being in an enemy's charge reach costs, how much the strike back
