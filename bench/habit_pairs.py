@@ -14,7 +14,8 @@ side)::
     .venv/bin/python -m bench.habit_pairs OUT.jsonl --report [rules]
 
 ``rules-no-FIELD`` names ``rules`` with one habit fix off (a ``Style`` field: ``rules-no-cover``),
-for ablations; ``--from K`` starts at the K-th seed (to add games to a file).
+``rules-with-FIELD`` with one it lacks on (``rules-with-depth``), for ablations; ``--from K``
+starts at the K-th seed (to add games to a file).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from typing import Any
 from oprlab.game.play import play_game
 from oprlab.game.systems import find_system
 from oprlab.players import get_commander
-from oprlab.players.base import COMMANDERS
+from oprlab.players.base import COMMANDERS, REVISIONS
 from oprlab.players.rules.commander import RulesCommander
 from oprlab.players.rules.style import RULES, Style
 from oprlab.rng import commander_stream
@@ -52,13 +53,16 @@ Task = tuple[str, int, str, str, int]
 
 
 def _ablations() -> None:
-    """Register ``rules-no-FIELD`` for each boolean habit field of ``Style``."""
+    """Register ``rules-no-FIELD`` (a habit ``rules`` has, off) and ``rules-with-FIELD`` (one
+    it lacks, on) for each boolean habit field of ``Style``, each with ``rules``' revision
+    marked as changed (``get_commander`` records every commander's revision)."""
     for f in fields(Style):
-        if isinstance(getattr(RULES, f.name), bool):
-            style = replace(
-                RULES, name=f"rules-no-{f.name}", **{f.name: not getattr(RULES, f.name)}
-            )
-            COMMANDERS[style.name] = partial(RulesCommander, style=style)
+        on = getattr(RULES, f.name)
+        if isinstance(on, bool):
+            name = f"rules-{'no' if on else 'with'}-{f.name}"
+            style = replace(RULES, name=name, **{f.name: not on})
+            COMMANDERS[name] = partial(RulesCommander, style=style)
+            REVISIONS["opr"][name] = f"{REVISIONS['opr']['rules']}+{name}"
 
 
 _ablations()

@@ -108,6 +108,7 @@ class Scoring:
         value = self._position_value(state, us, end) + self._projected(state, us, end)
         value -= self._hazard(state, us, here, end, a.kind)
         value += self._exposure(state, us, here, end)
+        value += self._depth(state, us, here, end)
         if a.kind is Kind.ADVANCE:
             value += 0.9 * self._best_shot_from(state, us, end)
         elif self.role(us.unit) is Role.SHOOTING:
@@ -327,18 +328,9 @@ class Scoring:
         kind = self.role(us.unit)
         wary = kind is not Role.MELEE if self.style.weak_out_of_reach else kind is Role.SHOOTING
         if wary:
-            threats = view.threats.get(us.side)
-            enemies = view.enemies(us.side)
-            if threats is None:
-                threats = view.threats[us.side] = [
-                    (k, e, move_allowance(state, e.unit, Kind.CHARGE) + 1.0)
-                    for k, e in enumerate(enemies.units)
-                    if self.role(e.unit) is not Role.SHOOTING
-                    and e.placement is not None
-                    and not e.shaken
-                ]
+            threats = self._threats(state, view, us.side)
             if threats:
-                gaps = enemies.gaps(at)
+                gaps = view.enemies(us.side).gaps(at)
                 for k, e, reach in threats:
                     if gaps[k] < reach:
                         value -= self.style.danger * self._melee_damage(view, e, us, charging=True)
@@ -348,6 +340,47 @@ class Scoring:
                 value += 15.0 / (1.0 + min(dists) / 6.0)
         view.positions[memo] = value
         return value
+
+    def _threats(
+        self, state: GameState, view: View, side: int
+    ) -> list[tuple[int, UnitState, float]]:
+        """The enemy fighters of ``side`` (not shooting, not Shaken): each one's index among
+        the enemies, the unit, and its charge reach (its Charge move plus 1" for the bases)."""
+        threats = view.threats.get(side)
+        if threats is None:
+            threats = view.threats[side] = [
+                (k, e, move_allowance(state, e.unit, Kind.CHARGE) + 1.0)
+                for k, e in enumerate(view.enemies(side).units)
+                if self.role(e.unit) is not Role.SHOOTING
+                and e.placement is not None
+                and not e.shaken
+            ]
+        return threats
+
+    def _depth(self, state: GameState, us: UnitState, here: Point, end: Point) -> float:
+        """What a shooting unit's move into enemy fighters' charge reach costs beyond the
+        share :meth:`_position_value` counts (0 or less, so every bound on a move holds).
+
+        A shooting unit does its work from where it stands: walking into the reach of a
+        fighter it was out of hands that fighter the charge, so each such fighter's whole
+        charge counts as lost (the rest of it, past ``danger``). Not in the last round, when
+        no charge follows the markers' count.
+        """
+        if not self.style.depth or state.round >= state.rounds:
+            return 0.0
+        if self.role(us.unit) is not Role.SHOOTING:
+            return 0.0
+        view = self._read(state)
+        threats = self._threats(state, view, us.side)
+        if not threats:
+            return 0.0
+        enemies = view.enemies(us.side)
+        before, after = enemies.gaps(here), enemies.gaps(end)
+        lost = 0.0
+        for k, e, reach in threats:
+            if after[k] < reach <= before[k]:
+                lost += self._melee_damage(view, e, us, charging=True)
+        return -(1.0 - self.style.danger) * lost
 
     @staticmethod
     def _gains(worth: list[tuple[Point, float]], at: Point) -> float:

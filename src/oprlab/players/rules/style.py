@@ -1,6 +1,7 @@
 """How a rules commander plays: which of issue 14's habit fixes it has, and its temper.
 
-``rules`` has every fix; ``rules-v1`` none (the commander of before issue 14, kept as a rung
+``rules`` has every fix but ``depth`` (built, measured, not separated from no change:
+docs/commanders.md); ``rules-v1`` none (the commander of before issue 14, kept as a rung
 of the ladder: it plays exactly the games it always played); ``rules-aggressive`` and
 ``rules-cautious`` are ``rules`` with a temper that changes play: how much a charge is worth
 for its own sake, how much being in an enemy's charge reach costs, how much the strike back
@@ -52,6 +53,10 @@ class Style:
     #: placed before it): as many nearer each edge of a pair as the other, the rest near the
     #: centre; rules-v1 placed them near its own edge as if sides were always south/north.
     markers_for_edges: bool = True
+    #: Depth against fighters: a shooting unit's move into the charge reach of an enemy
+    #: fighter it was out of counts that fighter's whole charge as lost (not only the
+    #: ``danger`` share), before the last round: it holds back and shoots.
+    depth: bool = False
     #: A melee unit's charge is worth this much for its own sake.
     charge_bonus: float = 10.0
     #: The share of an enemy fighter's charge damage a unit in its reach counts as lost.
