@@ -220,57 +220,107 @@ class SearchCommander:
         """Per candidate, the samples' values with the dice split at the end of the candidate's
         own activation: its own dice from one stream, the continuation's from another, both
         common to every candidate, so the continuations differ only by the states the
-        candidates left. With ``own`` extra samples of the activation alone (cheap: its move
-        and attack), each sample's value is the mean value just after the activation over all
-        of them plus that sample's change over its continuation (a control variate: the
-        activation's own dice, the largest share of the noise, are averaged over more rolls)."""
+        candidates left. With ``own`` extra samples of the activation alone (cheap: its attack,
+        see :meth:`_activations`), each sample's value is the mean value just after the
+        activation over all of them plus that sample's change over its continuation (a control
+        variate: the activation's own dice, the largest share of the noise, are averaged over
+        more rolls)."""
         own = self.rng.integers(MAX_SEED, size=self.samples + self.own)
         cont = self.rng.integers(MAX_SEED, size=self.samples)
+        side, start = state.active, state.round
         out = []
         for a in cands:
-            full = [
-                self._two_part(rules, state, a, int(o), int(c), horizon)
-                for o, c in zip(own, cont, strict=False)
-            ]
-            extra = [
-                self._two_part(rules, state, a, int(o), None, horizon)[0]
-                for o in own[self.samples :]
-            ]
-            mean_post = (sum(p for p, _ in full) + sum(extra)) / (len(full) + len(extra))
-            out.append([mean_post + f - p for p, f in full])
+            after = self._activations(rules, state, a, [int(o) for o in own], self.samples)
+            mean_post = sum(post for post, _, _ in after) / len(after)
+            out.append(
+                [
+                    mean_post
+                    + self._continue(rules, game, side, start, nodes, int(c), horizon)
+                    - post
+                    for (post, game, nodes), c in zip(after, cont, strict=False)
+                ]
+            )
         return out
 
-    def _two_part(
-        self,
-        rules: RuleSystem,
-        state: GameState,
-        action: Action,
-        own: int,
-        cont: int | None,
-        horizon: int,
-    ) -> tuple[float, float]:
+    def _activations(
+        self, rules: RuleSystem, state: GameState, action: Action, seeds: Sequence[int], keep: int
+    ) -> list[tuple[float, Any, int]]:
         """``action`` and the rest of its activation (the rules commander's shot, strike back,
-        consolidation) on a copy rolling ``own``; its value then, and (``cont`` given) its value
-        after the rules commander plays both sides on with the dice reseeded to ``cont``, to
-        the end of the round or ``horizon`` decisions in all."""
+        consolidation) on a copy per seed, each rolling its own: per seed the value just after,
+        and for the first ``keep`` seeds the copy and the decisions applied on it.
+
+        The samples differ only where dice are rolled, so the work before the first die is done
+        once: when the action itself rolled nothing (a Hold, an Advance or Rush off dangerous
+        terrain: the path found, the unit moved) the other seeds start from a copy of the
+        moved unit, and when the whole activation rolled nothing (a Rush, an Idle, a move with
+        no target) every seed has the same value. The rules commander decides from the state
+        alone, so each copy is the one the seed would give from scratch: the same values, for a
+        fraction of the cost (the extra samples are then little more than a copy and an
+        attack)."""
         side, start = state.active, state.round
         game: Any = state.clone()
-        game.rng = np.random.Generator(np.random.PCG64(own))
+        game.rng = _dice(seeds[0])
+        fresh = game.rng.bit_generator.state
         rules.apply(game, action)
-        nodes = 1
+        moved = game.clone() if len(seeds) > 1 and game.rng.bit_generator.state == fresh else None
+        nodes = 1 + self._finish(rules, game, start)
+        self.nodes += nodes
+        post = value(game, side, endgame=self.endgame)
+        if game.rng.bit_generator.state == fresh:  # no die in the whole activation
+            copies = [game] + [game.clone() for _ in range(min(keep, len(seeds)) - 1)]
+            return [(post, c, nodes) for c in copies] + [(post, None, nodes)] * (
+                len(seeds) - len(copies)
+            )
+        out: list[tuple[float, Any, int]] = [(post, game, nodes)]
+        for s in seeds[1:]:
+            if moved is not None:
+                other, done = moved.clone(), 1
+            else:
+                other, done = state.clone(), 0
+            other.rng = _dice(s)
+            if moved is None:
+                rules.apply(other, action)
+                done = 1
+            done += self._finish(rules, other, start)
+            self.nodes += done - (moved is not None)
+            out.append(
+                (value(other, side, endgame=self.endgame), other if len(out) < keep else None, done)
+            )
+        return out
+
+    def _finish(self, rules: RuleSystem, game: Any, start: int) -> int:
+        """The rules commander plays the rest of the active unit's activation on ``game``
+        (every decision up to the next choice of an activation); the decisions applied."""
+        nodes = 0
         while not game.done and game.round == start:
             actions = rules.legal_actions(game)
             if not actions or any(a.kind in ACTIVATIONS for a in actions):
                 break
             rules.apply(game, self.policy.choose(game, actions))
             nodes += 1
-        post = value(game, side, endgame=self.endgame)
-        if cont is None:
-            self.nodes += nodes
-            return post, post
-        game.rng = np.random.Generator(np.random.PCG64(cont))
-        self.nodes += self._play_on(rules, game, start, nodes, horizon)
-        return post, value(game, side, endgame=self.endgame)
+        return nodes
+
+    def _continue(
+        self,
+        rules: RuleSystem,
+        game: Any,
+        side: int,
+        start: int,
+        nodes: int,
+        cont: int,
+        horizon: int,
+    ) -> float:
+        """The rules commander plays both sides of ``game`` (its activation played, ``nodes``
+        decisions) on with the dice reseeded to ``cont``, to the end of the round or
+        ``horizon`` decisions in all; its value for ``side`` then."""
+        game.rng = _dice(cont)
+        self.nodes += self._play_on(rules, game, start, nodes, horizon) - nodes
+        return value(game, side, endgame=self.endgame)
+
+
+def _dice(seed: int) -> np.random.Generator:
+    """A copy's own dice."""
+    return np.random.Generator(np.random.PCG64(seed))
 
 
 #: The search's forms, as keyword arguments of :class:`SearchCommander`: ``search`` (the best
