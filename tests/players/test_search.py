@@ -201,6 +201,26 @@ def test_split_dice_average_the_activation_over_its_extra_samples() -> None:
         assert search.choose(state, actions) == cands[played]
 
 
+def test_halving_drops_the_worst_candidate_after_the_first_sample() -> None:
+    """Successive halving: every candidate plays its first sample, the worse half (at most down
+    to two) is dropped, and only the rest play on. Values set by hand (no extra samples, so a
+    sample's value is its continuation's end): three candidates score 10, 5 and -5 on the first
+    sample; the third is dropped, so its second sample (1,000) is never played, and of the two
+    left the second wins on 5 + 30 against 10 + 10. Five continuations are played in all."""
+    state, actions = _first_activation(2)
+    guide = RulesCommander()
+    cands = candidates(guide, state, actions, guide.choose(state, actions), 3)
+    ends = {cands[0]: [10.0, 10.0], cands[1]: [5.0, 30.0], cands[2]: [-5.0, 1000.0]}
+    played: list[float] = []
+    search = SearchCommander(seed=5, k=3, halve=True)
+    search._activations = lambda _r, _s, a, _seeds, _k: [  # type: ignore[method-assign,misc]
+        (0.0, end, 1) for end in ends[a]
+    ]
+    search._continue = lambda _r, end, *_: played.append(end) or end  # type: ignore[method-assign,misc]
+    assert search.choose(state, actions) == cands[1]
+    assert sorted(played) == [-5.0, 5.0, 10.0, 10.0, 30.0]
+
+
 def test_split_dice_search_is_blind_to_the_real_dice_and_replays() -> None:
     """The split search also plays on copies with their own dice: the real game is unchanged,
     and two commanders from one seed choose the same; a playout's value just after the

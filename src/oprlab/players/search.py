@@ -152,12 +152,13 @@ class SearchCommander:
         head: str = "",
         reseed: bool = False,
         own: int = 0,
+        halve: bool = False,
     ) -> None:
         head = head or ("search-end" if endgame else "search")
         self.name = head if budget == DEFAULT_BUDGET else f"{head}:{budget}"
         self.budget, self.k, self.samples = budget, k, samples
         self.endgame, self.sure, self.horizon = endgame, sure, horizon
-        self.reseed, self.own = reseed or own > 0, own
+        self.reseed, self.own, self.halve = reseed or own > 0 or halve, own, halve
         self.rng = own_generator(seed)
         self.guide = RulesCommander(seed)  # prunes, and decides everything not searched
         self.policy = RulesCommander(seed)  # plays the copies on (its own view of them)
@@ -172,7 +173,8 @@ class SearchCommander:
         if len(cands) < 2:
             return pick
         rules = find_system(str(getattr(state.rules, "name", state.system)))  # house rules too
-        horizon = self.horizon or max(1, self.budget // (len(cands) * self.samples))
+        played = min(len(cands), 2) if self.halve else len(cands)  # playouts per sample
+        horizon = self.horizon or max(1, self.budget // (played * self.samples))
         if self.reseed:
             values = self._split(rules, state, cands, horizon)
         else:
@@ -224,22 +226,23 @@ class SearchCommander:
         see :meth:`_activations`), each sample's value is the mean value just after the
         activation over all of them plus that sample's change over its continuation (a control
         variate: the activation's own dice, the largest share of the noise, are averaged over
-        more rolls)."""
-        own = self.rng.integers(MAX_SEED, size=self.samples + self.own)
+        more rolls). With ``halve`` (successive halving) every candidate plays its first sample
+        and only the better half (at least two) play the others; the dropped get no values."""
+        own = [int(o) for o in self.rng.integers(MAX_SEED, size=self.samples + self.own)]
         cont = self.rng.integers(MAX_SEED, size=self.samples)
         side, start = state.active, state.round
-        out = []
-        for a in cands:
-            after = self._activations(rules, state, a, [int(o) for o in own], self.samples)
-            mean_post = sum(post for post, _, _ in after) / len(after)
-            out.append(
-                [
-                    mean_post
-                    + self._continue(rules, game, side, start, nodes, int(c), horizon)
-                    - post
-                    for (post, game, nodes), c in zip(after, cont, strict=False)
-                ]
-            )
+        after = [self._activations(rules, state, a, own, self.samples) for a in cands]
+        mean_post = [sum(post for post, _, _ in rows) / len(rows) for rows in after]
+        out: list[list[float]] = [[] for _ in cands]
+        alive = list(range(len(cands)))
+        for j, c in enumerate(cont):
+            for i in alive:
+                post, game, nodes = after[i][j]
+                end = self._continue(rules, game, side, start, nodes, int(c), horizon)
+                out[i].append(mean_post[i] + end - post)
+            if self.halve and j == 0 and len(alive) > 2:  # successive halving
+                alive = sorted(alive, key=lambda i: (-out[i][0], i))[: max(2, len(alive) // 2)]
+                out = [v if i in alive else [] for i, v in enumerate(out)]
         return out
 
     def _activations(
