@@ -57,9 +57,9 @@ _SPEC: LadderSpec | None = None
 
 
 def register(name: str) -> None:
-    """``sx-k2-s3-h4-r1-o4-d1-sure``: a search variant (candidates, samples, horizon, budget,
+    """``sx-k2-s3-h4-r1-o4-d1-t1-sure``: a search variant (candidates, samples, horizon, budget,
     dice reseeded after the candidate's own activation, extra samples of that activation,
-    successive halving, the sure rule)."""
+    successive halving, strata of the activation's outcomes, the sure rule)."""
     if not name.startswith("sx-") or name in COMMANDERS:
         return
     kw: dict[str, Any] = {}
@@ -76,6 +76,7 @@ def register(name: str) -> None:
                     "r": "reseed",
                     "o": "own",
                     "d": "halve",
+                    "t": "strata",
                 }[part[0]]
             ] = int(part[1:])
     COMMANDERS[name] = partial(SearchCommander, **kw)

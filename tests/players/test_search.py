@@ -23,6 +23,7 @@ from oprlab.players.search import (
     OWN_SAMPLES,
     RESULT,
     SearchCommander,
+    _strata,
     candidates,
     value,
 )
@@ -219,6 +220,18 @@ def test_halving_drops_the_worst_candidate_after_the_first_sample() -> None:
     search._continue = lambda _r, end, *_: played.append(end) or end  # type: ignore[method-assign,misc]
     assert search.choose(state, actions) == cands[1]
     assert sorted(played) == [-5.0, 5.0, 10.0, 10.0, 30.0]
+
+
+def test_strata_play_on_one_sample_per_stratum_of_the_outcomes() -> None:
+    """Expectimax over outcome buckets, the buckets' chances estimated by samples: six samples
+    of an activation worth 30, 0, 10, 0, 20, 0 just after it, cut into two strata of three
+    (0, 0, 0 and 10, 20, 30), play on from each stratum's median (the second 0, sample 3, and
+    the 20, sample 4). When every sample is worth the same, the first ones."""
+    rows = [(v, f"game {i}", 1) for i, v in enumerate([30.0, 0.0, 10.0, 0.0, 20.0, 0.0])]
+    assert _strata(rows, 2) == [rows[3], rows[4]]
+    assert _strata(rows, 3) == [rows[3], rows[2], rows[0]]
+    same = [(5.0, f"game {i}", 1) for i in range(6)]
+    assert _strata(same, 2) == same[:2]
 
 
 def test_split_dice_search_is_blind_to_the_real_dice_and_replays() -> None:

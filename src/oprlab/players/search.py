@@ -153,12 +153,14 @@ class SearchCommander:
         reseed: bool = False,
         own: int = 0,
         halve: bool = False,
+        strata: bool = False,
     ) -> None:
         head = head or ("search-end" if endgame else "search")
         self.name = head if budget == DEFAULT_BUDGET else f"{head}:{budget}"
         self.budget, self.k, self.samples = budget, k, samples
         self.endgame, self.sure, self.horizon = endgame, sure, horizon
-        self.reseed, self.own, self.halve = reseed or own > 0 or halve, own, halve
+        self.reseed = reseed or own > 0 or halve or strata
+        self.own, self.halve, self.strata = own, halve, strata
         self.rng = own_generator(seed)
         self.guide = RulesCommander(seed)  # prunes, and decides everything not searched
         self.policy = RulesCommander(seed)  # plays the copies on (its own view of them)
@@ -227,12 +229,17 @@ class SearchCommander:
         activation over all of them plus that sample's change over its continuation (a control
         variate: the activation's own dice, the largest share of the noise, are averaged over
         more rolls). With ``halve`` (successive halving) every candidate plays its first sample
-        and only the better half (at least two) play the others; the dropped get no values."""
+        and only the better half (at least two) play the others; the dropped get no values.
+        With ``strata`` the samples played on are not the first few but one per stratum of the
+        activation's outcomes (:func:`_strata`): a bad roll and a good one, not two alike."""
         own = [int(o) for o in self.rng.integers(MAX_SEED, size=self.samples + self.own)]
         cont = self.rng.integers(MAX_SEED, size=self.samples)
         side, start = state.active, state.round
-        after = [self._activations(rules, state, a, own, self.samples) for a in cands]
+        keep = len(own) if self.strata else self.samples
+        after = [self._activations(rules, state, a, own, keep) for a in cands]
         mean_post = [sum(post for post, _, _ in rows) / len(rows) for rows in after]
+        if self.strata:
+            after = [_strata(rows, self.samples) for rows in after]
         out: list[list[float]] = [[] for _ in cands]
         alive = list(range(len(cands)))
         for j, c in enumerate(cont):
@@ -250,7 +257,8 @@ class SearchCommander:
     ) -> list[tuple[float, Any, int]]:
         """``action`` and the rest of its activation (the rules commander's shot, strike back,
         consolidation) on a copy per seed, each rolling its own: per seed the value just after,
-        and for the first ``keep`` seeds the copy and the decisions applied on it.
+        and for the first ``keep`` seeds the copy and the decisions applied on it (when no die
+        was rolled, copies for the first ``samples`` only: every seed's is the same).
 
         The samples differ only where dice are rolled, so the work before the first die is done
         once: when the action itself rolled nothing (a Hold, an Advance or Rush off dangerous
@@ -270,7 +278,7 @@ class SearchCommander:
         self.nodes += nodes
         post = value(game, side, endgame=self.endgame)
         if game.rng.bit_generator.state == fresh:  # no die in the whole activation
-            copies = [game] + [game.clone() for _ in range(min(keep, len(seeds)) - 1)]
+            copies = [game] + [game.clone() for _ in range(min(keep, self.samples, len(seeds)) - 1)]
             return [(post, c, nodes) for c in copies] + [(post, None, nodes)] * (
                 len(seeds) - len(copies)
             )
@@ -319,6 +327,19 @@ class SearchCommander:
         game.rng = _dice(cont)
         self.nodes += self._play_on(rules, game, start, nodes, horizon) - nodes
         return value(game, side, endgame=self.endgame)
+
+
+def _strata(rows: Sequence[tuple[float, Any, int]], n: int) -> list[tuple[float, Any, int]]:
+    """One sample per stratum of an activation's outcomes: the samples sorted by their value
+    just after the activation (how many models the attack killed, in points) cut into ``n``
+    groups of equal size, and from each its median sample. Each stratum stands for an equal
+    share of the outcomes, so the mean over the strata still estimates the mean; it is
+    expectimax over ``n`` outcome buckets, the buckets' chances estimated by the samples
+    (the exact odds would need the attack's dice set by hand)."""
+    if len({post for post, _, _ in rows}) == 1:  # one outcome (no die mattered): any n
+        return list(rows[:n])
+    ranked = sorted(range(len(rows)), key=lambda i: (rows[i][0], i))
+    return [rows[ranked[(2 * g + 1) * len(rows) // (2 * n)]] for g in range(n)]
 
 
 def _dice(seed: int) -> np.random.Generator:
