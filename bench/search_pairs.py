@@ -6,10 +6,11 @@ side B), and once rules against rules (the cost's yardstick). Tasks run seed by 
 stopped run keeps a balanced prefix; one JSON line per game is appended to ``OUT`` (games already
 there are not played again, so a run resumes); ``--report``
 prints each variant's share of the points against rules over the pairs (normal 95% interval),
-the paired difference from the first variant on the seeds both finished, and the cost::
+the paired difference from the first variant (or ``--against``'s) on the seeds both finished,
+and the cost; ``--only`` keeps the rows of the variants named::
 
     .venv/bin/python -m bench.search_pairs OUT.jsonl N search,search:48 [--jobs 2] [--from K]
-    .venv/bin/python -m bench.search_pairs OUT.jsonl --report [--md]
+    .venv/bin/python -m bench.search_pairs OUT.jsonl --report [--md] [--against NAME] [--only A,B]
 """
 
 from __future__ import annotations
@@ -57,9 +58,9 @@ _SPEC: LadderSpec | None = None
 
 
 def register(name: str) -> None:
-    """``sx-k2-s3-h4-r1-o4-sure``: a search variant (candidates, samples, horizon, budget, dice
-    reseeded after the candidate's own activation, extra samples of that activation, the sure
-    rule)."""
+    """``sx-k2-s3-h4-r1-o4-d1-t1-sure``: a search variant (candidates, samples, horizon, budget,
+    dice reseeded after the candidate's own activation, extra samples of that activation,
+    successive halving, strata of the activation's outcomes, the sure rule)."""
     if not name.startswith("sx-") or name in COMMANDERS:
         return
     kw: dict[str, Any] = {}
@@ -75,6 +76,8 @@ def register(name: str) -> None:
                     "b": "budget",
                     "r": "reseed",
                     "o": "own",
+                    "d": "halve",
+                    "t": "strata",
                 }[part[0]]
             ] = int(part[1:])
     COMMANDERS[name] = partial(SearchCommander, **kw)
@@ -107,7 +110,9 @@ def _interval(xs: list[float]) -> tuple[float, float, float]:
     return m, max(0.0, m - h), min(1.0, m + h)
 
 
-def report(path: str, md: bool = False) -> None:
+def report(
+    path: str, md: bool = False, against: str = "", names_only: tuple[str, ...] = ()
+) -> None:
     rows = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines()]
     games: dict[tuple[str, str, int, int], dict[str, Any]] = {}
     base: dict[tuple[str, int], float] = {}
@@ -133,8 +138,10 @@ def report(path: str, md: bool = False) -> None:
                 pairs_of[name][seed] = score
                 if (s, seed) in base:
                     cost[name].append((r["seconds"] + other["seconds"]) / 2 / base[(s, seed)])
-        first = names[0] if names else ""
+        first = against or (names[0] if names else "")
         for name in names:
+            if names_only and name not in names_only:
+                continue
             pairs = pairs_of[name]
             if not pairs:
                 continue
@@ -165,7 +172,9 @@ def _share(winner: int | None, seat: int) -> float:
 def main(argv: list[str]) -> None:
     out = argv[0]
     if argv[1:2] == ["--report"]:
-        report(out, md="--md" in argv)
+        against = argv[argv.index("--against") + 1] if "--against" in argv else ""
+        only = argv[argv.index("--only") + 1].split(",") if "--only" in argv else []
+        report(out, md="--md" in argv, against=against, names_only=tuple(only))
         return
     n, names = int(argv[1]), argv[2].split(",")
     jobs = int(argv[argv.index("--jobs") + 1]) if "--jobs" in argv else 1

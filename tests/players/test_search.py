@@ -6,6 +6,7 @@ from __future__ import annotations
 import pickle
 from collections.abc import Sequence
 
+import numpy as np
 import pytest
 
 from oprlab.errors import OptionError
@@ -22,6 +23,7 @@ from oprlab.players.search import (
     OWN_SAMPLES,
     RESULT,
     SearchCommander,
+    _strata,
     candidates,
     value,
 )
@@ -189,12 +191,47 @@ def test_split_dice_average_the_activation_over_its_extra_samples() -> None:
     guide = RulesCommander()
     cands = candidates(guide, state, actions, guide.choose(state, actions), 2)
     for extra, played in (([0.0, 0.0, 20.0], 1), ([0.0, 0.0, 0.0], 0)):
+        # per sample (value just after the activation, value at the continuation's end)
         rows = {cands[0]: [(0.0, 10.0), (0.0, 0.0), (0.0, 0.0), (0.0, 0.0)]}
         rows[cands[1]] = [(40.0, 40.0)] + [(x, x) for x in extra]
-        left = {a: iter(v) for a, v in rows.items()}
         search = SearchCommander(seed=5, budget=8, samples=1, own=3)
-        search._two_part = lambda _r, _s, a, _o, _c, _h, left=left: next(left[a])  # type: ignore[method-assign,misc]
+        search._activations = lambda _r, _s, a, _seeds, _k, rows=rows: [  # type: ignore[method-assign,misc]
+            (post, end, 1) for post, end in rows[a]
+        ]
+        search._continue = lambda _r, end, *_: end  # type: ignore[method-assign]
         assert search.choose(state, actions) == cands[played]
+
+
+def test_halving_drops_the_worst_candidate_after_the_first_sample() -> None:
+    """Successive halving: every candidate plays its first sample, the worse half (at most down
+    to two) is dropped, and only the rest play on. Values set by hand (no extra samples, so a
+    sample's value is its continuation's end): three candidates score 10, 5 and -5 on the first
+    sample; the third is dropped, so its second sample (1,000) is never played, and of the two
+    left the second wins on 5 + 30 against 10 + 10. Five continuations are played in all."""
+    state, actions = _first_activation(2)
+    guide = RulesCommander()
+    cands = candidates(guide, state, actions, guide.choose(state, actions), 3)
+    ends = {cands[0]: [10.0, 10.0], cands[1]: [5.0, 30.0], cands[2]: [-5.0, 1000.0]}
+    played: list[float] = []
+    search = SearchCommander(seed=5, k=3, halve=True)
+    search._activations = lambda _r, _s, a, _seeds, _k: [  # type: ignore[method-assign,misc]
+        (0.0, end, 1) for end in ends[a]
+    ]
+    search._continue = lambda _r, end, *_: played.append(end) or end  # type: ignore[method-assign,misc]
+    assert search.choose(state, actions) == cands[1]
+    assert sorted(played) == [-5.0, 5.0, 10.0, 10.0, 30.0]
+
+
+def test_strata_play_on_one_sample_per_stratum_of_the_outcomes() -> None:
+    """Expectimax over outcome buckets, the buckets' chances estimated by samples: six samples
+    of an activation worth 30, 0, 10, 0, 20, 0 just after it, cut into two strata of three
+    (0, 0, 0 and 10, 20, 30), play on from each stratum's median (the second 0, sample 3, and
+    the 20, sample 4). When every sample is worth the same, the first ones."""
+    rows = [(v, f"game {i}", 1) for i, v in enumerate([30.0, 0.0, 10.0, 0.0, 20.0, 0.0])]
+    assert _strata(rows, 2) == [rows[3], rows[4]]
+    assert _strata(rows, 3) == [rows[3], rows[2], rows[0]]
+    same = [(5.0, f"game {i}", 1) for i in range(6)]
+    assert _strata(same, 2) == same[:2]
 
 
 def test_split_dice_search_is_blind_to_the_real_dice_and_replays() -> None:
@@ -207,5 +244,43 @@ def test_split_dice_search_is_blind_to_the_real_dice_and_replays() -> None:
     assert choices[0] == choices[1] and choices[0] in actions
     assert pickle.dumps((state.units, state.log.events, state.rng.bit_generator.state)) == before
     search = SearchCommander(seed=5, budget=12, own=2)
-    post, end = search._two_part(find_system("gff"), state, actions[0], 1, None, 12)
-    assert post == end and search.nodes >= 1
+    ((post, game, nodes),) = search._activations(find_system("gff"), state, actions[0], [1], 1)
+    assert value(game, state.active) == post and search.nodes == nodes >= 1
+
+
+def _from_scratch(state: GameState, action: Action, seed: int) -> float:
+    """The value for the side to act just after ``action``'s activation on a copy rolling
+    ``seed``, played the long way: a copy, the action, the rules commander to the activation's
+    end."""
+    rules, policy = find_system("gff"), RulesCommander()
+    game = state.clone()
+    game.rng = np.random.Generator(np.random.PCG64(seed))
+    rules.apply(game, action)
+    while not game.done:
+        actions = rules.legal_actions(game)
+        if not actions or any(a.kind in ACTIVATIONS for a in actions):
+            break
+        rules.apply(game, policy.choose(game, actions))
+    return value(game, state.active)
+
+
+def test_activation_samples_share_the_work_before_the_first_die() -> None:
+    """The samples of a candidate's activation start from one moved copy when the action rolls
+    nothing, and share one value when the activation rolls nothing: a speed-up only, so each
+    sample's value is the one its seed gives from scratch. Seen over every activation of the
+    scene (Holds and Advances that shoot, Rushes that roll no die, Charges that fight: round
+    2 of a rules game), with the seeds' values set against :func:`_from_scratch`."""
+    state, actions = _first_activation(3)
+    rules, guide = find_system("gff"), RulesCommander()
+    while state.round < 2 or not any(a.kind in ACTIVATIONS for a in actions):
+        rules.apply(state, guide.choose(state, actions))
+        actions = rules.legal_actions(state)
+    seeds = [11, 12, 13, 14]
+    rolled = set()
+    for action in candidates(guide, state, actions, actions[0], 12):
+        search = SearchCommander(seed=5)
+        after = search._activations(rules, state, action, seeds, 2)
+        assert [post for post, _, _ in after] == [_from_scratch(state, action, s) for s in seeds]
+        assert [game is not None for _, game, _ in after] == [True, True, False, False]
+        rolled.add(len({post for post, _, _ in after}) > 1)
+    assert rolled == {True, False}  # some activations rolled dice that mattered, some not

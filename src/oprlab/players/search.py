@@ -152,12 +152,15 @@ class SearchCommander:
         head: str = "",
         reseed: bool = False,
         own: int = 0,
+        halve: bool = False,
+        strata: bool = False,
     ) -> None:
         head = head or ("search-end" if endgame else "search")
         self.name = head if budget == DEFAULT_BUDGET else f"{head}:{budget}"
         self.budget, self.k, self.samples = budget, k, samples
         self.endgame, self.sure, self.horizon = endgame, sure, horizon
-        self.reseed, self.own = reseed or own > 0, own
+        self.reseed = reseed or own > 0 or halve or strata
+        self.own, self.halve, self.strata = own, halve, strata
         self.rng = own_generator(seed)
         self.guide = RulesCommander(seed)  # prunes, and decides everything not searched
         self.policy = RulesCommander(seed)  # plays the copies on (its own view of them)
@@ -172,7 +175,8 @@ class SearchCommander:
         if len(cands) < 2:
             return pick
         rules = find_system(str(getattr(state.rules, "name", state.system)))  # house rules too
-        horizon = self.horizon or max(1, self.budget // (len(cands) * self.samples))
+        played = min(len(cands), 2) if self.halve else len(cands)  # playouts per sample
+        horizon = self.horizon or max(1, self.budget // (played * self.samples))
         if self.reseed:
             values = self._split(rules, state, cands, horizon)
         else:
@@ -220,57 +224,127 @@ class SearchCommander:
         """Per candidate, the samples' values with the dice split at the end of the candidate's
         own activation: its own dice from one stream, the continuation's from another, both
         common to every candidate, so the continuations differ only by the states the
-        candidates left. With ``own`` extra samples of the activation alone (cheap: its move
-        and attack), each sample's value is the mean value just after the activation over all
-        of them plus that sample's change over its continuation (a control variate: the
-        activation's own dice, the largest share of the noise, are averaged over more rolls)."""
-        own = self.rng.integers(MAX_SEED, size=self.samples + self.own)
+        candidates left. With ``own`` extra samples of the activation alone (cheap: its attack,
+        see :meth:`_activations`), each sample's value is the mean value just after the
+        activation over all of them plus that sample's change over its continuation (a control
+        variate: the activation's own dice, the largest share of the noise, are averaged over
+        more rolls). With ``halve`` (successive halving) every candidate plays its first sample
+        and only the better half (at least two) play the others; the dropped get no values.
+        With ``strata`` the samples played on are not the first few but one per stratum of the
+        activation's outcomes (:func:`_strata`): a bad roll and a good one, not two alike."""
+        own = [int(o) for o in self.rng.integers(MAX_SEED, size=self.samples + self.own)]
         cont = self.rng.integers(MAX_SEED, size=self.samples)
-        out = []
-        for a in cands:
-            full = [
-                self._two_part(rules, state, a, int(o), int(c), horizon)
-                for o, c in zip(own, cont, strict=False)
-            ]
-            extra = [
-                self._two_part(rules, state, a, int(o), None, horizon)[0]
-                for o in own[self.samples :]
-            ]
-            mean_post = (sum(p for p, _ in full) + sum(extra)) / (len(full) + len(extra))
-            out.append([mean_post + f - p for p, f in full])
+        side, start = state.active, state.round
+        keep = len(own) if self.strata else self.samples
+        after = [self._activations(rules, state, a, own, keep) for a in cands]
+        mean_post = [sum(post for post, _, _ in rows) / len(rows) for rows in after]
+        if self.strata:
+            after = [_strata(rows, self.samples) for rows in after]
+        out: list[list[float]] = [[] for _ in cands]
+        alive = list(range(len(cands)))
+        for j, c in enumerate(cont):
+            for i in alive:
+                post, game, nodes = after[i][j]
+                end = self._continue(rules, game, side, start, nodes, int(c), horizon)
+                out[i].append(mean_post[i] + end - post)
+            if self.halve and j == 0 and len(alive) > 2:  # successive halving
+                alive = sorted(alive, key=lambda i: (-out[i][0], i))[: max(2, len(alive) // 2)]
+                out = [v if i in alive else [] for i, v in enumerate(out)]
         return out
 
-    def _two_part(
-        self,
-        rules: RuleSystem,
-        state: GameState,
-        action: Action,
-        own: int,
-        cont: int | None,
-        horizon: int,
-    ) -> tuple[float, float]:
+    def _activations(
+        self, rules: RuleSystem, state: GameState, action: Action, seeds: Sequence[int], keep: int
+    ) -> list[tuple[float, Any, int]]:
         """``action`` and the rest of its activation (the rules commander's shot, strike back,
-        consolidation) on a copy rolling ``own``; its value then, and (``cont`` given) its value
-        after the rules commander plays both sides on with the dice reseeded to ``cont``, to
-        the end of the round or ``horizon`` decisions in all."""
+        consolidation) on a copy per seed, each rolling its own: per seed the value just after,
+        and for the first ``keep`` seeds the copy and the decisions applied on it (when no die
+        was rolled, copies for the first ``samples`` only: every seed's is the same).
+
+        The samples differ only where dice are rolled, so the work before the first die is done
+        once: when the action itself rolled nothing (a Hold, an Advance or Rush off dangerous
+        terrain: the path found, the unit moved) the other seeds start from a copy of the
+        moved unit, and when the whole activation rolled nothing (a Rush, an Idle, a move with
+        no target) every seed has the same value. The rules commander decides from the state
+        alone, so each copy is the one the seed would give from scratch: the same values, for a
+        fraction of the cost (the extra samples are then little more than a copy and an
+        attack)."""
         side, start = state.active, state.round
         game: Any = state.clone()
-        game.rng = np.random.Generator(np.random.PCG64(own))
+        game.rng = _dice(seeds[0])
+        fresh = game.rng.bit_generator.state
         rules.apply(game, action)
-        nodes = 1
+        moved = game.clone() if len(seeds) > 1 and game.rng.bit_generator.state == fresh else None
+        nodes = 1 + self._finish(rules, game, start)
+        self.nodes += nodes
+        post = value(game, side, endgame=self.endgame)
+        if game.rng.bit_generator.state == fresh:  # no die in the whole activation
+            copies = [game] + [game.clone() for _ in range(min(keep, self.samples, len(seeds)) - 1)]
+            return [(post, c, nodes) for c in copies] + [(post, None, nodes)] * (
+                len(seeds) - len(copies)
+            )
+        out: list[tuple[float, Any, int]] = [(post, game, nodes)]
+        for s in seeds[1:]:
+            if moved is not None:
+                other, done = moved.clone(), 1
+            else:
+                other, done = state.clone(), 0
+            other.rng = _dice(s)
+            if moved is None:
+                rules.apply(other, action)
+                done = 1
+            done += self._finish(rules, other, start)
+            self.nodes += done - (moved is not None)
+            out.append(
+                (value(other, side, endgame=self.endgame), other if len(out) < keep else None, done)
+            )
+        return out
+
+    def _finish(self, rules: RuleSystem, game: Any, start: int) -> int:
+        """The rules commander plays the rest of the active unit's activation on ``game``
+        (every decision up to the next choice of an activation); the decisions applied."""
+        nodes = 0
         while not game.done and game.round == start:
             actions = rules.legal_actions(game)
             if not actions or any(a.kind in ACTIVATIONS for a in actions):
                 break
             rules.apply(game, self.policy.choose(game, actions))
             nodes += 1
-        post = value(game, side, endgame=self.endgame)
-        if cont is None:
-            self.nodes += nodes
-            return post, post
-        game.rng = np.random.Generator(np.random.PCG64(cont))
-        self.nodes += self._play_on(rules, game, start, nodes, horizon)
-        return post, value(game, side, endgame=self.endgame)
+        return nodes
+
+    def _continue(
+        self,
+        rules: RuleSystem,
+        game: Any,
+        side: int,
+        start: int,
+        nodes: int,
+        cont: int,
+        horizon: int,
+    ) -> float:
+        """The rules commander plays both sides of ``game`` (its activation played, ``nodes``
+        decisions) on with the dice reseeded to ``cont``, to the end of the round or
+        ``horizon`` decisions in all; its value for ``side`` then."""
+        game.rng = _dice(cont)
+        self.nodes += self._play_on(rules, game, start, nodes, horizon) - nodes
+        return value(game, side, endgame=self.endgame)
+
+
+def _strata(rows: Sequence[tuple[float, Any, int]], n: int) -> list[tuple[float, Any, int]]:
+    """One sample per stratum of an activation's outcomes: the samples sorted by their value
+    just after the activation (how many models the attack killed, in points) cut into ``n``
+    groups of equal size, and from each its median sample. Each stratum stands for an equal
+    share of the outcomes, so the mean over the strata still estimates the mean; it is
+    expectimax over ``n`` outcome buckets, the buckets' chances estimated by the samples
+    (the exact odds would need the attack's dice set by hand)."""
+    if len({post for post, _, _ in rows}) == 1:  # one outcome (no die mattered): any n
+        return list(rows[:n])
+    ranked = sorted(range(len(rows)), key=lambda i: (rows[i][0], i))
+    return [rows[ranked[(2 * g + 1) * len(rows) // (2 * n)]] for g in range(n)]
+
+
+def _dice(seed: int) -> np.random.Generator:
+    """A copy's own dice."""
+    return np.random.Generator(np.random.PCG64(seed))
 
 
 #: The search's forms, as keyword arguments of :class:`SearchCommander`: ``search`` (the best
