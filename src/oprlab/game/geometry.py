@@ -13,7 +13,7 @@ changes the key, so no answer is ever stale, and every answer has the same bits 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -134,6 +134,26 @@ def gap_lower_bounds(
     x, y, reach = bounding_circle(other)
     out: npt.NDArray[np.float64] = np.hypot(xs - x, ys - y) - reach - own
     return out
+
+
+def settle_points(
+    points: Sequence[Point],
+    settled: npt.NDArray[np.bool_],
+    bad: npt.NDArray[np.bool_],
+    wrong: Callable[[Point], str | None],
+    ground: npt.NDArray[np.bool_] | None = None,
+) -> list[bool]:
+    """Whether a unit may deploy at each point, from what one numpy pass settled: a point
+    cleared of every unit (``settled``) may, unless ``ground`` (given for the settled points
+    only) says it stands on bad ground; a ``bad`` point may not; the rest are asked of
+    ``wrong`` (the deployment's one-point check) one by one."""
+    if ground is not None:
+        bad[settled] = ~ground
+        settled[settled] = ground
+    return [
+        yes or (not no and wrong(p) is None)
+        for p, no, yes in zip(points, bad.tolist(), settled.tolist(), strict=True)
+    ]
 
 
 def _gap(a: Placement, b: Placement) -> float:

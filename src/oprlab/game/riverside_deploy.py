@@ -292,17 +292,14 @@ def _clear_points(state: GameState, us: UnitState, points: list[Point]) -> list[
             break
         settled &= geo.gap_lower_bounds(px[:, 0], py[:, 0], own, o) > limit + _MARGIN
     bad = ~fine  # off the table or out of the zone: deploy_problem says so first
+    ground = None
     if t.pieces and settled.any():  # clear of every unit: only the ground is left to ask
         radius = float(r[0]) - CLEARANCE
         centres = np.stack([xs[settled], ys[settled]], axis=2).reshape(-1, 2)
         flying = unit_rule(us.unit, "Flying")
-        ground = standable(t, centres, radius, flying=flying).reshape(-1, len(r)).all(axis=1)
-        bad[settled] = ~ground
-        settled[settled] = ground
-    out: list[bool] = []
-    for p, no, yes in zip(points, bad.tolist(), settled.tolist(), strict=True):
-        out.append(yes or (not no and deploy_problem(state, us, p) is None))
-    return out
+        stands = standable(t, centres, radius, flying=flying).reshape(-1, len(r))
+        ground = np.asarray(stands.all(axis=1), dtype=np.bool_)
+    return geo.settle_points(points, settled, bad, lambda p: deploy_problem(state, us, p), ground)
 
 
 def _to_deploy(state: GameState, side: int) -> list[UnitState]:

@@ -154,17 +154,13 @@ def _clear_points(state: WwpdState, us: WwpdUnitState, points: list[Point]) -> l
         if not o.alive.any():
             continue  # no model to keep apart from
         settled &= geo.gap_lower_bounds(px[:, 0], py[:, 0], own, o) > geo.SPACING + _MARGIN
+    ground = None
     if settled.any():  # clear of every unit and in shape: the ground decides
         ground = np.ones(int(settled.sum()), dtype=np.bool_)
         for i in range(len(r)):
             at = np.stack([xs[settled, i], ys[settled, i]], axis=1)
             ground &= standable(t, at, float(r[i]) - CLEARANCE)
-        bad[settled] = ~ground
-        settled[settled] = ground
-    out: list[bool] = []
-    for p, no, yes in zip(points, bad.tolist(), settled.tolist(), strict=True):
-        out.append(yes or (not no and deploy_problem(state, us, p) is None))
-    return out
+    return geo.settle_points(points, settled, bad, lambda p: deploy_problem(state, us, p), ground)
 
 
 def _shape_certain(base: Placement) -> bool:
