@@ -124,6 +124,51 @@ def bounding_circle(p: Placement) -> tuple[float, float, float]:
     return found
 
 
+def formation_at_points(
+    base: Placement,
+    points: Sequence[Point],
+    table: Table,
+    zone: tuple[float, float, float, float] | None = None,
+) -> tuple[
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.bool_],
+]:
+    """A formation ``base`` (centred on the origin) moved to each of ``points`` at once: the
+    points' x and y as columns, every model's x and y (one row a point, the same sums as
+    :func:`translated`), and whether it stands wholly on the table (:func:`inside_table`'s
+    arithmetic) and, given a ``zone`` box ``(x0, y0, x1, y1)``, wholly inside it (within
+    1e-6). Deployment checks a whole grid with it in one numpy call per question."""
+    px = np.array([p[0] for p in points], dtype=np.float64)[:, None]
+    py = np.array([p[1] for p in points], dtype=np.float64)[:, None]
+    xs = base.centres[:, 0][None, :] + px
+    ys = base.centres[:, 1][None, :] + py
+    r, alive = base.radii, base.alive
+    xa, ya, ra = xs[:, alive], ys[:, alive], r[alive]
+    fine = np.asarray(
+        ((xa - ra) >= 0).all(axis=1)
+        & ((ya - ra) >= 0).all(axis=1)
+        & ((xa + ra) <= table.width).all(axis=1)
+        & ((ya + ra) <= table.depth).all(axis=1),
+        dtype=np.bool_,
+    )
+    if zone is not None:
+        x0, y0, x1, y1 = zone
+        fine &= ~(
+            ((ys - r).min(axis=1) < y0 - _ZONE_EPS)
+            | ((ys + r).max(axis=1) > y1 + _ZONE_EPS)
+            | ((xs - r).min(axis=1) < x0 - _ZONE_EPS)
+            | ((xs + r).max(axis=1) > x1 + _ZONE_EPS)
+        )
+    return px, py, xs, ys, fine
+
+
+#: The deployment zones' tolerance (each system's deploy check allows 1e-6 past its edges).
+_ZONE_EPS = 1e-6
+
+
 def gap_lower_bounds(
     xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], own: float, other: Placement
 ) -> npt.NDArray[np.float64]:

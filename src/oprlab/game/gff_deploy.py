@@ -274,28 +274,8 @@ def _clear_points(state: GameState, us: UnitState, points: list[Point]) -> Itera
     zone = None if ambush else deployment_zone(state, us.side, scout=us.reserve == "scout")
     heading = facing(us.side, edge_of(state, us.side))
     base, own = _origin_formation(us.unit, us.models, heading)
-    px = np.array([p[0] for p in points], dtype=np.float64)[:, None]
-    py = np.array([p[1] for p in points], dtype=np.float64)[:, None]
-    xs = base.centres[:, 0][None, :] + px  # geo.translated's sums, one row a point
-    ys = base.centres[:, 1][None, :] + py
-    r = base.radii
-    alive = base.alive
-    xa, ya, ra = xs[:, alive], ys[:, alive], r[alive]
-    ok = np.asarray(  # geo.inside_table
-        ((xa - ra) >= 0).all(axis=1)
-        & ((ya - ra) >= 0).all(axis=1)
-        & ((xa + ra) <= state.table.width).all(axis=1)
-        & ((ya + ra) <= state.table.depth).all(axis=1),
-        dtype=np.bool_,
-    )
-    if zone is not None:  # wholly inside the zone, as _standing checks it
-        x0, y0, x1, y1 = zone
-        ok &= ~(
-            ((ys - r).min(axis=1) < y0 - EPS)
-            | ((ys + r).max(axis=1) > y1 + EPS)
-            | ((xs - r).min(axis=1) < x0 - EPS)
-            | ((xs + r).max(axis=1) > x1 + EPS)
-        )
+    # the table and the zone (wholly inside it, as _standing checks it) for every point at once
+    px, py, _, _, ok = geo.formation_at_points(base, points, state.table, zone)
     settled = ok.copy() if not state.table.pieces else np.zeros_like(ok)
     if obstacles:
         ox = np.array([o[1] for o in obstacles], dtype=np.float64)[None, :]

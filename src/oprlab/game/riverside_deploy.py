@@ -264,22 +264,12 @@ def _clear_points(state: GameState, us: UnitState, points: list[Point]) -> list[
     t = state.table
     ambush = state.phase == Phase.AMBUSH
     base = _formation_at_origin(us.unit, us.models, edge(state, us.side) == 0)
-    px = np.array([p[0] for p in points], dtype=np.float64)[:, None]
-    py = np.array([p[1] for p in points], dtype=np.float64)[:, None]
-    xs = base.centres[:, 0][None, :] + px  # geo.translated's sums, one row a point
-    ys = base.centres[:, 1][None, :] + py
-    r, alive = base.radii, base.alive
-    xa, ya, ra = xs[:, alive], ys[:, alive], r[alive]
-    fine = np.asarray(  # geo.inside_table
-        ((xa - ra) >= 0).all(axis=1)
-        & ((ya - ra) >= 0).all(axis=1)
-        & ((xa + ra) <= t.width).all(axis=1)
-        & ((ya + ra) <= t.depth).all(axis=1),
-        dtype=np.bool_,
-    )
-    if not ambush:
+    zone = None
+    if not ambush:  # its band of the table (Ambush: anywhere on it)
         lo, hi = deployment_zone(state, us.side, scout=us.reserve == "scout")
-        fine &= ~(((ys - r).min(axis=1) < lo - EPS) | ((ys + r).max(axis=1) > hi + EPS))
+        zone = (0.0, lo, t.width, hi)
+    px, py, xs, ys, fine = geo.formation_at_points(base, points, t, zone)
+    r = base.radii
     settled = fine.copy()
     own = float((np.hypot(base.centres[:, 0], base.centres[:, 1]) + r).max())
     others = [(o, geo.SPACING) for o in state.placements_except(us.uid)]

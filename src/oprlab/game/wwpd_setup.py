@@ -130,20 +130,9 @@ def _clear_points(state: WwpdState, us: WwpdUnitState, points: list[Point]) -> l
         return []
     t = state.table
     base = formation(us.kits, (0.0, 0.0), facing(us.side))
-    px = np.array([p[0] for p in points], dtype=np.float64)[:, None]
-    py = np.array([p[1] for p in points], dtype=np.float64)[:, None]
-    xs = base.centres[:, 0][None, :] + px  # formation's sum, one row a point
-    ys = base.centres[:, 1][None, :] + py
-    r = base.radii
-    fine = np.asarray(  # geo.inside_table (a fresh formation has every model alive)
-        ((xs - r) >= 0).all(axis=1)
-        & ((ys - r) >= 0).all(axis=1)
-        & ((xs + r) <= t.width).all(axis=1)
-        & ((ys + r) <= t.depth).all(axis=1),
-        dtype=np.bool_,
-    )
     lo, hi = deployment_zone(state, us.side)
-    fine &= ~(((ys - r).min(axis=1) < lo - EPS) | ((ys + r).max(axis=1) > hi + EPS))
+    px, py, xs, ys, fine = geo.formation_at_points(base, points, t, (0.0, lo, t.width, hi))
+    r = base.radii
     bad = ~fine  # off the table or out of the zone: deploy_problem says so first
     settled = fine.copy() if _shape_certain(base) else np.zeros_like(fine)
     others = state.others(us.uid)
