@@ -263,20 +263,45 @@ class GameState:
         """Reseed the dice (a search's copy rolls its own, never the real game's)."""
         self.dice.rng = value
 
-    def clone(self) -> GameState:
-        """An independent copy (units, placements, generator, log) for search.
+    def clone(self, rng: np.random.Generator | None = None) -> GameState:
+        """An independent copy for search: what a deep copy would give, made by hand.
 
-        The table, the armies, the units' profiles, the mechanic and the sight cache are
-        shared: the first four never change during a game (profiles are frozen; sharing them
-        also keeps caches keyed on a profile's identity warm across clones), and the cache's
-        keys include every position.
+        Each field is treated as :data:`STATE_FIELDS` says: the table, the armies, the units'
+        profiles, the mechanic, the procedure and the frozen values are shared (they never
+        change during a game; sharing the profiles also keeps caches keyed on their identity
+        warm), the sight caches are shared (their keys include every position), every unit's
+        state and placement, the markers, the lists and the generator are copied, and the log
+        shares its events (they are never changed once added; a copy only appends its own).
+        ``rng``: the copy's dice stream instead of a copy of this game's (a search reseeds).
         """
-        shared = (self.table, self.armies, self.dice.mechanic, self.sight)
-        memo: dict[int, object] = {id(x): x for x in shared}
-        memo.update((id(u.unit), u.unit) for u in self.units.values())
-        if self.offered is not None:
-            memo[id(self.offered)] = None  # a copy's actions are checked when applied
-        return copy.deepcopy(self, memo)
+        new = object.__new__(GameState)
+        fields = new.__dict__
+        fields.update(self.__dict__)
+        fields["units"] = {uid: _copy_unit(u) for uid, u in self.units.items()}
+        fields["dice"] = Dice(
+            self.dice.mechanic,
+            self.dice.state,
+            rng if rng is not None or self.dice.rng is None else copy_rng(self.dice.rng),
+        )
+        fields["objectives"] = [Objective(o.position, o.controller) for o in self.objectives]
+        fields["log"] = EventLog(list(self.log.events), self.log.enabled)
+        fields["last_activation"] = list(self.last_activation)
+        fields["edges"] = list(self.edges)
+        fields["home_edges"] = list(self.home_edges)
+        fields["not_deployed"] = dict(self.not_deployed)
+        if self.roll_off is not None:
+            fields["roll_off"] = copy.copy(self.roll_off)
+        if self.rolled_in is not None:
+            uid, activation, touching = self.rolled_in
+            fields["rolled_in"] = (uid, activation, touching.copy())
+        fields["memo"] = _copy_memo(self.memo)
+        fields["offered"] = None  # a copy's actions are checked when applied
+        waiting = [name for name in _WAITING if fields[name] is not None]
+        if waiting:  # an attack or spell half done: rare, so a deep copy that maps the units
+            memo = _deep_memo(self, new)
+            for name in waiting:
+                fields[name] = copy.deepcopy(fields[name], memo)
+        return new
 
     def side_units(self, side: int) -> list[UnitState]:
         return [u for u in self.units.values() if u.side == side]
@@ -293,3 +318,126 @@ class GameState:
             for u in self.units.values()
             if u.uid != uid and u.on_table and u.placement is not None
         ]
+
+
+#: How :meth:`GameState.clone` copies each field of a unit's state: ``shared`` are never
+#: changed in place (numbers, strings, the frozen profile), ``copied`` are copied. A new field
+#: must be put in one of the two (a test compares them with the dataclass).
+UNIT_FIELDS: dict[str, tuple[str, ...]] = {
+    "shared": (
+        "uid",
+        "side",
+        "unit",
+        "models",
+        "markers",
+        "shaken",
+        "fatigued",
+        "activated",
+        "reserve",
+        "arrived",
+        "routed",
+        "spell_tokens",
+    ),
+    "copied": ("placement",),
+}
+
+#: The same for the game's fields: ``shared`` never change in place during a game (the table,
+#: the armies, the procedure, frozen values, numbers) or are caches whose keys hold every
+#: position (``sight``); ``copied`` are copied by :meth:`GameState.clone` itself; ``deep``
+#: (an attack or spell half done) are deep-copied with the units mapped to the copy's.
+STATE_FIELDS: dict[str, tuple[str, ...]] = {
+    "shared": (
+        "system",
+        "table",
+        "armies",
+        "seed",
+        "rules",
+        "rounds",
+        "round",
+        "phase",
+        "active",
+        "first",
+        "finished_first",
+        "winner",
+        "done",
+        "pending",
+        "activations",
+        "options",
+        "mechanic_name",
+        "objectives_left",
+        "teleported",
+        "after_spell",
+        "sight",
+    ),
+    "copied": (
+        "units",
+        "dice",
+        "objectives",
+        "log",
+        "last_activation",
+        "edges",
+        "home_edges",
+        "roll_off",
+        "not_deployed",
+        "rolled_in",
+        "memo",
+        "offered",
+    ),
+    "deep": ("casting", "defending", "strike_back"),
+}
+_WAITING = STATE_FIELDS["deep"]
+
+#: Seeds the generator a copied one is built on before its state is set (any seed would do).
+_ANY_SEED = np.random.SeedSequence(0)
+
+
+def _copy_unit(us: UnitState) -> UnitState:
+    new = object.__new__(UnitState)
+    new.__dict__.update(us.__dict__)
+    if us.placement is not None:
+        new.placement = us.placement.copy()
+    return new
+
+
+def copy_rng(rng: np.random.Generator) -> np.random.Generator:
+    """The same stream from here on (a deep copy's draws, for a fraction of its cost)."""
+    bits = type(rng.bit_generator)(_ANY_SEED)
+    bits.state = rng.bit_generator.state
+    return np.random.Generator(bits)
+
+
+def _copy_memo(memo: Memo) -> Memo:
+    """The remembered answers, in containers of the copy's own (``sight`` shared: its keys
+    hold every position). Each entry's value is replaced, never changed, once stored."""
+    return Memo(
+        deploy_boxes=_copy_keyed(memo.deploy_boxes),
+        deploy_options=_copy_keyed(memo.deploy_options),
+        deploy_points=memo.deploy_points,
+        charge=dict(memo.charge),
+        sight=memo.sight,
+    )
+
+
+def _copy_keyed(entry: object) -> object:
+    """A ``(key, dict)`` memo entry with a dict of its own (answers are added to it)."""
+    if isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], dict):
+        return (entry[0], dict(entry[1]))
+    return entry
+
+
+def _deep_memo(old: GameState, new: GameState) -> dict[int, object]:
+    """A deep copy's memo that maps what :meth:`GameState.clone` shares to itself and what it
+    copied to the copy, so a deep-copied field points into the copy as a deep copy would."""
+    memo: dict[int, object] = {
+        id(x): x for x in (old.table, old.armies, old.rules, old.sight, old.dice.mechanic)
+    }
+    for uid, us in old.units.items():
+        twin = new.units[uid]
+        memo[id(us)] = twin
+        memo[id(us.unit)] = us.unit
+        if us.placement is not None and twin.placement is not None:
+            memo[id(us.placement)] = twin.placement
+            memo[id(us.placement.centres)] = twin.placement.centres
+            memo[id(us.placement.removed)] = twin.placement.removed
+            memo[id(us.placement.radii)] = twin.placement.radii
+    return memo

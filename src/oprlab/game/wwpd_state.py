@@ -21,7 +21,7 @@ import numpy as np
 from oprlab.errors import OptionError
 from oprlab.game import objectives
 from oprlab.game.events import EventLog
-from oprlab.game.state import Objective
+from oprlab.game.state import Objective, copy_rng
 from oprlab.game.system import RollOffWinner, check_roll_off_winner
 from oprlab.mechanics import Mechanic
 from oprlab.rules.wwpd.attack import Kit, Options
@@ -204,8 +204,30 @@ class WwpdState:
 
     system = "wwpd"
 
-    def clone(self) -> WwpdState:
-        return copy.deepcopy(self)
+    def clone(self, rng: np.random.Generator | None = None) -> WwpdState:
+        """An independent copy for search: what a deep copy would give, made by hand
+        (:data:`WWPD_STATE_FIELDS`: the table, the forces, the profiles, the mechanic and the
+        options shared, the sight cache shared (its keys hold every position), the units, the
+        markers and the lists copied, the log's events shared (never changed once added)).
+        ``rng``: the copy's dice stream instead of a copy of this game's."""
+        new = object.__new__(WwpdState)
+        fields = new.__dict__
+        fields.update(self.__dict__)
+        units = {uid: _copy_unit(u) for uid, u in self.units.items()}
+        fields["units"] = units
+        fields["rng"] = copy_rng(self.rng) if rng is None else rng
+        fields["markers"] = [Marker(m.position, m.controller) for m in self.markers]
+        fields["log"] = EventLog(list(self.log.events), self.log.enabled)
+        fields["declared"] = list(self.declared)
+        if self.extra or self.memo:  # remembered lists name units: point them at the copy's
+            memo: dict[int, object] = {id(u): units[uid] for uid, u in self.units.items()}
+            memo.update((id(u.unit), u.unit) for u in self.units.values())
+            memo.update((id(x), x) for x in (self.table, self.forces, self.sight))
+            fields["extra"] = copy.deepcopy(self.extra, memo)
+            fields["memo"] = copy.deepcopy(self.memo, memo)
+        else:
+            fields["extra"], fields["memo"] = {}, {}
+        return new
 
     def side_units(self, side: int) -> list[WwpdUnitState]:
         return [u for u in self.units.values() if u.side == side]
@@ -223,6 +245,45 @@ class WwpdState:
             for u in self.units.values()
             if u.uid not in uids and u.on_table and u.placement is not None
         ]
+
+
+#: How :meth:`WwpdState.clone` treats each field (a test compares them with the dataclasses):
+#: ``shared`` never change in place (or are caches keyed on every position), ``copied`` are
+#: copied; ``extra`` and ``memo`` are deep-copied with the units mapped to the copy's.
+WWPD_UNIT_FIELDS: dict[str, tuple[str, ...]] = {
+    "shared": ("uid", "side", "unit", "kits", "moved", "pinned", "cowering", "decided"),
+    "copied": ("placement", "alive"),
+}
+WWPD_STATE_FIELDS: dict[str, tuple[str, ...]] = {
+    "shared": (
+        "table",
+        "forces",
+        "mechanic",
+        "seed",
+        "options",
+        "round",
+        "turn",
+        "player",
+        "active",
+        "first",
+        "phase",
+        "winner",
+        "done",
+        "sight",
+        "version",
+    ),
+    "copied": ("units", "rng", "markers", "log", "declared"),
+    "deep": ("extra", "memo"),
+}
+
+
+def _copy_unit(us: WwpdUnitState) -> WwpdUnitState:
+    new = object.__new__(WwpdUnitState)
+    new.__dict__.update(us.__dict__)
+    new.alive = list(us.alive)
+    if us.placement is not None:
+        new.placement = us.placement.copy()
+    return new
 
 
 # --- objectives and the end ---------------------------------------------------------------

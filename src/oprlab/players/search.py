@@ -23,7 +23,6 @@ the value reads the OPR game state (markers, units), which the rules commander a
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
@@ -201,8 +200,7 @@ class SearchCommander:
         """``action`` on a copy with its own dice, then the rules commander for both sides to
         the end of the round or ``horizon`` decisions in all; the copy's :func:`value`."""
         side, start = state.active, state.round
-        game: Any = state.clone() if hasattr(state, "clone") else copy.deepcopy(state)
-        game.rng = np.random.Generator(np.random.PCG64(seed))
+        game: Any = state.clone(_dice(seed))
         rules.apply(game, action)
         self.nodes += self._play_on(rules, game, start, 1, horizon)
         return value(game, side, endgame=self.endgame)
@@ -269,8 +267,7 @@ class SearchCommander:
         fraction of the cost (the extra samples are then little more than a copy and an
         attack)."""
         side, start = state.active, state.round
-        game: Any = state.clone()
-        game.rng = _dice(seeds[0])
+        game: Any = state.clone(_dice(seeds[0]))
         fresh = game.rng.bit_generator.state
         rules.apply(game, action)
         moved = game.clone() if len(seeds) > 1 and game.rng.bit_generator.state == fresh else None
@@ -285,10 +282,9 @@ class SearchCommander:
         out: list[tuple[float, Any, int]] = [(post, game, nodes)]
         for s in seeds[1:]:
             if moved is not None:
-                other, done = moved.clone(), 1
+                other, done = moved.clone(_dice(s)), 1
             else:
-                other, done = state.clone(), 0
-            other.rng = _dice(s)
+                other, done = state.clone(_dice(s)), 0
             if moved is None:
                 rules.apply(other, action)
                 done = 1
