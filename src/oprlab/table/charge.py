@@ -27,6 +27,7 @@ from oprlab.table.formation import (
     Neighbours,
     gaps,
     is_coherent,
+    is_difficult,
     settle,
     standable,
 )
@@ -147,11 +148,17 @@ def _free_spots(
     return out
 
 
-#: :func:`_reach_contact` answers by what they depend on: the navigation graph and blockers
+#: A contact search's progress: the best spot and path found so far, and the place in the
+#: straight-line order of the next spot to try (``-1``: finished, the best is the answer).
+_Progress = tuple[tuple[FloatArray, Path] | None, int]
+
+#: :func:`_reach_contact` searches by what they depend on: the navigation graph and blockers
 #: (by identity; each entry holds them, so their ids stay unique while it is there), the start,
 #: radius, spots, allowance and tries. A charge asks ``can_charge`` first and then places its
-#: models, asking the nearest model the same question twice.
-_REACH: dict[tuple[object, ...], tuple[object, object, tuple[FloatArray, Path] | None]] = {}
+#: models, asking the nearest model the same question twice; ``can_charge`` asks only whether
+#: some spot is reached and stops at the first, and the move resumes that search where it
+#: stopped.
+_REACH: dict[tuple[object, ...], tuple[object, object, _Progress]] = {}
 _REACH_LIMIT = 256
 
 
@@ -162,9 +169,12 @@ def _reach_contact(
     spots: FloatArray,
     allow: float,
     tries: int = 6,
+    *,
+    first: bool = False,
 ) -> tuple[FloatArray, Path] | None:
     """The nearest contact spot this model can walk to within ``allow`` (paths tried for the
-    ``tries`` spots nearest in a straight line)."""
+    ``tries`` spots nearest in a straight line). With ``first``, any spot it can walk to
+    within ``allow`` (the first found): ``None`` exactly when the nearest is ``None``."""
     if len(spots) == 0:
         return None
     nav, blocks = m.nav(radius), m.blocks(radius)
@@ -180,12 +190,16 @@ def _reach_contact(
     )
     hit = _REACH.get(key)
     if hit is not None and hit[0] is nav and hit[1] is blocks:
-        found = hit[2]
+        progress = hit[2]
+        if progress[1] >= 0 and not (first and progress[0] is not None):
+            progress = _reach_contact_search(m, start, radius, spots, allow, tries, progress, first)
+            _REACH[key] = (nav, blocks, progress)
     else:
-        found = _reach_contact_search(m, start, radius, spots, allow, tries)
+        progress = _reach_contact_search(m, start, radius, spots, allow, tries, None, first)
         if len(_REACH) >= _REACH_LIMIT:
             _REACH.pop(next(iter(_REACH)))
-        _REACH[key] = (nav, blocks, found)
+        _REACH[key] = (nav, blocks, progress)
+    found = progress[0]
     return None if found is None else (found[0].copy(), found[1])
 
 
@@ -196,13 +210,17 @@ def _reach_contact_search(
     spots: FloatArray,
     allow: float,
     tries: int,
-) -> tuple[FloatArray, Path] | None:
-    """:func:`_reach_contact`, worked out."""
+    resume: _Progress | None,
+    first: bool,
+) -> _Progress:
+    """:func:`_reach_contact`, worked out from the start or from where ``resume`` stopped;
+    with ``first`` it stops at the first spot reached (to be resumed for the nearest)."""
     straight = np.hypot(*(spots - start).T)
     order = np.argsort(straight, kind="stable")
     order = order[straight[order] <= allow + 1e-9]
     nav = m.nav(radius)
-    if len(order) and nav is not None:  # the nearest spot in plain sight is the best one
+    if resume is None and len(order) and nav is not None:
+        # the nearest spot in plain sight is the best one
         near = spots[order]
         blocks = m.blocks(radius)
         starts = np.repeat(start[None, :], len(near), axis=0)
@@ -213,19 +231,25 @@ def _reach_contact_search(
             climb = float(nav.climb(a[None, :], b[None, :])[0])
             length = float(np.hypot(*(b - a)))
             if length + climb <= allow + 1e-9:
-                return b, Path(
-                    ((float(a[0]), float(a[1])), (float(b[0]), float(b[1]))), length, climb
-                )
-    best: tuple[FloatArray, Path] | None = None
-    for k in order[:tries]:
+                return (
+                    b,
+                    Path(((float(a[0]), float(a[1])), (float(b[0]), float(b[1]))), length, climb),
+                ), -1
+    best, at = (None, 0) if resume is None else resume
+    ks = order[:tries]
+    while at < len(ks):
+        k = ks[at]
         if straight[k] > allow + 1e-9:
             break
         if best is not None and straight[k] >= best[1].cost:
             break
+        at += 1
         p = m.path(radius, start, spots[k])
         if p.reached and p.cost <= allow + 1e-9 and (best is None or p.cost < best[1].cost):
             best = (spots[k], p)
-    return best
+            if first:
+                return best, at
+    return best, -1
 
 
 def _mover(
@@ -267,6 +291,7 @@ def can_charge(
         return False
     for avoid, allow in _charge_modes(rules, allowance):
         m = _mover(table, attacker, target, others, rules, avoid)
+        any_path = _any_path_within_cap(m, allow)
         neighbours = Neighbours.of(m.others, exempt=m.exempt, gap=rules.spacing, skip=attacker)
         starts = attacker.centres[m.idx]
         radii = attacker.radii[m.idx]
@@ -278,10 +303,24 @@ def can_charge(
             spots = _free_spots(
                 m, _contact_spots(r, target), r, neighbours, np.zeros((0, 2)), np.zeros(0)
             )
+            if any_path:  # whether some spot is reached is the answer: the first will do
+                if _reach_contact(m, starts[k], r, spots, allow, first=True) is not None:
+                    return True
+                continue
             got = _reach_contact(m, starts[k], r, spots, allow)
             if got is not None and _within_cap(m, [got[1]], [r], allowance):
                 return True
     return False
+
+
+def _any_path_within_cap(m: Mover, allow: float) -> bool:
+    """Whether every path within ``allow`` passes :func:`_within_cap`: the unit flies or
+    strides, ``allow`` is within the difficult-terrain cap, or the table has no piece that is
+    difficult for it."""
+    rules = m.rules
+    if rules.flying or rules.strider or allow <= rules.difficult_cap:
+        return True
+    return not any(is_difficult(p, m.unit.large) for p in m.table.pieces)
 
 
 def _charge_modes(rules: MoveRules, allowance: float) -> list[tuple[bool, float]]:
