@@ -92,9 +92,11 @@ def test_first_spot_reached_iff_the_nearest_is(monkeypatch: pytest.MonkeyPatch) 
     calls: list[object] = []
     plain = Mover.path
 
-    def counted(self: Mover, radius: float, start: FloatArray, goal: FloatArray) -> Path:
+    def counted(
+        self: Mover, radius: float, start: FloatArray, goal: FloatArray, within: float
+    ) -> Path:
         calls.append(goal)
-        return plain(self, radius, start, goal)
+        return plain(self, radius, start, goal, within)
 
     monkeypatch.setattr(Mover, "path", counted)
     for terrain in TABLES:

@@ -189,3 +189,32 @@ def test_charge_contact_memo_answers_as_cold() -> None:
             after.append((r.placement.centres.tobytes(), r.move.paths, r.in_contact.tobytes()))
         assert after[0] == after[1]
     assert charged >= 2
+
+
+@pytest.mark.parametrize("terrain", [None, 3])
+def test_find_path_within_a_cost_is_the_unbounded_path(terrain: int | None) -> None:
+    """A search told only a path within some cost is wanted (a charge's contact spots, seed 002
+    "Charge Action") returns the unbounded search's path whenever that path costs no more;
+    when it costs more, no path it returns reaches the goal that cheaply. Both cases occur."""
+    table = Table() if terrain is None else mission_table(terrain)
+    rng = np.random.default_rng(21 if terrain is None else terrain)
+    same = longer = 0
+    for _ in range(12):
+        others = _units(rng, table, int(rng.integers(3, 9)))
+        radius = float(rng.choice([0.5, 1.0]))
+        nav = nav_graph(table, radius)
+        blockers = blockers_for(others, radius)
+        for _ in range(5):
+            s = tuple(rng.uniform(1, 47, 2))
+            g = tuple(rng.uniform(1, 47, 2))
+            want = find_path(nav, s, g, blockers)
+            straight = float(np.hypot(g[0] - s[0], g[1] - s[1]))
+            for within in (straight * 1.02, straight * 1.2, 12.0):
+                got = find_path(nav, s, g, blockers, within=within)
+                if want.reached and want.cost <= within:
+                    assert got == want
+                    same += 1
+                else:
+                    assert not (got.reached and got.cost <= within)
+                    longer += 1
+    assert same >= 20 and longer >= 20

@@ -244,12 +244,17 @@ def _reach_contact_search(
         if best is not None and straight[k] >= best[1].cost:
             break
         at += 1
-        p = m.path(radius, start, spots[k])
+        p = m.path(radius, start, spots[k], within=allow + _WITHIN_SLACK)
         if p.reached and p.cost <= allow + 1e-9 and (best is None or p.cost < best[1].cost):
             best = (spots[k], p)
             if first:
                 return best, at
     return best, -1
+
+
+#: Inches over the allowance a contact path's search still looks for the shortest way: a path
+#: the search keeps (at most 1e-9 over) is then the one an unbounded search finds.
+_WITHIN_SLACK = 1e-6
 
 
 def _mover(

@@ -388,7 +388,14 @@ def _escape_bands() -> list[tuple[FloatArray, FloatArray]]:
 _ESCAPE = _escape_bands()
 
 
-def find_path(nav: NavGraph, start: Point, goal: Point, blockers: Blockers = NO_BLOCKERS) -> Path:
+def find_path(
+    nav: NavGraph,
+    start: Point,
+    goal: Point,
+    blockers: Blockers = NO_BLOCKERS,
+    *,
+    within: float = math.inf,
+) -> Path:
     """Shortest path from ``start`` to ``goal`` for a model, around static obstacles and the
     ``blockers`` (other units).
 
@@ -396,6 +403,10 @@ def find_path(nav: NavGraph, start: Point, goal: Point, blockers: Blockers = NO_
     slightly generous hull, a model still in melee) is joined to the nearest free point by a
     short straight step. If the goal cannot be reached, the path ends at the reachable vertex
     nearest the goal.
+
+    ``within``: only a path costing at most this is wanted. A path that does is the one asked
+    without it; otherwise the path may be another that costs more, or end short of the goal
+    (the search among other units leaves out what could only lead to a longer way).
     """
     s0 = np.array(start, dtype=np.float64)
     g0 = np.array(goal, dtype=np.float64)
@@ -423,7 +434,7 @@ def find_path(nav: NavGraph, start: Point, goal: Point, blockers: Blockers = NO_
     ):
         middle = [s, g]
     else:
-        middle, found = _graph_path(nav, s, g, blockers)
+        middle, found = _graph_path(nav, s, g, blockers, within)
         if not found or not reachable_goal:
             post = []
             reachable_goal = False
@@ -443,7 +454,7 @@ def _dedupe(points: list[FloatArray]) -> list[FloatArray]:
 
 
 def _graph_path(
-    nav: NavGraph, s: FloatArray, g: FloatArray, blockers: Blockers
+    nav: NavGraph, s: FloatArray, g: FloatArray, blockers: Blockers, within: float = math.inf
 ) -> tuple[list[FloatArray], bool]:
     """Via the static all-pairs table; if that path runs into a blocker, A* with blockers."""
     path, found = _static_path(nav, s, g)
@@ -452,7 +463,7 @@ def _graph_path(
     arr = np.array(path)
     if found and nav.clear(arr[:-1], arr[1:], blockers, static=False).all():
         return path, True
-    return _astar(nav, s, g, blockers)
+    return _astar(nav, s, g, blockers, within)
 
 
 def _static_path(nav: NavGraph, s: FloatArray, g: FloatArray) -> tuple[list[FloatArray], bool]:
@@ -494,7 +505,7 @@ def _walk_nxt(nav: NavGraph, i: int, j: int) -> list[FloatArray]:
 
 
 def _astar(
-    nav: NavGraph, s: FloatArray, g: FloatArray, blockers: Blockers
+    nav: NavGraph, s: FloatArray, g: FloatArray, blockers: Blockers, within: float = math.inf
 ) -> tuple[list[FloatArray], bool]:
     """A* over the graph's corners and the blockers' free corners, from ``s`` to ``g``.
 
@@ -511,18 +522,21 @@ def _astar(
     a way that cheap (``|s j| + |j g|`` above the bound by far more than round-off), the second
     search would push and pop exactly the nodes the first did, so the first one's path is the
     answer and the second is not made.
+
+    ``within`` bounds both searches as that known way does: when the path costs at most that,
+    it is the same path; when it costs more, some path costing more (or none) is returned.
     """
     sight = blockers.kept(nav, lambda: _Sight(nav, blockers))
-    upper = math.inf
+    upper = within
     nodes = sight.nodes
     if len(nodes) > _NEAR_NODES:
         d = float(np.hypot(*(g - s)))
         reach = np.hypot(*(nodes - s).T) + np.hypot(*(nodes - g).T)
         near = reach <= _ELLIPSE * d + _ELLIPSE_PAD
         if near.sum() < len(nodes):
-            first, found, cost = _graph_search(nav, s, g, blockers, sight, math.inf, near)
+            first, found, cost = _graph_search(nav, s, g, blockers, sight, within, near)
             if found:
-                upper = cost
+                upper = min(upper, cost)
                 if float(reach[~near].min()) > cost + _OUTSIDE_MARGIN:
                     return first, True
     path, found, _ = _graph_search(nav, s, g, blockers, sight, upper, None)
