@@ -53,9 +53,11 @@ def _positions(rng: np.random.Generator, table: Table, count: int) -> list[Posit
 
 
 def _full_can_charge(*args: object, **kwargs: object) -> bool:
-    """``can_charge`` with the full search for every model (the shortcut switched off)."""
+    """``can_charge`` with the full search for every model and every way to charge (the
+    shortcuts switched off)."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(charge, "_any_path_within_cap", lambda m, allow: False)
+        mp.setattr(charge, "_one_mode_decides", lambda m: False)
         charge._REACH.clear()
         return can_charge(*args, **kwargs)  # type: ignore[arg-type]
 

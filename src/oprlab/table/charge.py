@@ -315,7 +315,20 @@ def can_charge(
             got = _reach_contact(m, starts[k], r, spots, allow)
             if got is not None and _within_cap(m, [got[1]], [r], allowance):
                 return True
+        if _one_mode_decides(m):
+            break
     return False
+
+
+def _one_mode_decides(m: Mover) -> bool:
+    """Whether the charge at full allowance answers for every mode: no piece is difficult,
+    dangerous or elevated for the unit. Then going round the hazards is the same search, and
+    a capped charge tries the same spots nearest first, only fewer, along the same paths (no
+    climb makes a nearer spot dearer), so it reaches contact only if the full one does."""
+    return not any(
+        is_difficult(p, m.unit.large) or p.has(TerrainType.DANGEROUS) or p.has(TerrainType.ELEVATED)
+        for p in m.table.pieces
+    )
 
 
 def _any_path_within_cap(m: Mover, allow: float) -> bool:
