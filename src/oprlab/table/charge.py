@@ -41,7 +41,7 @@ from oprlab.table.movement import (
     move_unit,
     path_touches,
 )
-from oprlab.table.paths import Path, walk
+from oprlab.table.paths import Path, reaches_within, walk
 
 #: Models this close (base to base) count as in base contact.
 CONTACT_TOL = 0.05
@@ -148,9 +148,11 @@ def _free_spots(
     return out
 
 
-#: A contact search's progress: the best spot and path found so far, and the place in the
-#: straight-line order of the next spot to try (``-1``: finished, the best is the answer).
-_Progress = tuple[tuple[FloatArray, Path] | None, int]
+#: A contact search's progress: the best spot and path found so far, the place in the
+#: straight-line order of the next spot to try (``-1``: finished, the best is the answer), and
+#: whether some spot is known to be reached (found, or sure by
+#: :func:`oprlab.table.paths.reaches_within`).
+_Progress = tuple[tuple[FloatArray, Path] | None, int, bool]
 
 #: :func:`_reach_contact` searches by what they depend on: the navigation graph and blockers
 #: (by identity; each entry holds them, so their ids stay unique while it is there), the start,
@@ -169,14 +171,33 @@ def _reach_contact(
     spots: FloatArray,
     allow: float,
     tries: int = 6,
-    *,
-    first: bool = False,
 ) -> tuple[FloatArray, Path] | None:
     """The nearest contact spot this model can walk to within ``allow`` (paths tried for the
-    ``tries`` spots nearest in a straight line). With ``first``, any spot it can walk to
-    within ``allow`` (the first found): ``None`` exactly when the nearest is ``None``."""
+    ``tries`` spots nearest in a straight line)."""
+    found = _progress(m, start, radius, spots, allow, tries, False)[0]
+    return None if found is None else (found[0].copy(), found[1])
+
+
+def _reaches_contact(
+    m: Mover, start: FloatArray, radius: float, spots: FloatArray, allow: float, tries: int = 6
+) -> bool:
+    """Whether :func:`_reach_contact` finds a spot: the search stops as soon as one is sure."""
+    return _progress(m, start, radius, spots, allow, tries, True)[2]
+
+
+def _progress(
+    m: Mover,
+    start: FloatArray,
+    radius: float,
+    spots: FloatArray,
+    allow: float,
+    tries: int,
+    first: bool,
+) -> _Progress:
+    """The contact search, remembered, as far as asked: to the end, or (``first``) until some
+    spot is sure to be reached."""
     if len(spots) == 0:
-        return None
+        return None, -1, False
     nav, blocks = m.nav(radius), m.blocks(radius)
     key = (
         id(nav),
@@ -191,7 +212,7 @@ def _reach_contact(
     hit = _REACH.get(key)
     if hit is not None and hit[0] is nav and hit[1] is blocks:
         progress = hit[2]
-        if progress[1] >= 0 and not (first and progress[0] is not None):
+        if progress[1] >= 0 and not (first and progress[2]):
             progress = _reach_contact_search(m, start, radius, spots, allow, tries, progress, first)
             _REACH[key] = (nav, blocks, progress)
     else:
@@ -199,8 +220,7 @@ def _reach_contact(
         if len(_REACH) >= _REACH_LIMIT:
             _REACH.pop(next(iter(_REACH)))
         _REACH[key] = (nav, blocks, progress)
-    found = progress[0]
-    return None if found is None else (found[0].copy(), found[1])
+    return progress
 
 
 def _reach_contact_search(
@@ -214,7 +234,8 @@ def _reach_contact_search(
     first: bool,
 ) -> _Progress:
     """:func:`_reach_contact`, worked out from the start or from where ``resume`` stopped;
-    with ``first`` it stops at the first spot reached (to be resumed for the nearest)."""
+    with ``first`` it stops at the first spot sure to be reached (to be resumed for the
+    nearest: a spot known only to be reachable is searched when resumed)."""
     straight = np.hypot(*(spots - start).T)
     order = np.argsort(straight, kind="stable")
     order = order[straight[order] <= allow + 1e-9]
@@ -231,11 +252,9 @@ def _reach_contact_search(
             climb = float(nav.climb(a[None, :], b[None, :])[0])
             length = float(np.hypot(*(b - a)))
             if length + climb <= allow + 1e-9:
-                return (
-                    b,
-                    Path(((float(a[0]), float(a[1])), (float(b[0]), float(b[1]))), length, climb),
-                ), -1
-    best, at = (None, 0) if resume is None else resume
+                path = Path(((float(a[0]), float(a[1])), (float(b[0]), float(b[1]))), length, climb)
+                return (b, path), -1, True
+    best, at, _ = (None, 0, False) if resume is None else resume
     ks = order[:tries]
     while at < len(ks):
         k = ks[at]
@@ -243,13 +262,19 @@ def _reach_contact_search(
             break
         if best is not None and straight[k] >= best[1].cost:
             break
+        if (
+            first
+            and nav is not None
+            and reaches_within(nav, start, spots[k], m.blocks(radius), allow)
+        ):
+            return best, at, True  # resumed, this spot is searched
         at += 1
         p = m.path(radius, start, spots[k], within=allow + _WITHIN_SLACK)
         if p.reached and p.cost <= allow + 1e-9 and (best is None or p.cost < best[1].cost):
             best = (spots[k], p)
             if first:
-                return best, at
-    return best, -1
+                return best, at, True
+    return best, -1, best is not None
 
 
 #: Inches over the allowance a contact path's search still looks for the shortest way: a path
@@ -309,7 +334,7 @@ def can_charge(
                 m, _contact_spots(r, target), r, neighbours, np.zeros((0, 2)), np.zeros(0)
             )
             if any_path:  # whether some spot is reached is the answer: the first will do
-                if _reach_contact(m, starts[k], r, spots, allow, first=True) is not None:
+                if _reaches_contact(m, starts[k], r, spots, allow):
                     return True
                 continue
             got = _reach_contact(m, starts[k], r, spots, allow)
