@@ -70,18 +70,21 @@ TABLES = [None, 2, 4, 7]
 def test_can_charge_answers_as_the_full_search(terrain: int | None) -> None:
     """seed 002 "Charge Action": on open and generated tables (with difficult terrain), with
     friends in the straight line, the answer is the full search's, for charge moves of 6" and
-    12" and for Strider units."""
+    12" and for Strider units, asked for a charge or for the listing."""
     table = Table() if terrain is None else mission_table(terrain)
     rng = np.random.default_rng(100 + (terrain or 0))
     answers = []
     for attacker, target, friends in _positions(rng, table, 8):
         for allowance, rules in ((12.0, MoveRules()), (6.0, MoveRules()), (12.0, None)):
             rules = rules or MoveRules(strider=True)
-            charge._REACH.clear()
-            got = can_charge(table, attacker, target, allowance, friends, rules=rules)
             want = _full_can_charge(table, attacker, target, allowance, friends, rules=rules)
-            assert got == want
-            answers.append(got)
+            for listing in (False, True):
+                charge._REACH.clear()
+                got = can_charge(
+                    table, attacker, target, allowance, friends, rules=rules, listing=listing
+                )
+                assert got == want
+            answers.append(want)
     assert any(answers) and not all(answers)
 
 
@@ -124,7 +127,7 @@ def test_first_spot_reached_iff_the_nearest_is(monkeypatch: pytest.MonkeyPatch) 
                 cold = charge._reach_contact(m, start, r, spots, 12.0)
                 charge._REACH.clear()
                 calls.clear()
-                first = charge._reaches_contact(m, start, r, spots, 12.0)
+                first = charge._reaches_contact(m, start, r, spots, 12.0, vouch=True)
                 assert first == (cold is not None)
                 if cold is not None:
                     resumed = charge._reach_contact(m, start, r, spots, 12.0)
@@ -147,7 +150,7 @@ def test_charge_after_can_charge_moves_as_cold() -> None:
         for cold in (True, False):
             charge._REACH.clear()
             if not cold:
-                can_charge(table, attacker, target, 12.0, friends)
+                can_charge(table, attacker, target, 12.0, friends, listing=True)
             try:
                 r = charge_move(table, attacker, target, friends, 12.0)
             except ValueError:

@@ -179,10 +179,18 @@ def _reach_contact(
 
 
 def _reaches_contact(
-    m: Mover, start: FloatArray, radius: float, spots: FloatArray, allow: float, tries: int = 6
+    m: Mover,
+    start: FloatArray,
+    radius: float,
+    spots: FloatArray,
+    allow: float,
+    tries: int = 6,
+    *,
+    vouch: bool = False,
 ) -> bool:
-    """Whether :func:`_reach_contact` finds a spot: the search stops as soon as one is sure."""
-    return _progress(m, start, radius, spots, allow, tries, True)[2]
+    """Whether :func:`_reach_contact` finds a spot: the search stops as soon as one is sure
+    (with ``vouch``, also when :func:`oprlab.table.paths.reaches_within` is sure of a spot)."""
+    return _progress(m, start, radius, spots, allow, tries, True, vouch)[2]
 
 
 def _progress(
@@ -193,6 +201,7 @@ def _progress(
     allow: float,
     tries: int,
     first: bool,
+    vouch: bool = False,
 ) -> _Progress:
     """The contact search, remembered, as far as asked: to the end, or (``first``) until some
     spot is sure to be reached."""
@@ -213,10 +222,12 @@ def _progress(
     if hit is not None and hit[0] is nav and hit[1] is blocks:
         progress = hit[2]
         if progress[1] >= 0 and not (first and progress[2]):
-            progress = _reach_contact_search(m, start, radius, spots, allow, tries, progress, first)
+            progress = _reach_contact_search(
+                m, start, radius, spots, allow, tries, progress, first, vouch
+            )
             _REACH[key] = (nav, blocks, progress)
     else:
-        progress = _reach_contact_search(m, start, radius, spots, allow, tries, None, first)
+        progress = _reach_contact_search(m, start, radius, spots, allow, tries, None, first, vouch)
         if len(_REACH) >= _REACH_LIMIT:
             _REACH.pop(next(iter(_REACH)))
         _REACH[key] = (nav, blocks, progress)
@@ -232,6 +243,7 @@ def _reach_contact_search(
     tries: int,
     resume: _Progress | None,
     first: bool,
+    vouch: bool = False,
 ) -> _Progress:
     """:func:`_reach_contact`, worked out from the start or from where ``resume`` stopped;
     with ``first`` it stops at the first spot sure to be reached (to be resumed for the
@@ -264,6 +276,7 @@ def _reach_contact_search(
             break
         if (
             first
+            and vouch
             and nav is not None
             and reaches_within(nav, start, spots[k], m.blocks(radius), allow)
         ):
@@ -312,9 +325,15 @@ def can_charge(
     others: Sequence[Placement] = (),
     *,
     rules: MoveRules | None = None,
+    listing: bool = False,
 ) -> bool:
     """Whether at least one charging model can reach base contact with the target within its
-    allowance (seed 002 "Charge Action", seed 003 "May only charge if ...")."""
+    allowance (seed 002 "Charge Action", seed 003 "May only charge if ...").
+
+    ``listing``: asked for every target in reach, most of which are not charged: a contact
+    spot a quick search finds a way to within the allowance counts as reached without its
+    shortest path (which the charge move searches if it is made). The same answer either way.
+    """
     rules = rules or MoveRules()
     _check_allowance(allowance)
     if not attacker.alive.any() or not target.alive.any():
@@ -334,7 +353,7 @@ def can_charge(
                 m, _contact_spots(r, target), r, neighbours, np.zeros((0, 2)), np.zeros(0)
             )
             if any_path:  # whether some spot is reached is the answer: the first will do
-                if _reaches_contact(m, starts[k], r, spots, allow):
+                if _reaches_contact(m, starts[k], r, spots, allow, vouch=listing):
                     return True
                 continue
             got = _reach_contact(m, starts[k], r, spots, allow)
