@@ -159,6 +159,46 @@ once (the formation's own cohesion and overlaps once, with a margin): two coloni
 a path reaches contact; 150 of 310 listings in three games need the path search, and 129 of
 those may charge, round friends in the straight line) about 30% of a game; WWPD's commander
 still weighs shots in Fractions (about 30%; floats would change its games).
+
+Issue 13's charge-search steps (speed5; every golden and performance hash unchanged;
+instructions by `perf stat -e instructions:u -r 3`, games less a process with the imports and
+the warm-up game only, bytecode compiled; rules commanders, open table): whether a charge is
+legal needs only one contact spot reached, but `can_charge` searched the six nearest spots for
+the shortest path (64 of 203 searches in three Riverside games tried all six). It now stops at
+the first spot reached where every path within the allowance passes the difficult-terrain cap
+(flying, strider, within 6", or no difficult piece), and the charge move resumes that search
+where it stopped, so no path is searched twice: Riverside 300 pts (seeds 1-3) 5.25 -> 4.50 G.
+A contact path's A* leaves out what could only lead past the allowance (`find_path(within=)`:
+a path within it is the unbounded search's, node for node): -> 4.44 G (GFF 600 pts 12.52 ->
+12.32 G with the step before). A charge nobody could make was searched three times (full,
+capped at 6", round the hazards); on a table with no difficult, dangerous or elevated piece the
+other two add nothing: -> 4.34 G. For Riverside's listing only (most targets listed are not
+charged), a greedy search through the other units' corners (`paths.reaches_within`: on a
+table with no obstacle corners A* searches exactly those, so a way it finds bounds the path)
+vouches for a spot without its shortest path: -> 4.28 G. Together Riverside 5.25 -> 4.28 G
+(-18.5%), GFF 300 pts (seeds 1-10) 11.13 -> 10.88 G (-2.3%), 600 pts (seeds 1-3) 12.52 ->
+12.18 G (-2.7%; 3.73 times a 300-point game); WWPD unchanged. Tests: tests/table/
+test_charge_first_reach.py (the same answers as every spot and way searched in full, on open
+and generated tables; a resumed search gives the cold one's spot and path) and
+tests/table/test_movement_search.py (a bounded search's path is the unbounded one's; the
+greedy search vouches only for paths that short); each fails when its shortcut is loosened.
+Tried and not kept: a way through one blocker corner as the bound (23 of 67 spots: it cost
+more than it saved). Riverside's charge listing is now about 17% of a game (cProfile; 30%
+before), most of it the one A* a reachable target still needs when the greedy search cannot
+vouch (a start or spot inside another unit's hull) and the straight-line check's set-up.
+
+Why 600 points cost 3.7 times 300 (counts in seeds 1-3 after the warm-up game, rules
+commanders): twice the decisions (251 -> 510 a game), and per decision more of everything that
+pairs units: 2.3 times the listed actions (56 -> 129: each unit lists an Advance and a Rush to
+every marker and enemy, so units times enemies), 1.7 times the actions scored exactly (4.2 ->
+7.3) and 2.9 times the unit-to-unit gaps measured (13.5 -> 39). The path search grows faster
+still, with models times models: 1.7 times the moves (89 -> 155) need 3.4 times the A* searches
+(96 -> 326: 1.1 -> 2.1 a move, more units stand in the way), and each search has 1.9 times the
+nodes (89 -> 165 blocker corners among 10 -> 19 blockers) and measures 1.9 times the sight-line
+fans (5.8 -> 10.8), each against 1.9 times the edges: about 12 times the A* work for twice the
+army (cProfile: A* 9.7x, the commander 5.7x, legal actions 6.4x). Getting to 2.5x needs the
+listing and scoring per unit and target kept between decisions (only pairs with a unit that
+moved change) and an A* whose sight tests only the blockers near each line.
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).

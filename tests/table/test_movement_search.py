@@ -189,3 +189,63 @@ def test_charge_contact_memo_answers_as_cold() -> None:
             after.append((r.placement.centres.tobytes(), r.move.paths, r.in_contact.tobytes()))
         assert after[0] == after[1]
     assert charged >= 2
+
+
+@pytest.mark.parametrize("terrain", [None, 3])
+def test_find_path_within_a_cost_is_the_unbounded_path(terrain: int | None) -> None:
+    """A search told only a path within some cost is wanted (a charge's contact spots, seed 002
+    "Charge Action") returns the unbounded search's path whenever that path costs no more;
+    when it costs more, no path it returns reaches the goal that cheaply. Both cases occur."""
+    table = Table() if terrain is None else mission_table(terrain)
+    rng = np.random.default_rng(21 if terrain is None else terrain)
+    same = longer = 0
+    for _ in range(12):
+        others = _units(rng, table, int(rng.integers(3, 9)))
+        radius = float(rng.choice([0.5, 1.0]))
+        nav = nav_graph(table, radius)
+        blockers = blockers_for(others, radius)
+        for _ in range(5):
+            s = tuple(rng.uniform(1, 47, 2))
+            g = tuple(rng.uniform(1, 47, 2))
+            want = find_path(nav, s, g, blockers)
+            straight = float(np.hypot(g[0] - s[0], g[1] - s[1]))
+            for within in (straight * 1.02, straight * 1.2, 12.0):
+                got = find_path(nav, s, g, blockers, within=within)
+                if want.reached and want.cost <= within:
+                    assert got == want
+                    same += 1
+                else:
+                    assert not (got.reached and got.cost <= within)
+                    longer += 1
+    assert same >= 20 and longer >= 20
+
+
+def test_reaches_within_only_when_the_path_is_that_short() -> None:
+    """seed 002 "Charge Action": the greedy search that tells a charge's contact spot is in
+    reach says so only when the path search's own path costs at most the bound (tried just
+    above and just below each path's cost, from starts inside other units' blockers too, as
+    a charger within 1" of friends stands), and it says so often."""
+    from oprlab.table.paths import reaches_within
+
+    table = Table()
+    rng = np.random.default_rng(31)
+    sure = escaped = 0
+    for _ in range(15):
+        others = _units(rng, table, int(rng.integers(4, 9)))
+        nav = nav_graph(table, 0.5)
+        blockers = blockers_for(others, 0.5)
+        inside = [c for o in others for c in o.centres[:2]]
+        for j in range(8):
+            s = np.array(inside[j]) + 0.3 if j % 2 else rng.uniform(4, 44, 2)
+            g = rng.uniform(4, 44, 2)
+            want = find_path(nav, (float(s[0]), float(s[1])), (float(g[0]), float(g[1])), blockers)
+            if not want.reached:
+                continue
+            assert not reaches_within(nav, s, g, blockers, want.cost - 0.05)
+            if reaches_within(nav, s, g, blockers, want.cost + 0.05):
+                sure += 1
+                escaped += not bool(nav.free(s[None, :], blockers)[0])
+            for within in (6.0, 12.0, 24.0):
+                if reaches_within(nav, s, g, blockers, within):
+                    assert want.cost <= within + 1e-9
+    assert sure >= 40 and escaped >= 10

@@ -86,7 +86,13 @@ def _can_charge(state: GameState, us: UnitState, target: Placement, reach: float
             memo.clear()
         memo[key] = _straight_charge(state.table, us.placement, target, others, reach) or (
             table_charge.can_charge(
-                state.table, us.placement, target, reach, others, rules=_rules(us.unit)
+                state.table,
+                us.placement,
+                target,
+                reach,
+                others,
+                rules=_rules(us.unit),
+                listing=True,
             )
         )
     return bool(memo[key])

@@ -27,6 +27,7 @@ from oprlab.table.formation import (
     Neighbours,
     gaps,
     is_coherent,
+    is_difficult,
     settle,
     standable,
 )
@@ -40,7 +41,7 @@ from oprlab.table.movement import (
     move_unit,
     path_touches,
 )
-from oprlab.table.paths import Path, walk
+from oprlab.table.paths import Path, reaches_within, walk
 
 #: Models this close (base to base) count as in base contact.
 CONTACT_TOL = 0.05
@@ -147,11 +148,19 @@ def _free_spots(
     return out
 
 
-#: :func:`_reach_contact` answers by what they depend on: the navigation graph and blockers
+#: A contact search's progress: the best spot and path found so far, the place in the
+#: straight-line order of the next spot to try (``-1``: finished, the best is the answer), and
+#: whether some spot is known to be reached (found, or sure by
+#: :func:`oprlab.table.paths.reaches_within`).
+_Progress = tuple[tuple[FloatArray, Path] | None, int, bool]
+
+#: :func:`_reach_contact` searches by what they depend on: the navigation graph and blockers
 #: (by identity; each entry holds them, so their ids stay unique while it is there), the start,
 #: radius, spots, allowance and tries. A charge asks ``can_charge`` first and then places its
-#: models, asking the nearest model the same question twice.
-_REACH: dict[tuple[object, ...], tuple[object, object, tuple[FloatArray, Path] | None]] = {}
+#: models, asking the nearest model the same question twice; ``can_charge`` asks only whether
+#: some spot is reached and stops at the first, and the move resumes that search where it
+#: stopped.
+_REACH: dict[tuple[object, ...], tuple[object, object, _Progress]] = {}
 _REACH_LIMIT = 256
 
 
@@ -165,8 +174,39 @@ def _reach_contact(
 ) -> tuple[FloatArray, Path] | None:
     """The nearest contact spot this model can walk to within ``allow`` (paths tried for the
     ``tries`` spots nearest in a straight line)."""
+    found = _progress(m, start, radius, spots, allow, tries, False)[0]
+    return None if found is None else (found[0].copy(), found[1])
+
+
+def _reaches_contact(
+    m: Mover,
+    start: FloatArray,
+    radius: float,
+    spots: FloatArray,
+    allow: float,
+    tries: int = 6,
+    *,
+    vouch: bool = False,
+) -> bool:
+    """Whether :func:`_reach_contact` finds a spot: the search stops as soon as one is sure
+    (with ``vouch``, also when :func:`oprlab.table.paths.reaches_within` is sure of a spot)."""
+    return _progress(m, start, radius, spots, allow, tries, True, vouch)[2]
+
+
+def _progress(
+    m: Mover,
+    start: FloatArray,
+    radius: float,
+    spots: FloatArray,
+    allow: float,
+    tries: int,
+    first: bool,
+    vouch: bool = False,
+) -> _Progress:
+    """The contact search, remembered, as far as asked: to the end, or (``first``) until some
+    spot is sure to be reached."""
     if len(spots) == 0:
-        return None
+        return None, -1, False
     nav, blocks = m.nav(radius), m.blocks(radius)
     key = (
         id(nav),
@@ -180,13 +220,18 @@ def _reach_contact(
     )
     hit = _REACH.get(key)
     if hit is not None and hit[0] is nav and hit[1] is blocks:
-        found = hit[2]
+        progress = hit[2]
+        if progress[1] >= 0 and not (first and progress[2]):
+            progress = _reach_contact_search(
+                m, start, radius, spots, allow, tries, progress, first, vouch
+            )
+            _REACH[key] = (nav, blocks, progress)
     else:
-        found = _reach_contact_search(m, start, radius, spots, allow, tries)
+        progress = _reach_contact_search(m, start, radius, spots, allow, tries, None, first, vouch)
         if len(_REACH) >= _REACH_LIMIT:
             _REACH.pop(next(iter(_REACH)))
-        _REACH[key] = (nav, blocks, found)
-    return None if found is None else (found[0].copy(), found[1])
+        _REACH[key] = (nav, blocks, progress)
+    return progress
 
 
 def _reach_contact_search(
@@ -196,13 +241,19 @@ def _reach_contact_search(
     spots: FloatArray,
     allow: float,
     tries: int,
-) -> tuple[FloatArray, Path] | None:
-    """:func:`_reach_contact`, worked out."""
+    resume: _Progress | None,
+    first: bool,
+    vouch: bool = False,
+) -> _Progress:
+    """:func:`_reach_contact`, worked out from the start or from where ``resume`` stopped;
+    with ``first`` it stops at the first spot sure to be reached (to be resumed for the
+    nearest: a spot known only to be reachable is searched when resumed)."""
     straight = np.hypot(*(spots - start).T)
     order = np.argsort(straight, kind="stable")
     order = order[straight[order] <= allow + 1e-9]
     nav = m.nav(radius)
-    if len(order) and nav is not None:  # the nearest spot in plain sight is the best one
+    if resume is None and len(order) and nav is not None:
+        # the nearest spot in plain sight is the best one
         near = spots[order]
         blocks = m.blocks(radius)
         starts = np.repeat(start[None, :], len(near), axis=0)
@@ -213,19 +264,35 @@ def _reach_contact_search(
             climb = float(nav.climb(a[None, :], b[None, :])[0])
             length = float(np.hypot(*(b - a)))
             if length + climb <= allow + 1e-9:
-                return b, Path(
-                    ((float(a[0]), float(a[1])), (float(b[0]), float(b[1]))), length, climb
-                )
-    best: tuple[FloatArray, Path] | None = None
-    for k in order[:tries]:
+                path = Path(((float(a[0]), float(a[1])), (float(b[0]), float(b[1]))), length, climb)
+                return (b, path), -1, True
+    best, at, _ = (None, 0, False) if resume is None else resume
+    ks = order[:tries]
+    while at < len(ks):
+        k = ks[at]
         if straight[k] > allow + 1e-9:
             break
         if best is not None and straight[k] >= best[1].cost:
             break
-        p = m.path(radius, start, spots[k])
+        if (
+            first
+            and vouch
+            and nav is not None
+            and reaches_within(nav, start, spots[k], m.blocks(radius), allow)
+        ):
+            return best, at, True  # resumed, this spot is searched
+        at += 1
+        p = m.path(radius, start, spots[k], within=allow + _WITHIN_SLACK)
         if p.reached and p.cost <= allow + 1e-9 and (best is None or p.cost < best[1].cost):
             best = (spots[k], p)
-    return best
+            if first:
+                return best, at, True
+    return best, -1, best is not None
+
+
+#: Inches over the allowance a contact path's search still looks for the shortest way: a path
+#: the search keeps (at most 1e-9 over) is then the one an unbounded search finds.
+_WITHIN_SLACK = 1e-6
 
 
 def _mover(
@@ -258,15 +325,22 @@ def can_charge(
     others: Sequence[Placement] = (),
     *,
     rules: MoveRules | None = None,
+    listing: bool = False,
 ) -> bool:
     """Whether at least one charging model can reach base contact with the target within its
-    allowance (seed 002 "Charge Action", seed 003 "May only charge if ...")."""
+    allowance (seed 002 "Charge Action", seed 003 "May only charge if ...").
+
+    ``listing``: asked for every target in reach, most of which are not charged: a contact
+    spot a quick search finds a way to within the allowance counts as reached without its
+    shortest path (which the charge move searches if it is made). The same answer either way.
+    """
     rules = rules or MoveRules()
     _check_allowance(allowance)
     if not attacker.alive.any() or not target.alive.any():
         return False
     for avoid, allow in _charge_modes(rules, allowance):
         m = _mover(table, attacker, target, others, rules, avoid)
+        any_path = _any_path_within_cap(m, allow)
         neighbours = Neighbours.of(m.others, exempt=m.exempt, gap=rules.spacing, skip=attacker)
         starts = attacker.centres[m.idx]
         radii = attacker.radii[m.idx]
@@ -278,10 +352,37 @@ def can_charge(
             spots = _free_spots(
                 m, _contact_spots(r, target), r, neighbours, np.zeros((0, 2)), np.zeros(0)
             )
+            if any_path:  # whether some spot is reached is the answer: the first will do
+                if _reaches_contact(m, starts[k], r, spots, allow, vouch=listing):
+                    return True
+                continue
             got = _reach_contact(m, starts[k], r, spots, allow)
             if got is not None and _within_cap(m, [got[1]], [r], allowance):
                 return True
+        if _one_mode_decides(m):
+            break
     return False
+
+
+def _one_mode_decides(m: Mover) -> bool:
+    """Whether the charge at full allowance answers for every mode: no piece is difficult,
+    dangerous or elevated for the unit. Then going round the hazards is the same search, and
+    a capped charge tries the same spots nearest first, only fewer, along the same paths (no
+    climb makes a nearer spot dearer), so it reaches contact only if the full one does."""
+    return not any(
+        is_difficult(p, m.unit.large) or p.has(TerrainType.DANGEROUS) or p.has(TerrainType.ELEVATED)
+        for p in m.table.pieces
+    )
+
+
+def _any_path_within_cap(m: Mover, allow: float) -> bool:
+    """Whether every path within ``allow`` passes :func:`_within_cap`: the unit flies or
+    strides, ``allow`` is within the difficult-terrain cap, or the table has no piece that is
+    difficult for it."""
+    rules = m.rules
+    if rules.flying or rules.strider or allow <= rules.difficult_cap:
+        return True
+    return not any(is_difficult(p, m.unit.large) for p in m.table.pieces)
 
 
 def _charge_modes(rules: MoveRules, allowance: float) -> list[tuple[bool, float]]:

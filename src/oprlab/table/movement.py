@@ -249,7 +249,10 @@ class Mover:
             )
         return self.blockers[key]
 
-    def path(self, radius: float, start: FloatArray, goal: FloatArray) -> Path:
+    def path(
+        self, radius: float, start: FloatArray, goal: FloatArray, within: float = math.inf
+    ) -> Path:
+        """A model's path (:func:`oprlab.table.paths.find_path`; ``within`` as there)."""
         nav = self.nav(radius)
         if nav is None:
             length = float(np.hypot(*(goal - start)))
@@ -257,7 +260,7 @@ class Mover:
             return Path(pts, length, 0.0)
         if float(np.hypot(*(goal - start))) <= 1e-12:
             return Path((as_point(start),), 0.0, 0.0)
-        return find_path(nav, as_point(start), as_point(goal), self.blocks(radius))
+        return find_path(nav, as_point(start), as_point(goal), self.blocks(radius), within=within)
 
 
 def _heading(points: Sequence[Point], fallback: FloatArray) -> FloatArray:

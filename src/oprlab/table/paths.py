@@ -1,4 +1,4 @@
-"""Paths round terrain and other units: segments, blockers, the navigation graph and A*.
+"""Paths round terrain and other units: A* among the other units on the navigation graph.
 
 Each model's path is a shortest path in a visibility graph over the corners of the impassable
 pieces inflated by its base radius (so a path never clips a wall), with all-pairs costs
@@ -7,8 +7,10 @@ keeping the 1" spacing "throughout the movement path" (seed 002 "Movement"): eac
 hull inflated by the gap, searched lazily (A*) only when the static path runs into one.
 :mod:`oprlab.table.movement` moves whole units along these paths.
 
-May import ``oprlab.table.model``, ``oprlab.table.formation`` and ``oprlab.table.planar``;
-numpy and shapely.
+The navigation graph itself is :mod:`oprlab.table.navgraph` (its names are exported here too).
+
+May import ``oprlab.table.model``, ``oprlab.table.formation``, ``oprlab.table.blockers``,
+``oprlab.table.navgraph`` and ``oprlab.table.planar``; numpy.
 """
 
 from __future__ import annotations
@@ -17,298 +19,18 @@ import heapq
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-import shapely
 
-from oprlab.table.blockers import (
-    CACHE_SIZE,
-    NO_BLOCKERS,
-    Blockers,
-    cross2,
-    crossing_params,
-    crossings,
-    crossings_from,
-    freeze,
-)
-from oprlab.table.formation import (
-    CLEARANCE,
-    CLIMB_LIMIT,
-    TOL,
-    BoolArray,
-    is_difficult,
-)
-from oprlab.table.model import FloatArray, Point, Table, TerrainPiece, TerrainType
-
-IntArray = npt.NDArray[np.intp]
-
-# --- the navigation graph (cached per table and base radius) ---------------------------------
-
-
-@dataclass(eq=False)
-class NavGraph:
-    """Shortest paths for one base radius among one table's static obstacles.
-
-    Attributes:
-        table: the table it was built for.
-        radius: the base radius it inflates obstacles by.
-        geom: the inflated obstacles (shapely, prepared), or ``None`` on an open table.
-        edge_a, edge_b: the obstacles' edges ``(E, 2)``.
-        verts: graph vertices ``(V, 2)``: the obstacles' corners that stick out into free space.
-        vis: ``(V, V)`` which vertices see each other.
-        dist: ``(V, V)`` all-pairs path costs (length plus climb).
-        nxt: ``(V, V)`` next vertex on the shortest path (``-1``: none).
-        climb_a, climb_b, climb_h: edges of climbable elevated pieces and their heights.
-    """
-
-    table: Table
-    radius: float
-    geom: Any
-    edge_a: FloatArray
-    edge_b: FloatArray
-    verts: FloatArray
-    vis: BoolArray
-    dist: FloatArray
-    nxt: IntArray
-    climb_a: FloatArray
-    climb_b: FloatArray
-    climb_h: FloatArray
-    lo: FloatArray = field(default_factory=lambda: np.zeros(2))
-    hi: FloatArray = field(default_factory=lambda: np.zeros(2))
-
-    def __post_init__(self) -> None:
-        # the table's bounds with their tolerance, worked out once (:meth:`free`)
-        self._lo_tol: FloatArray = self.lo - TOL
-        self._hi_tol: FloatArray = self.hi + TOL
-
-    def free(self, points: FloatArray, blockers: Blockers = NO_BLOCKERS) -> BoolArray:
-        """Which points a model centre may pass through."""
-        inside = (points >= self._lo_tol) & (points <= self._hi_tol)
-        ok: BoolArray = np.logical_and.reduce(inside, axis=1)
-        if self.geom is not None and ok.any():
-            ok[ok] = ~shapely.contains_xy(self.geom, points[ok, 0], points[ok, 1])
-        if len(blockers) and ok.any():
-            ok[ok] = ~blockers.contains(points[ok])
-        return ok
-
-    def clear(
-        self,
-        a: FloatArray,
-        b: FloatArray,
-        blockers: Blockers = NO_BLOCKERS,
-        *,
-        static: bool = True,
-    ) -> BoolArray:
-        """Whether each straight segment ``a[i] -> b[i]`` is free of obstacles: it crosses no
-        obstacle edge and no point along it lies inside one (a diagonal between two corners).
-
-        ``a`` may be one point ``(2,)``: a fan of segments from it to each ``b[i]`` (the same
-        answers as with ``a`` repeated, for less work)."""
-        fan = a.ndim == 1
-        cross = crossings_from if fan else crossings
-        ok = np.ones(len(b), dtype=np.bool_)
-        if static and len(blockers):
-            p, q = blockers.with_edges(self.edge_a, self.edge_b)
-            ok &= ~cross(a, b, p, q).any(axis=1)
-        elif static and len(self.edge_a):
-            ok &= ~cross(a, b, self.edge_a, self.edge_b).any(axis=1)
-        elif len(blockers):
-            ok &= ~cross(a, b, blockers.corners, blockers.ends).any(axis=1)
-        if not ok.any() or ((self.geom is None or not static) and not len(blockers)):
-            return ok
-        idx = ok.nonzero()[0]
-        if fan:
-            samples = (
-                a[None, None, :] + (b[idx] - a)[:, None, :] * _SAMPLES[None, :, None]
-            ).reshape(-1, 2)
-        else:
-            samples = (a[idx, None, :] + (b - a)[idx, None, :] * _SAMPLES[None, :, None]).reshape(
-                -1, 2
-            )
-        inside = np.zeros(len(samples), dtype=np.bool_)
-        if static and self.geom is not None:
-            inside |= shapely.contains_xy(self.geom, samples[:, 0], samples[:, 1])
-        inside |= blockers.contains(samples)
-        ok[idx[inside.reshape(-1, len(_SAMPLES)).any(axis=1)]] = False
-        return ok
-
-    def straight(
-        self, a: FloatArray, b: FloatArray, blockers: Blockers = NO_BLOCKERS
-    ) -> tuple[BoolArray, BoolArray, BoolArray]:
-        """:meth:`free` of each ``a[i]`` and each ``b[i]`` and :meth:`clear` of each segment
-        ``a[i] -> b[i]``, the same answers from one point test for the ends and the segments'
-        sample points together (each answer is worked out for each point and segment on its
-        own, so asking together changes no bit)."""
-        n = len(a)
-        samples = (a[:, None, :] + (b - a)[:, None, :] * _SAMPLES[None, :, None]).reshape(-1, 2)
-        points = np.concatenate((a, b, samples))
-        ends = points[: 2 * n]
-        inside = (ends >= self._lo_tol) & (ends <= self._hi_tol)
-        free: BoolArray = np.logical_and.reduce(inside, axis=1)
-        hit: BoolArray = np.zeros(len(points), dtype=np.bool_)
-        if self.geom is not None:
-            hit |= shapely.contains_xy(self.geom, points[:, 0], points[:, 1])
-        if len(blockers):
-            hit |= blockers.contains(points)
-        free &= ~hit[: 2 * n]
-        ok: BoolArray = ~np.logical_or.reduce(hit[2 * n :].reshape(n, len(_SAMPLES)), axis=1)
-        if len(blockers):
-            p, q = blockers.with_edges(self.edge_a, self.edge_b)
-            ok &= ~crossings(a, b, p, q).any(axis=1)
-        elif len(self.edge_a):
-            ok &= ~crossings(a, b, self.edge_a, self.edge_b).any(axis=1)
-        return free[:n], free[n:], ok
-
-    def climb(self, a: FloatArray, b: FloatArray) -> FloatArray:
-        """Vertical inches climbed or dropped along each segment (crossing elevated edges)."""
-        if len(self.climb_h) == 0 or len(a) == 0:
-            return np.zeros(len(a))
-        out: FloatArray = (
-            crossings(a, b, self.climb_a, self.climb_b).astype(np.float64) @ self.climb_h
-        )
-        return out
-
-    def cost(self, a: FloatArray, b: FloatArray) -> FloatArray:
-        """Length plus climb of each segment ``a[i] -> b[i]``; ``a`` may be one point (a fan).
-        Without elevated pieces the climb is nothing to add (``x + 0.0`` is ``x``)."""
-        d = b - a
-        out: FloatArray = np.hypot(d[:, 0], d[:, 1])
-        if len(self.climb_h):
-            start = np.broadcast_to(a, b.shape) if a.ndim == 1 else a
-            out = out + self.climb(start, b)
-        return out
-
-
-_SAMPLES = np.array([0.25, 0.5, 0.75])
-_NAV: dict[tuple[int, float, bool, bool, bool, float], NavGraph] = {}
-NAV_CACHE_SIZE = CACHE_SIZE
-
-
-def _hazard(piece: TerrainPiece, large: bool) -> bool:
-    return is_difficult(piece, large) or piece.has(TerrainType.DANGEROUS)
-
-
-def nav_graph(
-    table: Table,
-    radius: float,
-    *,
-    avoid_hazards: bool = False,
-    large: bool = False,
-    flying: bool = False,
-    climb_limit: float = CLIMB_LIMIT,
-) -> NavGraph:
-    """The (cached) navigation graph for a base of ``radius`` on ``table``.
-
-    Obstacles: impassable pieces and pieces too tall to climb; with ``avoid_hazards`` also
-    difficult and dangerous ones (to find the way around them). Flying has none.
-    """
-    key = (id(table), round(radius, 6), avoid_hazards, large, flying, climb_limit)
-    hit = _NAV.get(key)
-    if hit is not None and hit.table is table:
-        return hit
-    nav = _build_nav(table, radius, avoid_hazards, large, flying, climb_limit)
-    if len(_NAV) >= NAV_CACHE_SIZE:
-        _NAV.pop(next(iter(_NAV)))
-    _NAV[key] = nav
-    return nav
-
-
-def _build_nav(
-    table: Table,
-    radius: float,
-    avoid_hazards: bool,
-    large: bool,
-    flying: bool,
-    climb_limit: float,
-) -> NavGraph:
-    polys = []
-    ca: list[tuple[float, float]] = []
-    cb: list[tuple[float, float]] = []
-    ch: list[float] = []
-    for piece in table.pieces if not flying else ():
-        tall = piece.has(TerrainType.ELEVATED) and piece.height > climb_limit
-        blocking = piece.has(TerrainType.IMPASSABLE) or tall
-        if avoid_hazards and _hazard(piece, large):
-            blocking = True
-        if blocking:
-            polys.append(
-                shapely.Polygon(piece.outline).buffer(
-                    radius + CLEARANCE, join_style="mitre", mitre_limit=2.0
-                )
-            )
-        elif piece.has(TerrainType.ELEVATED) and piece.height > 0:
-            outline = list(piece.outline)
-            for i, p in enumerate(outline):
-                ca.append(p)
-                cb.append(outline[(i + 1) % len(outline)])
-                ch.append(piece.height)
-    lo = np.array([radius, radius])
-    hi = np.array([table.width - radius, table.depth - radius])
-    geom = None
-    rings: list[FloatArray] = []
-    if polys:
-        geom = shapely.orient_polygons(shapely.union_all(polys), exterior_cw=False)
-        for part in shapely.get_parts(geom):
-            for ring in [part.exterior, *part.interiors]:
-                rings.append(np.asarray(ring.coords, dtype=np.float64)[:-1])
-        shapely.prepare(geom)
-    edge_a = np.concatenate([r for r in rings]) if rings else np.zeros((0, 2))
-    edge_b = np.concatenate([np.roll(r, -1, axis=0) for r in rings]) if rings else np.zeros((0, 2))
-    freeze(edge_a, edge_b)
-    verts_l: list[FloatArray] = []
-    for r in rings:
-        prev, after = np.roll(r, 1, axis=0), np.roll(r, -1, axis=0)
-        turn = cross2(
-            r[:, 0] - prev[:, 0], r[:, 1] - prev[:, 1], after[:, 0] - r[:, 0], after[:, 1] - r[:, 1]
-        )
-        verts_l.append(r[turn > 1e-12])
-    verts = np.concatenate(verts_l) if verts_l else np.zeros((0, 2))
-    inside = ((verts >= lo - TOL) & (verts <= hi + TOL)).all(axis=1)
-    verts = verts[inside]
-    nav = NavGraph(
-        table,
-        radius,
-        geom,
-        edge_a,
-        edge_b,
-        verts,
-        np.zeros((0, 0), dtype=np.bool_),
-        np.zeros((0, 0)),
-        np.zeros((0, 0), dtype=np.intp),
-        np.array(ca, dtype=np.float64).reshape(-1, 2),
-        np.array(cb, dtype=np.float64).reshape(-1, 2),
-        np.array(ch, dtype=np.float64),
-        lo,
-        hi,
-    )
-    v = len(verts)
-    vis = np.zeros((v, v), dtype=np.bool_)
-    cost = np.full((v, v), np.inf)
-    for i in range(v - 1):
-        a = np.repeat(verts[i : i + 1], v - i - 1, axis=0)
-        b = verts[i + 1 :]
-        ok = nav.clear(verts[i], b)
-        vis[i, i + 1 :] = ok
-        cost[i, i + 1 :] = np.where(ok, nav.cost(a, b), np.inf)
-    vis |= vis.T
-    cost = np.minimum(cost, cost.T)
-    np.fill_diagonal(cost, 0.0)
-    nxt = np.where(np.isfinite(cost), np.arange(v)[None, :], -1).astype(np.intp)
-    dist = cost
-    for k in range(v):
-        via = dist[:, k : k + 1] + dist[k : k + 1, :]
-        better = via < dist - 1e-12
-        if better.any():  # column and row k never improve, so in place is safe
-            np.copyto(dist, via, where=better)
-            np.copyto(nxt, np.broadcast_to(nxt[:, k : k + 1], nxt.shape), where=better)
-    nav.vis = vis
-    nav.dist = dist
-    nav.nxt = nxt
-    return nav
-
+from oprlab.table.blockers import NO_BLOCKERS, Blockers, crossing_params
+from oprlab.table.formation import BoolArray
+from oprlab.table.model import FloatArray, Point
+from oprlab.table.navgraph import NAV_CACHE_SIZE as NAV_CACHE_SIZE
+from oprlab.table.navgraph import IntArray
+from oprlab.table.navgraph import NavGraph as NavGraph
+from oprlab.table.navgraph import nav_graph as nav_graph
 
 # --- paths ---------------------------------------------------------------------------------
 
@@ -388,7 +110,14 @@ def _escape_bands() -> list[tuple[FloatArray, FloatArray]]:
 _ESCAPE = _escape_bands()
 
 
-def find_path(nav: NavGraph, start: Point, goal: Point, blockers: Blockers = NO_BLOCKERS) -> Path:
+def find_path(
+    nav: NavGraph,
+    start: Point,
+    goal: Point,
+    blockers: Blockers = NO_BLOCKERS,
+    *,
+    within: float = math.inf,
+) -> Path:
     """Shortest path from ``start`` to ``goal`` for a model, around static obstacles and the
     ``blockers`` (other units).
 
@@ -396,6 +125,10 @@ def find_path(nav: NavGraph, start: Point, goal: Point, blockers: Blockers = NO_
     slightly generous hull, a model still in melee) is joined to the nearest free point by a
     short straight step. If the goal cannot be reached, the path ends at the reachable vertex
     nearest the goal.
+
+    ``within``: only a path costing at most this is wanted. A path that does is the one asked
+    without it; otherwise the path may be another that costs more, or end short of the goal
+    (the search among other units leaves out what could only lead to a longer way).
     """
     s0 = np.array(start, dtype=np.float64)
     g0 = np.array(goal, dtype=np.float64)
@@ -423,7 +156,7 @@ def find_path(nav: NavGraph, start: Point, goal: Point, blockers: Blockers = NO_
     ):
         middle = [s, g]
     else:
-        middle, found = _graph_path(nav, s, g, blockers)
+        middle, found = _graph_path(nav, s, g, blockers, within)
         if not found or not reachable_goal:
             post = []
             reachable_goal = False
@@ -443,7 +176,7 @@ def _dedupe(points: list[FloatArray]) -> list[FloatArray]:
 
 
 def _graph_path(
-    nav: NavGraph, s: FloatArray, g: FloatArray, blockers: Blockers
+    nav: NavGraph, s: FloatArray, g: FloatArray, blockers: Blockers, within: float = math.inf
 ) -> tuple[list[FloatArray], bool]:
     """Via the static all-pairs table; if that path runs into a blocker, A* with blockers."""
     path, found = _static_path(nav, s, g)
@@ -452,7 +185,7 @@ def _graph_path(
     arr = np.array(path)
     if found and nav.clear(arr[:-1], arr[1:], blockers, static=False).all():
         return path, True
-    return _astar(nav, s, g, blockers)
+    return _astar(nav, s, g, blockers, within)
 
 
 def _static_path(nav: NavGraph, s: FloatArray, g: FloatArray) -> tuple[list[FloatArray], bool]:
@@ -494,7 +227,7 @@ def _walk_nxt(nav: NavGraph, i: int, j: int) -> list[FloatArray]:
 
 
 def _astar(
-    nav: NavGraph, s: FloatArray, g: FloatArray, blockers: Blockers
+    nav: NavGraph, s: FloatArray, g: FloatArray, blockers: Blockers, within: float = math.inf
 ) -> tuple[list[FloatArray], bool]:
     """A* over the graph's corners and the blockers' free corners, from ``s`` to ``g``.
 
@@ -511,18 +244,21 @@ def _astar(
     a way that cheap (``|s j| + |j g|`` above the bound by far more than round-off), the second
     search would push and pop exactly the nodes the first did, so the first one's path is the
     answer and the second is not made.
+
+    ``within`` bounds both searches as that known way does: when the path costs at most that,
+    it is the same path; when it costs more, some path costing more (or none) is returned.
     """
     sight = blockers.kept(nav, lambda: _Sight(nav, blockers))
-    upper = math.inf
+    upper = within
     nodes = sight.nodes
     if len(nodes) > _NEAR_NODES:
         d = float(np.hypot(*(g - s)))
         reach = np.hypot(*(nodes - s).T) + np.hypot(*(nodes - g).T)
         near = reach <= _ELLIPSE * d + _ELLIPSE_PAD
         if near.sum() < len(nodes):
-            first, found, cost = _graph_search(nav, s, g, blockers, sight, math.inf, near)
+            first, found, cost = _graph_search(nav, s, g, blockers, sight, within, near)
             if found:
-                upper = cost
+                upper = min(upper, cost)
                 if float(reach[~near].min()) > cost + _OUTSIDE_MARGIN:
                     return first, True
     path, found, _ = _graph_search(nav, s, g, blockers, sight, upper, None)
@@ -753,3 +489,61 @@ def walk(
 def polyline_length(points: Sequence[Point]) -> float:
     arr = np.asarray(points, dtype=np.float64).reshape(-1, 2)
     return float(np.hypot(*(arr[1:] - arr[:-1]).T).sum()) if len(arr) > 1 else 0.0
+
+
+def reaches_within(
+    nav: NavGraph, start: FloatArray, goal: FloatArray, blockers: Blockers, within: float
+) -> bool:
+    """Whether :func:`find_path` from ``start`` to ``goal`` surely costs at most ``within``,
+    found by a greedy search (nearest to the goal first) that stops at the first way that
+    cheap. ``False`` says only that none was found: ask :func:`find_path`.
+
+    Only on a table with no obstacle corners and no climbs, toward a free goal: there the path
+    search is A* among the blockers' free corners (:func:`_astar`), after the step out of a
+    blocker a start inside one takes, and any way through those corners whose every line A*
+    would find clear bounds its cost."""
+    if len(nav.verts) or len(nav.climb_h) or not len(blockers):
+        return False
+    free_s, free_g = nav.free(np.stack((start, goal)), blockers)
+    if not free_g:
+        return False
+    if not free_s:
+        out = _nearest_free(nav, start, blockers)
+        if out is None:
+            return False
+        within -= float(np.hypot(*(out - start)))
+        start = out
+    sight = blockers.kept(nav, lambda: _Sight(nav, blockers))
+    nodes = sight.nodes
+    f = len(nodes)
+    h = np.hypot(*(nodes - goal).T)
+    best = np.full(f, np.inf)
+    done = np.zeros(f, dtype=np.bool_)
+    toward = sight.toward(goal.tobytes())
+    heap: list[tuple[float, int | bytes, float]] = [(0.0, start.tobytes(), 0.0)]
+    while heap:
+        _, key, cost = heapq.heappop(heap)
+        if isinstance(key, int):
+            if done[key]:
+                continue
+            done[key] = True
+            p = nodes[key]
+        else:
+            p = start
+        seen_g = toward.get(key)
+        dist, vis = sight.line(key, p)
+        newc = cost + dist
+        want = ~done & (newc + h <= within) & (newc < best - 1e-12)
+        cand = want.nonzero()[0]
+        unknown = cand[vis[cand] < 0]
+        if seen_g is None or len(unknown):
+            got = sight.measure(key, p, unknown, blockers, goal if seen_g is None else None)
+            if seen_g is None:
+                cost_g = float(np.hypot(*(p - goal))) if got else math.inf
+                seen_g = toward[key] = (got, cost_g)
+        if seen_g[0] and cost + seen_g[1] <= within:
+            return True
+        for j in cand[vis[cand] == 1].tolist():
+            best[j] = newc[j]
+            heapq.heappush(heap, (float(h[j]), j, float(newc[j])))
+    return False
