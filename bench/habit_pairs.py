@@ -14,8 +14,10 @@ side)::
     .venv/bin/python -m bench.habit_pairs OUT.jsonl --report [rules]
 
 ``rules-no-FIELD`` names ``rules`` with one habit fix off (a ``Style`` field: ``rules-no-cover``),
-``rules-with-FIELD`` with one it lacks on (``rules-with-depth``), for ablations; ``--from K``
-starts at the K-th seed (to add games to a file).
+``rules-with-FIELD`` with one it lacks on (``rules-with-depth``), and with several joined by
+``+`` (``rules-with-deploy_for_markers+shoot_markers``), for ablations; ``--from K`` starts at
+the K-th seed (to add games to a file). Each game's line records the markers each side holds
+at the end of each round (``held``), and ``--report`` gives their means per commander and army.
 """
 
 from __future__ import annotations
@@ -68,6 +70,20 @@ def _ablations() -> None:
 _ablations()
 
 
+def register(name: str) -> None:
+    """Register ``rules-with-A+B`` (or ``rules-no-A+B``): ``rules`` with several boolean
+    ``Style`` fields switched at once (the single ones are registered on import)."""
+    for prefix, on in (("rules-with-", True), ("rules-no-", False)):
+        if name.startswith(prefix) and name not in COMMANDERS:
+            names = name[len(prefix) :].split("+")
+            known = {f.name for f in fields(Style) if isinstance(getattr(RULES, f.name), bool)}
+            if not set(names) <= known:
+                raise SystemExit(f"error: {name!r}: expected fields of Style from {sorted(known)}")
+            style = replace(RULES, name=name, **dict.fromkeys(names, on))
+            COMMANDERS[name] = partial(RulesCommander, style=style)
+            REVISIONS["opr"][name] = f"{REVISIONS['opr']['rules']}+{name}"
+
+
 def tasks(
     n: int, names: tuple[str, str], start: int = 0, systems: tuple[str, ...] = SYSTEMS
 ) -> Iterator[Task]:
@@ -98,6 +114,7 @@ def play(task: Task) -> dict[str, Any]:
         system=system,
     )
     danger, short = [0, 0], [0, 0]
+    held = _held(state.log.events, state.rounds)
     for e in state.log.events:
         if e["kind"] == "dangerous":
             danger[state.units[e["unit"]].side] += int(e.get("wounds", 0))
@@ -113,8 +130,21 @@ def play(task: Task) -> dict[str, Any]:
         "objectives": list(result.objectives),
         "danger": danger,
         "short": short,
+        "held": held,
         "cpu": round(time.process_time() - start, 2),
     }
+
+
+def _held(events: list[dict[str, Any]], rounds: int) -> list[list[int]]:
+    """Markers each side holds at the end of each round (the log's ``control`` changes)."""
+    owner: dict[int, int | None] = {}
+    held = []
+    for r in range(1, rounds + 1):
+        for e in events:
+            if e["kind"] == "control" and e.get("round") == r:
+                owner[e["objective"]] = e["controller"]
+        held.append([sum(o == side for o in owner.values()) for side in (0, 1)])
+    return held
 
 
 def _score(game: dict[str, Any], who: str) -> float:
@@ -159,6 +189,20 @@ def report(path: str, new: str) -> list[str]:
                 f"{s} {who}: dangerous wounds {d / n:.2f}/game, charges short {c / n:.2f}/game "
                 f"({len(played)} games, {len({g['seed'] for g in played})} tables)"
             )
+        for who in sorted({g["a"] for g in played}):
+            for m, pair in enumerate(MATCHUPS):
+                for seat, army in enumerate(pair):
+                    mine = [
+                        g["held"]
+                        for g in played
+                        if "held" in g and g["matchup"] == m and (g["a"] == who) == (seat == 0)
+                    ]
+                    if mine:
+                        rows = " / ".join(
+                            f"{sum(h[r][seat] for h in mine) / len(mine):.2f}"
+                            for r in range(len(mine[0]))
+                        )
+                        out.append(f"{s} {who} as {army}: markers held by round {rows}")
     return out
 
 
@@ -176,6 +220,8 @@ def main(argv: list[str]) -> None:
     plain = [a for i, a in enumerate(argv) if i and i not in skip and not a.startswith("--")]
     n = int(plain[0])
     first, second = (plain[1] if len(plain) > 1 else "rules-v1,rules").split(",")
+    for name in (first, second):
+        register(name)
     todo = list(tasks(n, (first, second), opts.get("--from", 0), systems))
     with Pool(opts.get("--jobs", 2)) as pool, open(path, "a", encoding="utf-8") as f:
         for game in pool.imap_unordered(play, todo):

@@ -13,11 +13,13 @@ May import ``oprlab.game`` and below.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence, Set
 from dataclasses import replace
 
 import shapely
 
+from oprlab.game import geometry as geo
 from oprlab.game import gff, gff_casting, gff_defend, gff_melee
 from oprlab.game import gff_setup as edges
 from oprlab.game.actions import Action, Kind
@@ -52,17 +54,19 @@ def choose(
     *,
     enemy_clock: bool = True,
     melee: Callable[[Unit], bool] | None = None,
+    reach: Callable[[Unit], float] | None = None,
 ) -> Action:
     """The habit for ``actions[0].kind``; ``shooting`` says which units deploy back;
     ``enemy_clock``: whether :func:`start_clock` runs enemy clocks up; ``melee`` (which units
-    fight): the edge is chosen from the matchup (:func:`choose_edge`)."""
+    fight): the edge is chosen from the matchup (:func:`choose_edge`); ``reach`` (a unit's
+    first-round reach to a marker): shooters deploy to take markers (:func:`claim_marker`)."""
     kind = actions[0].kind
     if kind is Kind.CHOOSE_ZONE:
         if melee is not None:
             return choose_edge(state, actions, army=army_kind(state, shooting, melee))
         return choose_edge(state, actions)
     if kind is Kind.DEPLOY:
-        return deploy(state, actions, shooting)
+        return deploy(state, actions, shooting, reach)
     if kind is Kind.DEFEND:
         return defend(state, actions)
     if kind is Kind.SET_CLOCK:  # (listed first only at an activation's start)
@@ -146,11 +150,22 @@ def _share(table: Table, kinds: Set[TerrainType], region: shapely.Geometry) -> f
     return float(shapely.union_all(pieces).intersection(region).area / region.area)
 
 
-def deploy(state: GameState, actions: Sequence[Action], shooting: Callable[[Unit], bool]) -> Action:
+def deploy(
+    state: GameState,
+    actions: Sequence[Action],
+    shooting: Callable[[Unit], bool],
+    reach: Callable[[Unit], float] | None = None,
+) -> Action:
     """Shooters as far back as they may, fighters as far forward, near the markers' line.
 
     Depth is measured from the side's own edge (``gff.edge_of``), the lateral offset along
     it: the habit the commander always had, turned with the edge it deploys on.
+
+    ``reach`` (how far a unit can be from a marker and still stand within 3" of it at the
+    end of the first round: its Rush plus 3"): a shooter goes where it can take a marker no
+    unit of its side deployed so far can reach, the farthest back of those places (the
+    unit to place is the one the habit above picks); only when no such place is left does
+    it stand as far back as it may (:func:`claim_marker`).
     """
     table = state.table
     edge = gff.edge_of(state, state.active)
@@ -166,7 +181,48 @@ def deploy(state: GameState, actions: Sequence[Action], shooting: Callable[[Unit
         near = min(abs(a.to[lateral] - t[lateral]) for t in targets)
         return forward + 0.3 * near
 
-    return min(actions, key=key)
+    best = min(actions, key=key)
+    if reach is None or not shooting(state.units[best.unit].unit):
+        return best
+    return claim_marker(state, [a for a in actions if a.unit == best.unit], reach) or best
+
+
+def claim_marker(
+    state: GameState, actions: Sequence[Action], reach: Callable[[Unit], float]
+) -> Action | None:
+    """The place farthest back (then nearest its marker) from which the unit of ``actions``
+    can take a marker in the first round that no unit of its side placed so far can take
+    (within ``reach`` of it, centre to marker); ``None`` when there is none.
+
+    Seed 003 "Mission" 4 and 8: markers held at the end decide the game, and one is seized
+    by standing within 3" of it with no enemy near. A shooting army deployed wholly at the
+    back holds none after the first round (docs/commanders.md).
+    """
+    table = state.table
+    side = state.active
+    edge = gff.edge_of(state, side)
+    placed = [
+        (geo.centroid(u.placement), reach(u.unit))
+        for u in state.units.values()
+        if u.side == side and u.placement is not None
+    ]
+    free = [
+        o.position for o in state.objectives if all(math.dist(c, o.position) > r for c, r in placed)
+    ]
+    if not free:
+        return None
+    far = reach(state.units[actions[0].unit].unit)
+    best: tuple[float, float] | None = None
+    pick = None
+    for a in actions:
+        assert a.to is not None
+        gap = min(math.dist(a.to, m) for m in free)
+        if gap > far:
+            continue
+        k = (abs(edges.edge_distance(table, edge, a.to)), gap)
+        if best is None or k < best:
+            best, pick = k, a
+    return pick
 
 
 def spare_bennies(state: GameState, side: int) -> int:

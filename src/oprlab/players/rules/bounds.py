@@ -17,7 +17,7 @@ from oprlab.game.actions import Action, Kind
 from oprlab.game.gff import OBJECTIVE_RANGE
 from oprlab.game.state import GameState, UnitState
 from oprlab.players.rules.estimates import Role, expected_damage, unit_facts
-from oprlab.players.rules.scoring import PROJECTION_VALUE, Scoring
+from oprlab.players.rules.scoring import Scoring
 from oprlab.players.rules.view import Point, View, move_allowance
 from oprlab.rules.gff.attack import LONG_RANGE
 
@@ -188,7 +188,7 @@ class Bounds(Scoring):
             fixed += 0.9 * self._shot_bound(state, view, us, here, allowance)
         elif kind is Role.SHOOTING:
             fixed -= 5.0
-        weight = PROJECTION_VALUE * (0.5 + state.round / (2 * state.rounds))
+        weight = self._projection_weight(state)
         base, swing = self._swing(state, view, us)
         fixed += weight * base
         gains = [0.0] * len(state.objectives)
@@ -225,6 +225,9 @@ class Bounds(Scoring):
             hi = min(float(reach), g + allowance + 1e-6)
             if lo > reach:
                 continue
+            aim = 0.0  # at most the whole stake of breaking it (a chance is at most 1)
+            if self.style.aim_markers and self.habits(state).marker_habits:
+                aim = self._marker_stake(state, us, e) * self._projection_weight(state)
             fars = {lo > LONG_RANGE, hi > LONG_RANGE}
             for idx in range(bisect_left(reaches, lo), bisect_left(reaches, hi) + 1):
                 if idx >= len(reaches):
@@ -244,7 +247,7 @@ class Bounds(Scoring):
                         value = view.shots[key] = damage(
                             us, e, melee=False, distance=d, charging=False
                         )
-                    best = max(best, value)
+                    best = max(best, value + aim)
         return best
 
     def _hold_bound(self, state: GameState, a: Action) -> float:

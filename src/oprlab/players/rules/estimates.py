@@ -189,6 +189,33 @@ def _expected(
     return float(casualties) * target.cost / max(1, target.size) + shaken_bonus
 
 
+def break_chance(
+    attacker: UnitState,
+    target: UnitState,
+    *,
+    distance: float,
+    only: frozenset[str] | None = None,
+    skip: frozenset[str] = frozenset(),
+    cover: bool = False,
+) -> float:
+    """The chance one GFF shot of ``attacker`` leaves ``target`` destroyed or Shaken (d6 exact
+    odds): either way it no longer contests or seizes a marker (seed 003 "Shaken")."""
+    weapons = attack_weapons(attacker, melee=False, distance=distance, only=only, skip=skip)
+    if not weapons or attacker.models <= 0 or target.models <= 0:
+        return 0.0
+    profiles = tuple(
+        p for p in attack_profiles(attacker.unit, weapons, alive=attacker.models) if p.dice > 0
+    )
+    if not profiles:
+        return 0.0
+    s = Situation(distance=LONG_RANGE + 1 if distance > LONG_RANGE else 0.0, cover=cover)
+    d = defender_profile(
+        target.unit, models=target.models, markers=target.markers, shaken=target.shaken
+    )
+    odds = attack_odds_fast(profiles, d, s, D6)
+    return min(1.0, odds.p_destroyed + odds.p_shaken)
+
+
 #: One attack's expected casualties and chance to Shake, by what the odds depend on: the attack
 #: profiles (dice, quality and weapon rules), the defender's profile (Defense, models and wounds
 #: left) and the situation. The identity memo above misses whenever either unit loses a model

@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from oprlab.game import gff_setup as edges
-from oprlab.game.actions import Action
-from oprlab.game.gff import GffRules
+from oprlab.game.actions import Action, Kind
+from oprlab.game.gff import OBJECTIVE_RANGE, GffRules
 from oprlab.game.riverside import RiversideRules
 from oprlab.game.state import GameState, UnitState
 from oprlab.players import gff_choices, riverside_choices, riverside_odds
@@ -68,6 +68,10 @@ class SystemHabits:
     #: The edges that may still be picked when markers are placed (both systems place them
     #: before the deployment roll-off; Riverside's zones run along y = 0 and y = depth).
     marker_edges: Callable[[GameState], tuple[str, ...]] = _north_south
+    #: The later GFF marker habits (``Style.shoot_markers``, ``aim_markers``,
+    #: ``last_round_push``; ``rally_contests`` plays where Idle is a Shaken unit's only action)
+    #: play here (Riverside's commander meets issue 14's number without them).
+    marker_habits: bool = False
 
 
 def _gff_decide(cmd: Scorer, state: GameState, actions: Sequence[Action]) -> Action | None:
@@ -75,14 +79,17 @@ def _gff_decide(cmd: Scorer, state: GameState, actions: Sequence[Action]) -> Act
         return None
     shooting = lambda u: cmd.role(u) is Role.SHOOTING  # noqa: E731
     melee = (lambda u: cmd.role(u) is Role.MELEE) if cmd.style.edge_from_matchup else None
+    reach = None
+    if cmd.style.deploy_for_markers:
+        reach = lambda u: state.rules.move_allowance(u, Kind.RUSH) + OBJECTIVE_RANGE  # noqa: E731
     return gff_choices.choose(
-        state, actions, shooting, enemy_clock=cmd.style.enemy_clock, melee=melee
+        state, actions, shooting, enemy_clock=cmd.style.enemy_clock, melee=melee, reach=reach
     )
 
 
 #: Habits by rules class (the first match in the game's rules' MRO is used).
 HABITS: dict[type, SystemHabits] = {
-    GffRules: SystemHabits(decide=_gff_decide, marker_edges=_gff_marker_edges),
+    GffRules: SystemHabits(decide=_gff_decide, marker_edges=_gff_marker_edges, marker_habits=True),
     RiversideRules: SystemHabits(
         damage=riverside_odds.expected_damage,
         idle_for_all=True,

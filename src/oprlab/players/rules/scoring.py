@@ -17,7 +17,7 @@ from oprlab.game import geometry as geo
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff import CONSOLIDATE_INCHES, OBJECTIVE_RANGE, bennies_available
 from oprlab.game.state import GameState, UnitState
-from oprlab.players.rules.estimates import Role, unit_facts, value_per_model
+from oprlab.players.rules.estimates import Role, break_chance, unit_facts, value_per_model
 from oprlab.players.rules.habits import SystemHabits, habits_for
 from oprlab.players.rules.style import RULES, Style
 from oprlab.players.rules.view import (
@@ -40,6 +40,9 @@ OBJECTIVE_VALUE = 60.0
 PROJECTION_VALUE = 40.0
 #: A charge that falls short is worth this much less than the move it becomes.
 SHORT_CHARGE = 1.0
+#: GFF's last round (``Style.last_round_push``): a marker is worth this many times as much
+#: (the markers held when it ends decide the game; points removed then decide nothing).
+LAST_ROUND_WEIGHT = 3.0
 #: The share of what cover would save from enemy shooters a unit out of cover counts as lost.
 COVER_SHARE = 0.5
 
@@ -160,7 +163,37 @@ class Scoring:
                 us, t, melee=False, distance=d, charging=False, only=names,
                 skip=frozenset(a.split), cover=cover,
             )  # fmt: skip
+            if self.style.shoot_markers and habits.marker_habits:
+                stake = self._marker_stake(state, us, t)
+                if stake:
+                    value += (
+                        stake
+                        * self._projection_weight(state)
+                        * break_chance(
+                            us, t, distance=d, only=names, skip=frozenset(a.split), cover=cover
+                        )
+                    )
         return value + (self._benny(state, us, value) if a.benny else 0.0)
+
+    def _marker_stake(self, state: GameState, us: UnitState, target: UnitState) -> int:
+        """Markers ``us``'s side would hold (ours minus theirs) at the round's end with
+        ``target`` broken (destroyed or Shaken: it no longer contests), less with it standing
+        where it is (seed 003 "Mission" 4-6): the stake of breaking it."""
+        view = self._read(state)
+        key = (us.side, target.uid)
+        found = view.stakes.get(key)
+        if found is not None:
+            return found
+        stake = 0
+        near = view.near_objectives().get(target.uid)
+        if not target.shaken and target.placement is not None and near is not None and any(near):
+            objectives = zip(state.objectives, self._sides_near(state, target), near, strict=True)
+            for o, sides, close in objectives:
+                if close:
+                    gone = held(o.controller, sides, us.side)
+                    stake += gone - held(o.controller, sides | {target.side}, us.side)
+        view.stakes[key] = stake
+        return stake
 
     def _benny(self, state: GameState, us: UnitState, value: float) -> float:
         """A benny is worth spending on an attack when one is left over for each round to
@@ -209,9 +242,20 @@ class Scoring:
                 d = np.hypot(xs[None, :] - ox, ys[None, :] - oy)
                 close = ((d - radii[None, :]).min(axis=1) <= OBJECTIVE_RANGE).tolist()
                 total += sum(m[2] for m, ours in zip(maybe, close, strict=True) if ours)
-        value = PROJECTION_VALUE * (0.5 + state.round / (2 * state.rounds)) * total
+        value = self._projection_weight(state) * total
         view.projected[key] = value
         return value
+
+    def _last_round(self, state: GameState) -> float:
+        """How many times its usual worth a marker is worth now: :data:`LAST_ROUND_WEIGHT`
+        in the last round with ``Style.last_round_push`` where the system has it, else 1."""
+        push = self.style.last_round_push and self.habits(state).marker_habits
+        return LAST_ROUND_WEIGHT if push and state.round >= state.rounds else 1.0
+
+    def _projection_weight(self, state: GameState) -> float:
+        """Points for one more marker held at the round's end than now: weighted more as the
+        game nears its end, when later moves can no longer undo it."""
+        return PROJECTION_VALUE * (0.5 + state.round / (2 * state.rounds)) * self._last_round(state)
 
     def _swing(
         self, state: GameState, view: View, us: UnitState
@@ -234,8 +278,13 @@ class Scoring:
     def _sides_near(self, state: GameState, us: UnitState) -> list[set[int]]:
         near = self._read(state).near_objectives()
         out: list[set[int]] = [set() for _ in state.objectives]
+        # GFF: a Shaken unit's one action is Idle, which rallies it, so one yet to activate
+        # contests again at the round's end (seed 003 "Shaken")
+        rally = self.style.rally_contests and not self.habits(state).idle_for_all
         for other in state.units.values():
-            if other is us or not other.on_table or other.shaken:
+            if other is us or not other.on_table:
+                continue
+            if other.shaken and not (rally and not other.activated):
                 continue
             if other.arrived == state.round or other.placement is None:
                 continue
@@ -273,8 +322,23 @@ class Scoring:
                     )
                 if targets is not None and self.style.cover:  # in sight: its cover is known
                     value = self._covered_shot(state, view, us, e, d, value)
+                if self.style.aim_markers and self.habits(state).marker_habits:
+                    value += self._aim(state, view, us, e, d)
                 best = max(best, value)
         return best
+
+    def _aim(self, state: GameState, view: View, us: UnitState, e: UnitState, d: float) -> float:
+        """What breaking ``e`` (destroyed or Shaken) from ``d`` inches is worth in markers at the
+        round's end (:meth:`_marker_stake`, counted from where the units stand now), at the
+        chance of the shot in the open (the cover term of the points is left to the shot)."""
+        stake = self._marker_stake(state, us, e)
+        if not stake:
+            return 0.0
+        key = (us.uid, e.uid, bisect_left(unit_facts(us.unit)[2], d), d > LONG_RANGE)
+        chance = view.breaks.get(key)
+        if chance is None:
+            chance = view.breaks[key] = break_chance(us, e, distance=d)
+        return stake * self._projection_weight(state) * chance
 
     def _melee_damage(
         self, view: View, attacker: UnitState, target: UnitState, *, charging: bool
@@ -434,8 +498,9 @@ class Scoring:
         other = "" if contested is None else contested.uid
         worth = view.worth.get((us.uid, other))
         if worth is None:
+            full = OBJECTIVE_VALUE * self._last_round(state)
             worth = view.worth[(us.uid, other)] = [
-                (o.position, self._need(state, us, i, o.controller, contested) * OBJECTIVE_VALUE)
+                (o.position, self._need(state, us, i, o.controller, contested) * full)
                 for i, o in enumerate(state.objectives)
             ]
         return worth

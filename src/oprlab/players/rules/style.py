@@ -1,8 +1,10 @@
 """How a rules commander plays: which of issue 14's habit fixes it has, and its temper.
 
-``rules`` has every fix but ``depth`` (built, measured, not separated from no change:
-docs/commanders.md); ``rules-v1`` none (the commander of before issue 14, kept as a rung
-of the ladder: it plays exactly the games it always played); ``rules-aggressive`` and
+``rules`` has every fix but ``depth`` and GFF's marker habits (``deploy_for_markers``,
+``rally_contests``, ``last_round_push``, ``shoot_markers``, ``aim_markers``): each built,
+measured and not separated from no change (docs/commanders.md); ``rules-v1`` none (the
+commander of before issue 14, kept as a rung of the ladder: it plays exactly the games it
+always played); ``rules-aggressive`` and
 ``rules-cautious`` are ``rules`` with a temper that changes play: how much a charge is worth
 for its own sake, how much being in an enemy's charge reach costs, how much the strike back
 weighs against a charge.
@@ -53,6 +55,22 @@ class Style:
     #: placed before it): as many nearer each edge of a pair as the other, the rest near the
     #: centre; rules-v1 placed them near its own edge as if sides were always south/north.
     markers_for_edges: bool = True
+    #: GFF deployment: a shooting unit deploys where it can take, in the first round, a
+    #: marker no unit of its side placed before it can (the farthest back of those places),
+    #: not always as far back as it may: markers held at the end decide the game.
+    deploy_for_markers: bool = False
+    #: GFF markers at the round's end: a Shaken unit yet to activate this round rallies (its
+    #: one action is Idle), so it contests markers again, not as a Shaken unit would.
+    rally_contests: bool = False
+    #: GFF's last round: markers are worth ``LAST_ROUND_WEIGHT`` (3) times as much, on the
+    #: way and in the count at the round's end (the markers held then decide the game).
+    last_round_push: bool = False
+    #: GFF shots: a shot at a unit standing near a marker is also worth the chance it breaks
+    #: it (destroyed or Shaken) times the markers that changes at the round's end.
+    shoot_markers: bool = False
+    #: GFF moves: a Hold's or Advance's best shot counts what breaking a marker holder is
+    #: worth, as ``shoot_markers`` does for the shot itself.
+    aim_markers: bool = False
     #: Depth against fighters: a shooting unit's move into the charge reach of an enemy
     #: fighter it was out of counts that fighter's whole charge as lost (not only the
     #: ``danger`` share), before the last round: it holds back and shoots.

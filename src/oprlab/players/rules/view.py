@@ -108,6 +108,9 @@ class View:
         self.charges: dict[tuple[str, str], float] = {}
         self.melee: dict[tuple[str, str, bool], float] = {}
         self.shots: dict[tuple[str, str, int, bool], float] = {}
+        #: GFF marker habits: a shot's chance to break its target, the stake of breaking it
+        self.breaks: dict[tuple[str, str, int, bool], float] = {}
+        self.stakes: dict[tuple[int, str], int] = {}
         self.targets: dict[str, list[str]] = {}
         self.reaches: dict[str, float] = {}
         self.arrivals: dict[tuple[str, str], bool] = {}
