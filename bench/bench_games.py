@@ -187,6 +187,19 @@ more than it saved). Riverside's charge listing is now about 17% of a game (cPro
 before), most of it the one A* a reachable target still needs when the greedy search cannot
 vouch (a start or spot inside another unit's hull) and the straight-line check's set-up.
 
+The search commander's copy of the game (clone, sixth session; every golden and performance
+hash unchanged, two searched games newly pinned): `GameState.clone` was a deep copy of every
+object the state reached (Riverside's per-game sight memo with its arrays, the procedure, the
+log's events, the generator through pickle); it now copies each unit's state shallowly with
+what a game changes copied, shares what never changes, and lets the log share its events
+(`STATE_FIELDS`/`UNIT_FIELDS` say how each field is treated; tests/game/test_clone.py fails
+when a field is added and not named). `PYTHONPATH=. .venv/bin/python -m bench.clone_cost
+--games` (CPU, load 4.7-5.6): one copy of a 300-point state GFF 1,445 -> 156 us (log off),
+2,617 -> 159 us (on); Riverside 6,393 -> 165 us, 7,766 -> 295 us; a searched game (seed 0 of
+series 14) GFF 4.11 -> 3.83 s, Riverside 7.43 -> 5.61 s. Instructions of a searched game less
+the imports (seeds 0 and 1): GFF 8.7 / 9.9 -> 7.2 / 7.8 G (-19%), Riverside 16.7 / 14.7 ->
+10.3 / 8.8 G (-39%). Rules-commander games do not copy the state, so they are unchanged.
+
 Why 600 points cost 3.7 times 300 (counts in seeds 1-3 after the warm-up game, rules
 commanders): twice the decisions (251 -> 510 a game), and per decision more of everything that
 pairs units: 2.3 times the listed actions (56 -> 129: each unit lists an Advance and a Rush to
