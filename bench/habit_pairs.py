@@ -12,12 +12,16 @@ side)::
     .venv/bin/python -m bench.habit_pairs OUT.jsonl 60 [rules-v1,rules] [--jobs 2] [--from K]
         [--system gff]
     .venv/bin/python -m bench.habit_pairs OUT.jsonl --report [rules]
+    .venv/bin/python -m bench.habit_pairs B.jsonl --paired A.jsonl [NEW_IN_B [NEW_IN_A]]
 
 ``rules-no-FIELD`` names ``rules`` with one habit fix off (a ``Style`` field: ``rules-no-cover``),
 ``rules-with-FIELD`` with one it lacks on (``rules-with-depth``), and with several joined by
 ``+`` (``rules-with-deploy_for_markers+shoot_markers``), for ablations; ``--from K`` starts at
 the K-th seed (to add games to a file). Each game's line records the markers each side holds
 at the end of each round (``held``), and ``--report`` gives their means per commander and army.
+``--paired`` compares two files played on the same seeds: the mean over seeds of the newer
+commander's pair score in ``B`` less its pair score in ``A`` (the same opponent), with its
+normal 95% interval, and how many pairs did not move.
 """
 
 from __future__ import annotations
@@ -206,8 +210,48 @@ def report(path: str, new: str) -> list[str]:
     return out
 
 
+def _pair_scores(path: str, who: str) -> dict[tuple[str, int], float]:
+    """Each seed's pair score (both seats played) for ``who``, by system and seed."""
+    games: dict[tuple[str, int], list[float]] = defaultdict(list)
+    names: set[str] = set()
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        g = json.loads(line)
+        names.update((g["a"], g["b"]))
+        games[(g["system"], g["seed"])].append(_score(g, who))
+    if who not in names:
+        raise SystemExit(f"error: {path}: no game by {who!r}; its commanders: {sorted(names)}")
+    return {k: sum(v) / 2 for k, v in games.items() if len(v) == 2}
+
+
+def paired(path_b: str, path_a: str, who_b: str, who_a: str) -> list[str]:
+    """The paired difference of two files' pair scores on the seeds both played, per system
+    and matchup: the seeds' own noise cancels, so two variants separate on fewer pairs."""
+    b, a = _pair_scores(path_b, who_b), _pair_scores(path_a, who_a)
+    out = []
+    for system in (None, *SYSTEMS):
+        label = system or "all"
+        diffs = [b[k] - a[k] for k in sorted(b) if k in a and system in (None, k[0])]
+        n = len(diffs)
+        if n < 2:
+            continue
+        mean = sum(diffs) / n
+        half = 1.96 * math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+        out.append(
+            f"{label}: {who_b} less {who_a} {mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}]"
+            f" over {n} pairs, {sum(d == 0 for d in diffs)} the same"
+        )
+    return out
+
+
 def main(argv: list[str]) -> None:
     path = argv[0]
+    if "--paired" in argv:
+        rest = [a for a in argv[1:] if a != "--paired"]
+        if not rest:
+            raise SystemExit("error: --paired needs the other file: B.jsonl --paired A.jsonl")
+        names = [*rest[1:3], "rules", "rules"]
+        print("\n".join(paired(path, rest[0], names[0], names[1] if len(rest) > 2 else names[0])))
+        return
     if "--report" in argv:
         rest = [a for a in argv[1:] if a != "--report"]
         print("\n".join(report(path, rest[0] if rest else "rules")))
