@@ -160,6 +160,9 @@ def _score(game: dict[str, Any], who: str) -> float:
 def report(path: str, new: str) -> list[str]:
     """The summary lines of a file of games."""
     games = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines()]
+    names = {g[seat] for g in games for seat in ("a", "b")}
+    if games and new not in names:
+        raise SystemExit(f"error: {path}: no game by {new!r}; its commanders: {sorted(names)}")
     pairs: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
     for g in games:
         pairs[(g["system"], g["seed"])].append(g)
