@@ -38,6 +38,8 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
+from bench.harness import argument
+from oprlab.errors import UserError
 from oprlab.game.play import play_game
 from oprlab.game.systems import find_system
 from oprlab.players import get_commander
@@ -246,8 +248,14 @@ def paired(path_b: str, path_a: str, who_b: str, who_a: str) -> list[str]:
     return out
 
 
+USAGE = (
+    "python -m bench.habit_pairs OUT.jsonl N [OLD,NEW] [--jobs J] [--from K] [--system S]"
+    " | OUT.jsonl --report [NAME] | B.jsonl --paired A.jsonl [NEW_IN_B [NEW_IN_A]]"
+)
+
+
 def main(argv: list[str]) -> None:
-    path = argv[0]
+    path = argument(argv, 0, "OUT", USAGE)
     if "--paired" in argv:
         rest = [a for a in argv[1:] if a != "--paired"]
         if not rest:
@@ -259,16 +267,29 @@ def main(argv: list[str]) -> None:
         rest = [a for a in argv[1:] if a != "--report"]
         print("\n".join(report(path, rest[0] if rest else "rules")))
         return
-    opts = {k: int(argv[argv.index(k) + 1]) for k in ("--jobs", "--from") if k in argv}
-    systems = (argv[argv.index("--system") + 1],) if "--system" in argv else SYSTEMS
+    opts = {
+        k: int(argument(argv, argv.index(k) + 1, k, USAGE, number=True))
+        for k in ("--jobs", "--from")
+        if k in argv
+    }
+    systems = (
+        (argument(argv, argv.index("--system") + 1, "--system", USAGE),)
+        if "--system" in argv
+        else SYSTEMS
+    )
     if any(s not in SYSTEMS for s in systems):
         raise SystemExit(f"error: --system {systems[0]!r}: expected one of {', '.join(SYSTEMS)}")
     skip = {argv.index(k) + 1 for k in (*opts, "--system") if k in argv}
     plain = [a for i, a in enumerate(argv) if i and i not in skip and not a.startswith("--")]
-    n = int(plain[0])
+    n = int(argument(plain, 0, "N (seeds)", USAGE, number=True))
     first, second = (plain[1] if len(plain) > 1 else "rules-v1,rules").split(",")
-    for name in (first, second):
+    for name in (first, second):  # a bad name is one line before any file is opened
         register(name)
+        try:
+            get_commander(name, 0)
+        except UserError as exc:
+            print(f"error: commander {name!r}: {exc}\nusage: {USAGE}", file=sys.stderr)
+            sys.exit(2)
     todo = list(tasks(n, (first, second), opts.get("--from", 0), systems))
     with Pool(opts.get("--jobs", 2)) as pool, open(path, "a", encoding="utf-8") as f:
         for game in pool.imap_unordered(play, todo):

@@ -6,6 +6,7 @@ time a call costs moves far less."""
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -43,3 +44,18 @@ def measure(
         calls += 1
         elapsed = time.process_time() - start
     return Result(name, calls * work_per_call, unit, elapsed)
+
+
+def argument(argv: list[str], index: int, what: str, usage: str, *, number: bool = False) -> str:
+    """``argv[index]`` (a whole number when ``number``), or one line naming what is missing or
+    wrong and the usage, exit code 2: the experiment scripts' arguments, without a traceback."""
+    value = argv[index] if 0 <= index < len(argv) else None
+    if value is None or (number and not value.isdigit()):
+        got = "nothing" if value is None else repr(value)
+        print(
+            f"error: {what}: expected {'a whole number' if number else 'a value'}, got {got}"
+            f"\nusage: {usage}",
+            file=sys.stderr,
+        )
+        sys.exit(2)
+    return value

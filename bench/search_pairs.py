@@ -25,7 +25,10 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
+from bench.harness import argument
 from oprlab.analysis.ladder import LadderSpec, Matchup, Task, play_task
+from oprlab.errors import UserError
+from oprlab.players import get_commander
 from oprlab.players.base import COMMANDERS, REVISIONS
 from oprlab.players.search import SearchCommander
 from oprlab.rng import child_seed
@@ -169,16 +172,38 @@ def _share(winner: int | None, seat: int) -> float:
     return 0.5 if winner is None else float(winner == seat)
 
 
+USAGE = (
+    "python -m bench.search_pairs OUT.jsonl N NAME,NAME [--jobs J] [--from K]"
+    " | OUT.jsonl --report [--md] [--against NAME] [--only A,B]"
+)
+
+
 def main(argv: list[str]) -> None:
-    out = argv[0]
+    out = argument(argv, 0, "OUT", USAGE)
     if argv[1:2] == ["--report"]:
         against = argv[argv.index("--against") + 1] if "--against" in argv else ""
         only = argv[argv.index("--only") + 1].split(",") if "--only" in argv else []
         report(out, md="--md" in argv, against=against, names_only=tuple(only))
         return
-    n, names = int(argv[1]), argv[2].split(",")
-    jobs = int(argv[argv.index("--jobs") + 1]) if "--jobs" in argv else 1
-    start = int(argv[argv.index("--from") + 1]) if "--from" in argv else 0
+    n = int(argument(argv, 1, "N (seeds)", USAGE, number=True))
+    names = argument(argv, 2, "the variants", USAGE).split(",")
+    jobs = (
+        int(argument(argv, argv.index("--jobs") + 1, "--jobs", USAGE, number=True))
+        if "--jobs" in argv
+        else 1
+    )
+    start = (
+        int(argument(argv, argv.index("--from") + 1, "--from", USAGE, number=True))
+        if "--from" in argv
+        else 0
+    )
+    for name in names:  # a bad name is one line before any file is opened or game played
+        try:
+            register(name)
+            get_commander(name, 0)
+        except (KeyError, ValueError, UserError) as exc:
+            print(f"error: variant {name!r}: {exc}\nusage: {USAGE}", file=sys.stderr)
+            sys.exit(2)
     done = set()
     if Path(out).exists():  # resume: games already in OUT are not played again
         for line in Path(out).read_text(encoding="utf-8").splitlines():
