@@ -1,0 +1,46 @@
+"""The experiment scripts' bad arguments: one line naming what is wrong and the usage, exit
+code 2, and no output file made (the guide: bad input gets one clear line, never a
+traceback; outputs are checked before work starts)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "names"),
+    [
+        ("search_pairs", [], "OUT"),
+        ("search_pairs", ["abc"], "N (seeds)"),
+        ("search_pairs", ["3", "search", "--jobs", "q"], "--jobs"),
+        ("search_pairs", ["3", "search,nobody"], "'nobody'"),
+        ("habit_pairs", [], "OUT"),
+        ("habit_pairs", ["x"], "N (seeds)"),
+        ("habit_pairs", ["3", "rules-v1,rules", "--from"], "--from"),
+        ("habit_pairs", ["3", "rules,nobody"], "'nobody'"),
+    ],
+)
+def test_bad_arguments_are_one_line(
+    tmp_path: Path, script: str, args: list[str], names: str
+) -> None:
+    out = tmp_path / "out.jsonl"
+    argv = [str(out), *args] if names != "OUT" else []
+    done = subprocess.run(
+        [sys.executable, "-m", f"bench.{script}", *argv],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    first, usage = done.stderr.strip().splitlines()
+    assert first.startswith("error: ") and names in first
+    assert usage.startswith(f"usage: python -m bench.{script} ")
+    assert "Traceback" not in done.stderr
+    assert not out.exists()
