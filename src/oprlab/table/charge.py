@@ -28,6 +28,7 @@ from oprlab.table.formation import (
     gaps,
     is_coherent,
     is_difficult,
+    is_hazard,
     settle,
     standable,
 )
@@ -365,13 +366,13 @@ def can_charge(
 
 
 def _one_mode_decides(m: Mover) -> bool:
-    """Whether the charge at full allowance answers for every mode: no piece is difficult,
-    dangerous or elevated for the unit. Then going round the hazards is the same search, and
-    a capped charge tries the same spots nearest first, only fewer, along the same paths (no
-    climb makes a nearer spot dearer), so it reaches contact only if the full one does."""
+    """Whether the charge at full allowance answers for every mode: no piece is a hazard
+    (:func:`oprlab.table.formation.is_hazard`, what the search round hazards leaves out) or
+    elevated for the unit. Then going round the hazards is the same search, and a capped charge
+    tries the same spots nearest first, only fewer, along the same paths (no climb makes a
+    nearer spot dearer), so it reaches contact only if the full one does."""
     return not any(
-        is_difficult(p, m.unit.large) or p.has(TerrainType.DANGEROUS) or p.has(TerrainType.ELEVATED)
-        for p in m.table.pieces
+        is_hazard(p, m.unit.large) or p.has(TerrainType.ELEVATED) for p in m.table.pieces
     )
 
 

@@ -280,6 +280,11 @@ def is_difficult(piece: TerrainPiece, large: bool = False) -> bool:
     return piece.has(TerrainType.DIFFICULT) or (large and piece.has(TerrainType.DIFFICULT_LARGE))
 
 
+def is_hazard(piece: TerrainPiece, large: bool = False) -> bool:
+    """Terrain a charge may go round: difficult (for this unit) or dangerous."""
+    return is_difficult(piece, large) or piece.has(TerrainType.DANGEROUS)
+
+
 @dataclass(frozen=True, eq=False)
 class _Ground:
     """Where a model of one base radius may not stand on one table (terrain does not move)."""

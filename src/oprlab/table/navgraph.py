@@ -31,9 +31,9 @@ from oprlab.table.formation import (
     CLIMB_LIMIT,
     TOL,
     BoolArray,
-    is_difficult,
+    is_hazard,
 )
-from oprlab.table.model import FloatArray, Table, TerrainPiece, TerrainType
+from oprlab.table.model import FloatArray, Table, TerrainType
 
 IntArray = npt.NDArray[np.intp]
 
@@ -177,10 +177,6 @@ _NAV: dict[tuple[int, float, bool, bool, bool, float], NavGraph] = {}
 NAV_CACHE_SIZE = CACHE_SIZE
 
 
-def _hazard(piece: TerrainPiece, large: bool) -> bool:
-    return is_difficult(piece, large) or piece.has(TerrainType.DANGEROUS)
-
-
 def nav_graph(
     table: Table,
     radius: float,
@@ -221,7 +217,7 @@ def _build_nav(
     for piece in table.pieces if not flying else ():
         tall = piece.has(TerrainType.ELEVATED) and piece.height > climb_limit
         blocking = piece.has(TerrainType.IMPASSABLE) or tall
-        if avoid_hazards and _hazard(piece, large):
+        if avoid_hazards and is_hazard(piece, large):
             blocking = True
         if blocking:
             polys.append(
