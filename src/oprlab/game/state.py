@@ -22,6 +22,7 @@ from oprlab.game.actions import Action, Kind
 from oprlab.game.events import EventLog
 from oprlab.mechanics import Mechanic, Owner, State
 from oprlab.mechanics.dice import Dice
+from oprlab.rng import copy_rng
 from oprlab.table.model import Placement, Point, Table
 from oprlab.table.sight import SightCache
 from oprlab.units.model import Army, Unit
@@ -387,9 +388,6 @@ STATE_FIELDS: dict[str, tuple[str, ...]] = {
 }
 _WAITING = STATE_FIELDS["deep"]
 
-#: Seeds the generator a copied one is built on before its state is set (any seed would do).
-_ANY_SEED = np.random.SeedSequence(0)
-
 
 def _copy_unit(us: UnitState) -> UnitState:
     new = object.__new__(UnitState)
@@ -397,13 +395,6 @@ def _copy_unit(us: UnitState) -> UnitState:
     if us.placement is not None:
         new.placement = us.placement.copy()
     return new
-
-
-def copy_rng(rng: np.random.Generator) -> np.random.Generator:
-    """The same stream from here on (a deep copy's draws, for a fraction of its cost)."""
-    bits = type(rng.bit_generator)(_ANY_SEED)
-    bits.state = rng.bit_generator.state
-    return np.random.Generator(bits)
 
 
 def _copy_memo(memo: Memo) -> Memo:

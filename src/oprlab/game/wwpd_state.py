@@ -21,9 +21,10 @@ import numpy as np
 from oprlab.errors import OptionError
 from oprlab.game import objectives
 from oprlab.game.events import EventLog
-from oprlab.game.state import Objective, copy_rng
+from oprlab.game.state import Objective
 from oprlab.game.system import RollOffWinner, check_roll_off_winner
 from oprlab.mechanics import Mechanic
+from oprlab.rng import copy_rng
 from oprlab.rules.wwpd.attack import Kit, Options
 from oprlab.table.model import Placement, Point, Table
 from oprlab.table.sight import SightCache
