@@ -176,15 +176,7 @@ def _expected(
         cover=cover,
     )
     d = defender_profile(target, models=target_models, markers=markers, shaken=shaken)
-    key = (profiles, d, s)
-    found = _ODDS.get(key)
-    if found is None:
-        odds = attack_odds_fast(profiles, d, s, D6)
-        found = (sum(k * p for k, p in enumerate(odds.casualties)), odds.p_shaken)
-        if len(_ODDS) >= _ODDS_LIMIT:
-            _ODDS.clear()
-        _ODDS[key] = found
-    casualties, p_shaken = found
+    casualties, p_shaken, _ = _odds(profiles, d, s)
     shaken_bonus = 0.3 * p_shaken * target.cost
     return float(casualties) * target.cost / max(1, target.size) + shaken_bonus
 
@@ -212,14 +204,34 @@ def break_chance(
     d = defender_profile(
         target.unit, models=target.models, markers=target.markers, shaken=target.shaken
     )
-    odds = attack_odds_fast(profiles, d, s, D6)
-    return min(1.0, odds.p_destroyed + odds.p_shaken)
+    _, p_shaken, p_destroyed = _odds(profiles, d, s)
+    return min(1.0, p_destroyed + p_shaken)
 
 
-#: One attack's expected casualties and chance to Shake, by what the odds depend on: the attack
-#: profiles (dice, quality and weapon rules), the defender's profile (Defense, models and wounds
-#: left) and the situation. The identity memo above misses whenever either unit loses a model
-#: or a wound, but other pairs of units often ask the same odds (a third of the misses in
-#: 600-point games). Only numbers (no units held): a global memo, emptied whole at its limit.
-_ODDS: dict[tuple[tuple[AttackProfile, ...], DefenderProfile, Situation], tuple[float, float]] = {}
+def _odds(
+    profiles: tuple[AttackProfile, ...], d: DefenderProfile, s: Situation
+) -> tuple[float, float, float]:
+    """One attack's expected casualties, chance to Shake and chance to destroy (:data:`_ODDS`),
+    worked out once for the points and the break chance alike."""
+    key = (profiles, d, s)
+    found = _ODDS.get(key)
+    if found is None:
+        odds = attack_odds_fast(profiles, d, s, D6)
+        casualties = sum(k * p for k, p in enumerate(odds.casualties))
+        found = (casualties, odds.p_shaken, odds.p_destroyed)
+        if len(_ODDS) >= _ODDS_LIMIT:
+            _ODDS.clear()
+        _ODDS[key] = found
+    return found
+
+
+#: One attack's expected casualties, chance to Shake and chance to destroy, by what the odds
+#: depend on: the attack profiles (dice, quality and weapon rules), the defender's profile
+#: (Defense, models and wounds left) and the situation. The identity memo above misses whenever
+#: either unit loses a model or a wound, but other pairs of units often ask the same odds (a
+#: third of the misses in 600-point games). Only numbers (no units held): a global memo,
+#: emptied whole at its limit.
+_ODDS: dict[
+    tuple[tuple[AttackProfile, ...], DefenderProfile, Situation], tuple[float, float, float]
+] = {}
 _ODDS_LIMIT = 16384
