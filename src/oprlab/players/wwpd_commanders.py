@@ -16,7 +16,7 @@ them for any system whose ``commander_family`` is ``"wwpd"``. May import ``oprla
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -32,8 +32,8 @@ from oprlab.game.wwpd import (
 )
 from oprlab.players.base import FAMILIES
 from oprlab.rng import SeedLike, own_generator
+from oprlab.rules.wwpd import exact, fast
 from oprlab.rules.wwpd.attack import Attack, Kit, melee_attack
-from oprlab.rules.wwpd.exact import removal_chances
 from oprlab.rules.wwpd.targets import FIREFIGHT_RANGE, Phase
 
 __all__ = ["RandomWwpdCommander", "RulesWwpdCommander", "WwpdStyle"]
@@ -45,11 +45,16 @@ def worth(k: Kit) -> float:
     return 1.0 + p.toughness + p.armor + (3.0 if p.vehicle else 0.0)
 
 
-def expected_worth(attack: Attack, target: WwpdUnitState) -> float:
-    """The expected worth of ``target``'s models that ``attack`` removes (exact odds)."""
+def expected_worth(attack: Attack, target: WwpdUnitState, *, exact_odds: bool = True) -> float:
+    """The expected worth of ``target``'s models that ``attack`` removes: from the exact odds,
+    or (``exact_odds=False``) from their float twin, equal to float precision and a fraction
+    of the cost."""
     if not attack.volleys:
         return 0.0
-    per_model = removal_chances(attack)
+    if not exact_odds:
+        chances = fast.removal_chances(attack)
+        return sum(worth(k) * p for k, p in zip(target.kits, chances, strict=True))
+    per_model = exact.removal_chances(attack)
     return float(
         sum(
             (Fraction(worth(k)) * p for k, p in zip(target.kits, per_model, strict=True)),
@@ -94,6 +99,9 @@ class WwpdStyle:
 
 #: The last round's markers, against the others (``WwpdStyle.last_round_push``).
 LAST_ROUND_WEIGHT = 3.0
+#: How near the best float value an action must come to be worked out again with the exact
+#: odds: far above the float odds' round-off (about 1e-15 of a value of a few models' worth).
+NEAR_TIE = 1e-7
 RULES = WwpdStyle()
 V1 = WwpdStyle(name="rules-v1", leave_corner=False, last_round_push=False)
 
@@ -107,6 +115,8 @@ class RulesWwpdCommander:
         self.seed = seed
         self.style = style
         self.name = style.name
+        #: Whether the values being worked out use the exact odds (:meth:`_best`).
+        self._exact = False
 
     def choose(self, state: WwpdState, actions: Sequence[WwpdAction]) -> WwpdAction:
         unit = actions[0].unit
@@ -116,10 +126,29 @@ class RulesWwpdCommander:
         if kind is Kind.DEPLOY:
             return min(mine, key=lambda a: self._deploy_key(state, us, a))
         if state.phase == Phase.MOVEMENT.value:
-            return max(mine, key=lambda a: self._move_value(state, us, a))
+            return self._best(mine, lambda a: self._move_value(state, us, a))
         if state.phase in (Phase.SHOOTING.value, Phase.FIREFIGHT.value):
-            return max(mine, key=lambda a: self._fire_value(state, us, a))
-        return max(mine, key=lambda a: self._charge_value(state, us, a))
+            return self._best(mine, lambda a: self._fire_value(state, us, a))
+        return self._best(mine, lambda a: self._charge_value(state, us, a))
+
+    def _best(self, mine: Sequence[WwpdAction], value: Callable[[WwpdAction], float]) -> WwpdAction:
+        """The first action of greatest value as the exact odds give it (issue 13): every value
+        is worked out with the float odds, and only the actions within :data:`NEAR_TIE` of the
+        best again with the exact ones (two targets alike tie exactly, which float round-off
+        would break at random), so the choice is the one ``max`` over exact values makes."""
+        values = [value(a) for a in mine]
+        top = max(values)
+        near = [a for a, v in zip(mine, values, strict=True) if v >= top - NEAR_TIE]
+        if len(near) == 1:
+            return near[0]
+        self._exact = True
+        try:
+            return max(near, key=value)
+        finally:
+            self._exact = False
+
+    def _worth(self, attack: Attack, target: WwpdUnitState) -> float:
+        return expected_worth(attack, target, exact_odds=self._exact)
 
     # --- deployment and movement -------------------------------------------------------
 
@@ -185,14 +214,14 @@ class RulesWwpdCommander:
                 continue
             still = shooting_attack_of(state, replace(us, moved=False), e)
             moving = shooting_attack_of(state, replace(us, moved=True), e)
-            best = max(best, expected_worth(still, e) - expected_worth(moving, e))
+            best = max(best, self._worth(still, e) - self._worth(moving, e))
         return best
 
     # --- fire, cower, charge -----------------------------------------------------------
 
     def _fire_value(self, state: WwpdState, us: WwpdUnitState, a: WwpdAction) -> float:
         if a.kind is Kind.SHOOT:
-            return expected_worth(
+            return self._worth(
                 shooting_attack_of(state, us, state.units[a.target]), state.units[a.target]
             )
         if a.kind is Kind.COWER:
@@ -207,7 +236,7 @@ class RulesWwpdCommander:
                 hiding = replace(
                     attack, conditions=replace(attack.conditions, target_cowering=True)
                 )
-                saved += expected_worth(attack, us) - expected_worth(hiding, us)
+                saved += self._worth(attack, us) - self._worth(hiding, us)
             return saved
         return 0.0
 
@@ -217,7 +246,7 @@ class RulesWwpdCommander:
         t = state.units[a.target]
         dealt = melee_attack(us.unit, t.unit, attacker_alive=us.alive, target_alive=t.alive)
         taken = melee_attack(t.unit, us.unit, attacker_alive=t.alive, target_alive=us.alive)
-        value = expected_worth(dealt, t) - 0.8 * expected_worth(taken, us)
+        value = self._worth(dealt, t) - 0.8 * self._worth(taken, us)
         return value + (0.5 if not is_shooter(us) else -0.5)
 
 

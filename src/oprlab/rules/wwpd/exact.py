@@ -15,7 +15,7 @@ Summing over the joint hit counts gives the exact distribution of models removed
 the product of ``(dice + 1)`` over volleys, so attacks whose volleys differ only in name are
 merged first (:func:`~oprlab.rules.wwpd.attack.merged`).
 
-May import ``oprlab.prob``, ``oprlab.mechanics`` and ``oprlab.rules.wwpd``.
+May import ``oprlab.prob``, ``oprlab.mechanics``, ``oprlab.units`` and ``oprlab.rules.wwpd``.
 """
 
 from __future__ import annotations
@@ -29,12 +29,14 @@ from functools import lru_cache
 from oprlab.mechanics.wwpd import p_success
 from oprlab.prob import Dist, mean
 from oprlab.rules.wwpd.attack import Attack, Volley, allocate, save_target, wound_target
+from oprlab.units.profiles import WwpdModel
 
 __all__ = [
     "AttackOdds",
     "attack_odds",
     "chain_probability",
     "expected_removed",
+    "hit_removes",
     "hits_distribution",
     "removal_chances",
     "removed_distribution",
@@ -68,12 +70,16 @@ def chain_probability(attack: Attack, volley: Volley, index: int) -> Fraction:
     To wound (0 when the weapon cannot damage it, and at 7+ against an armoured vehicle), then
     fail the save (certain when there is none).
     """
-    model = attack.targets[index]
+    return hit_removes(volley, attack.targets[index], save_target(attack, volley, index))
+
+
+def hit_removes(volley: Volley, model: WwpdModel, save_x: int | None) -> Fraction:
+    """The chance one hit of ``volley`` removes ``model`` when its save is ``save_x`` (``None``:
+    no save): :func:`chain_probability` once the save is known."""
     wound_x = wound_target(volley, model)
     if wound_x is None:
         return _ZERO
     wound = p_success(wound_x, armoured_vehicle=model.vehicle)
-    save_x = save_target(attack, volley, index)
     fail = _ONE if save_x is None else 1 - p_success(save_x)
     return wound * fail
 
