@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench.harness import argument, positional
 from oprlab.analysis.lab.design import build_cells, experiment_hash
 from oprlab.analysis.lab.model import parse_experiment
 from oprlab.analysis.lab.report import build_report
@@ -93,5 +94,8 @@ def main(games: int) -> None:
     print(f"load average {os.getloadavg()[0]:.1f}, {os.cpu_count()} cores")
 
 
+USAGE = "python -m bench.bench_lab_report [GAMES]"
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000)
+    args = positional(sys.argv[1:], (), 1, USAGE)
+    main(int(argument(args, 0, "GAMES", USAGE, number=True)) if args else 1_000_000)

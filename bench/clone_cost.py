@@ -16,6 +16,7 @@ import sys
 import time
 from typing import Any
 
+from bench.harness import positional
 from bench.search_pairs import SYSTEMS, spec
 from oprlab.game.play import play_game
 from oprlab.game.state import GameState
@@ -74,7 +75,11 @@ def searched_share(system: str, seed: int) -> tuple[float, float, int]:
     return total, spent[0], int(spent[1])
 
 
+USAGE = "python -m bench.clone_cost [--games]"
+
+
 def main(argv: list[str]) -> int:
+    positional(argv, ("--games",), 0, USAGE)
     seed = child_seed(14, 0)
     for system in SYSTEMS:
         for log in (False, True):

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NoReturn
 
 
 @dataclass(frozen=True)
@@ -52,10 +53,23 @@ def argument(argv: list[str], index: int, what: str, usage: str, *, number: bool
     value = argv[index] if 0 <= index < len(argv) else None
     if value is None or (number and not value.isdigit()):
         got = "nothing" if value is None else repr(value)
-        print(
-            f"error: {what}: expected {'a whole number' if number else 'a value'}, got {got}"
-            f"\nusage: {usage}",
-            file=sys.stderr,
-        )
-        sys.exit(2)
+        refuse(what, "a whole number" if number else "a value", got, usage)
     return value
+
+
+def refuse(what: str, expected: str, got: str, usage: str) -> NoReturn:
+    """One line naming what is wrong, what would be right and the usage; exit code 2."""
+    print(f"error: {what}: expected {expected}, got {got}\nusage: {usage}", file=sys.stderr)
+    sys.exit(2)
+
+
+def positional(argv: list[str], flags: Sequence[str], most: int, usage: str) -> list[str]:
+    """The arguments that are not flags; a flag not in ``flags`` or more than ``most`` of them
+    is refused (:func:`refuse`), so a mistyped option is not silently ignored."""
+    for a in argv:
+        if a.startswith("--") and a not in flags:
+            refuse("option", " or ".join(flags) or "no option", repr(a), usage)
+    rest = [a for a in argv if not a.startswith("--")]
+    if len(rest) > most:
+        refuse("arguments", f"at most {most}", repr(" ".join(rest)), usage)
+    return rest

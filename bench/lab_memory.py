@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import psutil
 
+from bench.harness import argument, positional
 from oprlab.analysis.lab.design import build_cells
 from oprlab.analysis.lab.model import parse_experiment
 from oprlab.analysis.lab.run import run_experiment
@@ -103,9 +104,11 @@ def growth(samples: Sequence[tuple[float, int, float]]) -> str:
     return "growth of the largest worker: " + "; ".join(parts)
 
 
+USAGE = "python -m bench.lab_memory [SEEDS] [--dask [--profiler]]"
+
 if __name__ == "__main__":
-    argv = [a for a in sys.argv[1:] if not a.startswith("--")]
-    seeds = int(argv[0]) if argv else 150
+    argv = positional(sys.argv[1:], ("--dask", "--profiler"), 1, USAGE)
+    seeds = int(argument(argv, 0, "SEEDS", USAGE, number=True)) if argv else 150
     if "--dask" not in sys.argv:
         main(seeds)
     else:

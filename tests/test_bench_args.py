@@ -44,3 +44,33 @@ def test_bad_arguments_are_one_line(
     assert usage.startswith(f"usage: python -m bench.{script} ")
     assert "Traceback" not in done.stderr
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "names"),
+    [
+        ("bench_lab_report", ["lots"], "GAMES"),
+        ("bench_lab_report", ["10", "20"], "at most 1"),
+        ("lab_memory", ["ten"], "SEEDS"),
+        ("lab_memory", ["10", "--dusk"], "'--dusk'"),
+        ("clone_cost", ["--game"], "'--game'"),
+        ("clone_cost", ["3"], "at most 0"),
+    ],
+)
+def test_other_scripts_refuse_bad_arguments_in_one_line(
+    script: str, args: list[str], names: str
+) -> None:
+    """A mistyped number or option is named before any work (it was a traceback, or a flag
+    silently ignored)."""
+    done = subprocess.run(
+        [sys.executable, "-m", f"bench.{script}", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    first, usage = done.stderr.strip().splitlines()
+    assert first.startswith("error: ") and names in first
+    assert usage.startswith(f"usage: python -m bench.{script}")
+    assert "Traceback" not in done.stderr
