@@ -212,6 +212,29 @@ fans (5.8 -> 10.8), each against 1.9 times the edges: about 12 times the A* work
 army (cProfile: A* 9.7x, the commander 5.7x, legal actions 6.4x). Getting to 2.5x needs the
 listing and scoring per unit and target kept between decisions (only pairs with a unit that
 moved change) and an A* whose sight tests only the blockers near each line.
+
+Issue 13's walled-in goals (paths6; every golden and performance hash unchanged; instructions
+as above): a move toward an enemy aims at its centre and the path search escapes to the first
+free ring point round it, just outside the enemy's blocker. In ten 300-point games that point
+is always reached, but in 122 of 176 such moves it lies on the blocker's far side or flank and
+the path goes round it (91% of those searches' pops: the straight-line estimate ignores the
+blocker in between). At 600 points 4 of 122 lie in a pocket the enemy's neighbours and the
+table edge close, and A* popped every node the start reaches before it ended at the one nearest
+the goal: a quarter of the path search's sight-line work in three games. A* now asks, when its
+first search finds no way or after 48 pops without one, whether the goal is walled in (found
+from the goal outward, checked by the search's own line test) and then searches only toward
+the nearest nodes outside the pocket (tests/table/test_walled_goal.py): GFF 600 pts (seeds
+1-3) 12.15 -> 11.91 G (-2.0%); 300 pts and Riverside unchanged (no pocket in them). Tried and
+not kept: the way round the goal's blocker as A*'s estimate (exact, consistent; its pops in
+those moves -25%), but the lines the centre's search then leaves unmeasured are measured by
+the models' searches that follow among the same blockers: GFF 300 pts -0.25%, 600 pts +0.4%;
+the least way through a node that sees the goal as the estimate: no fewer pops. What the
+path search still spends (the recorded find_path calls of those games replayed, 2.07 G of
+10.88 G at 300 points, 2.7 G of 11.9 G at 600): about 160,000 instructions per sight-line
+test call and 8,500 per line, one call per node popped; a move's searches share what they
+measure, so fewer pops in one search mostly move the work to the next. The next step: an early
+bound on the goal's cost (with the final cost known up front the same searches measure 76%
+fewer lines, same pops), or one batched sight test for the few nodes A* will pop next.
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).

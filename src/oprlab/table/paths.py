@@ -18,7 +18,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -247,25 +247,151 @@ def _astar(
 
     ``within`` bounds both searches as that known way does: when the path costs at most that,
     it is the same path; when it costs more, some path costing more (or none) is returned.
+
+    A goal walled in by units (and the table edge) has no way to it, and the search would pop
+    every node the start reaches before it ends at the one nearest the goal. After a few dozen
+    nodes without a way, or when the first search finds none, it asks whether the goal is
+    walled in (:class:`_Pocket`, only without ``within``); if so the answer is found directly.
     """
     sight = blockers.kept(nav, lambda: _Sight(nav, blockers))
     upper = within
     nodes = sight.nodes
+    pocket = _Pocket(nav, sight, s, g, blockers) if within == math.inf else None
     if len(nodes) > _NEAR_NODES:
         d = float(np.hypot(*(g - s)))
         reach = np.hypot(*(nodes - s).T) + np.hypot(*(nodes - g).T)
         near = reach <= _ELLIPSE * d + _ELLIPSE_PAD
         if near.sum() < len(nodes):
-            first, found, cost = _graph_search(nav, s, g, blockers, sight, within, near)
+            walled = None if pocket is None else pocket.sealed
+            first, found, cost = _graph_search(nav, s, g, blockers, sight, within, near, walled)
             if found:
                 upper = min(upper, cost)
                 if float(reach[~near].min()) > cost + _OUTSIDE_MARGIN:
                     return first, True
-    path, found, _ = _graph_search(nav, s, g, blockers, sight, upper, None)
+            elif pocket is not None and pocket.sealed():
+                return pocket.way_out(), False
+    walled = None if pocket is None or upper < math.inf or pocket.asked else pocket.sealed
+    path, found, _ = _graph_search(nav, s, g, blockers, sight, upper, None, walled)
+    if not found and pocket is not None and pocket.asked and pocket.sealed():
+        return pocket.way_out(), False  # it stopped when the pocket was found
     return path, found
 
 
+class _Pocket:
+    """Whether the goal of one search is walled in and the path the search then gives (to the
+    node it reaches nearest the goal) is found directly; worked out once, when first asked."""
+
+    def __init__(
+        self, nav: NavGraph, sight: _Sight, s: FloatArray, g: FloatArray, blockers: Blockers
+    ) -> None:
+        self.nav, self.sight, self.s, self.g, self.blockers = nav, sight, s, g, blockers
+        self.asked = False
+        self.path: list[FloatArray] | None = None
+
+    def sealed(self) -> bool:
+        if not self.asked:
+            self.asked = True
+            cut = _cut_off(self.nav, self.sight, self.s, self.g, self.blockers)
+            if cut is not None:
+                self.path = _nearest_reachable(
+                    self.nav, self.s, self.g, self.blockers, self.sight, cut
+                )
+        return self.path is not None
+
+    def way_out(self) -> list[FloatArray]:
+        return [self.s] if self.path is None else self.path
+
+
+def _cut_off(
+    nav: NavGraph, sight: _Sight, s: FloatArray, g: FloatArray, blockers: Blockers
+) -> BoolArray | None:
+    """The nodes walled in with ``g`` (a goal in a pocket of units and table edge), if that is
+    sure; else ``None``.
+
+    Found from ``g`` outward (each pocket node's sight lines, up to a few), and then checked
+    the way the search itself would look: no line from any other node or ``s`` into the pocket
+    or to ``g`` is clear, by the very test the search makes for it (so the search, which only
+    follows such lines, could never reach them)."""
+    nodes = sight.nodes
+    cut = np.zeros(len(nodes), dtype=np.bool_)
+    frontier = [g]
+    fans = 0
+    while frontier:
+        fans += 1
+        if fans > _POCKET_FANS:
+            return None
+        p = frontier.pop()
+        rest = (~cut).nonzero()[0]
+        seen = nav.clear(p, np.concatenate((nodes[rest], s[None, :])), blockers)
+        if seen[-1] or int(cut.sum()) + int(seen.sum()) > _POCKET_NODES:
+            return None
+        new = rest[seen[:-1]]
+        cut[new] = True
+        frontier.extend(nodes[new])
+    return cut if _walled(nav, sight, s, g, blockers, cut) else None
+
+
+def _walled(
+    nav: NavGraph, sight: _Sight, s: FloatArray, g: FloatArray, blockers: Blockers, cut: BoolArray
+) -> bool:
+    """Whether no line the search could follow leads from a node outside ``cut`` (or from
+    ``s``) to a node in it or to ``g``: all of them tested at once, each as the search tests it
+    (:meth:`_Sight.measure`: between two of the graph's own corners, the graph's visibility
+    and then the blockers alone; any other line against everything)."""
+    nodes = sight.nodes
+    v = len(nav.verts)
+    out_i = np.append((~cut).nonzero()[0], -1)  # -1: the start
+    in_i = np.append(cut.nonzero()[0], -1)  # -1: the goal
+    a_i = np.repeat(out_i, len(in_i))
+    b_i = np.tile(in_i, len(out_i))
+    a = np.where((a_i < 0)[:, None], s, nodes[a_i])
+    b = np.where((b_i < 0)[:, None], g, nodes[b_i])
+    corners = (a_i >= 0) & (a_i < v) & (b_i >= 0) & (b_i < v)
+    full = ~corners
+    if full.any() and nav.clear(a[full], b[full], blockers).any():
+        return False
+    graph = corners.copy()
+    graph[corners] = nav.vis[a_i[corners], b_i[corners]]
+    return not (graph.any() and nav.clear(a[graph], b[graph], blockers, static=False).any())
+
+
+def _nearest_reachable(
+    nav: NavGraph, s: FloatArray, g: FloatArray, blockers: Blockers, sight: _Sight, cut: BoolArray
+) -> list[FloatArray] | None:
+    """The path the search gives when ``g`` is walled in (``cut``): to the node it reaches
+    nearest ``g`` in a straight line (the first such node in its order, or ``s`` itself), the
+    shortest way; found by searching toward the nearest nodes outside the pocket in turn, not
+    by reaching every node the start can reach.
+
+    Each node is searched for as a goal: the search's last line to it is then tested in the
+    same batch, by the same test, as the line to the node itself, except between two of the
+    graph's own corners (the graph's visibility there): if the nearest node is one of those,
+    ``None`` (leave it to the whole search)."""
+    nodes = sight.nodes
+    f = len(nodes)
+    ends = np.concatenate((nodes, s[None, :]))
+    straight = np.hypot(*(ends - g).T)
+    cand = np.append((~cut).nonzero()[0], f)
+    for k in cand[np.argsort(straight[cand], kind="stable")].tolist():
+        if k == f:
+            break
+        if k < len(nav.verts):
+            return None
+        path, found, _ = _graph_search(nav, s, nodes[k], blockers, sight, math.inf, None)
+        if found:
+            if len(path) > 1 and np.array_equal(path[-2], path[-1]):
+                path.pop()  # reached through the node itself: the goal is its copy
+            return path
+    return [s]
+
+
 _NO_NODES = np.zeros(0, dtype=np.intp)
+#: A goal's pocket is looked for with at most this many nodes' sight lines, among at most this
+#: many nodes (a goal in the open sees more at once).
+_POCKET_FANS = 12
+_POCKET_NODES = 16
+#: Nodes A* pops toward a goal it has no way to yet before it asks whether the goal is walled in.
+_PATIENCE = 48
 #: A* first searches near the straight line when there are more nodes than this.
 _NEAR_NODES = 24
 #: The ellipse of that first search: nodes ``j`` with ``|s j| + |j g|`` at most this many times
@@ -285,9 +411,12 @@ def _graph_search(
     sight: _Sight,
     upper: float,
     allowed: BoolArray | None,
+    walled: Callable[[], bool] | None = None,
 ) -> tuple[list[FloatArray], bool, float]:
     """A* from ``s`` to ``g`` among the sight's nodes (only ``allowed`` ones, if given); nodes
     whose estimate exceeds ``upper`` (a cost the goal's is known to be at most) are left out.
+    ``walled``: asked once, after :data:`_PATIENCE` nodes are popped without a way to ``g``;
+    if it says ``g`` is walled in, the search stops there (not found).
     Returns the path, whether it reaches ``g``, and its cost."""
     fixed = sight.nodes
     f = len(fixed)
@@ -304,12 +433,16 @@ def _graph_search(
     toward = sight.toward(gkey)
     heap = [(float(h[si]), si)]
     skey = s.tobytes()
+    popped = 0
     while heap:
         _, u = heapq.heappop(heap)
         if done[u]:
             continue
         done[u] = True
         if u == gi:
+            break
+        popped += 1
+        if popped == _PATIENCE and walled is not None and best[gi] == math.inf and walled():
             break
         key: int | bytes = skey if u == si else u
         p = nodes[u]
