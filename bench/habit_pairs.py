@@ -16,7 +16,8 @@ side)::
 
 ``rules-no-FIELD`` names ``rules`` with one habit fix off (a ``Style`` field: ``rules-no-cover``),
 ``rules-with-FIELD`` with one it lacks on (``rules-with-depth``), and with several joined by
-``+`` (``rules-with-deploy_for_markers+shoot_markers``), for ablations; ``--from K`` starts at
+``+`` (``rules-with-deploy_for_markers+shoot_markers``), a number field as ``FIELD=VALUE``
+(``rules-with-rush_cost=0``), for ablations; ``--from K`` starts at
 the K-th seed (to add games to a file). Each game's line records the markers each side holds
 at the end of each round (``held``), and ``--report`` gives their means per commander and army.
 ``--paired`` compares two files played on the same seeds: the mean over seeds of the newer
@@ -82,10 +83,23 @@ def register(name: str) -> None:
     for prefix, on in (("rules-with-", True), ("rules-no-", False)):
         if name.startswith(prefix) and name not in COMMANDERS:
             names = name[len(prefix) :].split("+")
+            numbers = {f.name for f in fields(Style) if type(getattr(RULES, f.name)) is float}
+            values: dict[str, Any] = {}
+            for part in names:  # a number field as FIELD=VALUE (rules-with-rush_cost=0)
+                key, eq, value = part.partition("=")
+                if eq and key in numbers:
+                    try:
+                        values[key] = float(value)
+                    except ValueError:
+                        raise SystemExit(f"error: {name!r}: {value!r} is not a number") from None
+            names = [n for n in names if n.partition("=")[0] not in values]
             known = {f.name for f in fields(Style) if isinstance(getattr(RULES, f.name), bool)}
             if not set(names) <= known:
-                raise SystemExit(f"error: {name!r}: expected fields of Style from {sorted(known)}")
-            style = replace(RULES, name=name, **dict.fromkeys(names, on))
+                raise SystemExit(
+                    f"error: {name!r}: expected fields of Style from {sorted(known)}"
+                    f" or FIELD=NUMBER for one of {sorted(numbers)}"
+                )
+            style = replace(RULES, name=name, **dict.fromkeys(names, on), **values)
             COMMANDERS[name] = partial(RulesCommander, style=style)
             REVISIONS["opr"][name] = f"{REVISIONS['opr']['rules']}+{name}"
 

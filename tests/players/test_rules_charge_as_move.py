@@ -13,7 +13,6 @@ from oprlab.game.actions import Action, Kind
 from oprlab.game.state import GameState
 from oprlab.players.rules.commander import RulesCommander
 from oprlab.players.rules.estimates import Role
-from oprlab.players.rules.scoring import RUSH_COST
 from oprlab.players.rules.style import RULES
 from tests.game import army, line
 from tests.game.test_gff_rounds import scene
@@ -36,7 +35,7 @@ def _squad_before_brutes() -> GameState:
 
 @pytest.mark.parametrize("arrives", [True, False])
 def test_a_shooting_units_charge_gives_up_its_shot(arrives: bool) -> None:
-    """Arriving or falling short, the squad's charge scores :data:`RUSH_COST` less with the
+    """Arriving or falling short, the squad's charge scores ``Style.rush_cost`` less with the
     habit (a Rush of the squad is marked down as much); out of cover with no enemy shooter
     and before the depth habit, nothing else changes."""
     state = _squad_before_brutes()
@@ -44,7 +43,7 @@ def test_a_shooting_units_charge_gives_up_its_shot(arrives: bool) -> None:
     assert old.role(state.units["A2"].unit) is Role.SHOOTING
     charge = Action(Kind.CHARGE, "A2", target="B1")
     was = old._charge_score(state, charge, arrives)
-    assert new._charge_score(state, charge, arrives) == pytest.approx(was - RUSH_COST)
+    assert new._charge_score(state, charge, arrives) == pytest.approx(was - RULES.rush_cost)
 
 
 def test_a_short_charge_is_no_cheaper_than_the_rush_it_becomes() -> None:

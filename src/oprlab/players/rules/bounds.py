@@ -17,7 +17,7 @@ from oprlab.game.actions import Action, Kind
 from oprlab.game.gff import OBJECTIVE_RANGE
 from oprlab.game.state import GameState, UnitState
 from oprlab.players.rules.estimates import Role, expected_damage, unit_facts
-from oprlab.players.rules.scoring import RUSH_COST, Scoring
+from oprlab.players.rules.scoring import Scoring
 from oprlab.players.rules.view import Point, View, move_allowance
 from oprlab.rules.gff.attack import LONG_RANGE
 
@@ -192,7 +192,7 @@ class Bounds(Scoring):
             # a Rush that may seize a marker may not be marked down (Style.rush_for_markers)
             seizes = self.style.rush_for_markers and self.habits(state).marker_habits
             if not (seizes and any(change > 0 for _, _, change in swing)):
-                fixed -= RUSH_COST
+                fixed -= self.style.rush_cost
         fixed += weight * base
         gains = [0.0] * len(state.objectives)
         if swing and not us.shaken and us.arrived != state.round:

@@ -38,8 +38,6 @@ from oprlab.units.model import Unit
 OBJECTIVE_VALUE = 60.0
 #: How much holding one more marker than now at the end of the round is worth (round 4).
 PROJECTION_VALUE = 40.0
-#: What a shooting unit's Rush is marked down for the shot it gives up.
-RUSH_COST = 5.0
 #: A charge that falls short is worth this much less than the move it becomes.
 SHORT_CHARGE = 1.0
 #: GFF's last round (``Style.last_round_push``): a marker is worth this many times as much
@@ -117,7 +115,7 @@ class Scoring:
         if a.kind is Kind.ADVANCE:
             value += 0.9 * self._best_shot_from(state, us, end)
         elif self.role(us.unit) is Role.SHOOTING and not self._rush_seizes(state, us, here, end):
-            value -= RUSH_COST
+            value -= self.style.rush_cost
         return value
 
     def _rush_seizes(self, state: GameState, us: UnitState, here: Point, end: Point) -> bool:
@@ -160,7 +158,7 @@ class Scoring:
         if not fight:
             value += self._depth(state, us, here, end)
         if kind is Role.SHOOTING and not self._rush_seizes(state, us, here, end):
-            value -= RUSH_COST
+            value -= self.style.rush_cost
         return value
 
     def _charge_bound(self, state: GameState, a: Action) -> float | None:

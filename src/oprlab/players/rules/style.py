@@ -88,6 +88,9 @@ class Style:
     charge_bonus: float = 10.0
     #: The share of an enemy fighter's charge damage a unit in its reach counts as lost.
     danger: float = 0.5
+    #: What a shooting unit's Rush is marked down for the shot it gives up (beyond the shot
+    #: an Advance counts).
+    rush_cost: float = 5.0
     #: The share of the strike back a charge counts against itself.
     strike_back: float = 0.6
 
