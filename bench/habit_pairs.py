@@ -91,13 +91,14 @@ def register(name: str) -> None:
                     try:
                         values[key] = float(value)
                     except ValueError:
-                        raise SystemExit(f"error: {name!r}: {value!r} is not a number") from None
+                        raise UserError("not a number", value=value, where=key) from None
             names = [n for n in names if n.partition("=")[0] not in values]
             known = {f.name for f in fields(Style) if isinstance(getattr(RULES, f.name), bool)}
             if not set(names) <= known:
-                raise SystemExit(
-                    f"error: {name!r}: expected fields of Style from {sorted(known)}"
-                    f" or FIELD=NUMBER for one of {sorted(numbers)}"
+                raise UserError(
+                    "unknown Style field",
+                    value=sorted(set(names) - known),
+                    expected=f"fields from {sorted(known)} or FIELD=NUMBER for {sorted(numbers)}",
                 )
             style = replace(RULES, name=name, **dict.fromkeys(names, on), **values)
             COMMANDERS[name] = partial(RulesCommander, style=style)
@@ -298,8 +299,8 @@ def main(argv: list[str]) -> None:
     n = int(argument(plain, 0, "N (seeds)", USAGE, number=True))
     first, second = (plain[1] if len(plain) > 1 else "rules-v1,rules").split(",")
     for name in (first, second):  # a bad name is one line before any file is opened
-        register(name)
         try:
+            register(name)
             get_commander(name, 0)
         except UserError as exc:
             print(f"error: commander {name!r}: {exc}\nusage: {USAGE}", file=sys.stderr)
