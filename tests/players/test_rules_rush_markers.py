@@ -91,3 +91,25 @@ def test_with_nothing_to_shoot_the_mark_down_halves_the_walk() -> None:
     assert old._best_action(state, actions).kind is Kind.ADVANCE
     new = RulesCommander(0, replace(RULES, rush_cost=0.0))
     assert new._best_action(state, actions).kind is Kind.RUSH
+
+
+def test_a_shadow_counts_where_two_commanders_part() -> None:
+    """``bench.habit_pairs --diff``'s shadow plays the first commander's choice and counts
+    where the second would choose otherwise in the same position: here ``rules`` Advances
+    (the mark-down) where ``rush_cost`` 0 Rushes."""
+    from bench.habit_pairs import Shadow
+
+    state = scene(
+        line(),
+        army(BRUTES_TEXT),
+        {"A2": (24.0, 12.0), "B1": (48.0, 48.0)},
+        objectives=((24.0, 38.0),),
+    )
+    actions = [
+        Action(Kind.ADVANCE, "A2", to=(24.0, 38.0)),
+        Action(Kind.RUSH, "A2", to=(24.0, 38.0)),
+    ]
+    spy = Shadow(RulesCommander(0, RULES), RulesCommander(0, replace(RULES, rush_cost=0.0)))
+    assert spy.choose(state, actions) == actions[0]
+    assert spy.decisions == {(1, "advance"): 1}
+    assert spy.differ == {(1, "advance", "rush"): 1}
