@@ -2,8 +2,8 @@
 
 ``rules`` has every fix but ``depth`` and GFF's marker habits (``deploy_for_markers``,
 ``rally_contests``, ``last_round_push``, ``shoot_markers``, ``aim_markers``,
-``rush_for_markers``, ``charge_as_move``): each built,
-measured and not separated from no change (docs/commanders.md); ``rules-v1`` none (the
+``rush_for_markers``, ``charge_as_move``): each built and off, the measured ones not separated
+from no change (docs/commanders.md), as ``rush_cost`` 0 was not; ``rules-v1`` none (the
 commander of before issue 14, kept as a rung of the ladder: it plays exactly the games it
 always played); ``rules-aggressive`` and
 ``rules-cautious`` are ``rules`` with a temper that changes play: how much a charge is worth
