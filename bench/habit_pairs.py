@@ -13,15 +13,22 @@ side)::
         [--system gff]
     .venv/bin/python -m bench.habit_pairs OUT.jsonl --report [rules]
     .venv/bin/python -m bench.habit_pairs B.jsonl --paired A.jsonl [NEW_IN_B [NEW_IN_A]]
+    .venv/bin/python -m bench.habit_pairs OUT.json --diff N [rules,rules-v1] [--from K]
+        [--system gff]
 
 ``rules-no-FIELD`` names ``rules`` with one habit fix off (a ``Style`` field: ``rules-no-cover``),
 ``rules-with-FIELD`` with one it lacks on (``rules-with-depth``), and with several joined by
-``+`` (``rules-with-deploy_for_markers+shoot_markers``), for ablations; ``--from K`` starts at
+``+`` (``rules-with-deploy_for_markers+shoot_markers``), a number field as ``FIELD=VALUE``
+(``rules-with-rush_cost=0``), for ablations; ``--from K`` starts at
 the K-th seed (to add games to a file). Each game's line records the markers each side holds
 at the end of each round (``held``), and ``--report`` gives their means per commander and army.
 ``--paired`` compares two files played on the same seeds: the mean over seeds of the newer
 commander's pair score in ``B`` less its pair score in ``A`` (the same opponent), with its
-normal 95% interval, and how many pairs did not move.
+normal 95% interval, and how many pairs did not move. ``--diff`` plays the first commander
+against the second and, at each of its decisions, asks the second what it would choose in the
+same position (the game follows the first): how often they differ, by round and the two
+kinds of action, written to ``OUT`` as JSON and printed; both score the same state, so where two
+commanders part is counted, not guessed from results.
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ import json
 import math
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import fields, replace
 from functools import partial
@@ -82,10 +89,24 @@ def register(name: str) -> None:
     for prefix, on in (("rules-with-", True), ("rules-no-", False)):
         if name.startswith(prefix) and name not in COMMANDERS:
             names = name[len(prefix) :].split("+")
+            numbers = {f.name for f in fields(Style) if type(getattr(RULES, f.name)) is float}
+            values: dict[str, Any] = {}
+            for part in names:  # a number field as FIELD=VALUE (rules-with-rush_cost=0)
+                key, eq, value = part.partition("=")
+                if eq and key in numbers:
+                    try:
+                        values[key] = float(value)
+                    except ValueError:
+                        raise UserError("not a number", value=value, where=key) from None
+            names = [n for n in names if n.partition("=")[0] not in values]
             known = {f.name for f in fields(Style) if isinstance(getattr(RULES, f.name), bool)}
             if not set(names) <= known:
-                raise SystemExit(f"error: {name!r}: expected fields of Style from {sorted(known)}")
-            style = replace(RULES, name=name, **dict.fromkeys(names, on))
+                raise UserError(
+                    "unknown Style field",
+                    value=sorted(set(names) - known),
+                    expected=f"fields from {sorted(known)} or FIELD=NUMBER for {sorted(numbers)}",
+                )
+            style = replace(RULES, name=name, **dict.fromkeys(names, on), **values)
             COMMANDERS[name] = partial(RulesCommander, style=style)
             REVISIONS["opr"][name] = f"{REVISIONS['opr']['rules']}+{name}"
 
@@ -248,9 +269,61 @@ def paired(path_b: str, path_a: str, who_b: str, who_a: str) -> list[str]:
     return out
 
 
+class Shadow:
+    """Plays ``inner``'s choices and counts, by round and kind, where ``other`` would choose
+    otherwise in the same position (``other`` must not change the state: the rules
+    commanders only read it)."""
+
+    def __init__(self, inner: Any, other: Any) -> None:
+        self.inner, self.other, self.name = inner, other, inner.name
+        self.decisions: Counter[tuple[int, str]] = Counter()
+        self.differ: Counter[tuple[int, str, str]] = Counter()
+
+    def choose(self, state: Any, actions: Any) -> Any:
+        mine = self.inner.choose(state, actions)
+        theirs = self.other.choose(state, actions)
+        self.decisions[(state.round, mine.kind.value)] += 1
+        if theirs != mine:
+            self.differ[(state.round, mine.kind.value, theirs.kind.value)] += 1
+        return mine
+
+
+def shadow_play(task: tuple[str, int, str, str, int, int]) -> dict[str, Any]:
+    """One game: ``first`` in ``seat`` against ``second``, shadowed by ``second``; the counts."""
+    system, m, first, second, seed, seat = task
+    names = (first, second) if seat == 0 else (second, first)
+    cmds = [get_commander(n, commander_stream(seed, i), system=system) for i, n in enumerate(names)]
+    spy = Shadow(cmds[seat], get_commander(second, commander_stream(seed, seat), system=system))
+    cmds[seat] = spy
+    play_game(
+        _army(system, MATCHUPS[m][0]),
+        _army(system, MATCHUPS[m][1]),
+        cmds,
+        seed=seed,
+        table=mission_table(seed),
+        system=system,
+    )
+    return {"decisions": list(spy.decisions.items()), "differ": list(spy.differ.items())}
+
+
+def differences(games: list[dict[str, Any]]) -> list[str]:
+    """The summed counts: each (round, chosen kind, the other's kind) with how many of the
+    first commander's decisions of that round and kind it is."""
+    decisions: Counter[tuple[int, str]] = Counter()
+    differ: Counter[tuple[int, str, str]] = Counter()
+    for g in games:
+        decisions.update({tuple(k): v for k, v in g["decisions"]})
+        differ.update({tuple(k): v for k, v in g["differ"]})
+    return [
+        f"round {r}: {mine} where the other chose {theirs}: {count} of {decisions[(r, mine)]}"
+        for (r, mine, theirs), count in sorted(differ.items())
+    ]
+
+
 USAGE = (
     "python -m bench.habit_pairs OUT.jsonl N [OLD,NEW] [--jobs J] [--from K] [--system S]"
     " | OUT.jsonl --report [NAME] | B.jsonl --paired A.jsonl [NEW_IN_B [NEW_IN_A]]"
+    " | OUT.json --diff N [FIRST,SECOND] [--from K] [--system S]"
 )
 
 
@@ -282,14 +355,29 @@ def main(argv: list[str]) -> None:
     skip = {argv.index(k) + 1 for k in (*opts, "--system") if k in argv}
     plain = [a for i, a in enumerate(argv) if i and i not in skip and not a.startswith("--")]
     n = int(argument(plain, 0, "N (seeds)", USAGE, number=True))
-    first, second = (plain[1] if len(plain) > 1 else "rules-v1,rules").split(",")
+    shadow = "--diff" in argv
+    default = "rules,rules-v1" if shadow else "rules-v1,rules"
+    first, second = (plain[1] if len(plain) > 1 else default).split(",")
     for name in (first, second):  # a bad name is one line before any file is opened
-        register(name)
         try:
+            register(name)
             get_commander(name, 0)
         except UserError as exc:
             print(f"error: commander {name!r}: {exc}\nusage: {USAGE}", file=sys.stderr)
             sys.exit(2)
+    if shadow:
+        start = opts.get("--from", 0)
+        jobs = [
+            (system, k % 2, first, second, FIRST_SEED + k, seat)
+            for k in range(start, start + n)
+            for system in systems
+            for seat in (0, 1)
+        ]
+        with Pool(opts.get("--jobs", 2)) as pool:
+            games = pool.map(shadow_play, jobs)
+        Path(path).write_text(json.dumps(games), encoding="utf-8")
+        print("\n".join(differences(games)))
+        return
     todo = list(tasks(n, (first, second), opts.get("--from", 0), systems))
     with Pool(opts.get("--jobs", 2)) as pool, open(path, "a", encoding="utf-8") as f:
         for game in pool.imap_unordered(play, todo):

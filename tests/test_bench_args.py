@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
         ("habit_pairs", ["x"], "N (seeds)"),
         ("habit_pairs", ["3", "rules-v1,rules", "--from"], "--from"),
         ("habit_pairs", ["3", "rules,nobody"], "'nobody'"),
+        ("habit_pairs", ["3", "rules,rules-with-rush_cost=x"], "'x'"),
+        ("habit_pairs", ["3", "rules,rules-with-nothing"], "'nothing'"),
     ],
 )
 def test_bad_arguments_are_one_line(

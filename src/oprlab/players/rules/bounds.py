@@ -186,10 +186,13 @@ class Bounds(Scoring):
         fixed = 15.0 if kind is Role.MELEE else 0.0
         if move is Kind.ADVANCE:
             fixed += 0.9 * self._shot_bound(state, view, us, here, allowance)
-        elif kind is Role.SHOOTING:
-            fixed -= 5.0
         weight = self._projection_weight(state)
         base, swing = self._swing(state, view, us)
+        if move is Kind.RUSH and kind is Role.SHOOTING:
+            # a Rush that may seize a marker may not be marked down (Style.rush_for_markers)
+            seizes = self.style.rush_for_markers and self.habits(state).marker_habits
+            if not (seizes and any(change > 0 for _, _, change in swing)):
+                fixed -= self.style.rush_cost
         fixed += weight * base
         gains = [0.0] * len(state.objectives)
         if swing and not us.shaken and us.arrived != state.round:

@@ -114,9 +114,17 @@ class Scoring:
         value += self._depth(state, us, here, end)
         if a.kind is Kind.ADVANCE:
             value += 0.9 * self._best_shot_from(state, us, end)
-        elif self.role(us.unit) is Role.SHOOTING:
-            value -= 5.0
+        elif self.role(us.unit) is Role.SHOOTING and not self._rush_seizes(state, us, here, end):
+            value -= self.style.rush_cost
         return value
+
+    def _rush_seizes(self, state: GameState, us: UnitState, here: Point, end: Point) -> bool:
+        """``Style.rush_for_markers`` (GFF): whether a Rush to ``end`` leaves more markers held
+        at the round's end than standing at ``here`` (seed 003 "Mission" 4-6), so the shot it
+        gives up is not what it is for."""
+        if not (self.style.rush_for_markers and self.habits(state).marker_habits):
+            return False
+        return self._projected(state, us, end) > self._projected(state, us, here)
 
     def _charge_score(self, state: GameState, a: Action, arrives: bool) -> float:
         """A charge's score if it reaches base contact (``arrives``), else the move it becomes."""
@@ -128,10 +136,30 @@ class Scoring:
         if not arrives:
             # it moves as close as it can and ends its activation: a move, no fight
             short = self._position_value(state, us, end) + self._projected(state, us, end)
-            return short - SHORT_CHARGE - self._hazard(state, us, here, end, a.kind)
+            short -= SHORT_CHARGE + self._hazard(state, us, here, end, a.kind)
+            return short + self._as_move(state, us, here, end, fight=False)
         value = self._charge_value(state, us, target) + self._projected(state, us, end)
         value -= self._hazard(state, us, here, end, a.kind)
+        value += self._as_move(state, us, here, end, fight=True)
         return value + (self._benny(state, us, value) if a.benny else 0.0)
+
+    def _as_move(
+        self, state: GameState, us: UnitState, here: Point, end: Point, *, fight: bool
+    ) -> float:
+        """``Style.charge_as_move`` (GFF): what a Rush to ``end`` costs a unit that is not a
+        fighter, for a charge ending there: standing out of cover, walking into fighters'
+        reach (a charge that falls short only), the shot it gives up (0 or less)."""
+        if not (self.style.charge_as_move and self.habits(state).marker_habits):
+            return 0.0
+        kind = self.role(us.unit)
+        if kind is Role.MELEE:
+            return 0.0
+        value = self._exposure(state, us, here, end)
+        if not fight:
+            value += self._depth(state, us, here, end)
+        if kind is Role.SHOOTING and not self._rush_seizes(state, us, here, end):
+            value -= self.style.rush_cost
+        return value
 
     def _charge_bound(self, state: GameState, a: Action) -> float | None:
         """At least a charge's :meth:`score` without the table's charge test (the costly part

@@ -1,8 +1,9 @@
 """How a rules commander plays: which of issue 14's habit fixes it has, and its temper.
 
 ``rules`` has every fix but ``depth`` and GFF's marker habits (``deploy_for_markers``,
-``rally_contests``, ``last_round_push``, ``shoot_markers``, ``aim_markers``): each built,
-measured and not separated from no change (docs/commanders.md); ``rules-v1`` none (the
+``rally_contests``, ``last_round_push``, ``shoot_markers``, ``aim_markers``,
+``rush_for_markers``, ``charge_as_move``): each built and off, the measured ones not separated
+from no change (docs/commanders.md), as ``rush_cost`` 0 was not; ``rules-v1`` none (the
 commander of before issue 14, kept as a rung of the ladder: it plays exactly the games it
 always played); ``rules-aggressive`` and
 ``rules-cautious`` are ``rules`` with a temper that changes play: how much a charge is worth
@@ -71,6 +72,14 @@ class Style:
     #: GFF moves: a Hold's or Advance's best shot counts what breaking a marker holder is
     #: worth, as ``shoot_markers`` does for the shot itself.
     aim_markers: bool = False
+    #: GFF moves: a shooting unit's Rush that seizes or contests a marker at the round's end
+    #: (the markers held then rise over standing still) is not marked down for the shot it
+    #: gives up: rules-v1, classing such units hybrid, Rushed them onto markers.
+    rush_for_markers: bool = False
+    #: GFF charges by units that are not fighters: scored with what a Rush to where the
+    #: charge ends costs (out of cover, into fighters' reach, the shot given up), so a charge
+    #: that falls short is no cheaper way to Rush, and one that arrives pays for its shot.
+    charge_as_move: bool = False
     #: Depth against fighters: a shooting unit's move into the charge reach of an enemy
     #: fighter it was out of counts that fighter's whole charge as lost (not only the
     #: ``danger`` share), before the last round: it holds back and shoots.
@@ -79,6 +88,9 @@ class Style:
     charge_bonus: float = 10.0
     #: The share of an enemy fighter's charge damage a unit in its reach counts as lost.
     danger: float = 0.5
+    #: What a shooting unit's Rush is marked down for the shot it gives up (beyond the shot
+    #: an Advance counts).
+    rush_cost: float = 5.0
     #: The share of the strike back a charge counts against itself.
     strike_back: float = 0.6
 
