@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -177,23 +177,61 @@ def look(state: GameState, us: UnitState) -> dict[str, Look]:
     enemies = [e for e in state.enemies(us.side) if e.placement is not None]
     if not enemies or not ranged_weapons(us.unit):
         return {}
-    targets = [e.placement for e in enemies if e.placement is not None]
-    friends = [
-        f.placement for f in state.friends(us.side) if f.uid != us.uid and f.placement is not None
-    ]
-    answers = los_and_cover_all(
-        state.table, us.placement, targets, friends, "riverside", cache=sight_cache(state)
+    friends = [f for f in state.friends(us.side) if f.uid != us.uid and f.placement is not None]
+    key = (
+        us.uid,
+        _where(us.placement),
+        tuple((e.uid, _where(e.placement)) for e in enemies if e.placement is not None),
+        tuple(_where(f.placement) for f in friends if f.placement is not None),
     )
-    out: dict[str, Look] = {}
-    shooter = us.placement
-    for e, (seen, cover) in zip(enemies, answers, strict=True):
-        assert e.placement is not None
-        out[e.uid] = Look(
-            sees=np.asarray(seen.any(axis=1) & shooter.alive, dtype=np.bool_),
-            distance=_model_distances(shooter, e.placement),
-            cover=np.asarray(cover, dtype=np.bool_) | opr_rules(state).fortified(state, e),
+    memo = state.memo.looks
+    seen_cover = memo.get(key)
+    if seen_cover is None:
+        if len(memo) >= _LOOKS_SIZE:
+            memo.clear()
+        seen_cover = memo[key] = _trace(state, us.placement, enemies, friends)
+    rules = opr_rules(state)
+    return {
+        e.uid: replace(lk, cover=lk.cover | True) if rules.fortified(state, e) else lk
+        for e, lk in zip(enemies, seen_cover, strict=True)
+    }
+
+
+def _where(p: Placement) -> tuple[bytes, bytes, bytes]:
+    return (p.centres.tobytes(), p.radii.tobytes(), p.alive.tobytes())
+
+
+#: Looks kept per game (each keyed on every position it depends on, so never stale); a
+#: decision asks the same unit's look several times (listing its shots, the commander's cover
+#: for each, the attack itself): 307 looks, 42 different, in three Riverside games.
+_LOOKS_SIZE = 256
+
+
+def _trace(
+    state: GameState, shooter: Placement, enemies: list[UnitState], friends: list[UnitState]
+) -> tuple[Look, ...]:
+    """The looks before Fortifications (asked afresh each time: they need not be where the
+    positions say)."""
+    targets = [e.placement for e in enemies if e.placement is not None]
+    others = [f.placement for f in friends if f.placement is not None]
+    answers = los_and_cover_all(
+        state.table, shooter, targets, others, "riverside", cache=sight_cache(state)
+    )
+    out = []
+    for target, (seen, cover) in zip(targets, answers, strict=True):
+        out.append(
+            Look(
+                sees=_frozen(np.asarray(seen.any(axis=1) & shooter.alive, dtype=np.bool_)),
+                distance=_frozen(_model_distances(shooter, target)),
+                cover=_frozen(np.asarray(cover, dtype=np.bool_)),
+            )
         )
-    return out
+    return tuple(out)
+
+
+def _frozen(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    a.flags.writeable = False  # shared by every ask of the same look
+    return a
 
 
 def _model_distances(a: Placement, b: Placement) -> npt.NDArray[np.float64]:
