@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -33,6 +33,8 @@ from oprlab.game.opr.hooks import opr_rules
 from oprlab.game.riverside_defend import Group, Strike, Volley
 from oprlab.game.state import GameState, UnitState
 from oprlab.mechanics import Check, Test
+from oprlab.memo import game_memo
+from oprlab.prob.floats import frozen
 from oprlab.rules.gff.melee import carried, impact_dice_left
 from oprlab.rules.gff.resolve import Roller
 from oprlab.rules.riverside.attack import (
@@ -66,7 +68,7 @@ from oprlab.rules.riverside.resolve import AttackResult, finish, resolve_attack
 from oprlab.rules.weapon_lines import share_out
 from oprlab.table import charge as table_charge
 from oprlab.table.cover import los_and_cover_all
-from oprlab.table.model import Placement
+from oprlab.table.model import Placement, Table
 from oprlab.table.movement import MoveRules
 from oprlab.table.sight import SightCache
 from oprlab.units.model import Unit, Weapon
@@ -179,32 +181,30 @@ def look(state: GameState, us: UnitState) -> dict[str, Look]:
         return {}
     friends = [f for f in state.friends(us.side) if f.uid != us.uid and f.placement is not None]
     key = (
-        us.uid,
-        _where(us.placement),
-        tuple((e.uid, _where(e.placement)) for e in enemies if e.placement is not None),
-        tuple(_where(f.placement) for f in friends if f.placement is not None),
+        id(state.table),
+        geo.placement_key(us.placement),
+        tuple(geo.placement_key(e.placement) for e in enemies if e.placement is not None),
+        tuple(geo.placement_key(f.placement) for f in friends if f.placement is not None),
     )
-    memo = state.memo.looks
-    seen_cover = memo.get(key)
-    if seen_cover is None:
-        if len(memo) >= _LOOKS_SIZE:
-            memo.clear()
-        seen_cover = memo[key] = _trace(state, us.placement, enemies, friends)
+    found = _LOOKS.get(key)
+    if found is None or found[0] is not state.table:
+        if len(_LOOKS) >= _LOOKS_SIZE:
+            _LOOKS.clear()
+        found = _LOOKS[key] = (state.table, _trace(state, us.placement, enemies, friends))
     rules = opr_rules(state)
     return {
         e.uid: replace(lk, cover=lk.cover | True) if rules.fortified(state, e) else lk
-        for e, lk in zip(enemies, seen_cover, strict=True)
+        for e, lk in zip(enemies, found[1], strict=True)
     }
 
 
-def _where(p: Placement) -> tuple[bytes, bytes, bytes]:
-    return (p.centres.tobytes(), p.radii.tobytes(), p.alive.tobytes())
-
-
-#: Looks kept per game (each keyed on every position it depends on, so never stale); a
-#: decision asks the same unit's look several times (listing its shots, the commander's cover
-#: for each, the attack itself): 307 looks, 42 different, in three Riverside games.
-_LOOKS_SIZE = 256
+#: Looks by table (held, so its id stays unique) and every position they depend on: a
+#: decision asks the same unit's look again for its shots, the commander's cover of each and
+#: the attack (307 looks, 42 different, in three Riverside games).
+_LOOKS: dict[tuple[object, ...], tuple[Table, tuple[Look, ...]]] = game_memo(
+    "game.riverside_combat._LOOKS"
+)
+_LOOKS_SIZE = 1024
 
 
 def _trace(
@@ -221,17 +221,12 @@ def _trace(
     for target, (seen, cover) in zip(targets, answers, strict=True):
         out.append(
             Look(
-                sees=_frozen(np.asarray(seen.any(axis=1) & shooter.alive, dtype=np.bool_)),
-                distance=_frozen(_model_distances(shooter, target)),
-                cover=_frozen(np.asarray(cover, dtype=np.bool_)),
+                sees=frozen(np.asarray(seen.any(axis=1) & shooter.alive, dtype=np.bool_)),
+                distance=frozen(_model_distances(shooter, target)),
+                cover=frozen(np.asarray(cover, dtype=np.bool_)),
             )
         )
     return tuple(out)
-
-
-def _frozen(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    a.flags.writeable = False  # shared by every ask of the same look
-    return a
 
 
 def _model_distances(a: Placement, b: Placement) -> npt.NDArray[np.float64]:

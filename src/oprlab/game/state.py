@@ -13,7 +13,7 @@ import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -174,8 +174,6 @@ class Memo:
     deploy_points: object = None
     charge: dict[object, bool] = field(default_factory=dict)
     sight: SightCache | None = None
-    #: Riverside's looks (``riverside_combat.look``), keyed on every position they depend on.
-    looks: dict[object, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -400,15 +398,14 @@ def _copy_unit(us: UnitState) -> UnitState:
 
 
 def _copy_memo(memo: Memo) -> Memo:
-    """The remembered answers, in containers of the copy's own (``sight`` and ``looks`` shared:
-    their keys hold every position). Each entry's value is replaced, never changed, once stored."""
+    """The remembered answers, in containers of the copy's own (``sight`` shared: its keys
+    hold every position). Each entry's value is replaced, never changed, once stored."""
     return Memo(
         deploy_boxes=_copy_keyed(memo.deploy_boxes),
         deploy_options=_copy_keyed(memo.deploy_options),
         deploy_points=memo.deploy_points,
         charge=dict(memo.charge),
         sight=memo.sight,
-        looks=memo.looks,
     )
 
 
