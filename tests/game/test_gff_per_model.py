@@ -87,6 +87,7 @@ def test_a_target_only_an_unseeing_model_could_reach_is_not_listed(
     assert gff.shooting_targets(state, state.units["A1"]) == ["B1"]  # the near one sees it
     blind = np.array([False, True])  # the near model sees nothing, the far one does
     monkeypatch.setattr(shooting, "seeing", lambda *_: blind)
+    shooting._SIGHTS.clear()  # the same positions: forget what the real sight lines gave
     assert gff.shooting_targets(state, state.units["A1"]) == []
 
 

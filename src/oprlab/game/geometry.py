@@ -359,19 +359,20 @@ def separate(
 _FITS: dict[tuple[object, ...], tuple[Table, bool]] = game_memo("game.geometry._FITS")
 
 
-def _content(p: Placement) -> tuple[bytes, bytes, bytes, bool]:
+def placement_key(p: Placement) -> tuple[bytes, bytes, bytes, bool]:
+    """Everything of a placement an answer about the table can depend on, as a memo key."""
     return (p.centres.tobytes(), p.radii.tobytes(), p.removed.tobytes(), p.large)
 
 
 def _known_fits(table: Table, p: Placement, others: Sequence[Placement]) -> bool | None:
     """:func:`fits` if it has been asked already (and is still memoised), else ``None``."""
-    found = _FITS.get((id(table), _content(p), *map(_content, others)))
+    found = _FITS.get((id(table), placement_key(p), *map(placement_key, others)))
     return found[1] if found is not None and found[0] is table else None
 
 
 def fits(table: Table, p: Placement, others: Sequence[Placement]) -> bool:
     """A unit may stand here: on the table, clear of impassable terrain, 1" from others."""
-    key = (id(table), _content(p), *map(_content, others))
+    key = (id(table), placement_key(p), *map(placement_key, others))
     found = _FITS.get(key)
     if found is not None and found[0] is table:
         return found[1]

@@ -8,7 +8,7 @@ results within 1e-12.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 else:  # the same class at run time, without importing numpy.typing (its docstrings' regexes)
     Array = np.ndarray
 K = TypeVar("K", bound=Hashable)
+A = TypeVar("A", bound="np.ndarray[Any, Any]")
 
 
 def bump(table: dict[K, float], key: K, p: float) -> None:
@@ -26,7 +27,7 @@ def bump(table: dict[K, float], key: K, p: float) -> None:
     table[key] = table.get(key, 0.0) + p
 
 
-def frozen(a: Array) -> Array:
+def frozen(a: A) -> A:
     """Mark an array read-only (cached arrays must not be changed by callers)."""
     a.flags.writeable = False
     return a
