@@ -60,6 +60,7 @@ REVISIONS: dict[str, dict[str, str]] = {
         "search-v2": "r2",
         "search-end": "r2",
         "search-sure": "r1",
+        "search-reply": "r1",
     },
     "wwpd": {"random": "r1", "rules": "r2", "rules-v1": "r1"},
 }

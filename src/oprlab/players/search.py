@@ -44,6 +44,7 @@ __all__ = [
     "DEFAULT_BUDGET",
     "MAX_BUDGET",
     "OWN_SAMPLES",
+    "REPLIES",
     "SAMPLES",
     "SearchCommander",
     "candidates",
@@ -69,6 +70,9 @@ SURE_SAMPLES = 3
 #: (300 points, 24 pairs) +0.10 +- 0.18 against ``search-v2`` in GFF and +0.02 +- 0.14 in
 #: Riverside, at 1.5x its cost: not shown stronger (docs/commanders.md).
 OWN_SAMPLES = 4
+#: The enemy's replies searched after each candidate's activation (``search-reply``): its
+#: rules pick and its best other (unit, kind), the candidate scored by the worse.
+REPLIES = 2
 #: A marker's worth in the last round with ``endgame`` (ten times a unit's trade: only
 #: markers decide the game then).
 LAST_ROUND_MARKER = 10 * OBJECTIVE_VALUE
@@ -153,13 +157,16 @@ class SearchCommander:
         own: int = 0,
         halve: bool = False,
         strata: bool = False,
+        replies: int = 1,
+        worst: float = 1.0,
     ) -> None:
         head = head or ("search-end" if endgame else "search")
         self.name = head if budget == DEFAULT_BUDGET else f"{head}:{budget}"
         self.budget, self.k, self.samples = budget, k, samples
         self.endgame, self.sure, self.horizon = endgame, sure, horizon
-        self.reseed = reseed or own > 0 or halve or strata
+        self.reseed = reseed or own > 0 or halve or strata or replies > 1
         self.own, self.halve, self.strata = own, halve, strata
+        self.replies, self.worst = replies, worst
         self.rng = own_generator(seed)
         self.guide = RulesCommander(seed)  # prunes, and decides everything not searched
         self.policy = RulesCommander(seed)  # plays the copies on (its own view of them)
@@ -243,7 +250,7 @@ class SearchCommander:
         for j, c in enumerate(cont):
             for i in alive:
                 post, game, nodes = after[i][j]
-                end = self._continue(rules, game, side, start, nodes, int(c), horizon)
+                end = self._answer(rules, game, side, start, nodes, int(c), horizon)
                 out[i].append(mean_post[i] + end - post)
             if self.halve and j == 0 and len(alive) > 2:  # successive halving
                 alive = sorted(alive, key=lambda i: (-out[i][0], i))[: max(2, len(alive) // 2)]
@@ -324,6 +331,39 @@ class SearchCommander:
         self.nodes += self._play_on(rules, game, start, nodes, horizon) - nodes
         return value(game, side, endgame=self.endgame)
 
+    def _answer(
+        self,
+        rules: RuleSystem,
+        game: Any,
+        side: int,
+        start: int,
+        nodes: int,
+        cont: int,
+        horizon: int,
+    ) -> float:
+        """:meth:`_continue`, or with ``replies`` above one, a ply of the enemy's replies: when
+        the next activation is the enemy's, each of its :func:`candidates` (the rules pick and
+        the best other units or kinds, by the rules commander's score from the enemy's side) is
+        played on a copy with the same continuation dice, and the value is the worst of them
+        for ``side`` (weighted ``worst``, the rest the rules pick's: a soft minimum). The enemy
+        sees how the activation went before it answers, so the minimum is per sample; the
+        rules pick's branch is the continuation :meth:`_continue` plays."""
+        if self.replies < 2 or game.done or game.round != start or nodes >= horizon:
+            return self._continue(rules, game, side, start, nodes, cont, horizon)
+        actions = rules.legal_actions(game)
+        if game.active == side or not any(a.kind in ACTIVATIONS for a in actions):
+            return self._continue(rules, game, side, start, nodes, cont, horizon)
+        pick = self.policy.choose(game, actions)
+        answers = candidates(self.policy, game, actions, pick, self.replies)
+        ends = []
+        for n, reply in enumerate(answers):
+            copy = game if n == len(answers) - 1 else game.clone(_dice(cont))
+            copy.rng = _dice(cont)
+            rules.apply(copy, reply)
+            self.nodes += self._play_on(rules, copy, start, nodes + 1, horizon) - nodes
+            ends.append(value(copy, side, endgame=self.endgame))
+        return (1 - self.worst) * ends[0] + self.worst * min(ends)
+
 
 def _strata(rows: Sequence[tuple[float, Any, int]], n: int) -> list[tuple[float, Any, int]]:
     """One sample per stratum of an activation's outcomes: the samples sorted by their value
@@ -354,6 +394,7 @@ FORMS: dict[str, dict[str, Any]] = {
     "search-v2": {"head": "search-v2"},
     "search-end": {"endgame": True},
     "search-sure": {"samples": SURE_SAMPLES, "sure": True, "head": "search-sure"},
+    "search-reply": {"own": OWN_SAMPLES, "replies": REPLIES, "head": "search-reply"},
 }
 
 
