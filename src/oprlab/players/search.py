@@ -341,18 +341,36 @@ class SearchCommander:
         cont: int,
         horizon: int,
     ) -> float:
-        """:meth:`_continue`, or with ``replies`` above one, a ply of the enemy's replies: when
-        the next activation is the enemy's, each of its :func:`candidates` (the rules pick and
-        the best other units or kinds, by the rules commander's score from the enemy's side) is
-        played on a copy with the same continuation dice, and the value is the worst of them
-        for ``side`` (weighted ``worst``, the rest the rules pick's: a soft minimum). The enemy
-        sees how the activation went before it answers, so the minimum is per sample; the
-        rules pick's branch is the continuation :meth:`_continue` plays."""
+        """A sample's value at its continuation's end: with one reply searched (``search``) the
+        rules commander's continuation; with more (``search-reply``) the worst of the replies'
+        values for ``side``, weighted ``worst``, the rest on the rules pick's (a soft minimum;
+        ``worst`` 1: max-min over the pruned replies, expectimax over the dice as before)."""
+        ends = self._replies(rules, game, side, start, nodes, cont, horizon)
+        return (1 - self.worst) * ends[0] + self.worst * min(ends)
+
+    def _replies(
+        self,
+        rules: RuleSystem,
+        game: Any,
+        side: int,
+        start: int,
+        nodes: int,
+        cont: int,
+        horizon: int,
+    ) -> list[float]:
+        """The values for ``side`` at the continuation's end, one per enemy reply searched, the
+        rules pick's first. When the next activation is the enemy's (and ``replies`` is above
+        one) each of its :func:`candidates` (the rules pick and the best other units or kinds,
+        by the rules commander's score from the enemy's side) is played on its own copy with
+        the same continuation dice (common random numbers), and the rules commander plays on
+        to the horizon; the rules pick's branch is the continuation :meth:`_continue` plays.
+        The enemy sees how the activation went before it answers, so the replies branch per
+        sample. Otherwise the one continuation."""
         if self.replies < 2 or game.done or game.round != start or nodes >= horizon:
-            return self._continue(rules, game, side, start, nodes, cont, horizon)
+            return [self._continue(rules, game, side, start, nodes, cont, horizon)]
         actions = rules.legal_actions(game)
         if game.active == side or not any(a.kind in ACTIVATIONS for a in actions):
-            return self._continue(rules, game, side, start, nodes, cont, horizon)
+            return [self._continue(rules, game, side, start, nodes, cont, horizon)]
         pick = self.policy.choose(game, actions)
         answers = candidates(self.policy, game, actions, pick, self.replies)
         ends = []
@@ -362,7 +380,7 @@ class SearchCommander:
             rules.apply(copy, reply)
             self.nodes += self._play_on(rules, copy, start, nodes + 1, horizon) - nodes
             ends.append(value(copy, side, endgame=self.endgame))
-        return (1 - self.worst) * ends[0] + self.worst * min(ends)
+        return ends
 
 
 def _strata(rows: Sequence[tuple[float, Any, int]], n: int) -> list[tuple[float, Any, int]]:
