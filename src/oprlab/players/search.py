@@ -9,7 +9,10 @@ or a horizon of decisions, over a few dice samples; the candidate with the best 
 (:func:`value`) is played, the rules commander's choice winning ties. Every other decision is
 the rules commander's. With the sure rule (``search-sure``) an alternative is played only when
 it beats the rules commander's choice on every common sample: a guard against following the
-noise of a few samples.
+noise of a few samples. With the enemy's replies (``search-reply``) each sample meets, at the
+enemy's next activation, its rules pick and its best other unit or kind, and is worth the worse
+of them: a max-min ply over the pruned replies, so the search sees more than the rules
+commander's own answer.
 
 The budget (``search:BUDGET``) is the number of decisions applied on copies per activation,
 split evenly over candidates and samples; a node budget, not a time budget, so a seed replays
@@ -406,7 +409,9 @@ def _dice(seed: int) -> np.random.Generator:
 #: samples of it), ``search-v2`` (the best mean over whole playouts on one dice stream each: the
 #: ``search`` of revision r2), ``search-end`` (``search-v2`` with the endgame value) and
 #: ``search-sure`` (the sure rule over three samples; measured no stronger than ``search-v2``,
-#: docs/commanders.md).
+#: docs/commanders.md) and ``search-reply`` (``search`` with the enemy's :data:`REPLIES` best
+#: replies searched, the worse counted; the horizon is ``search``'s, so the replies spend up to
+#: twice its decisions after the activation).
 FORMS: dict[str, dict[str, Any]] = {
     "search": {"own": OWN_SAMPLES},
     "search-v2": {"head": "search-v2"},
