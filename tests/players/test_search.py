@@ -11,7 +11,7 @@ import pytest
 
 from oprlab.errors import OptionError
 from oprlab.game import gff
-from oprlab.game.actions import Action
+from oprlab.game.actions import Action, Kind
 from oprlab.game.play import play_game
 from oprlab.game.state import GameState, Objective
 from oprlab.game.systems import find_system
@@ -306,36 +306,47 @@ def test_reply_ply_plays_the_candidate_whose_worst_reply_is_best() -> None:
 
 
 def _reply_by_hand(state: GameState, reply: Action, cont: int, horizon: int) -> float:
-    """The enemy's ``reply`` on a copy rolling ``cont``, then the rules commander for both
-    sides to ``horizon`` decisions in all or the round's end: the value for the side that
-    waited."""
+    """The enemy's ``reply`` on a copy rolling ``cont``, the rest of its activation (its shot,
+    fight...), then the rules commander for both sides to ``horizon`` decisions in all or the
+    round's end: the value for the side that waited."""
     rules, policy = find_system("gff"), RulesCommander()
     game = state.clone()
     game.rng = np.random.Generator(np.random.PCG64(cont))
     rules.apply(game, reply)
     nodes = 1
-    while not game.done and game.round == state.round and nodes < horizon:
-        rules.apply(game, policy.choose(game, rules.legal_actions(game)))
+    while not game.done and game.round == state.round:
+        actions = rules.legal_actions(game)
+        if nodes >= horizon and any(a.kind in ACTIVATIONS for a in actions):
+            break
+        rules.apply(game, policy.choose(game, actions))
         nodes += 1
     return value(game, 1 - state.active)
 
 
 def test_replies_are_the_enemys_candidates_played_on_the_common_dice() -> None:
     """At the enemy's activation the reply ply plays each of its candidates (its rules pick
-    first) on the same continuation dice to the horizon, each as if played from scratch; the
-    rules pick's branch is the continuation ``search`` plays, so one reply is ``search``."""
-    state, actions = _first_activation(4)
+    first) on the same continuation dice, each to the end of its own activation even past the
+    horizon (a move is judged with its shot), then on to the horizon: each as if played from
+    scratch. With one reply it is ``search``'s continuation; at our own activation, too. The
+    scene: round 2 of a rules game, where the replies are a charge (a fight follows), an
+    Advance (a shot follows) and a Rush."""
+    state, actions = _first_activation(3)
+    rules, guide = find_system("gff"), RulesCommander()
+    while state.round < 2 or not any(a.kind in ACTIVATIONS for a in actions):
+        rules.apply(state, guide.choose(state, actions))
+        actions = rules.legal_actions(state)
     waiting = 1 - state.active
-    guide = RulesCommander()
     answers = candidates(guide, state, actions, guide.choose(state, actions), 3)
-    rules = find_system("gff")
-    search = SearchCommander(seed=5, replies=3)
-    ends = search._replies(rules, state.clone(), waiting, state.round, 1, 77, 4)
-    assert ends == [_reply_by_hand(state, a, 77, 3) for a in answers]
-    assert search.nodes >= 3
-    alone = SearchCommander(seed=5)._replies(rules, state.clone(), waiting, state.round, 1, 77, 4)
-    assert alone == ends[:1]
-    mine = search._replies(rules, state.clone(), state.active, state.round, 1, 77, 4)
+    assert [a.kind for a in answers] == [Kind.CHARGE, Kind.ADVANCE, Kind.RUSH]
+    for horizon in (2, 5):
+        search = SearchCommander(seed=5, replies=3)
+        ends = search._replies(rules, state.clone(), waiting, state.round, 1, 77, horizon)
+        assert ends == [_reply_by_hand(state, a, 77, horizon - 1) for a in answers]
+        assert search.nodes >= 3
+    alone = SearchCommander(seed=5)
+    plain = alone._continue(rules, state.clone(), waiting, state.round, 1, 77, 5)
+    assert alone._replies(rules, state.clone(), waiting, state.round, 1, 77, 5) == [plain]
+    mine = search._replies(rules, state.clone(), state.active, state.round, 1, 77, 5)
     assert len(mine) == 1  # our own activation next: no reply to search
 
 

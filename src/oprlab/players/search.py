@@ -365,8 +365,9 @@ class SearchCommander:
         rules pick's first. When the next activation is the enemy's (and ``replies`` is above
         one) each of its :func:`candidates` (the rules pick and the best other units or kinds,
         by the rules commander's score from the enemy's side) is played on its own copy with
-        the same continuation dice (common random numbers), and the rules commander plays on
-        to the horizon; the rules pick's branch is the continuation :meth:`_continue` plays.
+        the same continuation dice (common random numbers), its whole activation (its shot or
+        fight even past the horizon: a reply is judged by what it does, not by a move cut off
+        before its shot), then the rules commander plays on to the horizon.
         The enemy sees how the activation went before it answers, so the replies branch per
         sample. Otherwise the one continuation."""
         if self.replies < 2 or game.done or game.round != start or nodes >= horizon:
@@ -381,7 +382,8 @@ class SearchCommander:
             copy = game if n == len(answers) - 1 else game.clone(_dice(cont))
             copy.rng = _dice(cont)
             rules.apply(copy, reply)
-            self.nodes += self._play_on(rules, copy, start, nodes + 1, horizon) - nodes
+            done = nodes + 1 + self._finish(rules, copy, start)  # its shot, fight and so on
+            self.nodes += self._play_on(rules, copy, start, done, horizon) - nodes
             ends.append(value(copy, side, endgame=self.endgame))
         return ends
 
