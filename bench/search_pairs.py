@@ -61,15 +61,18 @@ _SPEC: LadderSpec | None = None
 
 
 def register(name: str) -> None:
-    """``sx-k2-s3-h4-r1-o4-d1-t1-sure``: a search variant (candidates, samples, horizon, budget,
-    dice reseeded after the candidate's own activation, extra samples of that activation,
-    successive halving, strata of the activation's outcomes, the sure rule)."""
+    """``sx-k2-s3-h4-r1-o4-d1-t1-y2-w50-sure``: a search variant (candidates, samples, horizon,
+    budget, dice reseeded after the candidate's own activation, extra samples of that
+    activation, successive halving, strata of the activation's outcomes, the enemy's replies
+    searched, the worst reply's weight in percent, the sure rule)."""
     if not name.startswith("sx-") or name in COMMANDERS:
         return
     kw: dict[str, Any] = {}
     for part in name.split("-")[1:]:
         if part == "sure":
             kw["sure"] = True
+        elif part[0] == "w":
+            kw["worst"] = int(part[1:]) / 100
         else:
             kw[
                 {
@@ -81,6 +84,7 @@ def register(name: str) -> None:
                     "o": "own",
                     "d": "halve",
                     "t": "strata",
+                    "y": "replies",
                 }[part[0]]
             ] = int(part[1:])
     COMMANDERS[name] = partial(SearchCommander, **kw)

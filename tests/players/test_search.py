@@ -11,7 +11,7 @@ import pytest
 
 from oprlab.errors import OptionError
 from oprlab.game import gff
-from oprlab.game.actions import Action
+from oprlab.game.actions import Action, Kind
 from oprlab.game.play import play_game
 from oprlab.game.state import GameState, Objective
 from oprlab.game.systems import find_system
@@ -21,6 +21,7 @@ from oprlab.players.search import (
     ACTIVATIONS,
     LAST_ROUND_MARKER,
     OWN_SAMPLES,
+    REPLIES,
     RESULT,
     SearchCommander,
     _strata,
@@ -284,3 +285,93 @@ def test_activation_samples_share_the_work_before_the_first_die() -> None:
         assert [game is not None for _, game, _ in after] == [True, True, False, False]
         rolled.add(len({post for post, _, _ in after}) > 1)
     assert rolled == {True, False}  # some activations rolled dice that mattered, some not
+
+
+def test_reply_ply_plays_the_candidate_whose_worst_reply_is_best() -> None:
+    """Max-min over the enemy's pruned replies, expectimax over the dice (issue 14 item 2:
+    "the opponent's reply"). Values set by hand, one sample, per reply (the rules pick's
+    first): the rules choice leaves the enemy a reply worth -20 to us (its own pick is worth
+    +10), the alternative's replies are worth +5 and 0. Scored by the rules pick's reply alone
+    (``search``) the rules choice wins, 10 to 5; by the worst reply the alternative, 0 to -20;
+    half on each (``worst`` 0.5), the alternative again, 2.5 to -5."""
+    state, actions = _first_activation(2)
+    guide = RulesCommander()
+    cands = candidates(guide, state, actions, guide.choose(state, actions), 2)
+    ends = {cands[0]: [10.0, -20.0], cands[1]: [5.0, 0.0]}
+    for replies, worst, played in ((1, 1.0, 0), (2, 1.0, 1), (2, 0.5, 1)):
+        search = SearchCommander(seed=5, samples=1, replies=replies, worst=worst)
+        search._activations = lambda _r, _s, a, _seeds, _k: [(0.0, a, 1)]  # type: ignore[method-assign,misc]
+        search._replies = lambda _r, a, *_, n=replies: ends[a][:n]  # type: ignore[method-assign,misc]
+        assert search.choose(state, actions) == cands[played]
+
+
+def _reply_by_hand(state: GameState, reply: Action, cont: int, horizon: int) -> float:
+    """The enemy's ``reply`` on a copy rolling ``cont``, the rest of its activation (its shot,
+    fight...), then the rules commander for both sides to ``horizon`` decisions in all or the
+    round's end: the value for the side that waited."""
+    rules, policy = find_system("gff"), RulesCommander()
+    game = state.clone()
+    game.rng = np.random.Generator(np.random.PCG64(cont))
+    rules.apply(game, reply)
+    nodes = 1
+    while not game.done and game.round == state.round:
+        actions = rules.legal_actions(game)
+        if nodes >= horizon and any(a.kind in ACTIVATIONS for a in actions):
+            break
+        rules.apply(game, policy.choose(game, actions))
+        nodes += 1
+    return value(game, 1 - state.active)
+
+
+def test_replies_are_the_enemys_candidates_played_on_the_common_dice() -> None:
+    """At the enemy's activation the reply ply plays each of its candidates (its rules pick
+    first) on the same continuation dice, each to the end of its own activation even past the
+    horizon (a move is judged with its shot), then on to the horizon: each as if played from
+    scratch. With one reply it is ``search``'s continuation; at our own activation, too. The
+    scene: round 2 of a rules game, where the replies are a charge (a fight follows), an
+    Advance (a shot follows) and a Rush."""
+    state, actions = _first_activation(3)
+    rules, guide = find_system("gff"), RulesCommander()
+    while state.round < 2 or not any(a.kind in ACTIVATIONS for a in actions):
+        rules.apply(state, guide.choose(state, actions))
+        actions = rules.legal_actions(state)
+    waiting = 1 - state.active
+    answers = candidates(guide, state, actions, guide.choose(state, actions), 3)
+    assert [a.kind for a in answers] == [Kind.CHARGE, Kind.ADVANCE, Kind.RUSH]
+    for horizon in (2, 5):
+        search = SearchCommander(seed=5, replies=3)
+        ends = search._replies(rules, state.clone(), waiting, state.round, 1, 77, horizon)
+        assert ends == [_reply_by_hand(state, a, 77, horizon - 1) for a in answers]
+        assert search.nodes >= 3
+    alone = SearchCommander(seed=5)
+    plain = alone._continue(rules, state.clone(), waiting, state.round, 1, 77, 5)
+    assert alone._replies(rules, state.clone(), waiting, state.round, 1, 77, 5) == [plain]
+    mine = search._replies(rules, state.clone(), state.active, state.round, 1, 77, 5)
+    assert len(mine) == 1  # our own activation next: no reply to search
+
+
+def test_search_reply_spec_and_replay() -> None:
+    """``search-reply`` is ``search`` with two enemy replies searched, budget after a colon.
+    Its playouts leave the real game alone, and a game's first round, searched on side A,
+    replays from the seed (two commanders from one seed, the same log)."""
+    reply = get_commander("search-reply:40")
+    assert isinstance(reply, SearchCommander) and reply.replies == REPLIES == 2
+    assert reply.own == OWN_SAMPLES and reply.worst == 1.0 and reply.name == "search-reply:40"
+    with pytest.raises(OptionError, match="search-reply:N with N from 1"):
+        get_commander("search-reply:0")
+    start, _ = _first_activation(3)
+    rules = find_system("gff")
+    logs = []
+    for _ in range(2):
+        state = start.clone()
+        before = pickle.dumps((state.units, state.rng.bit_generator.state))
+        search = SearchCommander(seed=5, budget=16, replies=2)
+        search.choose(state, rules.legal_actions(state))
+        assert pickle.dumps((state.units, state.rng.bit_generator.state)) == before
+        cs = [search, RulesCommander()]
+        while not state.done and state.round == start.round:
+            state_actions = rules.legal_actions(state)
+            rules.apply(state, cs[state.active].choose(state, state_actions))
+        assert search.searched > 1 and len(state.log.events) > len(start.log.events)
+        logs.append(state.log.events)
+    assert logs[0] == logs[1] and logs[0] is not logs[1]

@@ -48,7 +48,8 @@ _TUNED: dict[str, dict[str, Callable[[SeedLike, str], Commander]]] = {"opr": TUN
 #: tempers are ``rules`` with other weights); ``search`` r2: its candidates and playouts are
 #: the rules commander's, so its play moved with ``rules`` r2; ``search-sure`` r1: new (issue 14);
 #: ``search`` r3: the dice split after the candidate's own activation, with four extra samples
-#: of it (``search-v2`` r2 plays the games ``search`` r2 played).
+#: of it (``search-v2`` r2 plays the games ``search`` r2 played); ``search-reply`` r1: new
+#: (issue 14: ``search`` with a ply of the enemy's replies).
 REVISIONS: dict[str, dict[str, str]] = {
     "opr": {
         "random": "r1",
@@ -60,6 +61,7 @@ REVISIONS: dict[str, dict[str, str]] = {
         "search-v2": "r2",
         "search-end": "r2",
         "search-sure": "r1",
+        "search-reply": "r1",
     },
     "wwpd": {"random": "r1", "rules": "r2", "rules-v1": "r1"},
 }
