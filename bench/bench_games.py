@@ -248,6 +248,14 @@ times in three games for 42 different positions (the listing of shots, the comma
 of each, the attack): remembered by table and every position (Fortifications asked afresh),
 3 Riverside games 4.27 -> 3.71 G (-13%). GFF's sight of one unit pair likewise (735 asked, 214
 different in five games): 10 GFF 300-point games 10.91 -> 10.74 G (-1.5%).
+
+This session's whole change, in instructions against its start (ad523ef; the same scripts,
+load about 1): GFF 300 pts (seeds 1-10) 10.91 -> 10.73 G (-1.6%), 600 pts (seeds 1-3) 12.20 ->
+11.83 G (-3.0%; 600 points now 3.67 times 300 in instructions), Riverside 300 pts 4.27 -> 3.71 G
+(-13%), WWPD 4.75 -> 3.60 G (-24%). This machine's CPU times move by a third from one hour to
+the next at the same load with the same instructions (the 300-point GFF game's median was
+517 ms at load 4 and 662 ms at load 1.4 for fewer instructions), so the times below are one
+run's, and the instruction counts are what compares steps.
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).
