@@ -125,14 +125,9 @@ def _army(system: str, name: str) -> Any:
     return army_format(find_system(system).army_format).load(sample_path(name))
 
 
-def play(task: Task) -> dict[str, Any]:
-    """One game: who won, the markers, each side's dangerous wounds and short charges."""
-    system, m, a, b, seed = task
-    cmds = [
-        get_commander(n, commander_stream(seed, i), system=system) for i, n in enumerate((a, b))
-    ]
-    start = time.process_time()
-    result, state = play_game(
+def _game(system: str, m: int, cmds: list[Any], seed: int) -> Any:
+    """The design's game: matchup ``m`` on the seed's mission table."""
+    return play_game(
         _army(system, MATCHUPS[m][0]),
         _army(system, MATCHUPS[m][1]),
         cmds,
@@ -140,6 +135,16 @@ def play(task: Task) -> dict[str, Any]:
         table=mission_table(seed),
         system=system,
     )
+
+
+def play(task: Task) -> dict[str, Any]:
+    """One game: who won, the markers, each side's dangerous wounds and short charges."""
+    system, m, a, b, seed = task
+    cmds = [
+        get_commander(n, commander_stream(seed, i), system=system) for i, n in enumerate((a, b))
+    ]
+    start = time.process_time()
+    result, state = _game(system, m, cmds, seed)
     danger, short = [0, 0], [0, 0]
     held = _held(state.log.events, state.rounds)
     for e in state.log.events:
@@ -295,14 +300,7 @@ def shadow_play(task: tuple[str, int, str, str, int, int]) -> dict[str, Any]:
     cmds = [get_commander(n, commander_stream(seed, i), system=system) for i, n in enumerate(names)]
     spy = Shadow(cmds[seat], get_commander(second, commander_stream(seed, seat), system=system))
     cmds[seat] = spy
-    play_game(
-        _army(system, MATCHUPS[m][0]),
-        _army(system, MATCHUPS[m][1]),
-        cmds,
-        seed=seed,
-        table=mission_table(seed),
-        system=system,
-    )
+    _game(system, m, cmds, seed)
     return {"decisions": list(spy.decisions.items()), "differ": list(spy.differ.items())}
 
 

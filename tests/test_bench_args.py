@@ -32,7 +32,12 @@ def test_bad_arguments_are_one_line(
     tmp_path: Path, script: str, args: list[str], names: str
 ) -> None:
     out = tmp_path / "out.jsonl"
-    argv = [str(out), *args] if names != "OUT" else []
+    _refused(script, [str(out), *args] if names != "OUT" else [], names)
+    assert not out.exists()
+
+
+def _refused(script: str, argv: list[str], names: str) -> None:
+    """The script exits 2 with one error line naming ``names`` and its usage, no traceback."""
     done = subprocess.run(
         [sys.executable, "-m", f"bench.{script}", *argv],
         cwd=ROOT,
@@ -43,9 +48,8 @@ def test_bad_arguments_are_one_line(
     assert done.returncode == 2, done.stderr
     first, usage = done.stderr.strip().splitlines()
     assert first.startswith("error: ") and names in first
-    assert usage.startswith(f"usage: python -m bench.{script} ")
+    assert usage.startswith(f"usage: python -m bench.{script}")
     assert "Traceback" not in done.stderr
-    assert not out.exists()
 
 
 @pytest.mark.parametrize(
@@ -64,15 +68,4 @@ def test_other_scripts_refuse_bad_arguments_in_one_line(
 ) -> None:
     """A mistyped number or option is named before any work (it was a traceback, or a flag
     silently ignored)."""
-    done = subprocess.run(
-        [sys.executable, "-m", f"bench.{script}", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 2, done.stderr
-    first, usage = done.stderr.strip().splitlines()
-    assert first.startswith("error: ") and names in first
-    assert usage.startswith(f"usage: python -m bench.{script}")
-    assert "Traceback" not in done.stderr
+    _refused(script, args, names)
