@@ -22,9 +22,12 @@ May import nothing of oprlab.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
 
-__all__ = ["begin_game", "clear_game_memos", "game_memo", "game_memo_sizes"]
+__all__ = ["begin_game", "by_table", "clear_game_memos", "game_memo", "game_memo_sizes"]
+
+V = TypeVar("V")
 
 _GAME_MEMOS: list[tuple[str, dict[Any, Any]]] = []
 #: The objects the last game began with (held: their ids are compared).
@@ -61,3 +64,25 @@ def game_memo_sizes() -> dict[str, int]:
     for name, memo in _GAME_MEMOS:
         sizes[name] = sizes.get(name, 0) + len(memo)
     return sizes
+
+
+def by_table(
+    memo: dict[Any, Any],
+    table: object,
+    key: tuple[Hashable, ...],
+    make: Callable[[], V],
+    limit: int,
+) -> V:
+    """``make()``, remembered in ``memo`` under ``table`` and ``key`` (the bytes of the
+    positions it depends on): the table is held beside the answer, so its id stays unique; the
+    memo is emptied when it holds ``limit`` answers."""
+    full = (id(table), *key)
+    found = memo.get(full)
+    if found is not None and found[0] is table:
+        answer: V = found[1]
+        return answer
+    answer = make()
+    if len(memo) >= limit:
+        memo.clear()
+    memo[full] = (table, answer)
+    return answer

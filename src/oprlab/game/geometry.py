@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from oprlab.errors import OptionError
-from oprlab.memo import game_memo
+from oprlab.memo import by_table, game_memo
 from oprlab.table import charge, planar
 from oprlab.table.cover import has_cover
 from oprlab.table.formation import legal_end
@@ -372,15 +372,8 @@ def _known_fits(table: Table, p: Placement, others: Sequence[Placement]) -> bool
 
 def fits(table: Table, p: Placement, others: Sequence[Placement]) -> bool:
     """A unit may stand here: on the table, clear of impassable terrain, 1" from others."""
-    key = (id(table), placement_key(p), *map(placement_key, others))
-    found = _FITS.get(key)
-    if found is not None and found[0] is table:
-        return found[1]
-    ok = not legal_end(table, p, others)
-    if len(_FITS) >= _MEMO_LIMIT:
-        _FITS.clear()
-    _FITS[key] = (table, ok)
-    return ok
+    key = (placement_key(p), *map(placement_key, others))
+    return by_table(_FITS, table, key, lambda: not legal_end(table, p, others), _MEMO_LIMIT)
 
 
 def within(p: Placement, point: Point, distance: float) -> bool:

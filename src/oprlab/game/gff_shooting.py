@@ -25,13 +25,13 @@ from oprlab.game import bennies
 from oprlab.game import geometry as geo
 from oprlab.game.actions import Action, Kind
 from oprlab.game.state import GameState, UnitState
-from oprlab.memo import game_memo
+from oprlab.memo import by_table, game_memo
 from oprlab.prob.floats import frozen
 from oprlab.rules.gff.attack import LONG_RANGE
 from oprlab.rules.gff.melee import carried
 from oprlab.rules.gff.profile import AttackProfile, attack_profile
 from oprlab.rules.weapon_lines import lines, share_out
-from oprlab.table.model import Placement, Table
+from oprlab.table.model import Placement
 from oprlab.units.model import Unit, Weapon
 
 BoolArray = npt.NDArray[np.bool_]
@@ -108,30 +108,24 @@ def sight(state: GameState, us: UnitState, target: UnitState) -> Sight:
     """What each model of ``us`` makes of ``target``, remembered by every position it
     depends on (a decision asks the same pair again: listing shots, scoring, the attack)."""
     assert us.placement is not None and target.placement is not None
+    shooter, seen = us.placement, target.placement
     rest = others(state, us, target)
-    key = (
-        id(state.table),
-        geo.placement_key(us.placement),
-        geo.placement_key(target.placement),
-        *map(geo.placement_key, rest),
+    key = (geo.placement_key(shooter), geo.placement_key(seen), *map(geo.placement_key, rest))
+    return by_table(
+        _SIGHTS,
+        state.table,
+        key,
+        lambda: Sight(
+            frozen(np.asarray(seeing(state, us, target, rest), dtype=np.bool_)),
+            frozen(geo.model_gaps(shooter, seen)),
+        ),
+        _SIGHTS_SIZE,
     )
-    found = _SIGHTS.get(key)
-    if found is not None and found[0] is state.table:
-        return found[1]
-    seen = seeing(state, us, target, rest)
-    got = Sight(
-        frozen(np.asarray(seen, dtype=np.bool_)),
-        frozen(geo.model_gaps(us.placement, target.placement)),
-    )
-    if len(_SIGHTS) >= _SIGHTS_SIZE:
-        _SIGHTS.clear()
-    _SIGHTS[key] = (state.table, got)
-    return got
 
 
 #: Sights by table (held, so its id stays unique) and every position: 735 asked, 214
 #: different, in five 300-point games.
-_SIGHTS: dict[tuple[object, ...], tuple[Table, Sight]] = game_memo("game.gff_shooting._SIGHTS")
+_SIGHTS: dict[tuple[object, ...], tuple[object, Sight]] = game_memo("game.gff_shooting._SIGHTS")
 _SIGHTS_SIZE = 4096
 
 

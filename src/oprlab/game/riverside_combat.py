@@ -33,7 +33,7 @@ from oprlab.game.opr.hooks import opr_rules
 from oprlab.game.riverside_defend import Group, Strike, Volley
 from oprlab.game.state import GameState, UnitState
 from oprlab.mechanics import Check, Test
-from oprlab.memo import game_memo
+from oprlab.memo import by_table, game_memo
 from oprlab.prob.floats import frozen
 from oprlab.rules.gff.melee import carried, impact_dice_left
 from oprlab.rules.gff.resolve import Roller
@@ -68,7 +68,7 @@ from oprlab.rules.riverside.resolve import AttackResult, finish, resolve_attack
 from oprlab.rules.weapon_lines import share_out
 from oprlab.table import charge as table_charge
 from oprlab.table.cover import los_and_cover_all
-from oprlab.table.model import Placement, Table
+from oprlab.table.model import Placement
 from oprlab.table.movement import MoveRules
 from oprlab.table.sight import SightCache
 from oprlab.units.model import Unit, Weapon
@@ -179,54 +179,51 @@ def look(state: GameState, us: UnitState) -> dict[str, Look]:
     enemies = [e for e in state.enemies(us.side) if e.placement is not None]
     if not enemies or not ranged_weapons(us.unit):
         return {}
-    friends = [f for f in state.friends(us.side) if f.uid != us.uid and f.placement is not None]
+    shooter = us.placement
+    targets = [e.placement for e in enemies if e.placement is not None]
+    others = [
+        f.placement for f in state.friends(us.side) if f.uid != us.uid and f.placement is not None
+    ]
     key = (
-        id(state.table),
-        geo.placement_key(us.placement),
-        tuple(geo.placement_key(e.placement) for e in enemies if e.placement is not None),
-        tuple(geo.placement_key(f.placement) for f in friends if f.placement is not None),
+        geo.placement_key(shooter),
+        tuple(map(geo.placement_key, targets)),
+        tuple(map(geo.placement_key, others)),
     )
-    found = _LOOKS.get(key)
-    if found is None or found[0] is not state.table:
-        if len(_LOOKS) >= _LOOKS_SIZE:
-            _LOOKS.clear()
-        found = _LOOKS[key] = (state.table, _trace(state, us.placement, enemies, friends))
+    looks = by_table(
+        _LOOKS, state.table, key, lambda: _trace(state, shooter, targets, others), _LOOKS_SIZE
+    )
     rules = opr_rules(state)
     return {
         e.uid: replace(lk, cover=lk.cover | True) if rules.fortified(state, e) else lk
-        for e, lk in zip(enemies, found[1], strict=True)
+        for e, lk in zip(enemies, looks, strict=True)
     }
 
 
-#: Looks by table (held, so its id stays unique) and every position they depend on: a
-#: decision asks the same unit's look again for its shots, the commander's cover of each and
-#: the attack (307 looks, 42 different, in three Riverside games).
-_LOOKS: dict[tuple[object, ...], tuple[Table, tuple[Look, ...]]] = game_memo(
+#: Looks by table and every position they depend on: a decision asks the same unit's look
+#: again for its shots, the commander's cover of each and the attack (307 looks, 42
+#: different, in three Riverside games).
+_LOOKS: dict[tuple[object, ...], tuple[object, tuple[Look, ...]]] = game_memo(
     "game.riverside_combat._LOOKS"
 )
 _LOOKS_SIZE = 1024
 
 
 def _trace(
-    state: GameState, shooter: Placement, enemies: list[UnitState], friends: list[UnitState]
+    state: GameState, shooter: Placement, targets: list[Placement], others: list[Placement]
 ) -> tuple[Look, ...]:
     """The looks before Fortifications (asked afresh each time: they need not be where the
     positions say)."""
-    targets = [e.placement for e in enemies if e.placement is not None]
-    others = [f.placement for f in friends if f.placement is not None]
     answers = los_and_cover_all(
         state.table, shooter, targets, others, "riverside", cache=sight_cache(state)
     )
-    out = []
-    for target, (seen, cover) in zip(targets, answers, strict=True):
-        out.append(
-            Look(
-                sees=frozen(np.asarray(seen.any(axis=1) & shooter.alive, dtype=np.bool_)),
-                distance=frozen(_model_distances(shooter, target)),
-                cover=frozen(np.asarray(cover, dtype=np.bool_)),
-            )
+    return tuple(
+        Look(
+            sees=frozen(np.asarray(seen.any(axis=1) & shooter.alive, dtype=np.bool_)),
+            distance=frozen(_model_distances(shooter, target)),
+            cover=frozen(np.asarray(cover, dtype=np.bool_)),
         )
-    return tuple(out)
+        for target, (seen, cover) in zip(targets, answers, strict=True)
+    )
 
 
 def _model_distances(a: Placement, b: Placement) -> npt.NDArray[np.float64]:
