@@ -114,17 +114,22 @@ class Scoring:
         value += self._depth(state, us, here, end)
         if a.kind is Kind.ADVANCE:
             value += 0.9 * self._best_shot_from(state, us, end)
-        elif self.role(us.unit) is Role.SHOOTING and not self._rush_seizes(state, us, here, end):
-            value -= self.style.rush_cost
+        else:
+            value -= self._rush_mark_down(state, us, here, end)
         return value
 
-    def _rush_seizes(self, state: GameState, us: UnitState, here: Point, end: Point) -> bool:
-        """``Style.rush_for_markers`` (GFF): whether a Rush to ``end`` leaves more markers held
-        at the round's end than standing at ``here`` (seed 003 "Mission" 4-6), so the shot it
-        gives up is not what it is for."""
-        if not (self.style.rush_for_markers and self.habits(state).marker_habits):
-            return False
-        return self._projected(state, us, end) > self._projected(state, us, here)
+    def _rush_mark_down(self, state: GameState, us: UnitState, here: Point, end: Point) -> float:
+        """What a Rush to ``end`` is marked down for the shot it gives up: ``Style.rush_cost``
+        for a shooting unit, unless (``Style.rush_for_markers``, GFF) it leaves more markers
+        held at the round's end than standing at ``here`` (seed 003 "Mission" 4-6)."""
+        if self.role(us.unit) is not Role.SHOOTING:
+            return 0.0
+        seizes = (
+            self.style.rush_for_markers
+            and self.habits(state).marker_habits
+            and self._projected(state, us, end) > self._projected(state, us, here)
+        )
+        return 0.0 if seizes else self.style.rush_cost
 
     def _charge_score(self, state: GameState, a: Action, arrives: bool) -> float:
         """A charge's score if it reaches base contact (``arrives``), else the move it becomes."""
@@ -157,9 +162,7 @@ class Scoring:
         value = self._exposure(state, us, here, end)
         if not fight:
             value += self._depth(state, us, here, end)
-        if kind is Role.SHOOTING and not self._rush_seizes(state, us, here, end):
-            value -= self.style.rush_cost
-        return value
+        return value - self._rush_mark_down(state, us, here, end)
 
     def _charge_bound(self, state: GameState, a: Action) -> float | None:
         """At least a charge's :meth:`score` without the table's charge test (the costly part
