@@ -61,6 +61,11 @@ def _refused(script: str, argv: list[str], names: str) -> None:
         ("lab_memory", ["10", "--dusk"], "'--dusk'"),
         ("clone_cost", ["--game"], "'--game'"),
         ("clone_cost", ["3"], "at most 0"),
+        ("instructions", ["gff900"], "'gff900'"),
+        ("instructions", ["gff300", "--seeds", "3-1"], "'3-1'"),
+        ("instructions", ["gff300", "--seeds"], "--seeds"),
+        ("instructions", ["--repeat", "0"], "'0'"),
+        ("instructions", ["--fast"], "'--fast'"),
     ],
 )
 def test_other_scripts_refuse_bad_arguments_in_one_line(
