@@ -97,13 +97,13 @@ def roll(fight: Fight, face: int) -> tuple[Fight, tuple[Event, ...]]:
     return apply_outcome(fight, outcome, face)
 
 
-def rolls(fight: Fight, *faces: int) -> tuple[Fight, list[Event]]:
+def rolls(fight: Fight, *faces: int) -> tuple[Fight, tuple[Event, ...]]:
     """Several dice in a row; the account of all of them."""
     events: list[Event] = []
     for face in faces:
         fight, new = roll(fight, face)
         events.extend(new)
-    return fight, events
+    return fight, tuple(events)
 
 
 def choose(fight: Fight, what: str, attack: AttackKind | None = None) -> Fight:

@@ -4,6 +4,8 @@ chosen by the test and every expected number worked out by hand."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from oprlab.game.dq.state import Fight, Harm, Out, Status, StrikeRecord
 from oprlab.rules.dq.combat import AttackKind
 from oprlab.rules.dq.duel_rules import DuelRules
@@ -27,7 +29,7 @@ def _attack(
     return choose(fight, "attack", kind)
 
 
-def _strike(events: list[object]) -> StrikeRecord:
+def _strike(events: Sequence[object]) -> StrikeRecord:
     return next(e for e in events if isinstance(e, StrikeRecord))
 
 
