@@ -43,6 +43,14 @@ Segment crossings and rotations are spelled out in plain float arithmetic (no co
 products, which numpy may fuse into multiply-adds on some CPUs) so a seed plays the same game
 on every machine; that costs about 10% on tables with terrain.
 
+To compare two checkouts, count instructions rather than time: `PYTHONPATH=. .venv/bin/python
+-m bench.instructions [gff300 gff600 riverside wwpd] [--seeds A-B]` plays the seeded games
+above (rules commanders, open table) in one process after a warm-up game, less a process that
+plays the warm-up game only, under `perf stat -e instructions:u` or, where perf has no hardware
+counters (this machine in the ninth session), valgrind's callgrind (exact, about 40 times
+slower: a 300-point game about a minute); it prints a digest of the games' logs, the same
+digest for the same games.
+
 Issue 13's table steps (the same games, every hash unchanged), counted in instructions since
 the machine was shared (`perf stat -e instructions:u`, ten games, seeds 1-10): 150 pts 6.40 ->
 6.02 G (-6%), 300 pts 12.43 -> 11.65 G (-6%), 600 pts 62.4 -> 56.9 G (-9%).
