@@ -16,7 +16,8 @@ from oprlab.game import geometry as geo
 from oprlab.game import gff, gff_melee
 from oprlab.game import gff_shooting as shooting
 from oprlab.game.actions import Action, Kind
-from oprlab.game.state import GameState
+from oprlab.game.gff_fight import _fight
+from oprlab.game.state import GameState, Phase
 from oprlab.mechanics import Check, Outcome, State, Test
 from oprlab.prob import Dist
 from oprlab.rules.gff import melee
@@ -54,7 +55,7 @@ def _scene(
     clear_table(state)
     for uid, points in where.items():
         _stand(state, uid, points)
-    state.phase, state.round, state.active = "activation", 1, 0
+    state.phase, state.round, state.active = Phase.ACTIVATION, 1, 0
     return state, mech
 
 
@@ -126,7 +127,7 @@ def test_only_models_within_two_inches_strike() -> None:
     a1, b1 = state.units["A1"], state.units["B1"]
     assert gff_melee.strikers(state, a1, b1) == 3 and gff_melee.strikers(state, b1, a1) == 1
     x = melee.start_exchange(a1.unit, b1.unit)
-    gff._fight(state, "A1", "B1", x, state.dice, 0)
+    _fight(state, "A1", "B1", x, state.dice, 0)
     strike_back(state)
     (fight,) = state.log.of_kind("melee")
     assert fight["wounds_dealt"] == 3 and fight["wounds_taken"] == 1

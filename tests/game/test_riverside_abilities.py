@@ -224,7 +224,9 @@ def test_cast_refusals() -> None:
         rv.apply(state, Action(Kind.CAST, "A1", target="B2", spell="Nope", value=1))
     with pytest.raises(UserError, match="tokens"):
         rv.apply(state, Action(Kind.CAST, "A1", target="B2", spell=BOLT.name, value=3, boost=1))
-    state.units["B2"].placement = geo.translated(state.units["B2"].placement, 0.0, 20.0)
+    b2 = state.units["B2"]
+    assert b2.placement is not None
+    b2.placement = geo.translated(b2.placement, 0.0, 20.0)
     with pytest.raises(UserError, match="line of sight"):
         rv.apply(state, Action(Kind.CAST, "A1", target="B2", spell=BOLT.name, value=1))
     with pytest.raises(UserError, match="Teleport"):
@@ -242,7 +244,9 @@ def test_teleport_within_six_inches_brings_a_charge_into_reach() -> None:
     put(state, "B1", (24.0, 25.0), ready=False)
     assert not rv.charge_targets(state, us)
     tps = [a for a in rv.legal_actions(state) if a.kind is Kind.TELEPORT]
-    goal = geo.centroid(state.units["B1"].placement)
+    b1 = state.units["B1"].placement
+    assert b1 is not None and us.placement is not None
+    goal = geo.centroid(b1)
     assert Action(Kind.TELEPORT, "A1", to=goal) in tps
     before = geo.centroid(us.placement)
     rv.apply(state, Action(Kind.TELEPORT, "A1", to=goal))
@@ -268,6 +272,7 @@ def test_teleport_during_the_movement_after_a_rush_keeps_spacing() -> None:
     assert state.phase == "special"
     rv.apply(state, Action(Kind.TELEPORT, "A1", to=(24.0, 26.0)))
     assert state.pending is None and state.phase == "activation"  # nothing left: it ends
+    assert us.placement is not None and enemy.placement is not None
     assert geo.gap(us.placement, enemy.placement) >= geo.SPACING - 1e-6
     (tp,) = state.log.of_kind("teleport")
     assert 0.0 < tp["distance"] <= 6.0 + 1e-6

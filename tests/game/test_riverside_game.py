@@ -21,7 +21,7 @@ from oprlab.game import riverside as rv
 from oprlab.game import riverside_charge
 from oprlab.game import riverside_combat as combat
 from oprlab.game.actions import Action, Kind
-from oprlab.game.state import GameState, Objective, UnitState
+from oprlab.game.state import GameState, Objective, Phase, UnitState
 from oprlab.mechanics import Check, Mechanic, Outcome, State, Test, get_mechanic
 from oprlab.players import get_commander
 from oprlab.prob import Dist
@@ -150,7 +150,7 @@ def scene(
     state.objectives = []
     state.objectives_left = 0
     state.round = 1
-    state.phase = "activation"
+    state.phase = Phase.ACTIVATION
     state.active = 0
     state.first = 0
     for us in state.units.values():
@@ -344,10 +344,10 @@ def test_normal_then_scout_deployment_scout_zone_twelve_inches_beyond() -> None:
     s = scene(army(RESERVES_TEXT), army(LINE_TEXT))
     walker, guard = s.units["A1"], s.units["A3"]
     walker.reserve = "scout"
-    s.phase = "scout"
+    s.phase = Phase.SCOUT
     assert rv.deploy_problem(s, walker, (24.0, 18.0)) is None
     assert rv.deploy_problem(s, walker, (24.0, 30.0)) is not None
-    s.phase = "deploy"
+    s.phase = Phase.DEPLOY
     assert (
         rv.deploy_problem(s, guard, (24.0, 18.0)) == "the unit must be inside its deployment zone"
     )
@@ -367,7 +367,7 @@ def test_ambush_units_arrive_in_round_two_over_nine_inches_from_enemies() -> Non
     assert arrivals[0]["side"] == r2["first"]
     # The rule itself: a spot within 9" of an enemy unit is refused.
     s2 = scene(army(RESERVES_TEXT), army(LINE_TEXT))
-    s2.round, s2.phase = 2, "ambush"
+    s2.round, s2.phase = 2, Phase.AMBUSH
     put(s2, "B1", (24.0, 30.0))
     hider = s2.units["A2"]
     hider.reserve = "ambush"

@@ -9,6 +9,7 @@ import pytest
 
 from oprlab.game import gff_shooting
 from oprlab.game import riverside_combat as combat
+from oprlab.game.opr.hooks import opr_rules
 from oprlab.game.state import GameState
 from tests.game import line
 from tests.game.test_gff_rounds import scene as gff_scene
@@ -74,7 +75,7 @@ def test_fortifications_are_asked_afresh(monkeypatch: pytest.MonkeyPatch) -> Non
     shooter = next(u for u in sorted(state.units) if state.units[u].side == 0)
     combat._LOOKS.clear()
     plain = combat.look(state, state.units[shooter])
-    rules = combat.opr_rules(state)
+    rules = opr_rules(state)
     monkeypatch.setattr(rules, "fortified", lambda s, t: True, raising=False)
     fortified = combat.look(state, state.units[shooter])
     assert len(combat._LOOKS) == 1

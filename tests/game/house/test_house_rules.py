@@ -14,11 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 import oprlab
-from oprlab.analysis.odds import Situation, attack_odds
+from oprlab.analysis.odds import Distribution, Situation, attack_odds
 from oprlab.errors import OptionError, UnknownNameError
 from oprlab.game import gff, gff_losses
-from oprlab.game.objectives import Objective
-from oprlab.game.state import GameState, UnitState
+from oprlab.game.state import GameState, Objective, UnitState
 from oprlab.game.systems import find_system
 from oprlab.rng import commander_stream
 from oprlab.rules.gff.attack import HOOKS
@@ -33,7 +32,8 @@ def _unit(name: str, q: int, d: int, weapons: tuple[Weapon, ...] = (), *rules: R
 
 def _p1(system: str, attacker: Unit, defender: Unit, s: Situation, what: str = "wounds") -> float:
     """P(exactly 1) of one attack die's hits or wounds (a Tough(3) target: no casualty)."""
-    return getattr(attack_odds(attacker, defender, system=system, situation=s), what).pmf[1]
+    count: Distribution = getattr(attack_odds(attacker, defender, system=system, situation=s), what)
+    return count.pmf[1]
 
 
 CLAWS = _unit("Claws", 4, 4, (Weapon("Claw", 1, rules=(Rule("Rending"),)),))
