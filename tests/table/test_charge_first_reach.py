@@ -20,7 +20,7 @@ from oprlab.table.deploy import mission_table
 from oprlab.table.formation import formation
 from oprlab.table.model import FloatArray, Placement, Table
 from oprlab.table.movement import Mover, MoveRules
-from oprlab.table.paths import NavGraph, Path
+from oprlab.table.paths import NavGraph, Path, reaches_within
 
 FloatPair = tuple[float, float]
 Position = tuple[Placement, Placement, list[Placement]]
@@ -95,7 +95,7 @@ def test_first_spot_reached_iff_the_nearest_is(monkeypatch: pytest.MonkeyPatch) 
     that gave up after the first spot tried would answer wrongly there)."""
     tried_more = 0
     checked = 0
-    calls: list[object] = []
+    calls: list[FloatArray] = []
     plain = Mover.path
 
     def counted(
@@ -104,7 +104,7 @@ def test_first_spot_reached_iff_the_nearest_is(monkeypatch: pytest.MonkeyPatch) 
         calls.append(goal)
         return plain(self, radius, start, goal, within)
 
-    sure = charge.reaches_within
+    sure = reaches_within
 
     def counted_sure(
         nav: NavGraph, start: FloatArray, goal: FloatArray, blocks: Blockers, within: float

@@ -12,6 +12,7 @@ import shapely
 from oprlab.errors import OptionError
 from oprlab.table.formation import (
     Neighbours,
+    Rect,
     enclosing_circle,
     formation,
     gaps,
@@ -242,7 +243,7 @@ def test_legal_end_lists_problems() -> None:
 # --- deployment ------------------------------------------------------------------------------
 
 
-def _wholly_inside(p: Placement, zone: object) -> bool:
+def _wholly_inside(p: Placement, zone: Rect | shapely.Polygon) -> bool:
     poly = shapely.box(*zone) if isinstance(zone, tuple) else zone
     return all(
         poly.contains(shapely.Point(c).buffer(r * 0.999))
@@ -301,4 +302,4 @@ def test_place_in_zone_polygon_and_full() -> None:
 )
 def test_place_in_zone_bad_input(zone: object, size: int, radius: float) -> None:
     with pytest.raises(OptionError):
-        place_in_zone(Table(), size, radius, zone, [])  # type: ignore[arg-type]
+        place_in_zone(Table(), size, radius, zone, [])
