@@ -76,7 +76,9 @@ def test_sampled_first_round_matches_its_exact_law(resolution: str) -> None:
     big = [f for f, p in law.items() if p * SAMPLES >= 5]
     rest_p = 1 - sum(law[f] for f in big)
     rest_n = SAMPLES - sum(seen[f] for f in big)
-    chi2 = sum((seen[f] - law[f] * SAMPLES) ** 2 / (law[f] * SAMPLES) for f in big)
+    chi2: Fraction | float = sum(
+        (seen[f] - law[f] * SAMPLES) ** 2 / (law[f] * SAMPLES) for f in big
+    )
     if rest_p * SAMPLES >= 5:
         chi2 += (rest_n - rest_p * SAMPLES) ** 2 / (rest_p * SAMPLES)
     cells = len(big) + (rest_p * SAMPLES >= 5)
