@@ -69,8 +69,9 @@ def test_only_models_in_range_fire() -> None:
     """seed 003 "Shooting": five 12" rifles with two models in range fire two dice, not five."""
     rifles = 'Rifles [5] Q4+ D4+ | 50pts\n5x Rifle (12", A1)'
     state, _ = _scene(rifles, LONE, {"A1": FILE, "B1": TARGET})
-    assert state.units["A1"].placement is not None
-    gaps = geo.model_gaps(state.units["A1"].placement, state.units["B1"].placement)  # type: ignore[arg-type]
+    a1, b1 = state.units["A1"].placement, state.units["B1"].placement
+    assert a1 is not None and b1 is not None
+    gaps = geo.model_gaps(a1, b1)
     assert np.allclose(gaps, [5.0, 8.0, 13.0, 16.0, 19.0])
     gff.apply(state, Action(Kind.HOLD, "A1"))
     gff.apply(state, Action(Kind.SHOOT, "A1", target="B1"))

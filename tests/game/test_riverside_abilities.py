@@ -16,6 +16,7 @@ from oprlab.game import geometry as geo
 from oprlab.game import riverside as rv
 from oprlab.game import riverside_abilities as ab
 from oprlab.game.actions import Action, Kind
+from oprlab.game.riverside_options import WinnerTakes
 from oprlab.game.state import GameState
 from oprlab.mechanics import Test, get_mechanic
 from oprlab.mechanics.clock import increment
@@ -292,8 +293,8 @@ def test_idle_units_never_teleport_and_the_attack_ends_the_chance() -> None:
 # --- the roll-off decision ---------------------------------------------------------------
 
 
-def _to_zones(seed: int, takes: str = "choose") -> GameState:
-    opts = rv.RiversideOptions(winner_takes=takes)  # type: ignore[arg-type]
+def _to_zones(seed: int, takes: WinnerTakes = "choose") -> GameState:
+    opts = rv.RiversideOptions(winner_takes=takes)
     state = rv.new_game(army(LINE_TEXT), army(LINE_TEXT), seed=seed, options=opts)
     while state.phase == "objectives":
         rv.apply(state, rv.legal_actions(state)[0])

@@ -21,6 +21,7 @@ from oprlab.game import riverside as rv
 from oprlab.game import riverside_charge
 from oprlab.game import riverside_combat as combat
 from oprlab.game.actions import Action, Kind
+from oprlab.game.riverside_options import WinnerTakes
 from oprlab.game.state import GameState, Objective, Phase, UnitState
 from oprlab.mechanics import Check, Mechanic, Outcome, State, Test, get_mechanic
 from oprlab.players import get_commander
@@ -270,7 +271,7 @@ def test_markers_outside_zones_over_nine_inches_apart_not_in_impassable() -> Non
 
 
 @pytest.mark.parametrize("takes", ["first", "zone"])
-def test_roll_off_winner_chooses_zone_or_first_loser_the_other(takes: str) -> None:
+def test_roll_off_winner_chooses_zone_or_first_loser_the_other(takes: WinnerTakes) -> None:
     """seed 002 "Choosing Deployment Zone and Activation Order": the winner chooses the zone or
     who activates first, the loser the other (``winner_takes`` forces the winner's pick; the
     commanders then pick: here the zone chooser takes the low edge and the order chooser leads).
@@ -282,7 +283,7 @@ def test_roll_off_winner_chooses_zone_or_first_loser_the_other(takes: str) -> No
         return next((a for a in actions if a.choice in wanted), actions[0])
 
     for seed in range(10):
-        opts = rv.RiversideOptions(winner_takes=takes)  # type: ignore[arg-type]
+        opts = rv.RiversideOptions(winner_takes=takes)
         state = setup(rv.new_game(army(LINE_TEXT), army(LINE_TEXT), seed=seed, options=opts), pick)
         (roll,) = state.log.of_kind("roll_off")
         winner = roll["winner"]

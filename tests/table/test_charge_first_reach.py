@@ -10,6 +10,8 @@ resumes the search where ``can_charge`` stopped, and must place its models as a 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pytest
 
@@ -53,14 +55,22 @@ def _positions(rng: np.random.Generator, table: Table, count: int) -> list[Posit
     return out
 
 
-def _full_can_charge(*args: object, **kwargs: object) -> bool:
+def _full_can_charge(
+    table: Table,
+    attacker: Placement,
+    target: Placement,
+    allowance: float,
+    others: Sequence[Placement],
+    *,
+    rules: MoveRules,
+) -> bool:
     """``can_charge`` with the full search for every model and every way to charge (the
     shortcuts switched off)."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(charge, "_any_path_within_cap", lambda m, allow: False)
         mp.setattr(charge, "_one_mode_decides", lambda m: False)
         charge._REACH.clear()
-        return can_charge(*args, **kwargs)  # type: ignore[arg-type]
+        return can_charge(table, attacker, target, allowance, others, rules=rules)
 
 
 TABLES = [None, 2, 4, 7]
