@@ -73,8 +73,19 @@ def units() -> dict[str, WwpdUnit]:
     return {u.name: u for u in load_wwpd(FORCE, "test").units}
 
 
-def trooper(name: str, **kw: int | bool) -> WwpdUnit:
-    model = WwpdModel(name, ranged_skill=2, melee_skill=2, leadership=4, **kw)  # type: ignore[arg-type]
+class Stats(TypedDict, total=False):
+    """A test model's profile beside its skills and Leadership."""
+
+    toughness: int
+    armor: int
+    vehicle: bool
+    melee_attacks: int
+    melee_defense: int
+    melee_offense: int
+
+
+def trooper(name: str, **kw: Unpack[Stats]) -> WwpdUnit:
+    model = WwpdModel(name, ranged_skill=2, melee_skill=2, leadership=4, **kw)
     return WwpdUnit(name, ((1, model),))
 
 
