@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import TypedDict, Unpack
 
 import numpy as np
 import pytest
@@ -31,11 +32,19 @@ from oprlab.table.model import Placement, Table, TerrainPiece, TerrainType
 T = TerrainType
 
 
+class PieceExtras(TypedDict, total=False):
+    """What a test's piece may set beside its outline and types."""
+
+    height: float
+    preset: str | None
+    cover_gap: float
+
+
 def rect(
-    name: str, x0: float, y0: float, x1: float, y1: float, *types: T, **kw: object
+    name: str, x0: float, y0: float, x1: float, y1: float, *types: T, **kw: Unpack[PieceExtras]
 ) -> TerrainPiece:
     outline = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
-    return TerrainPiece(name, outline, frozenset(types), **kw)  # type: ignore[arg-type]
+    return TerrainPiece(name, outline, frozenset(types), **kw)
 
 
 def line(n: int, gap: float, r: float = 0.5, y: float = 10.0) -> Placement:
