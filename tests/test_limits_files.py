@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import oprlab.limits as limits
-from oprlab.analysis.odds import attack_dice, attack_odds, exact_work
+from oprlab.analysis.odds import Situation, attack_dice, attack_odds, exact_work
 from oprlab.display import one_line, printable, shorten
 from oprlab.errors import UserError
 from oprlab.files import OutputError, atomic_path, check_output, read_text, write_atomic
@@ -189,8 +189,8 @@ def test_odds_too_costly_to_compute_exactly_are_sampled_with_a_note() -> None:
     attacker = Unit("Battery", 10, 4, 4, weapons=(gun,))
     target = Unit("Horde", 100, 5, 5, rules=(Rule("Tough", 2),))
     weapons = attacker.weapons
-    assert attack_dice(attacker, weapons, target, _situation()) == 600
-    assert exact_work("gff", attacker, weapons, target, _situation()) > limits.EXACT_WORK
+    assert attack_dice(attacker, weapons, target, Situation()) == 600
+    assert exact_work("gff", attacker, weapons, target, Situation()) > limits.EXACT_WORK
     result = attack_odds(attacker, target)
     assert result.auto_sampled and result.samples == 333 and result.seed == 0
     assert result.to_json()["auto_sampled"] is True
@@ -206,9 +206,3 @@ def test_odds_refuse_more_dice_or_samples_than_the_limits() -> None:
     two = Unit("Two", 2, 4, 4, weapons=(Weapon("Gun", 1, 24, count=2),))
     with pytest.raises(LimitError, match="--samples"):
         attack_odds(two, Unit("T", 5, 4, 4), samples=limits.MAX_SAMPLES + 1)
-
-
-def _situation():  # type: ignore[no-untyped-def]
-    from oprlab.analysis.odds import Situation
-
-    return Situation()

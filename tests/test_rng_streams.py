@@ -15,7 +15,9 @@ from oprlab.analysis.series import SeriesSpec, play_one
 from oprlab.errors import OptionError
 from oprlab.game import gff, riverside
 from oprlab.game.play import play_game
+from oprlab.game.state import GameState
 from oprlab.players import get_commander
+from oprlab.players.random_commander import RandomCommander
 from oprlab.rng import STREAMS, commander_stream, generator, stream
 from oprlab.table.terrain import generate_table
 from tests.game import line, specials
@@ -32,8 +34,8 @@ def test_streams_are_reproducible_and_distinct() -> None:
         commander_stream(7, 2)
 
 
-def _start(state: object) -> object:
-    return state.rng.bit_generator.state  # type: ignore[attr-defined]
+def _start(state: GameState) -> object:
+    return state.rng.bit_generator.state
 
 
 def test_the_table_and_the_dice_are_different_streams() -> None:
@@ -78,7 +80,9 @@ def test_a_commanders_own_stream_does_not_depend_on_the_other() -> None:
     """A random commander's choices come from its own stream: A's draws are the same whoever
     B is (and a series seeds them the same way as a single game)."""
     a1 = np.random.default_rng(commander_stream(9, 0)).integers(0, 100, 8)
-    a2 = get_commander("random", commander_stream(9, 0)).rng.integers(0, 100, 8)  # type: ignore[attr-defined]
+    picker = get_commander("random", commander_stream(9, 0))
+    assert isinstance(picker, RandomCommander)
+    a2 = picker.rng.integers(0, 100, 8)
     assert list(a1) == list(a2)
 
 

@@ -23,7 +23,7 @@ from oprlab.players.dq_habits import DuelHabits
 from oprlab.rng import make_rng, spawn
 from oprlab.rules.dq.combat import AttackKind
 from oprlab.rules.dq.duel_rules import DuelRules
-from oprlab.rules.dq.resolution import strike_outcome_dist
+from oprlab.rules.dq.resolution import Resolution, strike_outcome_dist
 from oprlab.samples import sample_text
 from oprlab.units.dq_fighter import DqFighter, load_dq_fighter
 from tests.game.dq import choose, engaged, fighter, rolls
@@ -55,7 +55,7 @@ def _damage(fight: Fight) -> int:
 
 
 @pytest.mark.parametrize("resolution", ["opposed", "current"])
-def test_sampled_first_round_matches_its_exact_law(resolution: str) -> None:
+def test_sampled_first_round_matches_its_exact_law(resolution: Resolution) -> None:
     """A duel's first round (novice against master: unengaged initiative, a charge the master's
     Rank 9 repulses on 9 or 10, the charge's blow, the other's blow), sampled 2,000 times with
     dice from seeded Generators, against the exact law of that round (every die enumerated by
@@ -63,7 +63,7 @@ def test_sampled_first_round_matches_its_exact_law(resolution: str) -> None:
     p >= 1% comes up within 4.5 standard errors of p; the chi-square over cells of expected
     count >= 5 (the rest pooled) is below its 99.9% quantile; the mean FT + EN lost is within
     4.5 standard errors of its exact value."""
-    rules = DuelRules(resolution=resolution)  # type: ignore[arg-type]
+    rules = DuelRules(resolution=resolution)
     duel = Duel((_fighter("novice"), _fighter("master")), rules)
     law = round_law(duel, HABITS, rounds=1)
     assert sum(law.values()) == 1
@@ -76,7 +76,9 @@ def test_sampled_first_round_matches_its_exact_law(resolution: str) -> None:
     big = [f for f, p in law.items() if p * SAMPLES >= 5]
     rest_p = 1 - sum(law[f] for f in big)
     rest_n = SAMPLES - sum(seen[f] for f in big)
-    chi2 = sum((seen[f] - law[f] * SAMPLES) ** 2 / (law[f] * SAMPLES) for f in big)
+    chi2: Fraction | float = sum(
+        (seen[f] - law[f] * SAMPLES) ** 2 / (law[f] * SAMPLES) for f in big
+    )
     if rest_p * SAMPLES >= 5:
         chi2 += (rest_n - rest_p * SAMPLES) ** 2 / (rest_p * SAMPLES)
     cells = len(big) + (rest_p * SAMPLES >= 5)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Unpack
 
 import numpy as np
 import numpy.typing as npt
@@ -26,6 +27,7 @@ from oprlab.rules.gff.exact import AttackOdds, attack_odds
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
 from oprlab.rules.gff.resolve import Roller, resolve_attack
 from oprlab.rules.gff.wounds import take_wounds
+from tests.rules.gff import WeaponRules
 
 #: Allowed distance from the exact value, in standard errors of the sampled estimate.
 Z = 5.0
@@ -33,12 +35,12 @@ N = 150_000
 D6_MECH = D6()
 
 
-def gun(dice: int, quality: int = 4, **rules: int | bool) -> AttackProfile:
-    return AttackProfile("gun", dice=dice, quality=quality, melee=False, range=24, **rules)  # type: ignore[arg-type]
+def gun(dice: int, quality: int = 4, **rules: Unpack[WeaponRules]) -> AttackProfile:
+    return AttackProfile("gun", dice=dice, quality=quality, melee=False, range=24, **rules)
 
 
-def blade(dice: int, quality: int = 4, **rules: int | bool) -> AttackProfile:
-    return AttackProfile("blade", dice=dice, quality=quality, melee=True, **rules)  # type: ignore[arg-type]
+def blade(dice: int, quality: int = 4, **rules: Unpack[WeaponRules]) -> AttackProfile:
+    return AttackProfile("blade", dice=dice, quality=quality, melee=True, **rules)
 
 
 def _bin_gaps(counts: npt.NDArray[np.int64], n: int, exact: Dist[int], what: str) -> list[str]:

@@ -177,7 +177,8 @@ def test_caption_and_legend(game: tuple[str, Any, Trail, list[str]]) -> None:
     sides = legend.findall(f"{NS}g")
     names = state.forces if system == "wwpd" else state.armies
     for side, g in enumerate(sides):
-        assert g.find(f"{NS}rect").get("fill") == SIDE_COLOURS[side]  # type: ignore[union-attr]
+        rect = g.find(f"{NS}rect")
+        assert rect is not None and rect.get("fill") == SIDE_COLOURS[side]
         assert (g.findtext(f"{NS}text") or "").startswith(f"{'AB'[side]}: {names[side].name}")
     texts = [t.text or "" for t in legend.iter(f"{NS}text")]
     assert "move" in texts and "charge" in texts

@@ -24,6 +24,7 @@ from oprlab.analysis import series as series_module
 from oprlab.analysis.results import (
     GAME_COLUMNS,
     SERIES_COLUMNS,
+    Recording,
     ResultStore,
     content_hash,
     game_from_row,
@@ -38,6 +39,7 @@ from oprlab.errors import OptionError
 from oprlab.game.options import settable
 from oprlab.game.play import ENGINE_VERSIONS, GameResult, NotDeployed
 from oprlab.mechanics import get_mechanic
+from oprlab.mechanics.clock import Clock
 from oprlab.rng import spawn
 from oprlab.table.terrain import generate_table
 from tests.game import LINE_TEXT, line, specials
@@ -154,7 +156,8 @@ def test_every_row_records_how_to_replay_the_game(tmp_path: Path) -> None:
         assert json.loads(row["rule_options"]) == settable("gff")
         assert row["mechanic"] == "clock-tokens"
         assert row["mechanic_version"] == type(mechanic).version
-        assert json.loads(row["mechanic_options"]) == mechanic.options  # type: ignore[attr-defined]
+        assert isinstance(mechanic, Clock)
+        assert json.loads(row["mechanic_options"]) == mechanic.options
         assert json.loads(row["mechanic_options"])["tokens"] is True
         assert (row["army_a"], row["army_b"]) == ("Test Line", "Test Specials")
         assert row["army_a_hash"] == content_hash(line()) != row["army_b_hash"]
@@ -243,7 +246,7 @@ def test_ctrl_c_that_lands_inside_a_write_loses_nothing(
     real = ResultStore.append
     calls = 0
 
-    def interrupted_write(self: ResultStore, rec, game):  # type: ignore[no-untyped-def]
+    def interrupted_write(self: ResultStore, rec: Recording, game: GameResult) -> bool:
         nonlocal calls
         calls += 1
         if calls == 3:

@@ -39,7 +39,10 @@ def joblib_games() -> list[GameResult]:
 @pytest.fixture
 def empty_scheduler() -> Iterator[str]:
     """An in-process Dask scheduler with no worker attached."""
-    with LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
+    # distributed is untyped (as in oprlab.analysis.series, which makes its LocalCluster alike)
+    with LocalCluster(  # type: ignore[no-untyped-call]
+        n_workers=0, processes=False, dashboard_address=None
+    ) as cluster:
         yield cluster.scheduler_address
 
 

@@ -570,14 +570,13 @@ def test_mechanic_mismatch_leaves_no_results_file(inputs: Path, tmp_path: Path) 
     assert result.exit_code == 2 and not out.exists()
 
 
-def _oprlab(*args: str, env: dict[str, str] | None = None, **kw: object) -> subprocess.Popen[bytes]:
+def _oprlab(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     full = {**os.environ, "COLUMNS": "80", **(env or {})}
     return subprocess.Popen(
         [sys.executable, "-m", "oprlab", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=full,
-        **kw,  # type: ignore[call-overload]
     )
 
 

@@ -183,7 +183,9 @@ def test_bad_input_is_one_line_and_exit_2(
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
 
 
-def test_riverside_and_wwpd_games_play_from_the_command_line(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_riverside_and_wwpd_games_play_from_the_command_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """seed 002 (Riverside) and seed 004 (WWPD): both play whole games through `battle`."""
     from oprlab.cli import main
 
@@ -229,7 +231,7 @@ def test_riverside_and_wwpd_games_play_from_the_command_line(capsys) -> None:  #
     )
 
 
-def test_svg_draws_the_final_table(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_svg_draws_the_final_table(tmp_path: Path) -> None:
     """Issue: `--svg FILE` writes the final table: terrain, markers and the units left."""
     from oprlab.cli import main
 
@@ -260,7 +262,7 @@ def test_svg_draws_the_final_table(tmp_path) -> None:  # type: ignore[no-untyped
     )
 
 
-def test_svg_rounds_draws_the_table_at_the_end_of_every_round(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_svg_rounds_draws_the_table_at_the_end_of_every_round(tmp_path: Path) -> None:
     """Issue: `--svg FILE` the final table "or one per round": FILE-round1.svg .. -round4.svg."""
     from oprlab.cli import main
 
@@ -310,7 +312,9 @@ def test_account_names_who_casts_and_who_spends_bennies() -> None:
     assert "A spends a benny to defend A2 Lantern Wardens against 1 hit(s)" in out
 
 
-def test_wwpd_battle_prints_an_account_and_draws_pictures(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_wwpd_battle_prints_an_account_and_draws_pictures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Issue 11: `battle --system wwpd` prints a battle account like the OPR systems (rounds,
     turns, moves, shots with their saves, the result), and `--svg` / `--svg-rounds` draw it."""
     from oprlab.cli import main

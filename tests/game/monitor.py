@@ -39,7 +39,7 @@ import numpy as np
 from oprlab.game import gff, gff_melee, gff_shooting, riverside, riverside_combat, wwpd
 from oprlab.game.actions import Action, Kind
 from oprlab.game.state import GameState, UnitState
-from oprlab.table.charge import elevation
+from oprlab.table.measure import elevation
 from oprlab.table.model import Placement, Table
 
 #: Distances the monitor measures with (seeds 002, 003).
@@ -277,11 +277,11 @@ class OprMonitor:
                 a, b = state.units[e["unit"]], state.units[e["target"]]
                 dealt, taken = e["wounds_dealt"], e["wounds_taken"]
                 loser = None if dealt == taken else (a if dealt < taken else b)
-                tested = {f["unit"] for f in events[i + 1 :] if f["kind"] == "morale"}
+                tested_units = {f["unit"] for f in events[i + 1 :] if f["kind"] == "morale"}
                 expected = (
                     {loser.uid} if loser is not None and a.models > 0 and b.models > 0 else set()
                 )
-                if tested & {a.uid, b.uid} != expected:
+                if tested_units & {a.uid, b.uid} != expected:
                     self.fail('"Morale Test": the unit with the lowest total', str(e))
                 self.tick("morale")
             if e["kind"] == "strike":

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from oprlab.game import activation, gff, riverside
 from oprlab.game.actions import Action, Kind
-from oprlab.game.state import GameState
+from oprlab.game.state import GameState, Phase
 from tests.game import clear_table, line, put, specials
 
 
@@ -20,7 +20,7 @@ def _scene(*, system: str = "gff") -> GameState:
     put(state, "A1", (10.0, 10.0))
     put(state, "B1", (30.0, 30.0))
     state.objectives = []
-    state.phase = "activation"
+    state.phase = Phase.ACTIVATION
     state.round = 1
     state.active = 0
     return state
@@ -181,7 +181,7 @@ def test_objective_and_deploy_action_problems() -> None:
     put_marker = Action(Kind.PLACE_OBJECTIVE, to=(20.0, 20.0))
     said = activation.objective_action_problem(state, put_marker, lambda s, p: None)
     assert said == "no objective marker to place now"
-    state.phase = "objectives"
+    state.phase = Phase.OBJECTIVES
     assert activation.objective_action_problem(state, put_marker, lambda s, p: None) is None
     assert activation.objective_action_problem(state, put_marker, lambda s, p: "no") == "no"
     us = state.units["A1"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from oprlab.game import bennies, benny_defence
 from oprlab.game.actions import Action, Kind
-from oprlab.game.state import GameState, Pending
+from oprlab.game.state import GameState, Pending, Phase
 from oprlab.mechanics import get_mechanic
 from oprlab.mechanics.clock import Clock
 from oprlab.mechanics.clock_state import ClockState
@@ -22,8 +22,8 @@ WHERE = {"A2": (10.0, 10.0), "B2": (10.0, 30.0)}
 def _game(mechanic: str = "clock-bennies", **kw: object) -> GameState:
     mech = get_mechanic(mechanic, **kw) if mechanic == "clock-bennies" else mechanic
     state = scene(line(), line(), WHERE, mechanic=mech)
-    state.pending = Pending("shoot", "A2", 0)
-    state.phase = "shoot"
+    state.pending = Pending(Phase.SHOOT, "A2", 0)
+    state.phase = Phase.SHOOT
     return state
 
 
@@ -69,7 +69,7 @@ def test_set_clock_problems() -> None:
     assert bennies.set_clock_problem(state, us, bad_value, attack="x") == "a clock is set to 1..6"
     nobody = Action(Kind.SET_CLOCK, "A2", target="Z9", value=2)
     assert "on the table" in str(bennies.set_clock_problem(state, us, nobody, attack="x"))
-    state.phase = "activation"
+    state.phase = Phase.ACTIVATION
     ok = Action(Kind.SET_CLOCK, "A2", target="B2", value=2)
     said = bennies.set_clock_problem(state, us, ok, attack="the unit shoots")
     assert said == "a benny sets a clock before the unit shoots"

@@ -20,7 +20,7 @@ from oprlab.game import deploy_search, gff, riverside
 from oprlab.game.actions import Action, Kind
 from oprlab.game.options import parse_options
 from oprlab.game.play import result_of
-from oprlab.game.state import GameState
+from oprlab.game.state import GameState, UnitState
 from oprlab.game.systems import find_system
 from oprlab.players import get_commander
 from oprlab.samples import sample_path
@@ -162,7 +162,7 @@ def test_gff_morale_counts_only_units_that_started() -> None:
     assert not [e for e in state.log.events[before:] if e["kind"] == "morale"]
 
 
-def _missing(state: GameState) -> list:  # type: ignore[type-arg]
+def _missing(state: GameState) -> list[UnitState]:
     return [state.units[uid] for uid in deploy_search.missing(state)]
 
 

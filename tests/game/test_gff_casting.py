@@ -18,7 +18,7 @@ from oprlab.errors import UserError
 from oprlab.game import gff
 from oprlab.game.actions import Action, Kind
 from oprlab.game.play import play_game
-from oprlab.game.state import GameState
+from oprlab.game.state import GameState, Phase
 from oprlab.mechanics import Check, Mechanic, Test, get_mechanic
 from oprlab.mechanics.clock import Clock
 from oprlab.mechanics.clock_state import ClockState
@@ -57,7 +57,7 @@ def scene(
     for uid, centre in where.items():
         put(state, uid, centre)
     state.objectives = []
-    state.phase = "activation"
+    state.phase = Phase.ACTIVATION
     state.round = 1
     state.active = 0
     return state

@@ -10,7 +10,7 @@ import pytest
 from oprlab.errors import UserError
 from oprlab.game import gff
 from oprlab.game.actions import Action, Kind
-from oprlab.game.gff_defend import Rolled, defended_hits, resolve_hits, roll_hits
+from oprlab.game.gff_defend import Defending, Rolled, defended_hits, resolve_hits, roll_hits
 from oprlab.game.state import GameState
 from oprlab.mechanics import Mechanic, Test, get_mechanic
 from oprlab.mechanics.clock import Clock
@@ -70,6 +70,12 @@ def _shot(mechanic: Mechanic | str) -> GameState:
     return state
 
 
+def _shot_waiting(state: GameState) -> Defending:
+    """The shot waiting for the defender's decision."""
+    assert isinstance(state.defending, Defending)
+    return state.defending
+
+
 def test_the_defender_spends_bennies_on_hits_before_the_defense_rolls() -> None:
     """Once the hits are known (6 dice all hit) and before any Defense roll, side B decides:
     0 up to one benny per hit (it has 4). Each defended hit rolls no Defense and wounds no one;
@@ -79,7 +85,7 @@ def test_the_defender_spends_bennies_on_hits_before_the_defense_rolls() -> None:
     assert isinstance(mech, Clock) and isinstance(state.mech_state, ClockState)
     gff.apply(state, Action(Kind.SHOOT, "A3", target="B2"))
     assert state.phase == "defend" and state.active == 1
-    hits = sum(len(h) for _, h in state.defending.rolled)
+    hits = sum(len(h) for _, h in _shot_waiting(state).rolled)
     listed = gff.legal_actions(state)
     assert [(a.unit, a.target, a.value) for a in listed] == [
         ("B2", "A3", n) for n in range(min(hits, 4) + 1)
@@ -123,9 +129,9 @@ def test_a_split_shot_asks_for_each_target_in_turn() -> None:
     gff.apply(state, Action(Kind.HOLD, "A3"))
     split = Action(Kind.SHOOT, "A3", target="B3", second="B2", split=("Flamer",))
     gff.apply(state, split)
-    assert state.phase == "defend" and state.defending.target == "B3"
+    assert state.phase == "defend" and _shot_waiting(state).target == "B3"
     gff.apply(state, Action(Kind.DEFEND, "B3", target="A3", value=0))
-    assert state.phase == "defend" and state.defending.target == "B2"
+    assert state.phase == "defend" and _shot_waiting(state).target == "B2"
     gff.apply(state, Action(Kind.DEFEND, "B2", target="A3", value=1))
     assert [e["target"] for e in state.log.of_kind("shoot")] == ["B3", "B2"]
     assert [e["defended"] for e in state.log.of_kind("shoot")] == [0, 1]

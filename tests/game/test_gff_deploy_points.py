@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from oprlab.game import gff, gff_deploy
-from oprlab.game.state import GameState, Phase
+from oprlab.game.state import GameState, Phase, UnitState
 from oprlab.samples import sample_path
 from oprlab.table.terrain import generate_table
 from oprlab.units.load import load_army
@@ -18,7 +18,9 @@ from tests.game import probe_points, specials
 DEPLOYING = (Phase.DEPLOY, Phase.SCOUT, Phase.AMBUSH)
 
 
-def _one_by_one(state: GameState, us: gff.UnitState, points: list[tuple[float, float]]) -> list:
+def _one_by_one(
+    state: GameState, us: UnitState, points: list[tuple[float, float]]
+) -> list[tuple[float, float]]:
     obstacles = gff_deploy._obstacles(state, us)
     return [p for p in points if gff_deploy._deploy_problem(state, us, p, obstacles) is None]
 

@@ -8,6 +8,7 @@ import math
 import pytest
 
 from oprlab.errors import OptionError, UserError
+from oprlab.game import geometry as geo
 from oprlab.game import gff
 from oprlab.game import gff_setup as edges
 from oprlab.game.actions import Action, Kind
@@ -124,7 +125,7 @@ def test_deployed_units_face_the_enemy_and_go_home_along_their_edge() -> None:
         edge = gff.edge_of(state, us.side)
         x = float(us.placement.centres[:, 0].mean())
         assert (x <= 12.0) if edge == "west" else (x >= 36.0)
-        home = edges.home_point(state.table, edge, gff.geo.centroid(us.placement))
+        home = edges.home_point(state.table, edge, geo.centroid(us.placement))
         assert home in gff.move_goals(state, us)
 
 

@@ -10,7 +10,7 @@ from oprlab.game import gff
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff_limited import limited_names, without_limited
 from oprlab.game.gff_setup import GffOptions
-from oprlab.game.state import GameState, UnitState
+from oprlab.game.state import GameState, Phase, UnitState
 from oprlab.mechanics import Check, Test
 from oprlab.players.rules_commander import expected_damage
 from tests.game import Scripted, army, line
@@ -34,7 +34,7 @@ def _blocked(check: Check) -> bool:
 def _again(state: GameState, uid: str) -> None:
     """Let ``uid`` activate once more (a later round, as far as its weapons go)."""
     state.units[uid].activated = False
-    state.phase, state.active, state.pending = "activation", state.units[uid].side, None
+    state.phase, state.active, state.pending = Phase.ACTIVATION, state.units[uid].side, None
 
 
 def _shots(state: GameState) -> list[dict[str, object]]:

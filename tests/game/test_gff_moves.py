@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from oprlab.game import gff
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff_setup import GffOptions
@@ -84,6 +86,6 @@ def test_a_push_off_a_tall_ledge_falls_and_takes_a_hit() -> None:
     blocks = mech.of(Test.DEFENSE)
     assert blocks[-1].modifier == -1  # the fall's hit, AP(1)
     x, y = _centre(state, "B1")
-    assert float(elevation(state.table, [[x, y]])[0]) == 0.0
+    assert float(elevation(state.table, np.array([[x, y]]))[0]) == 0.0
     assert math.hypot(x - 31.8, y - 20.0) <= 2.0 + 1e-6
     assert state.units["B1"].markers == 4  # three wounds and the fall's

@@ -26,7 +26,7 @@ class Spy:
         self.inner, self.kinds, self.name = inner, kinds, inner.name
 
     def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
-        a = self.inner.choose(state, actions)
+        a: Action = self.inner.choose(state, actions)
         assert a in actions
         self.kinds[a.kind] += 1
         return a

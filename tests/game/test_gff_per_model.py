@@ -16,7 +16,8 @@ from oprlab.game import geometry as geo
 from oprlab.game import gff, gff_melee
 from oprlab.game import gff_shooting as shooting
 from oprlab.game.actions import Action, Kind
-from oprlab.game.state import GameState
+from oprlab.game.gff_fight import _fight
+from oprlab.game.state import GameState, Phase
 from oprlab.mechanics import Check, Outcome, State, Test
 from oprlab.prob import Dist
 from oprlab.rules.gff import melee
@@ -54,7 +55,7 @@ def _scene(
     clear_table(state)
     for uid, points in where.items():
         _stand(state, uid, points)
-    state.phase, state.round, state.active = "activation", 1, 0
+    state.phase, state.round, state.active = Phase.ACTIVATION, 1, 0
     return state, mech
 
 
@@ -68,8 +69,9 @@ def test_only_models_in_range_fire() -> None:
     """seed 003 "Shooting": five 12" rifles with two models in range fire two dice, not five."""
     rifles = 'Rifles [5] Q4+ D4+ | 50pts\n5x Rifle (12", A1)'
     state, _ = _scene(rifles, LONE, {"A1": FILE, "B1": TARGET})
-    assert state.units["A1"].placement is not None
-    gaps = geo.model_gaps(state.units["A1"].placement, state.units["B1"].placement)  # type: ignore[arg-type]
+    a1, b1 = state.units["A1"].placement, state.units["B1"].placement
+    assert a1 is not None and b1 is not None
+    gaps = geo.model_gaps(a1, b1)
     assert np.allclose(gaps, [5.0, 8.0, 13.0, 16.0, 19.0])
     gff.apply(state, Action(Kind.HOLD, "A1"))
     gff.apply(state, Action(Kind.SHOOT, "A1", target="B1"))
@@ -126,7 +128,7 @@ def test_only_models_within_two_inches_strike() -> None:
     a1, b1 = state.units["A1"], state.units["B1"]
     assert gff_melee.strikers(state, a1, b1) == 3 and gff_melee.strikers(state, b1, a1) == 1
     x = melee.start_exchange(a1.unit, b1.unit)
-    gff._fight(state, "A1", "B1", x, state.dice, 0)
+    _fight(state, "A1", "B1", x, state.dice, 0)
     strike_back(state)
     (fight,) = state.log.of_kind("melee")
     assert fight["wounds_dealt"] == 3 and fight["wounds_taken"] == 1

@@ -29,6 +29,7 @@ def test_gff_refuses_a_unit_deeper_than_its_zone_and_says_what_would_fit() -> No
     assert "army 2: army 'Test Horde'" in text and "Endless Swarm" in text
     assert "60 models" in text and "frontage" in text
     assert '48.0" long and 12.0" deep' in text and "deployment zone" in text
+    assert err.value.expected is not None
     assert "bigger table" in err.value.expected and "fewer models" in err.value.expected
 
 

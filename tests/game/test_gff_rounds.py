@@ -18,7 +18,7 @@ from oprlab.game import geometry as geo
 from oprlab.game import gff
 from oprlab.game.actions import Action, Kind
 from oprlab.game.play import play_game
-from oprlab.game.state import GameState, Objective
+from oprlab.game.state import GameState, Objective, Phase
 from oprlab.mechanics import Check, Mechanic, Test, get_mechanic
 from oprlab.mechanics.clock_state import ClockState
 from oprlab.players import get_commander
@@ -66,7 +66,7 @@ def scene(
     for uid, centre in where.items():
         put(state, uid, centre)
     state.objectives = [Objective(p) for p in objectives]
-    state.phase = "activation"
+    state.phase = Phase.ACTIVATION
     state.round = round_
     state.active = active
     return state

@@ -4,6 +4,7 @@ Ambush): objectives, deployment zones and order, reserves, and armies that canno
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 
@@ -35,7 +36,7 @@ Carbine (18", A1)
 """
 
 
-def _events(state: GameState, kind: str) -> list[dict[str, object]]:
+def _events(state: GameState, kind: str) -> list[dict[str, Any]]:
     return state.log.of_kind(kind)
 
 

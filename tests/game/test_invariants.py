@@ -50,7 +50,8 @@ class Match:
 
     def armies(self) -> tuple[Army, Army]:
         made = {"line": line, "specials": specials}
-        return tuple(made[n]() if n in made else _sample(n) for n in (self.a, self.b))  # type: ignore[return-value]
+        a, b = (made[n]() if n in made else _sample(n) for n in (self.a, self.b))
+        return a, b
 
     def play(self) -> tuple[GameResult, GameState]:
         a, b = self.armies()

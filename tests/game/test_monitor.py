@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 
 from oprlab.game import gff, gff_melee, riverside_combat
 from oprlab.game.gff_shooting import Sight
-from oprlab.players import get_commander
+from oprlab.players import Commander, get_commander
 from oprlab.rng import commander_stream
 from oprlab.samples import sample_path, sample_text
 from oprlab.table.deploy import mission_table
@@ -32,14 +33,14 @@ def _sample(name: str) -> Army:
     return load_army(sample_path(f"gff/{name}.txt"))
 
 
-PAIRS = {
+PAIRS: dict[str, Callable[[], tuple[Army, Army]]] = {
     "shooty-melee": lambda: (_sample("shooty-150"), _sample("melee-150")),
     "horde-elite": lambda: (_sample("horde-150"), _sample("elite-150")),
     "specials-line": lambda: (specials(), line()),
 }
 
 
-def _players(names: tuple[str, str], seed: int) -> list[object]:
+def _players(names: tuple[str, str], seed: int) -> list[Commander]:
     return [get_commander(n, commander_stream(seed, i)) for i, n in enumerate(names)]
 
 

@@ -52,16 +52,23 @@ def test_goals_are_markers_then_enemies() -> None:
 BLOCKING = ((18.0, 18.0), (30.0, 30.0), (18.0, 30.0), (30.0, 18.0))
 
 
-def _stuck(system: str = "gff", **options: object) -> GameState:
+def _stuck(system: str = "gff", stuck_markers: str = "farthest") -> GameState:
     """A game placing its fifth marker with no point over 9" from the four placed."""
     if system == "gff":
-        state = gff.new_game(line(), line(), seed=0, options=GffOptions(**options))  # type: ignore[arg-type]
+        options = GffOptions(stuck_markers=stuck_markers)
+        state = gff.new_game(line(), line(), seed=0, options=options)
     else:
-        opts = riverside.RiversideOptions(**options)  # type: ignore[arg-type]
+        opts = riverside.RiversideOptions(stuck_markers=stuck_markers)
         state = riverside.new_game(line(), line(), seed=0, options=opts)
     state.objectives = [Objective(p) for p in BLOCKING]
     state.objectives_left = 1
     return state
+
+
+def _point(a: Action) -> Point:
+    """Where a listed objective goes (every such action has one)."""
+    assert a.to is not None
+    return a.to
 
 
 def _by_hand(points: list[Point]) -> list[Point]:
@@ -76,14 +83,14 @@ def test_a_stuck_marker_goes_at_the_farthest_point() -> None:
     legal actions are the grid points of the central square farthest from them (not none),
     and ``is_legal`` takes any point at least as far; a nearer one is refused."""
     state = _stuck()
-    listed = [a.to for a in gff.legal_actions(state)]
+    listed = [_point(a) for a in gff.legal_actions(state)]
     square = [
         (float(x), float(y))
         for x in range(15, 34, 3)
         for y in (13.5, 16.5, 19.5, 22.5, 25.5, 28.5, 31.5, 34.5)
     ]
-    assert listed and sorted(listed) == sorted(_by_hand(square))  # type: ignore[arg-type]
-    assert all(min(math.dist(p, m) for m in BLOCKING) <= 9.0 for p in listed)  # type: ignore[arg-type]
+    assert listed and sorted(listed) == sorted(_by_hand(square))
+    assert all(min(math.dist(p, m) for m in BLOCKING) <= 9.0 for p in listed)
     assert not gff.is_legal(state, Action(Kind.PLACE_OBJECTIVE, to=(19.0, 19.0)))
     assert gff.is_legal(state, Action(Kind.PLACE_OBJECTIVE, to=(24.0, 24.0)))  # 8.49" from all
     gff.apply(state, Action(Kind.PLACE_OBJECTIVE, to=listed[0]))
@@ -108,8 +115,8 @@ def test_riverside_reads_a_stuck_marker_the_same_way() -> None:
     """seed 002 "Placing Objectives": "over 9" away from other markers" has the same gap;
     Riverside's band between the zones is 48" wide, so the farthest point is well away."""
     state = _stuck("riverside")
-    listed = [a.to for a in riverside.legal_actions(state)]
-    assert listed and all(min(math.dist(p, m) for m in BLOCKING) > 9.0 for p in listed)  # type: ignore[arg-type]
+    listed = [_point(a) for a in riverside.legal_actions(state)]
+    assert listed and all(min(math.dist(p, m) for m in BLOCKING) > 9.0 for p in listed)
     assert riverside.options_of(state).stuck_markers == "farthest"
 
 

@@ -4,24 +4,23 @@ outside action still gets one clear error (seed 003 "Deployment" 3: one unit at 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from oprlab.errors import UserError
 from oprlab.game import gff
 from oprlab.game.actions import Action, Kind
-from oprlab.game.state import GameState
+from oprlab.game.opr.hooks import opr_rules
+from oprlab.game.state import GameState, UnitState
 from tests.game import line
 
 
 def _counted(monkeypatch: pytest.MonkeyPatch, state: GameState) -> list[Action]:
     """Every action the procedure checks in full, from now on."""
     seen: list[Action] = []
-    rules = type(state.rules)
-    check = rules.validate
+    rules = type(opr_rules(state))
+    check = opr_rules(state).validate
 
-    def validate(s: Any, a: Action) -> Any:
+    def validate(s: GameState, a: Action) -> UnitState | None:
         seen.append(a)
         return check(s, a)
 

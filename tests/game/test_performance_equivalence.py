@@ -235,7 +235,7 @@ def test_deploy_candidates_follow_a_changed_table() -> None:
     state = gff.new_game(_sample("shooty-150"), _sample("melee-150"), seed=1)
     while state.phase == "objectives":
         gff.apply(state, gff.legal_actions(state)[0])
-    us = gff._to_deploy(state, state.active)[0]
+    us = gff_deploy._to_deploy(state, state.active)[0]
     open_table = state.table
     open_points = gff.deploy_candidates(state, us)
     state.table = mission_table(5)

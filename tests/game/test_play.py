@@ -29,7 +29,8 @@ class Counting:
 
     def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
         self.decisions += 1
-        return self.inner.choose(state, actions)
+        chosen: Action = self.inner.choose(state, actions)
+        return chosen
 
 
 def test_result_agrees_with_the_final_state() -> None:
@@ -106,7 +107,7 @@ class OffGrid:
         self.off_grid = 0
 
     def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
-        a = self.inner.choose(state, actions)
+        a: Action = self.inner.choose(state, actions)
         if a.kind is Kind.ADVANCE and a.to is not None:
             moved = Action(Kind.ADVANCE, a.unit, to=(a.to[0] + 0.125, a.to[1]))
             if moved not in actions and gff.is_legal(state, moved):

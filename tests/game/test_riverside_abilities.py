@@ -16,6 +16,7 @@ from oprlab.game import geometry as geo
 from oprlab.game import riverside as rv
 from oprlab.game import riverside_abilities as ab
 from oprlab.game.actions import Action, Kind
+from oprlab.game.riverside_options import WinnerTakes
 from oprlab.game.state import GameState
 from oprlab.mechanics import Test, get_mechanic
 from oprlab.mechanics.clock import increment
@@ -224,7 +225,9 @@ def test_cast_refusals() -> None:
         rv.apply(state, Action(Kind.CAST, "A1", target="B2", spell="Nope", value=1))
     with pytest.raises(UserError, match="tokens"):
         rv.apply(state, Action(Kind.CAST, "A1", target="B2", spell=BOLT.name, value=3, boost=1))
-    state.units["B2"].placement = geo.translated(state.units["B2"].placement, 0.0, 20.0)
+    b2 = state.units["B2"]
+    assert b2.placement is not None
+    b2.placement = geo.translated(b2.placement, 0.0, 20.0)
     with pytest.raises(UserError, match="line of sight"):
         rv.apply(state, Action(Kind.CAST, "A1", target="B2", spell=BOLT.name, value=1))
     with pytest.raises(UserError, match="Teleport"):
@@ -242,7 +245,9 @@ def test_teleport_within_six_inches_brings_a_charge_into_reach() -> None:
     put(state, "B1", (24.0, 25.0), ready=False)
     assert not rv.charge_targets(state, us)
     tps = [a for a in rv.legal_actions(state) if a.kind is Kind.TELEPORT]
-    goal = geo.centroid(state.units["B1"].placement)
+    b1 = state.units["B1"].placement
+    assert b1 is not None and us.placement is not None
+    goal = geo.centroid(b1)
     assert Action(Kind.TELEPORT, "A1", to=goal) in tps
     before = geo.centroid(us.placement)
     rv.apply(state, Action(Kind.TELEPORT, "A1", to=goal))
@@ -268,6 +273,7 @@ def test_teleport_during_the_movement_after_a_rush_keeps_spacing() -> None:
     assert state.phase == "special"
     rv.apply(state, Action(Kind.TELEPORT, "A1", to=(24.0, 26.0)))
     assert state.pending is None and state.phase == "activation"  # nothing left: it ends
+    assert us.placement is not None and enemy.placement is not None
     assert geo.gap(us.placement, enemy.placement) >= geo.SPACING - 1e-6
     (tp,) = state.log.of_kind("teleport")
     assert 0.0 < tp["distance"] <= 6.0 + 1e-6
@@ -287,8 +293,8 @@ def test_idle_units_never_teleport_and_the_attack_ends_the_chance() -> None:
 # --- the roll-off decision ---------------------------------------------------------------
 
 
-def _to_zones(seed: int, takes: str = "choose") -> GameState:
-    opts = rv.RiversideOptions(winner_takes=takes)  # type: ignore[arg-type]
+def _to_zones(seed: int, takes: WinnerTakes = "choose") -> GameState:
+    opts = rv.RiversideOptions(winner_takes=takes)
     state = rv.new_game(army(LINE_TEXT), army(LINE_TEXT), seed=seed, options=opts)
     while state.phase == "objectives":
         rv.apply(state, rv.legal_actions(state)[0])

@@ -12,7 +12,7 @@ import pytest
 from oprlab.game import riverside as rv
 from oprlab.game import riverside_abilities as ab
 from oprlab.game.actions import Action, Kind
-from oprlab.game.bennies import bennies_available
+from oprlab.game.bennies import bennies_available, clocks_in_play
 from oprlab.game.play import play_game
 from oprlab.game.state import GameState
 from oprlab.mechanics import Check, Mechanic, Test, get_mechanic
@@ -64,7 +64,7 @@ def test_a_side_with_a_benny_starts_its_activation_setting_any_clock_or_passing(
     state = _after_a_idles(mech, (2, 2))
     assert state.phase == "clocks" and state.active == 1
     listed = rv.legal_actions(state)
-    clocks = rv.bennies.clocks_in_play(state)
+    clocks = clocks_in_play(state)
     assert Action(Kind.SET_CLOCK) in listed  # the pass
     assert {(a.target, a.value) for a in listed if a.target} == {
         (u, v) for u in clocks for v in range(1, 7)

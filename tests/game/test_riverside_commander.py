@@ -74,11 +74,11 @@ def test_riverside_estimates_come_from_riverside_odds(melee: bool, charging: boo
     003: ignores it)."""
     riverside_odds.clear()
     a, b = _units(army(RENDERS_TEXT), army(TROLLS_TEXT))
-    kw = {"melee": melee, "distance": 0.0, "charging": charging}
-    ours = HABITS[RiversideRules].damage(a, b, **kw)  # type: ignore[arg-type]
+    ours = HABITS[RiversideRules].damage(a, b, melee=melee, distance=0.0, charging=charging)
     assert ours == pytest.approx(_exact_value(a, b, melee=melee, charging=charging), abs=1e-9)
-    assert ours == riverside_odds.expected_damage(a, b, **kw)  # type: ignore[arg-type]
-    gff = HABITS[GffRules].damage(a, b, **kw)  # type: ignore[arg-type]
+    exact = riverside_odds.expected_damage(a, b, melee=melee, distance=0.0, charging=charging)
+    assert ours == exact
+    gff = HABITS[GffRules].damage(a, b, melee=melee, distance=0.0, charging=charging)
     assert abs(ours - gff) > 0.5
 
 

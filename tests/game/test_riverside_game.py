@@ -21,7 +21,8 @@ from oprlab.game import riverside as rv
 from oprlab.game import riverside_charge
 from oprlab.game import riverside_combat as combat
 from oprlab.game.actions import Action, Kind
-from oprlab.game.state import GameState, Objective, UnitState
+from oprlab.game.riverside_options import WinnerTakes
+from oprlab.game.state import GameState, Objective, Phase, UnitState
 from oprlab.mechanics import Check, Mechanic, Outcome, State, Test, get_mechanic
 from oprlab.players import get_commander
 from oprlab.prob import Dist
@@ -150,7 +151,7 @@ def scene(
     state.objectives = []
     state.objectives_left = 0
     state.round = 1
-    state.phase = "activation"
+    state.phase = Phase.ACTIVATION
     state.active = 0
     state.first = 0
     for us in state.units.values():
@@ -270,7 +271,7 @@ def test_markers_outside_zones_over_nine_inches_apart_not_in_impassable() -> Non
 
 
 @pytest.mark.parametrize("takes", ["first", "zone"])
-def test_roll_off_winner_chooses_zone_or_first_loser_the_other(takes: str) -> None:
+def test_roll_off_winner_chooses_zone_or_first_loser_the_other(takes: WinnerTakes) -> None:
     """seed 002 "Choosing Deployment Zone and Activation Order": the winner chooses the zone or
     who activates first, the loser the other (``winner_takes`` forces the winner's pick; the
     commanders then pick: here the zone chooser takes the low edge and the order chooser leads).
@@ -282,7 +283,7 @@ def test_roll_off_winner_chooses_zone_or_first_loser_the_other(takes: str) -> No
         return next((a for a in actions if a.choice in wanted), actions[0])
 
     for seed in range(10):
-        opts = rv.RiversideOptions(winner_takes=takes)  # type: ignore[arg-type]
+        opts = rv.RiversideOptions(winner_takes=takes)
         state = setup(rv.new_game(army(LINE_TEXT), army(LINE_TEXT), seed=seed, options=opts), pick)
         (roll,) = state.log.of_kind("roll_off")
         winner = roll["winner"]
@@ -344,10 +345,10 @@ def test_normal_then_scout_deployment_scout_zone_twelve_inches_beyond() -> None:
     s = scene(army(RESERVES_TEXT), army(LINE_TEXT))
     walker, guard = s.units["A1"], s.units["A3"]
     walker.reserve = "scout"
-    s.phase = "scout"
+    s.phase = Phase.SCOUT
     assert rv.deploy_problem(s, walker, (24.0, 18.0)) is None
     assert rv.deploy_problem(s, walker, (24.0, 30.0)) is not None
-    s.phase = "deploy"
+    s.phase = Phase.DEPLOY
     assert (
         rv.deploy_problem(s, guard, (24.0, 18.0)) == "the unit must be inside its deployment zone"
     )
@@ -367,7 +368,7 @@ def test_ambush_units_arrive_in_round_two_over_nine_inches_from_enemies() -> Non
     assert arrivals[0]["side"] == r2["first"]
     # The rule itself: a spot within 9" of an enemy unit is refused.
     s2 = scene(army(RESERVES_TEXT), army(LINE_TEXT))
-    s2.round, s2.phase = 2, "ambush"
+    s2.round, s2.phase = 2, Phase.AMBUSH
     put(s2, "B1", (24.0, 30.0))
     hider = s2.units["A2"]
     hider.reserve = "ambush"

@@ -9,10 +9,18 @@ import pytest
 
 from oprlab.game import gff_shooting
 from oprlab.game import riverside_combat as combat
-from oprlab.game.state import GameState
+from oprlab.game.opr.hooks import opr_rules
+from oprlab.game.state import GameState, UnitState
+from oprlab.table.model import Placement
 from tests.game import line
 from tests.game.test_gff_rounds import scene as gff_scene
 from tests.game.test_riverside_game import LINE_TEXT, army, put, scene
+
+
+def _placed(us: UnitState) -> Placement:
+    """``us``'s placement (a unit the scene stood on the table)."""
+    assert us.placement is not None
+    return us.placement
 
 
 def _state() -> GameState:
@@ -53,7 +61,7 @@ def test_a_remembered_look_is_the_fresh_one_and_moves_with_the_units() -> None:
     assert _same(again, first) and _same(again, _fresh(state, shooter))
     enemy = next(iter(first))
     before = float(first[enemy].distance.min())
-    state.units[enemy].placement.centres[:, 1] += 6.0  # type: ignore[union-attr]
+    _placed(state.units[enemy]).centres[:, 1] += 6.0
     moved = combat.look(state, state.units[shooter])
     assert float(moved[enemy].distance.min()) == pytest.approx(before + 6.0, abs=0.5)
     assert _same(moved, _fresh(state, shooter))
@@ -74,7 +82,7 @@ def test_fortifications_are_asked_afresh(monkeypatch: pytest.MonkeyPatch) -> Non
     shooter = next(u for u in sorted(state.units) if state.units[u].side == 0)
     combat._LOOKS.clear()
     plain = combat.look(state, state.units[shooter])
-    rules = combat.opr_rules(state)
+    rules = opr_rules(state)
     monkeypatch.setattr(rules, "fortified", lambda s, t: True, raising=False)
     fortified = combat.look(state, state.units[shooter])
     assert len(combat._LOOKS) == 1
@@ -103,11 +111,11 @@ def test_a_remembered_gff_sight_is_the_fresh_one_and_moves_with_the_units() -> N
         np.array(first.distance),
     )
     assert np.array_equal(first.sees, fresh[0])
-    blocker.placement.centres[:, 0] -= 19.0  # type: ignore[union-attr]  # into the line
+    _placed(blocker).centres[:, 0] -= 19.0  # into the line
     moved = gff_shooting.sight(state, us, target)
     assert moved is not first and len(gff_shooting._SIGHTS) == 2
     assert np.array_equal(moved.sees, gff_shooting.seeing(state, us, target))
-    target.placement.centres[:, 1] += 6.0  # type: ignore[union-attr]
+    _placed(target).centres[:, 1] += 6.0
     farther = gff_shooting.sight(state, us, target)
     assert float(farther.distance.min()) == pytest.approx(
         float(first.distance.min()) + 6.0, abs=0.5

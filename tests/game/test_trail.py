@@ -41,7 +41,7 @@ def test_moves_casualties_and_pushes() -> None:
     trail.record(state, Action(Kind.HOLD, "B1"))
     assert trail.steps == []
     state.units["A1"].placement = _squad(3.0)
-    state.units["A1"].placement.removed[1] = True  # type: ignore[union-attr]
+    state.units["A1"].placement.removed[1] = True
     state.units["B1"].placement = _squad(11.0)
     trail.record(state, Action(Kind.CHARGE, "A1", target="B1"))
     got = [(s.unit, s.kind, s.start, s.end) for s in trail.steps]

@@ -16,6 +16,7 @@ from oprlab.errors import OptionError, UnknownNameError, UserError
 from oprlab.game import wwpd
 from oprlab.game.play import Commander, GameResult, play_game
 from oprlab.game.wwpd import GameOptions, Kind, WwpdAction, WwpdState
+from oprlab.game.wwpd_state import Pinning
 from oprlab.mechanics import Check, Mechanic, Outcome, State, Test
 from oprlab.players import get_commander
 from oprlab.players.wwpd_commanders import RandomWwpdCommander, RulesWwpdCommander
@@ -304,12 +305,13 @@ def test_pinned_units_cannot_charge() -> None:
     """seed 004 "Turns and Phases": "Unpinned units within range may charge"; our reading (the
     text names pinning without a rule): a unit that loses models to fire is pinned, here with
     GameOptions(pinning="losses"), and Suppressed (-2 to hit) until the end of the turn."""
-    for rule, pinned in (("losses", True), ("off", False)):
+    cases: tuple[tuple[Pinning, bool], ...] = (("losses", True), ("off", False))
+    for rule, pinned in cases:
         state = scene(
             BRAWLERS,
             RIFLES,
             {"A1": (10.0, 18.0), "B1": (10.0, 24.0)},
-            options=GameOptions(pinning=rule),  # type: ignore[arg-type]
+            options=GameOptions(pinning=rule),
         )
         if state.player != 0:  # make it the brawlers' turn
             hold_movement(state)

@@ -16,7 +16,7 @@ from oprlab.errors import UnknownNameError
 from oprlab.game import gff
 from oprlab.game.actions import Action, Kind
 from oprlab.game.play import IllegalActionError, play_game
-from oprlab.game.state import GameState
+from oprlab.game.state import GameState, Phase
 from oprlab.players import Commander, get_commander
 from oprlab.samples import sample_path
 from oprlab.units.load import load_army
@@ -37,7 +37,7 @@ class Checked:
         self.choices = 0
 
     def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
-        a = self.inner.choose(state, actions)
+        a: Action = self.inner.choose(state, actions)
         assert a in actions and gff.is_legal(state, a), a
         self.choices += 1
         return a
@@ -148,7 +148,7 @@ def test_rules_commander_shoots_the_target_it_damages_most() -> None:
     put(state, "A3", (24.0, 8.0))
     put(state, "B2", (24.0, 17.0))
     put(state, "B3", (40.0, 30.0))
-    state.phase, state.round, state.active = "activation", 1, 0
+    state.phase, state.round, state.active = Phase.ACTIVATION, 1, 0
     gff.apply(state, Action(Kind.HOLD, "A3"))
     choice = get_commander("rules").choose(state, gff.legal_actions(state))
     assert choice.kind is Kind.SHOOT and choice.target

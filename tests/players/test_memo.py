@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from oprlab.game.state import UnitState
 from oprlab.players.memo import IdentityMemo, attack_weapons
+from oprlab.units.model import Weapon
 from tests.game import army
 
 TEXT = """++ Memo Test [GFF 100pts] ++
@@ -21,7 +24,10 @@ def _squad() -> UnitState:
 def test_attack_weapons_pick_by_range_melee_and_split() -> None:
     """seed 003 "Shooting": weapons in range fire; melee weapons strike in melee."""
     us = _squad()
-    names = lambda ws: [w.name for w in ws]  # noqa: E731
+
+    def names(ws: Sequence[Weapon]) -> list[str]:
+        return [w.name for w in ws]
+
     assert names(attack_weapons(us, melee=False, distance=18.0)) == ["Long Gun"]
     assert names(attack_weapons(us, melee=False, distance=6.0)) == ["Long Gun", "Short Gun"]
     assert names(attack_weapons(us, melee=True, distance=0.0)) == ["Knife"]

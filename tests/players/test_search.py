@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pytest
@@ -13,9 +14,10 @@ from oprlab.errors import OptionError
 from oprlab.game import gff
 from oprlab.game.actions import Action, Kind
 from oprlab.game.play import play_game
-from oprlab.game.state import GameState, Objective
+from oprlab.game.state import GameState, Objective, Phase
+from oprlab.game.system import RuleSystem
 from oprlab.game.systems import find_system
-from oprlab.players import get_commander
+from oprlab.players import Commander, get_commander
 from oprlab.players.rules_commander import OBJECTIVE_VALUE, RulesCommander
 from oprlab.players.search import (
     ACTIVATIONS,
@@ -37,7 +39,7 @@ def _scene() -> GameState:
     B's Captain (40 pts, Tough(3)) carries 2 wounds, A3 (40 pts, 3 models) has lost one."""
     state = gff.new_game(line(), line(), seed=0)
     clear_table(state)
-    state.phase, state.round, state.active = "activation", 1, 0
+    state.phase, state.round, state.active = Phase.ACTIVATION, 1, 0
     state.objectives = [Objective((24.0, 24.0)), Objective((10.0, 10.0), controller=1)]
     put(state, "A2", (24.0, 24.0))
     put(state, "B1", (40.0, 40.0)).markers = 2
@@ -136,14 +138,31 @@ def test_search_specs() -> None:
         get_commander("search-end:0")
 
 
-def _rigged(search: SearchCommander, rows: dict[Action, list[float]]) -> SearchCommander:
+def _rigged(
+    monkeypatch: pytest.MonkeyPatch, search: SearchCommander, rows: dict[Action, list[float]]
+) -> SearchCommander:
     """``search`` with each candidate's playout values set by hand, one per dice sample."""
     left = {a: iter(v) for a, v in rows.items()}
-    search._playout = lambda _r, _s, a, _seed, _h: next(left[a])  # type: ignore[method-assign,assignment]
+
+    def playout(
+        rules: RuleSystem, state: GameState, action: Action, seed: int, horizon: int
+    ) -> float:
+        return next(left[action])
+
+    monkeypatch.setattr(search, "_playout", playout)
     return search
 
 
-def test_sure_plays_an_alternative_only_when_it_wins_every_common_sample() -> None:
+def _as_is(
+    rules: RuleSystem, game: float, side: int, start: int, nodes: int, cont: int, horizon: int
+) -> float:
+    """A continuation that changes nothing: the sample's "game", set by hand, is its value."""
+    return game
+
+
+def test_sure_plays_an_alternative_only_when_it_wins_every_common_sample(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The sure rule: the rules commander's choice (candidate 0) is left only for a candidate
     whose playout beats it on every common dice sample; the flat rule plays the best mean.
     Values per sample set by hand: the alternative is ahead on the mean (+30, -10: mean +10)
@@ -153,11 +172,12 @@ def test_sure_plays_an_alternative_only_when_it_wins_every_common_sample() -> No
     cands = candidates(guide, state, actions, guide.choose(state, actions), 2)
     for sure, played in ((False, 1), (True, 0)):
         search = SearchCommander(seed=5, budget=8, samples=2, sure=sure)
-        _rigged(search, {cands[0]: [0.0, 0.0], cands[1]: [30.0, -10.0]})
+        _rigged(monkeypatch, search, {cands[0]: [0.0, 0.0], cands[1]: [30.0, -10.0]})
         assert search.choose(state, actions) == cands[played]
         assert (search.searched, search.changed) == (1, played)
     search = SearchCommander(seed=5, budget=8, samples=2, sure=True)
-    _rigged(search, {cands[0]: [0.0, 0.0], cands[1]: [30.0, 1.0]})  # ahead on both samples
+    ahead = {cands[0]: [0.0, 0.0], cands[1]: [30.0, 1.0]}  # ahead on both samples
+    _rigged(monkeypatch, search, ahead)
     assert search.choose(state, actions) == cands[1]
 
 
@@ -180,7 +200,9 @@ def test_search_forms() -> None:
         get_commander("search-sure:0")
 
 
-def test_split_dice_average_the_activation_over_its_extra_samples() -> None:
+def test_split_dice_average_the_activation_over_its_extra_samples(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """With the dice split after the candidate's own activation, a candidate's estimate is the
     mean value just after its activation over every sample (the full ones and ``own`` extra
     ones) plus each full sample's change over its continuation. Values set by hand: the
@@ -196,14 +218,25 @@ def test_split_dice_average_the_activation_over_its_extra_samples() -> None:
         rows = {cands[0]: [(0.0, 10.0), (0.0, 0.0), (0.0, 0.0), (0.0, 0.0)]}
         rows[cands[1]] = [(40.0, 40.0)] + [(x, x) for x in extra]
         search = SearchCommander(seed=5, budget=8, samples=1, own=3)
-        search._activations = lambda _r, _s, a, _seeds, _k, rows=rows: [  # type: ignore[method-assign,misc]
-            (post, end, 1) for post, end in rows[a]
-        ]
-        search._continue = lambda _r, end, *_: end  # type: ignore[method-assign]
+
+        def activations(
+            rules: RuleSystem,
+            state: GameState,
+            action: Action,
+            seeds: Sequence[int],
+            keep: int,
+            rows: dict[Action, list[tuple[float, float]]] = rows,
+        ) -> list[tuple[float, Any, int]]:
+            return [(post, end, 1) for post, end in rows[action]]
+
+        monkeypatch.setattr(search, "_activations", activations)
+        monkeypatch.setattr(search, "_continue", _as_is)
         assert search.choose(state, actions) == cands[played]
 
 
-def test_halving_drops_the_worst_candidate_after_the_first_sample() -> None:
+def test_halving_drops_the_worst_candidate_after_the_first_sample(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Successive halving: every candidate plays its first sample, the worse half (at most down
     to two) is dropped, and only the rest play on. Values set by hand (no extra samples, so a
     sample's value is its continuation's end): three candidates score 10, 5 and -5 on the first
@@ -215,10 +248,20 @@ def test_halving_drops_the_worst_candidate_after_the_first_sample() -> None:
     ends = {cands[0]: [10.0, 10.0], cands[1]: [5.0, 30.0], cands[2]: [-5.0, 1000.0]}
     played: list[float] = []
     search = SearchCommander(seed=5, k=3, halve=True)
-    search._activations = lambda _r, _s, a, _seeds, _k: [  # type: ignore[method-assign,misc]
-        (0.0, end, 1) for end in ends[a]
-    ]
-    search._continue = lambda _r, end, *_: played.append(end) or end  # type: ignore[method-assign,misc]
+
+    def activations(
+        rules: RuleSystem, state: GameState, action: Action, seeds: Sequence[int], keep: int
+    ) -> list[tuple[float, Any, int]]:
+        return [(0.0, end, 1) for end in ends[action]]
+
+    def counted(
+        rules: RuleSystem, game: float, side: int, start: int, nodes: int, cont: int, horizon: int
+    ) -> float:
+        played.append(game)
+        return game
+
+    monkeypatch.setattr(search, "_activations", activations)
+    monkeypatch.setattr(search, "_continue", counted)
     assert search.choose(state, actions) == cands[1]
     assert sorted(played) == [-5.0, 5.0, 10.0, 10.0, 30.0]
 
@@ -287,7 +330,9 @@ def test_activation_samples_share_the_work_before_the_first_die() -> None:
     assert rolled == {True, False}  # some activations rolled dice that mattered, some not
 
 
-def test_reply_ply_plays_the_candidate_whose_worst_reply_is_best() -> None:
+def test_reply_ply_plays_the_candidate_whose_worst_reply_is_best(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Max-min over the enemy's pruned replies, expectimax over the dice (issue 14 item 2:
     "the opponent's reply"). Values set by hand, one sample, per reply (the rules pick's
     first): the rules choice leaves the enemy a reply worth -20 to us (its own pick is worth
@@ -300,8 +345,26 @@ def test_reply_ply_plays_the_candidate_whose_worst_reply_is_best() -> None:
     ends = {cands[0]: [10.0, -20.0], cands[1]: [5.0, 0.0]}
     for replies, worst, played in ((1, 1.0, 0), (2, 1.0, 1), (2, 0.5, 1)):
         search = SearchCommander(seed=5, samples=1, replies=replies, worst=worst)
-        search._activations = lambda _r, _s, a, _seeds, _k: [(0.0, a, 1)]  # type: ignore[method-assign,misc]
-        search._replies = lambda _r, a, *_, n=replies: ends[a][:n]  # type: ignore[method-assign,misc]
+
+        def activations(
+            rules: RuleSystem, state: GameState, action: Action, seeds: Sequence[int], keep: int
+        ) -> list[tuple[float, Any, int]]:
+            return [(0.0, action, 1)]
+
+        def reply_values(
+            rules: RuleSystem,
+            game: Action,
+            side: int,
+            start: int,
+            nodes: int,
+            cont: int,
+            horizon: int,
+            n: int = replies,
+        ) -> list[float]:
+            return ends[game][:n]
+
+        monkeypatch.setattr(search, "_activations", activations)
+        monkeypatch.setattr(search, "_replies", reply_values)
         assert search.choose(state, actions) == cands[played]
 
 
@@ -368,7 +431,7 @@ def test_search_reply_spec_and_replay() -> None:
         search = SearchCommander(seed=5, budget=16, replies=2)
         search.choose(state, rules.legal_actions(state))
         assert pickle.dumps((state.units, state.rng.bit_generator.state)) == before
-        cs = [search, RulesCommander()]
+        cs: list[Commander] = [search, RulesCommander()]
         while not state.done and state.round == start.round:
             state_actions = rules.legal_actions(state)
             rules.apply(state, cs[state.active].choose(state, state_actions))

@@ -66,8 +66,10 @@ def test_strikes_scale_lines_and_pick_counter_ones() -> None:
         _weapon("Sling", 5, 1, melee=False),
     )
 
-    def dice(*args: object, **kw: object) -> list[tuple[str, int]]:
-        return [(p.name, p.dice) for p in strikes(unit, *args, **kw)]  # type: ignore[arg-type]
+    def dice(
+        alive: int, attacking: int | None = None, counter: bool | None = None
+    ) -> list[tuple[str, int]]:
+        return [(p.name, p.dice) for p in strikes(unit, alive, attacking, counter)]
 
     assert dice(5) == [("Club", 10), ("Pike", 1)]
     assert dice(2) == [("Club", 4)]  # the Pike's model is gone

@@ -101,9 +101,9 @@ def test_charge_into_base_contact() -> None:
     assert spacing_ok(new, [bystander])  # 1" from units it is not charging
     for k, pts in enumerate(r.move.paths):
         assert polyline_length(pts) <= r.move.path_lengths[k] + 1e-9 <= 12 + 1e-9
-    for k in np.flatnonzero(~r.in_contact):
+    for m in np.flatnonzero(~r.in_contact):
         assert (
-            min_gap(Placement(new.centres[k : k + 1], new.radii[k : k + 1]), target) > CONTACT_TOL
+            min_gap(Placement(new.centres[m : m + 1], new.radii[m : m + 1]), target) > CONTACT_TOL
         )
     assert is_coherent(new)
 

@@ -10,6 +10,8 @@ resumes the search where ``can_charge`` stopped, and must place its models as a 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pytest
 
@@ -20,7 +22,7 @@ from oprlab.table.deploy import mission_table
 from oprlab.table.formation import formation
 from oprlab.table.model import FloatArray, Placement, Table
 from oprlab.table.movement import Mover, MoveRules
-from oprlab.table.paths import NavGraph, Path
+from oprlab.table.paths import NavGraph, Path, reaches_within
 
 FloatPair = tuple[float, float]
 Position = tuple[Placement, Placement, list[Placement]]
@@ -53,14 +55,22 @@ def _positions(rng: np.random.Generator, table: Table, count: int) -> list[Posit
     return out
 
 
-def _full_can_charge(*args: object, **kwargs: object) -> bool:
+def _full_can_charge(
+    table: Table,
+    attacker: Placement,
+    target: Placement,
+    allowance: float,
+    others: Sequence[Placement],
+    *,
+    rules: MoveRules,
+) -> bool:
     """``can_charge`` with the full search for every model and every way to charge (the
     shortcuts switched off)."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(charge, "_any_path_within_cap", lambda m, allow: False)
         mp.setattr(charge, "_one_mode_decides", lambda m: False)
         charge._REACH.clear()
-        return can_charge(*args, **kwargs)  # type: ignore[arg-type]
+        return can_charge(table, attacker, target, allowance, others, rules=rules)
 
 
 TABLES = [None, 2, 4, 7]
@@ -95,7 +105,7 @@ def test_first_spot_reached_iff_the_nearest_is(monkeypatch: pytest.MonkeyPatch) 
     that gave up after the first spot tried would answer wrongly there)."""
     tried_more = 0
     checked = 0
-    calls: list[object] = []
+    calls: list[FloatArray] = []
     plain = Mover.path
 
     def counted(
@@ -104,7 +114,7 @@ def test_first_spot_reached_iff_the_nearest_is(monkeypatch: pytest.MonkeyPatch) 
         calls.append(goal)
         return plain(self, radius, start, goal, within)
 
-    sure = charge.reaches_within
+    sure = reaches_within
 
     def counted_sure(
         nav: NavGraph, start: FloatArray, goal: FloatArray, blocks: Blockers, within: float

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import TypedDict, Unpack
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ import shapely
 from oprlab.errors import OptionError
 from oprlab.table.formation import (
     Neighbours,
+    Rect,
     enclosing_circle,
     formation,
     gaps,
@@ -30,11 +32,19 @@ from oprlab.table.model import Placement, Table, TerrainPiece, TerrainType
 T = TerrainType
 
 
+class PieceExtras(TypedDict, total=False):
+    """What a test's piece may set beside its outline and types."""
+
+    height: float
+    preset: str | None
+    cover_gap: float
+
+
 def rect(
-    name: str, x0: float, y0: float, x1: float, y1: float, *types: T, **kw: object
+    name: str, x0: float, y0: float, x1: float, y1: float, *types: T, **kw: Unpack[PieceExtras]
 ) -> TerrainPiece:
     outline = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
-    return TerrainPiece(name, outline, frozenset(types), **kw)  # type: ignore[arg-type]
+    return TerrainPiece(name, outline, frozenset(types), **kw)
 
 
 def line(n: int, gap: float, r: float = 0.5, y: float = 10.0) -> Placement:
@@ -242,7 +252,7 @@ def test_legal_end_lists_problems() -> None:
 # --- deployment ------------------------------------------------------------------------------
 
 
-def _wholly_inside(p: Placement, zone: object) -> bool:
+def _wholly_inside(p: Placement, zone: Rect | shapely.Polygon) -> bool:
     poly = shapely.box(*zone) if isinstance(zone, tuple) else zone
     return all(
         poly.contains(shapely.Point(c).buffer(r * 0.999))
@@ -301,4 +311,4 @@ def test_place_in_zone_polygon_and_full() -> None:
 )
 def test_place_in_zone_bad_input(zone: object, size: int, radius: float) -> None:
     with pytest.raises(OptionError):
-        place_in_zone(Table(), size, radius, zone, [])  # type: ignore[arg-type]
+        place_in_zone(Table(), size, radius, zone, [])

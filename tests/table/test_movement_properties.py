@@ -4,6 +4,8 @@ its path, and the same inputs give the same move."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import shapely
 from hypothesis import HealthCheck, assume, example, given, settings
@@ -64,14 +66,14 @@ scenario = st.fixed_dictionaries(
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenario)
-def test_move_invariants(s: dict[str, object]) -> None:
+def test_move_invariants(s: dict[str, Any]) -> None:
     """Every move ends legal: no overlaps (any units), 1" from other units, no base in
     impassable terrain, in cohesion; each path starts and ends at the model and is no longer
     than the allowance; the same inputs give the same move."""
-    table = random_table(int(s["seed"]), int(s["pieces"]))  # type: ignore[call-overload]
-    size, radius = int(s["size"]), float(s["radius"])  # type: ignore[call-overload, arg-type]
+    table = random_table(int(s["seed"]), int(s["pieces"]))
+    size, radius = int(s["size"]), float(s["radius"])
     system = str(s["system"])
-    rng = np.random.default_rng(int(s["seed"]))  # type: ignore[call-overload]
+    rng = np.random.default_rng(int(s["seed"]))
     enemy = place_in_zone(table, 5, 0.5, (0.0, 36.0, 48.0, 48.0), [], rng, system=system)
     assert enemy is not None
     others = [enemy]
@@ -83,9 +85,9 @@ def test_move_invariants(s: dict[str, object]) -> None:
     assume(u is not None)
     assert u is not None
     rules = MoveRules(system=system, strider=bool(s["strider"]), flying=bool(s["flying"]))
-    allow = float(s["allow"])  # type: ignore[arg-type]
+    allow = float(s["allow"])
     goal = s["goal"]
-    r = move_unit(table, u, others, goal, allow, rules=rules)  # type: ignore[arg-type]
+    r = move_unit(table, u, others, goal, allow, rules=rules)
     new = r.placement
 
     assert not overlaps([new, *others])
@@ -110,7 +112,7 @@ def test_move_invariants(s: dict[str, object]) -> None:
             for poly in impassable(table):
                 assert shapely.distance(line, poly) >= radius - 0.05
 
-    again = move_unit(table, u.copy(), [o.copy() for o in others], goal, allow, rules=rules)  # type: ignore[arg-type]
+    again = move_unit(table, u.copy(), [o.copy() for o in others], goal, allow, rules=rules)
     assert np.array_equal(again.placement.centres, new.centres)
     assert again.paths == r.paths
 

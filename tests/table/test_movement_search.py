@@ -16,8 +16,11 @@ import pytest
 from oprlab.table.blockers import Blockers, blockers_for, crossings
 from oprlab.table.deploy import mission_table
 from oprlab.table.formation import formation
-from oprlab.table.model import FloatArray, Placement, Table
+from oprlab.table.model import FloatArray, Placement, Point, Table
 from oprlab.table.paths import NavGraph, _astar, find_path, nav_graph
+
+#: A charge move's answer, compared as bytes: where the models end, their paths, which touch.
+Charged = tuple[bytes, tuple[tuple[Point, ...], ...], bytes]
 
 
 def _plain_astar(
@@ -163,7 +166,7 @@ def test_charge_contact_memo_answers_as_cold() -> None:
     charged = 0
     for _ in range(8):
         attacker, target, *others = _units(rng, table, 5)
-        moves = []
+        moves: list[Charged | None] = []
         for cold in (True, False):
             if cold:
                 charge._REACH.clear()
@@ -177,7 +180,7 @@ def test_charge_contact_memo_answers_as_cold() -> None:
         charged += moves[0] is not None
         # another unit a little elsewhere: asked afresh, the same as a cold start
         moved = [Placement(others[0].centres + 0.25, others[0].radii), *others[1:]]
-        after = []
+        after: list[Charged | None] = []
         for cold in (False, True):
             if cold:
                 charge._REACH.clear()

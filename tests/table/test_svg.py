@@ -69,7 +69,8 @@ def test_zones_markers_and_units() -> None:
     assert [len(u.findall("s:circle", NS)) for u in units] == [2, 1]
     labels = [t.text for t in group(root, "units").iter("{http://www.w3.org/2000/svg}text")]
     assert labels == ["Dust <Wardens> & co", "Captain"]
-    assert units[1].find("s:circle", NS).get("r") == "0.63"  # type: ignore[union-attr]
+    circle = units[1].find("s:circle", NS)
+    assert circle is not None and circle.get("r") == "0.63"
     assert parse(table_svg(table, zones=False)).find("s:g[@id='zones']", NS) is None
 
 

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oprlab.table import paths
-from oprlab.table.blockers import Blockers, _convex_hull, blockers_for
+from oprlab.table.blockers import NO_BLOCKERS, Blockers, _convex_hull, blockers_for
 from oprlab.table.deploy import mission_table
 from oprlab.table.formation import Neighbours, formation
 from oprlab.table.model import FloatArray, Placement, Table
@@ -232,7 +232,7 @@ def test_straight_answers_free_and_clear() -> None:
         for _ in range(4):
             others = _random_units(rng, int(rng.integers(4, 10)))
             nav = nav_graph(table, 0.5)
-            for blockers in (blockers_for(others, 0.5), paths.NO_BLOCKERS):
+            for blockers in (blockers_for(others, 0.5), NO_BLOCKERS):
                 a, b = rng.uniform(-1, 49, (60, 2)), rng.uniform(-1, 49, (60, 2))
                 b[:20] = a[:20] + rng.uniform(-2, 2, (20, 2))  # short ones, often clear
                 free_a, free_b, clear = nav.straight(a, b, blockers)

@@ -45,7 +45,7 @@ def _scatter(
     rng: np.random.Generator, table: Table, avoid: list[FloatArray], count: int
 ) -> list[Placement]:
     """``count`` units of one to six models away from the rings."""
-    out = []
+    out: list[Placement] = []
     while len(out) < count:
         n = int(rng.integers(1, 7))
         c = rng.uniform(5, [table.width - 5, table.depth - 5])

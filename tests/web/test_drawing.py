@@ -61,10 +61,10 @@ def test_check_words() -> None:
         "3 dice: 2 hits, 1 wounds, 1 saved, 0 down",
         "B1",
     )
-    assert check_text(shot | {"casualties": 0, "cover": True})[0].endswith("0 down (in cover)")
-    assert check_text(wwpd | {"wounds": 0, "saves": 0, "casualties": 0, "cover": "hard"})[
-        0
-    ].endswith("(hard cover)")
+    in_cover = check_text(shot | {"casualties": 0, "cover": True})
+    assert in_cover is not None and in_cover[0].endswith("0 down (in cover)")
+    hard = check_text(wwpd | {"wounds": 0, "saves": 0, "casualties": 0, "cover": "hard"})
+    assert hard is not None and hard[0].endswith("(hard cover)")
     morale = {"kind": "morale", "unit": "B2", "quality": 5, "passed": False}
     assert check_text(morale) == ("morale 5+: failed", "B2")
     lead = {"kind": "leadership", "unit": "B3", "target": 3, "passed": True}

@@ -15,7 +15,7 @@ from shapely.geometry import Point, Polygon
 from oprlab.game import gff
 from oprlab.game.actions import Kind
 from oprlab.samples import sample_text
-from oprlab.table.model import Placement, Table, TerrainPiece
+from oprlab.table.model import Placement, Table, TerrainPiece, TerrainType
 from oprlab.units.model import Rule, Unit
 from oprlab.units.rule_scope import unit_rule
 from oprlab.web import engine, views
@@ -34,7 +34,7 @@ def _polygons(d: str, depth: float) -> list[Polygon]:
 
 def _inside(rings: list[Polygon], p: Point) -> bool:
     """Even-odd: inside the area when inside an odd number of its rings (holes included)."""
-    return sum(ring.contains(p) for ring in rings) % 2 == 1
+    return sum(bool(ring.contains(p)) for ring in rings) % 2 == 1
 
 
 def _first_activation(seed: int) -> tuple[engine.Recorded, dict[str, Any]]:
@@ -145,10 +145,14 @@ def _state(unit: Unit, pieces: tuple[TerrainPiece, ...]) -> tuple[Any, list[Any]
 
 #: A wood 2" deep across the way east, from x = 13 to 15 (3" to 5" from the model).
 WOOD = TerrainPiece(
-    "Wood", ((13.0, 14.0), (15.0, 14.0), (15.0, 34.0), (13.0, 34.0)), frozenset({"difficult"})
+    "Wood",
+    ((13.0, 14.0), (15.0, 14.0), (15.0, 34.0), (13.0, 34.0)),
+    frozenset({TerrainType.DIFFICULT}),
 )
 ROCK = TerrainPiece(
-    "Rock", ((4.0, 22.0), (6.0, 22.0), (6.0, 26.0), (4.0, 26.0)), frozenset({"impassable"})
+    "Rock",
+    ((4.0, 22.0), (6.0, 22.0), (6.0, 26.0), (4.0, 26.0)),
+    frozenset({TerrainType.IMPASSABLE}),
 )
 
 

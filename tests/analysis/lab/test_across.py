@@ -3,13 +3,11 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 from oprlab.analysis.lab.design import build_cells
 from oprlab.analysis.lab.model import parse_experiment
 from oprlab.analysis.lab.report import _across, _every_commander
 from oprlab.analysis.lab.summary import across_commanders, across_every_commander
-from oprlab.analysis.lab.tally import hist
+from oprlab.analysis.lab.tally import CellTally, Tally, hist
 
 
 def test_a_verdict_under_each_commander_and_a_flip() -> None:
@@ -42,8 +40,12 @@ def test_every_commander_at_once_finds_a_flip_the_contrasts_miss() -> None:
     )
     cells = build_cells(exp)
     scores = {"rules": [1.0, 0.0, 1.0, 0.0], "random": [1.0] * 10, "rules-v1": [0.0] * 10}
-    tally = SimpleNamespace(
-        cells={c.key: SimpleNamespace(seed_scores=hist(scores[c.commanders[0]])) for c in cells}
+    # only the cells' seed scores are read
+    per_cell = {c.key: hist(scores[c.commanders[0]]) for c in cells}
+    tally = Tally(
+        cells={k: CellTally(games=0, measures={}, seed_scores=h) for k, h in per_cell.items()},
+        pairs={},
+        played=10,
     )
     groups = across_every_commander(cells, tally)
     assert len(groups) == 2

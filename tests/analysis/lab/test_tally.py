@@ -87,8 +87,8 @@ def test_counts_give_the_numbers_of_the_values_written_out() -> None:
     assert a.n == b.n == 400
     assert a.estimate == pytest.approx(b.estimate, abs=1e-12)
     assert a.low == pytest.approx(b.low, abs=1e-12) and a.high == pytest.approx(b.high, abs=1e-12)
-    sd = bootstrap_sd(x, np.random.default_rng(1))
-    assert sd == bootstrap_sd(x, np.random.default_rng(1))
+    sd = bootstrap_sd(list(x), np.random.default_rng(1))
+    assert sd == bootstrap_sd(list(x), np.random.default_rng(1))
     assert sd.estimate == pytest.approx(float(np.std(x, ddof=1)), abs=1e-12)
     assert sd.low < sd.estimate < sd.high
 

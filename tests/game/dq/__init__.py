@@ -11,6 +11,7 @@ from oprlab.game.dq.state import Action, ChanceStep, DecisionStep, Duel, Event, 
 from oprlab.rules.dq.combat import AttackKind
 from oprlab.rules.dq.duel_rules import DuelRules
 from oprlab.units.dq_fighter import (
+    Aim,
     Characteristics,
     DqFighter,
     FighterArmour,
@@ -47,7 +48,7 @@ def fighter(
     magic_strike: int = 0,
     magic_defence: int = 0,
     hexes: int = 1,
-    aim: str = "kill",
+    aim: Aim = "kill",
 ) -> DqFighter:
     """A fighter with plain numbers (every characteristic 15 unless given)."""
     damage = f"D{die}" + (f"{modifier:+d}" if modifier else "")
@@ -63,7 +64,7 @@ def fighter(
         magic_strike=magic_strike,
         magic_defence=magic_defence,
         hexes=hexes,
-        aim=aim,  # type: ignore[arg-type]
+        aim=aim,
     )
 
 

@@ -18,7 +18,16 @@ from oprlab.game.dq.engine import (
     play,
 )
 from oprlab.game.dq.rounds import UnengagedInitiative, new_fight
-from oprlab.game.dq.state import Action, ChanceStep, Duel, Out, Status, StrikeRecord
+from oprlab.game.dq.state import (
+    Action,
+    ChanceStep,
+    DecisionStep,
+    Duel,
+    Fight,
+    Out,
+    Status,
+    StrikeRecord,
+)
 from oprlab.players.dq_habits import DuelHabits, RandomHabits
 from oprlab.rng import make_rng
 from oprlab.rules.dq.combat import AttackKind
@@ -27,6 +36,13 @@ from tests.game.dq import choose, engaged, fighter, fresh, roll, rolls, waiting
 
 A = fighter("A", pc=15)  # SC 50 + 15 = 65, Defence 15, engaged initiative 30
 B = fighter("B", pc=12, ms=2, rank=3)  # unengaged D10 + 16; engaged 12 + 15 + 3 = 30
+
+
+def _side(fight: Fight) -> int:
+    """The side whose decision the duel waits for."""
+    step = next_step(fight)
+    assert isinstance(step, DecisionStep)
+    return step.side
 
 
 def test_unengaged_initiative_and_ties() -> None:
@@ -43,7 +59,7 @@ def test_unengaged_initiative_and_ties() -> None:
     assert law == {0: Fraction(36, 91), 1: Fraction(55, 91)}
     after, events = roll(fight, 91)
     assert "A 25 (D10 10), B 17 (D10 1)" in events[0].text
-    assert waiting(after) == "Choose" and next_step(after).side == 0  # type: ignore[union-attr]
+    assert waiting(after) == "Choose" and _side(after) == 0
 
 
 def test_opening_charge_repulse_and_close() -> None:
@@ -60,25 +76,25 @@ def test_opening_charge_repulse_and_close() -> None:
     assert charged.engaged and waiting(charged) == "Repulse"
     repulsed, events = roll(charged, 3)
     assert "repulses the charge" in events[0].text
-    assert waiting(repulsed) == "Choose" and next_step(repulsed).side == 1  # type: ignore[union-attr]
+    assert waiting(repulsed) == "Choose" and _side(repulsed) == 1
     landed, _ = roll(charged, 2)
     assert waiting(landed) == "AttackRoll"
     _, events = rolls(landed, 90, 90)
     strike = next(e for e in events if isinstance(e, StrikeRecord))
     assert strike.strike_chance == 50 + 15 + 20
     closed = choose(fight, "close")
-    assert closed.engaged and next_step(closed).side == 1  # type: ignore[union-attr]
+    assert closed.engaged and _side(closed) == 1
 
 
 def test_engaged_initiative_orders_the_round() -> None:
     """seed 001 57.3 "Engaged Initiative: PC + modified AG + weapon Rank + warrior Rank": the
     higher acts first; equal values (30 and 30 here) are rolled off on D10, again while tied."""
     first = engaged(fighter("A", pc=16), B)
-    assert next_step(first).side == 0  # type: ignore[union-attr]
+    assert _side(first) == 0
     tied = engaged(A, B)
     assert waiting(tied) == "InitiativeRollOff"
-    assert next_step(roll(tied, 13)[0]).side == 1  # type: ignore[union-attr]  # A's 2, B's 3
-    assert next_step(roll(tied, 21)[0]).side == 0  # type: ignore[union-attr]  # A's 3, B's 1
+    assert _side(roll(tied, 13)[0]) == 1  # A's 2, B's 3
+    assert _side(roll(tied, 21)[0]) == 0  # A's 3, B's 1
 
 
 def test_engaged_options_and_an_illegal_choice() -> None:

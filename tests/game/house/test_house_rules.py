@@ -14,11 +14,11 @@ import pytest
 from typer.testing import CliRunner
 
 import oprlab
-from oprlab.analysis.odds import Situation, attack_odds
+from oprlab.analysis.odds import Distribution, Situation, attack_odds
 from oprlab.errors import OptionError, UnknownNameError
 from oprlab.game import gff, gff_losses
-from oprlab.game.objectives import Objective
-from oprlab.game.state import GameState, UnitState
+from oprlab.game.opr.hooks import opr_rules
+from oprlab.game.state import GameState, Objective, UnitState
 from oprlab.game.systems import find_system
 from oprlab.rng import commander_stream
 from oprlab.rules.gff.attack import HOOKS
@@ -33,7 +33,8 @@ def _unit(name: str, q: int, d: int, weapons: tuple[Weapon, ...] = (), *rules: R
 
 def _p1(system: str, attacker: Unit, defender: Unit, s: Situation, what: str = "wounds") -> float:
     """P(exactly 1) of one attack die's hits or wounds (a Tough(3) target: no casualty)."""
-    return getattr(attack_odds(attacker, defender, system=system, situation=s), what).pmf[1]
+    count: Distribution = getattr(attack_odds(attacker, defender, system=system, situation=s), what)
+    return count.pmf[1]
 
 
 CLAWS = _unit("Claws", 4, 4, (Weapon("Claw", 1, rules=(Rule("Rending"),)),))
@@ -120,15 +121,15 @@ def test_fortifications_hook_needs_a_marker_its_side_holds() -> None:
     """seed 003 design notes (Fortifications), our reading: within 3" of a marker its side
     controls, a unit counts as in cover against shooting."""
     state = _game("gff+fortifications")
-    rules, us = state.rules, state.units["B1"]
+    rules, us = opr_rules(state), state.units["B1"]
     state.objectives = [Objective((24.0, 24.0), controller=1)]
     _stand(us, 25.0, 24.0)
-    assert rules.fortified(state, us)  # type: ignore[attr-defined]
+    assert rules.fortified(state, us)
     state.objectives = [Objective((24.0, 24.0), controller=0)]
-    assert not rules.fortified(state, us)  # type: ignore[attr-defined]
+    assert not rules.fortified(state, us)
     state.objectives = [Objective((24.0, 24.0), controller=1)]
     _stand(us, 24.0, 40.0)
-    assert not rules.fortified(state, us)  # type: ignore[attr-defined]
+    assert not rules.fortified(state, us)
     assert not find_system("gff").rules.fortified(state, us)  # type: ignore[attr-defined]
 
 

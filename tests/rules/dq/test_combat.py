@@ -90,8 +90,8 @@ def test_defence_rear_or_flank() -> None:
     """seed 001 57.3 "Defence: Rear or Flank: Modified AG + Modifiers + Magic" (no shield, and
     "Defence Calculation": "Shield is NOT applied")."""
     for facing in ("rear", "flank"):
-        assert defence(KNIGHT, DefenceSituation(facing=facing)) == 13  # type: ignore[arg-type]
-        assert defence(KNIGHT, DefenceSituation(facing=facing), perception=True) == 13  # type: ignore[arg-type]
+        assert defence(KNIGHT, DefenceSituation(facing=facing)) == 13
+        assert defence(KNIGHT, DefenceSituation(facing=facing), perception=True) == 13
 
 
 def test_defence_stunned() -> None:

@@ -5,6 +5,7 @@ rule: the hook that implements it, hand-derived odds, and hand-written dice thro
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Unpack
 
 from oprlab.mechanics import Check, Test
 from oprlab.mechanics.clock import increment
@@ -38,6 +39,7 @@ from oprlab.rules.gff.profile import (
 )
 from oprlab.rules.gff.resolve import resolve_attack
 from oprlab.units.model import Rule, Unit, Weapon
+from tests.rules.gff import WeaponRules
 from tests.rules.gff.scripted import scripted_roller
 
 D6M = D6()
@@ -57,8 +59,10 @@ TOUGH = DefenderProfile(defense=4, models=1, tough=3)
 REGEN_TOUGH = DefenderProfile(defense=4, models=1, tough=3, regeneration=True)
 
 
-def weapon(dice: int = 1, quality: int = 4, melee: bool = False, **rules: object) -> AttackProfile:
-    return AttackProfile(name="w", dice=dice, quality=quality, melee=melee, **rules)  # type: ignore[arg-type]
+def weapon(
+    dice: int = 1, quality: int = 4, melee: bool = False, **rules: Unpack[WeaponRules]
+) -> AttackProfile:
+    return AttackProfile(name="w", dice=dice, quality=quality, melee=melee, **rules)
 
 
 def hitting(check: Check) -> list[int]:

@@ -7,7 +7,7 @@ import itertools
 from collections.abc import Hashable
 from dataclasses import replace
 from fractions import Fraction
-from typing import TypeVar
+from typing import TypeVar, Unpack
 
 import numpy as np
 import pytest
@@ -20,14 +20,17 @@ from oprlab.rules.gff.attack import Situation, impact_profile
 from oprlab.rules.gff.exact import AttackOdds, attack_odds, die_result
 from oprlab.rules.gff.fast import attack_odds_fast, power
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
+from tests.rules.gff import WeaponRules
 
 T = TypeVar("T", bound=Hashable)
 D6M = D6()
 SHOOT = Situation(distance=6.0)
 
 
-def weapon(dice: int = 1, quality: int = 4, melee: bool = False, **rules: object) -> AttackProfile:
-    return AttackProfile(name="w", dice=dice, quality=quality, melee=melee, **rules)  # type: ignore[arg-type]
+def weapon(
+    dice: int = 1, quality: int = 4, melee: bool = False, **rules: Unpack[WeaponRules]
+) -> AttackProfile:
+    return AttackProfile(name="w", dice=dice, quality=quality, melee=melee, **rules)
 
 
 def pmf(d: Dist[T]) -> dict[T, Fraction]:

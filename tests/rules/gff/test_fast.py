@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import replace
+from typing import Unpack, cast
 
 import numpy as np
 import pytest
@@ -21,6 +22,7 @@ from oprlab.rules.gff.attack import Situation
 from oprlab.rules.gff.exact import AttackOdds, attack_odds, die_result
 from oprlab.rules.gff.fast import AttackOddsArrays, attack_odds_fast, clear_caches
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
+from tests.rules.gff import WeaponRules
 
 D6M = D6()
 SHOOT = Situation(distance=6.0)
@@ -29,8 +31,8 @@ CHARGE = Situation(melee=True, charging=True)
 TIRED = Situation(melee=True, fatigued=True)
 
 
-def weapon(dice: int = 1, quality: int = 4, **rules: object) -> AttackProfile:
-    return AttackProfile(name="w", dice=dice, quality=quality, melee=False, **rules)  # type: ignore[arg-type]
+def weapon(dice: int = 1, quality: int = 4, **rules: Unpack[WeaponRules]) -> AttackProfile:
+    return AttackProfile(name="w", dice=dice, quality=quality, melee=False, **rules)
 
 
 def as_array(d: Dist[int], size: int) -> np.ndarray:
@@ -165,6 +167,12 @@ def test_a_unit_with_no_models_left() -> None:
     assert got.p_destroyed == pytest.approx(1.0)
 
 
+def _drawn(deadly: int, blast: int, flag: str, on: bool) -> WeaponRules:
+    """Deadly, Blast and the boolean weapon rule ``flag`` set to ``on`` (hypothesis draws the
+    rule's name, so the dict's keys are not literals mypy could check)."""
+    return cast(WeaponRules, {"deadly": deadly, "blast": blast, flag: on})
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     dice=st.lists(st.integers(0, 3), min_size=1, max_size=3),
@@ -194,7 +202,7 @@ def test_fast_equals_exact_drawn(
 ) -> None:
     """seed 003_8abb008d4113ed75: the fast path equals ``attack_odds`` on drawn attacks."""
     weapons = [
-        weapon(n, deadly=x, blast=blast if i == 0 else 1, **{rule: i == 1})
+        weapon(n, **_drawn(x, blast if i == 0 else 1, rule, i == 1))
         for i, (n, x) in enumerate(zip(dice, deadly, strict=False))
     ]
     d = DefenderProfile(

@@ -29,6 +29,7 @@ from oprlab.rules.gff.melee import (
     Side,
     SideResult,
     Step,
+    Strike,
     UnitState,
     carried,
     counter_models_left,
@@ -84,7 +85,9 @@ def scripted(*faces: int) -> Roller:
 
 
 def left_and_asked(roller: Roller) -> tuple[tuple[int, ...], tuple[Check, ...]]:
-    faces, asked = roller.state  # type: ignore[misc]
+    state = roller.state
+    assert isinstance(state, tuple)
+    faces, asked = state
     return faces, asked
 
 
@@ -107,6 +110,7 @@ class Replay(Mechanic):
 
     def sample(self, check: Check, state: State, rng: np.random.Generator) -> Outcome:
         assert isinstance(state, tuple)
+        chosen: tuple[Outcome, ...]
         chosen, i = state
         if i == len(chosen):
             raise _Need(check)
@@ -157,8 +161,15 @@ def enumerate_exchange(
     return Dist.from_pairs(pairs)
 
 
+def gff_strikes(r: ExchangeResult) -> list[Strike]:
+    """The exchange's attacks as GFF records them (``ExchangeResult`` holds any system's)."""
+    strikes = [s for s in r.strikes if isinstance(s, Strike)]
+    assert len(strikes) == len(r.strikes)
+    return strikes
+
+
 def steps(r: ExchangeResult) -> list[tuple[Step, Side]]:
-    return [(s.step, s.striker) for s in r.strikes]
+    return [(s.step, s.striker) for s in gff_strikes(r)]
 
 
 # --- who still strikes -----------------------------------------------------------------------
@@ -185,7 +196,7 @@ def test_dead_models_do_not_strike_back() -> None:
     r = resolve_exchange(raiders, wall, roller)
     assert r.defender.casualties == 2 and r.defender.models == 3
     assert steps(r) == [(Step.STRIKE, Side.ATTACKER), (Step.STRIKE_BACK, Side.DEFENDER)]
-    assert r.strikes[-1].dice == 3
+    assert gff_strikes(r)[-1].dice == 3
     assert left_and_asked(roller)[0] == ()
 
 
@@ -200,7 +211,7 @@ def test_impact_rolls_after_charging_each_2_plus_a_hit() -> None:
     roller = scripted(2, 1, 3, 4, 3)  # Impact 2 and 1; block 3 fails; knife 4 hits; block 3
     r = resolve_exchange(ram, post, roller)
     assert steps(r) == [(Step.IMPACT, Side.ATTACKER), (Step.STRIKE, Side.ATTACKER)]
-    impact = r.strikes[0]
+    impact = gff_strikes(r)[0]
     assert impact.dice == 2 and impact.result.hits == 1 and impact.result.wounds == 1
     _, asked = left_and_asked(roller)
     assert asked[2].test is Test.DEFENSE and asked[2].modifier == 0  # Impact hits have AP 0
@@ -213,7 +224,7 @@ def test_impact_is_not_rolled_striking_back() -> None:
     ram = unit("Ram", 1, weapons=[ccw()], rules=[Rule("Impact", 3)])
     r = resolve_exchange(guard, ram, scripted(1, 1))  # both knives miss
     assert steps(r) == [(Step.STRIKE, Side.ATTACKER), (Step.STRIKE_BACK, Side.DEFENDER)]
-    assert r.strikes[1].dice == 1
+    assert gff_strikes(r)[1].dice == 1
 
 
 def test_no_impact_when_fatigued() -> None:
@@ -224,7 +235,7 @@ def test_no_impact_when_fatigued() -> None:
     roller = scripted(5)  # Q2 would hit on a 5; fatigued, it misses
     r = resolve_exchange(ram, post, roller, attacker_state=UnitState(1, fatigued=True))
     assert steps(r) == [(Step.STRIKE, Side.ATTACKER)]
-    assert r.strikes[0].result.hits == 0
+    assert gff_strikes(r)[0].result.hits == 0
     assert left_and_asked(roller)[1][0].unmodified_six_only
 
 
@@ -237,10 +248,10 @@ def test_counter_reduces_impact_per_model_with_counter() -> None:
     assert counter_models_left(pikes, 1) == 1
     rng = np.random.default_rng(1)
     r = resolve_exchange(riders, pikes, Roller(D6(), None, rng), strike_back=False)
-    assert r.strikes[0].step is Step.IMPACT and r.strikes[0].dice == 4
+    assert gff_strikes(r)[0].step is Step.IMPACT and gff_strikes(r)[0].dice == 4
     crowd = unit("Crowd", 9, weapons=[ccw(9, 1, Rule("Counter"))])
     r = resolve_exchange(riders, crowd, Roller(D6(), None, rng), strike_back=False)
-    assert Step.IMPACT not in [s.step for s in r.strikes]  # 6 dice - 9 Counter models
+    assert Step.IMPACT not in [s.step for s in gff_strikes(r)]  # 6 dice - 9 Counter models
 
 
 def test_impact_of_some_models_only() -> None:
@@ -258,7 +269,7 @@ def test_counter_strikes_first_and_kills_before_the_charger_strikes() -> None:
     roller = scripted(4, 2, 1)  # spear hits, block 2 fails: a raider dies; last raider misses
     r = resolve_exchange(raiders, sentry, roller)
     assert steps(r) == [(Step.COUNTER, Side.DEFENDER), (Step.STRIKE, Side.ATTACKER)]
-    assert r.strikes[1].dice == 1
+    assert gff_strikes(r)[1].dice == 1
     assert r.attacker.casualties == 1 and r.struck_back and r.defender.fatigued
     assert left_and_asked(roller)[0] == ()
 
@@ -283,7 +294,7 @@ def test_impact_timing_with_strikes_rolls_after_counter() -> None:
     roller = scripted(1, 1, 1, 1)  # spear misses; impact die, then knife: all miss
     r = resolve_exchange(ram, sentry, roller, impact_timing="with_strikes")
     assert steps(r) == [(Step.COUNTER, Side.DEFENDER), (Step.STRIKE, Side.ATTACKER)]
-    assert r.strikes[1].dice == 2  # knife A1 + (Impact 2 - 1 Counter model)
+    assert gff_strikes(r)[1].dice == 2  # knife A1 + (Impact 2 - 1 Counter model)
     with pytest.raises(OptionError, match="Impact timing"):
         resolve_exchange(ram, sentry, scripted(), impact_timing="later")
 
@@ -326,9 +337,9 @@ def test_shaken_defender_strikes_back_only_on_sixes() -> None:
     shaken = resolve_exchange(
         raiders, sentry, scripted(1, 5), defender_state=UnitState(1, shaken=True)
     )
-    assert shaken.defender.wounds_dealt == 0 and shaken.strikes[-1].result.hits == 0
+    assert shaken.defender.wounds_dealt == 0 and gff_strikes(shaken)[-1].result.hits == 0
     steady = resolve_exchange(raiders, sentry, scripted(1, 5, 1, 1))  # 5 hits at Q2; block 1
-    assert steady.strikes[-1].result.hits == 1 and steady.defender.wounds_dealt == 1
+    assert gff_strikes(steady)[-1].result.hits == 1 and steady.defender.wounds_dealt == 1
 
 
 def test_shaken_by_the_charge_strikes_back_as_fatigued() -> None:
@@ -339,7 +350,7 @@ def test_shaken_by_the_charge_strikes_back_as_fatigued() -> None:
     roller = scripted(4, 2, 1, 5)  # hit, failed block, wound roll 1+1 = Shaken, 5 misses
     r = resolve_exchange(raiders, sentry, roller)
     assert r.defender.shaken and r.defender.markers == 1
-    assert r.strikes[-1].result.hits == 0
+    assert gff_strikes(r)[-1].result.hits == 0
     assert left_and_asked(roller)[1][-1].unmodified_six_only
     assert r.winner is Side.ATTACKER
 
@@ -381,13 +392,13 @@ def test_furious_and_thrust_only_when_charging() -> None:
     # Charging: a 6 makes 2 hits; both blocks at D4 with AP(1) fail on 4; strike back 4 misses.
     roller = scripted(6, 4, 4, 4)
     r = resolve_exchange(tough_wild, post, roller)
-    assert r.strikes[0].result.hits == 2 and r.strikes[0].result.wounds == 2
-    assert r.strikes[1].result.hits == 0  # 4 at Q5 without Thrust's +1
+    assert gff_strikes(r)[0].result.hits == 2 and gff_strikes(r)[0].result.wounds == 2
+    assert gff_strikes(r)[1].result.hits == 0  # 4 at Q5 without Thrust's +1
     _, asked = left_and_asked(roller)
     assert [c.modifier for c in asked[1:3]] == [-1, -1]
     # Striking back: a 6 is one hit only.
     r = resolve_exchange(unit("Dummy", 1, weapons=[ccw()]), post, scripted(1, 6, 1, 1))
-    assert r.strikes[-1].result.hits == 1
+    assert gff_strikes(r)[-1].result.hits == 1
 
 
 def test_fear_counts_extra_wounds_for_wound_effects_in_melee() -> None:

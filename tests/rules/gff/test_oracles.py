@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from functools import cache
 from itertools import product
+from typing import Unpack
 
 import icepool
 import pytest
@@ -28,6 +29,7 @@ from oprlab.prob import Dist
 from oprlab.rules.gff.attack import Situation
 from oprlab.rules.gff.exact import attack_odds
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
+from tests.rules.gff import WeaponRules
 
 SEED = "seed 003_8abb008d4113ed75"
 FACES = (1, 2, 3, 4, 5, 6)
@@ -209,8 +211,10 @@ def assert_matches_brute_force(
 # --- named rule combinations ----------------------------------------------------------------
 
 
-def weapon(dice: int = 2, quality: int = 4, melee: bool = False, **rules: object) -> AttackProfile:
-    return AttackProfile(name="w", dice=dice, quality=quality, melee=melee, **rules)  # type: ignore[arg-type]
+def weapon(
+    dice: int = 2, quality: int = 4, melee: bool = False, **rules: Unpack[WeaponRules]
+) -> AttackProfile:
+    return AttackProfile(name="w", dice=dice, quality=quality, melee=melee, **rules)
 
 
 SHOOT = Situation()

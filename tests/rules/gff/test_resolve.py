@@ -5,6 +5,7 @@ hand-worked examples."""
 from __future__ import annotations
 
 import math
+from typing import Unpack
 
 import numpy as np
 import pytest
@@ -16,13 +17,16 @@ from oprlab.rules.gff.attack import ATTACKER, DEFENDER, Situation
 from oprlab.rules.gff.exact import attack_odds
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
 from oprlab.rules.gff.resolve import AttackResult, Roller, resolve_attack
+from tests.rules.gff import WeaponRules
 
 SHOOT = Situation(distance=6.0)
 ARMY = Clock()  # the seed's default: one clock per army, starting at 1
 
 
-def weapon(dice: int = 1, quality: int = 4, melee: bool = False, **rules: object) -> AttackProfile:
-    return AttackProfile(name="w", dice=dice, quality=quality, melee=melee, **rules)  # type: ignore[arg-type]
+def weapon(
+    dice: int = 1, quality: int = 4, melee: bool = False, **rules: Unpack[WeaponRules]
+) -> AttackProfile:
+    return AttackProfile(name="w", dice=dice, quality=quality, melee=melee, **rules)
 
 
 def clocks(attacker: int, defender: int) -> ClockState:

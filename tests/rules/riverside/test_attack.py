@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Unpack
+
 import pytest
 
 from oprlab.errors import OptionError
@@ -21,6 +23,7 @@ from oprlab.rules.riverside.attack import (
     wounds_from_block,
 )
 from oprlab.rules.riverside.profile import AttackProfile, DefenderProfile
+from tests.rules.riverside import WeaponRules
 
 SHOOT = Situation()
 CHARGE = Situation(melee=True, charging=True)
@@ -28,12 +31,16 @@ STRIKE_BACK = Situation(melee=True)
 TARGET = DefenderProfile(defense=4, models=5, quality=4)
 
 
-def gun(**kw: object) -> AttackProfile:
-    return AttackProfile(**{"name": "Gun", "dice": 1, "quality": 4, "melee": False, **kw})  # type: ignore[arg-type]
+def gun(
+    name: str = "Gun", dice: int = 1, quality: int = 4, **rules: Unpack[WeaponRules]
+) -> AttackProfile:
+    return AttackProfile(name=name, dice=dice, quality=quality, melee=False, **rules)
 
 
-def claws(**kw: object) -> AttackProfile:
-    return AttackProfile(**{"name": "Claws", "dice": 1, "quality": 4, "melee": True, **kw})  # type: ignore[arg-type]
+def claws(
+    name: str = "Claws", dice: int = 1, quality: int = 4, **rules: Unpack[WeaponRules]
+) -> AttackProfile:
+    return AttackProfile(name=name, dice=dice, quality=quality, melee=True, **rules)
 
 
 def face(check: Check, natural: int) -> Outcome:

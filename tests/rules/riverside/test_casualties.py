@@ -3,6 +3,8 @@ Tough limit, the joined Hero last, wounds carried from one attack to the next.""
 
 from __future__ import annotations
 
+from typing import Unpack
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -15,10 +17,11 @@ from oprlab.rules.riverside.casualties import (
     wound_track,
 )
 from oprlab.rules.riverside.profile import DefenderProfile, HeroProfile
+from tests.rules.riverside import DefenderState
 
 
-def unit(models: int, tough: int = 1, wounds: int = 0, **kw: object) -> DefenderProfile:
-    return DefenderProfile(defense=4, models=models, quality=4, tough=tough, wounds=wounds, **kw)  # type: ignore[arg-type]
+def unit(models: int, **state: Unpack[DefenderState]) -> DefenderProfile:
+    return DefenderProfile(defense=4, models=models, quality=4, **state)
 
 
 def test_non_tough_models_take_one_wound_each() -> None:
@@ -102,7 +105,7 @@ def defenders(draw: st.DrawFn) -> DefenderProfile:
     if draw(st.booleans()) or models == 0:
         h = draw(st.integers(1, 4))
         hero = HeroProfile(tough=h, wounds=draw(st.integers(0, h - 1)))
-    return unit(models, tough, wounds, hero=hero)
+    return unit(models, tough=tough, wounds=wounds, hero=hero)
 
 
 @given(defenders(), st.integers(0, 30), st.lists(st.integers(0, 6), max_size=4))

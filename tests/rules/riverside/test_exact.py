@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Unpack
 
 import icepool
 import numpy as np
@@ -21,6 +22,7 @@ from oprlab.rules.riverside.attack import Readings, Situation
 from oprlab.rules.riverside.exact import AttackOdds, attack_odds
 from oprlab.rules.riverside.profile import AttackProfile, DefenderProfile, HeroProfile
 from oprlab.rules.riverside.resolve import AttackResult, resolve_attack
+from tests.rules.riverside import DefenderState, WeaponRules
 from tests.rules.riverside.scripted import every_roll
 
 D6_MECHANIC = D6()
@@ -50,12 +52,16 @@ def assert_matches(odds: AttackOdds, joint: Dist[Row]) -> None:
         assert odds.p_shaken == joint.probability(lambda x: bool(x[6]))
 
 
-def gun(**kw: object) -> AttackProfile:
-    return AttackProfile(**{"name": "Gun", "dice": 1, "quality": 4, "melee": False, **kw})  # type: ignore[arg-type]
+def gun(
+    name: str = "Gun", dice: int = 1, quality: int = 4, **rules: Unpack[WeaponRules]
+) -> AttackProfile:
+    return AttackProfile(name=name, dice=dice, quality=quality, melee=False, **rules)
 
 
-def target(**kw: object) -> DefenderProfile:
-    return DefenderProfile(**{"defense": 4, "models": 2, "quality": 4, **kw})  # type: ignore[arg-type]
+def target(
+    defense: int = 4, models: int = 2, quality: int = 4, **state: Unpack[DefenderState]
+) -> DefenderProfile:
+    return DefenderProfile(defense=defense, models=models, quality=quality, **state)
 
 
 CASES = [

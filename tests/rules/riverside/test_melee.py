@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import TypedDict, Unpack
 
 import numpy as np
 import pytest
@@ -71,12 +72,23 @@ def tough(x: int) -> Rule:
     return Rule("Tough", x)
 
 
+class ExchangeOptions(TypedDict, total=False):
+    """The exchange's options a test may set (those ``exchange_outcomes`` shares)."""
+
+    strike_back: bool
+    attacker_state: UnitState | None
+    defender_state: UnitState | None
+    impact: str
+    tie: str
+    readings: Readings
+
+
 def play(
-    attacker: Unit, defender: Unit, *faces: int, **options: object
+    attacker: Unit, defender: Unit, *faces: int, **options: Unpack[ExchangeOptions]
 ) -> tuple[RiversideExchangeResult, ScriptedDice]:
     """Roll the exchange with these faces; every face must be used."""
     roller, dice = scripted_roller(faces)
-    r = resolve_exchange(attacker, defender, roller, **options)  # type: ignore[arg-type]
+    r = resolve_exchange(attacker, defender, roller, **options)
     assert dice.used == len(faces), f"{len(faces) - dice.used} faces left"
     assert isinstance(r, RiversideExchangeResult)
     return r, dice
@@ -415,7 +427,9 @@ _UNUSED_RNG = np.random.default_rng(0)
 LIMIT = 200_000
 
 
-def brute(attacker: Unit, defender: Unit, **options: object) -> Dist[ExchangeResult]:
+def brute(
+    attacker: Unit, defender: Unit, **options: Unpack[ExchangeOptions]
+) -> Dist[ExchangeResult]:
     """Every sequence of (merged) faces resolve_exchange asks for, each with its probability."""
     results: dict[ExchangeResult, Fraction] = {}
     stack: list[tuple[tuple[Outcome, ...], Fraction]] = [((), Fraction(1))]
@@ -428,7 +442,7 @@ def brute(attacker: Unit, defender: Unit, **options: object) -> Dist[ExchangeRes
                 attacker,
                 defender,
                 Roller(replay, None, _UNUSED_RNG),
-                **options,  # type: ignore[arg-type]
+                **options,
             )
         except _Need as need:
             stack.extend(((*chosen, o), p * q) for o, q in face_classes(need.check))
@@ -500,12 +514,12 @@ def test_worked_example_by_hand_and_by_brute_force() -> None:
     ],
 )
 def test_exact_matches_brute_force(
-    attacker: Unit, defender: Unit, options: dict[str, object]
+    attacker: Unit, defender: Unit, options: ExchangeOptions
 ) -> None:
     """The exact composition (charge, Return Strikes conditioned on the charge's casualty
     state, Morale Test) equals every face sequence of resolve_exchange, Fraction for Fraction
     (seed 002 "Melee Attacks", "Resolving Attacks", "Morale Tests")."""
-    exact = exchange_outcomes(attacker, defender, D6_MECHANIC, **options)  # type: ignore[arg-type]
+    exact = exchange_outcomes(attacker, defender, D6_MECHANIC, **options)
     assert exact == brute(attacker, defender, **options)
     assert sum(p for _, p in exact.items()) == 1
 

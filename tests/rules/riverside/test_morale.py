@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Unpack
+
 from oprlab.mechanics.base import Test
 from oprlab.rules.riverside.attack import Readings, Situation
 from oprlab.rules.riverside.casualties import remove_casualties
@@ -15,13 +17,14 @@ from oprlab.rules.riverside.morale import (
     morale_failure,
 )
 from oprlab.rules.riverside.profile import DefenderProfile, HeroProfile
+from tests.rules.riverside import DefenderState
 
 SHOOT = Situation()
 MELEE = Situation(melee=True)
 
 
-def unit(models: int, tough: int = 1, **kw: object) -> DefenderProfile:
-    return DefenderProfile(defense=4, models=models, quality=5, tough=tough, **kw)  # type: ignore[arg-type]
+def unit(models: int, **state: Unpack[DefenderState]) -> DefenderProfile:
+    return DefenderProfile(defense=4, models=models, quality=5, **state)
 
 
 def test_half_or_less_remaining_tests() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from typing import TypedDict, Unpack
 
 import numpy as np
 import pytest
@@ -72,8 +73,19 @@ def units() -> dict[str, WwpdUnit]:
     return {u.name: u for u in load_wwpd(FORCE, "test").units}
 
 
-def trooper(name: str, **kw: int | bool) -> WwpdUnit:
-    model = WwpdModel(name, ranged_skill=2, melee_skill=2, leadership=4, **kw)  # type: ignore[arg-type]
+class Stats(TypedDict, total=False):
+    """A test model's profile beside its skills and Leadership."""
+
+    toughness: int
+    armor: int
+    vehicle: bool
+    melee_attacks: int
+    melee_defense: int
+    melee_offense: int
+
+
+def trooper(name: str, **kw: Unpack[Stats]) -> WwpdUnit:
+    model = WwpdModel(name, ranged_skill=2, melee_skill=2, leadership=4, **kw)
     return WwpdUnit(name, ((1, model),))
 
 
@@ -93,7 +105,14 @@ class Recorder:
         return [c for c in self.checks if c.test is test]
 
 
-def gun(name: str = "Lasgun", **kw: int) -> WwpdUnit:
+class Ratings(TypedDict, total=False):
+    """A test weapon's ratings beside its range and Rate of Fire."""
+
+    massive: int
+    ap: int
+
+
+def gun(name: str = "Lasgun", **kw: Unpack[Ratings]) -> WwpdUnit:
     """A Guardsman (skill 2) carrying one weapon of Rate of Fire 1."""
     g = WwpdModel("Guardsman", ranged_skill=2, melee_skill=2, leadership=4)
     return WwpdUnit("Guardsman", ((1, g),), ((1, WwpdWeapon(name, 24, 1, **kw)),))
@@ -246,7 +265,7 @@ def test_worked_examples_through_the_pipeline() -> None:
         "Ork": trooper("Ork", toughness=1),
         "Space Marine": trooper("Space Marine", toughness=1, armor=2),
     }
-    weapons = {
+    weapons: dict[str, tuple[Ratings, dict[str, int]]] = {
         "lasgun": ({}, {"Cultist": 2, "Ork": 3, "Space Marine": 5}),
         "bolter": ({"massive": 1}, {"Cultist": 2, "Ork": 2, "Space Marine": 4}),
         "heavy bolter": ({"massive": 2, "ap": 1}, {"Ork": 2, "Space Marine": 3}),
