@@ -38,14 +38,17 @@ class Bounds(Scoring):
         A charge that may fall short first counts with a bound that needs no charge test
         (:meth:`_charge_bound`); only when it wins is it tested and scored exactly, and the
         choice made again with its exact score: the same choice at one test a decision
-        rather than one a charge.
+        rather than one a charge. Charges are ranked with the moves by a cheaper ceiling
+        (:meth:`_charge_ceiling`), so that most are never bounded; the ceilings are worked
+        out once a decision, however often the choice is made again.
         """
         view = self._read(state)
         self._prefetch(state, view, actions)
         exact: dict[int, tuple[float, tuple[int, ...]]] = {}
         loose: dict[int, tuple[float, tuple[int, ...]]] = {}  # charges not yet tested
+        ceiling: dict[int, float] = {}  # moves' and charges' bounds, by index
         while True:
-            i = self._first_best(state, actions, exact, loose)
+            i = self._first_best(state, actions, exact, loose, ceiling)
             if i not in loose:
                 break
             bound = loose.pop(i)  # the winner counted with a bound: test it
@@ -62,9 +65,11 @@ class Bounds(Scoring):
         actions: Sequence[Action],
         exact: dict[int, tuple[float, tuple[int, ...]]],
         loose: dict[int, tuple[float, tuple[int, ...]]],
+        ceiling: dict[int, float],
     ) -> int:
         """The index of the first greatest key, an exact score or (for a charge in ``loose``)
-        a bound; fills ``exact`` and ``loose`` with the keys it works out."""
+        a bound; fills ``exact`` and ``loose`` with the keys it works out, ``ceiling`` with
+        the moves' and charges' bounds."""
         best: tuple[float, tuple[int, ...]] | None = None
         held: list[int] = []
         moves: list[int] = []
@@ -91,10 +96,10 @@ class Bounds(Scoring):
             if best is None or key > best:
                 best = key
         # the highest bounds first, so that the best score rises early and skips the rest
-        walks = [i for i in moves if actions[i].kind is not Kind.CHARGE]
-        ceiling = dict(
-            zip(walks, self._move_bounds(state, [actions[i] for i in walks]), strict=True)
-        )
+        if not ceiling:
+            walks = [i for i in moves if actions[i].kind is not Kind.CHARGE]
+            ceilings = self._move_bounds(state, [actions[i] for i in walks])
+            ceiling.update(zip(walks, ceilings, strict=True))
         for i in moves:
             if i not in ceiling:
                 ceiling[i] = self._charge_ceiling(state, actions[i])
