@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import pytest
 
@@ -13,9 +14,12 @@ from oprlab.game import gff
 from oprlab.game import gff_setup as edges
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff_setup import GffOptions
+from oprlab.game.play import play_game
 from oprlab.game.state import GameState
 from oprlab.players import get_commander
-from oprlab.players.gff_choices import choose_edge
+from oprlab.players.gff_choices import choose_edge, deploy
+from oprlab.players.rules.estimates import Role
+from oprlab.players.rules_commander import RulesCommander
 from oprlab.table.model import Table
 from tests.game import line, play_setup
 
@@ -160,3 +164,49 @@ def test_rules_commander_deploys_shooters_back_along_any_edge() -> None:
     shooting = a.unit.endswith(("2", "3"))  # the Rifle Squads
     mine = edges.edge_distance(state.table, edge, a.to)
     assert mine == (min(depths) if shooting else max(depths))
+
+
+def _fresh_deploy(cmd: RulesCommander, state: GameState, actions: Sequence[Action]) -> Action:
+    """The deployment habit's choice worked out afresh (no remembered key)."""
+    edge = gff.edge_of(state, state.active)
+    lateral = 0 if edges.along_y(edge) else 1
+    targets = [o.position for o in state.objectives]
+
+    def key(a: Action) -> float:
+        assert a.to is not None
+        depth = abs(edges.edge_distance(state.table, edge, a.to))
+        forward = depth if cmd.role(state.units[a.unit].unit) is Role.SHOOTING else -depth
+        near = min(abs(a.to[lateral] - t[lateral]) for t in targets)
+        return forward + 0.3 * near
+
+    return min(actions, key=key)
+
+
+def test_deploy_keys_remembered_across_decisions_are_the_fresh_ones() -> None:
+    """The deployment habit's key of a place is remembered across the deployment decisions
+    (the same places are listed for every unit still to deploy) by the table's size, the
+    edge, the markers and whether the unit shoots: at every deployment decision of seeded
+    games the choice is the one worked out afresh, and so it is when the same places are
+    measured from each of the four edges in turn (seed 003 "Deployment" 3)."""
+    seen = {"decisions": 0, "moved": 0}
+
+    class Checking(RulesCommander):
+        def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
+            chosen = super().choose(state, actions)
+            if actions[0].kind is not Kind.DEPLOY:
+                return chosen
+            shooting = lambda u: self.role(u) is Role.SHOOTING  # noqa: E731
+            assert deploy(state, actions, shooting) == _fresh_deploy(self, state, actions)
+            seen["decisions"] += 1
+            kept = list(state.edges)
+            for edge in edges.EDGES:
+                state.edges = [edge, edge]
+                best = deploy(state, actions, shooting)
+                assert best == _fresh_deploy(self, state, actions)
+                seen["moved"] += best != chosen
+            state.edges = kept
+            return chosen
+
+    for seed in range(1, 4):
+        play_game(line(), line(), [Checking(seed), Checking(seed + 1)], seed=seed)
+    assert seen["decisions"] > 10 and seen["moved"] > seen["decisions"]

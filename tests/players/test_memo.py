@@ -6,6 +6,9 @@ from collections.abc import Sequence
 
 from oprlab.game.state import UnitState
 from oprlab.players.memo import IdentityMemo, attack_weapons
+from oprlab.players.rules import estimates
+from oprlab.rules.gff.attack import LONG_RANGE, Situation
+from oprlab.rules.gff.profile import defender_profile
 from oprlab.units.model import Weapon
 from tests.game import army
 
@@ -70,3 +73,22 @@ def test_attack_memo_passes_the_attack_and_keys_on_what_it_depends_on() -> None:
     assert seen == [(us.unit, 2, False, weapons, them.unit, 2, 0, False, True, False)]
     them.markers = 1  # a wounded target is another attack
     assert memo.attack(compute, us, False, weapons, them, True, False) == 2.0
+
+
+def test_estimates_defender_and_situation_made_once_are_the_ones_asked() -> None:
+    """The estimates' defender profiles are remembered by the unit's identity and its models,
+    wound markers and Shaken (seed 003 "Tough", "Shaken"); their situations by what they hold:
+    each is the one ``defender_profile`` or ``Situation`` would make, and a change gives its
+    own."""
+    unit = _squad().unit
+    for models, markers, shaken in ((2, 0, False), (1, 0, False), (1, 1, False), (1, 1, True)):
+        d = estimates._defender(unit, models, markers, shaken)
+        assert d == defender_profile(unit, models=models, markers=markers, shaken=shaken)
+        assert estimates._defender(unit, models, markers, shaken) is d
+    other = army(TEXT.replace("D5+", "D3+")).units[0]
+    assert estimates._defender(other, 2, 0, False).defense == 3
+    far = estimates._situation(False, False, True, False, True)
+    assert far == Situation(distance=LONG_RANGE + 1, cover=True)
+    assert estimates._situation(True, True, False, True, False) == Situation(
+        melee=True, charging=True, distance=0.0, fatigued=True
+    )

@@ -69,6 +69,20 @@ def test_lines_split_a_weapon_between_the_models_with_and_without_the_rule() -> 
     assert [(w.count, w.has("Furious")) for w in lines(unit(FURIOUS_ONE), alive=2)] == [(2, False)]
 
 
+def test_lines_remembered_by_identity_answer_each_unit_and_count() -> None:
+    """Lines are remembered by the unit's and weapons' identity (hashing a frozen Unit is
+    slow): asked again, the same lines; another unit equal but for one rule, another number of
+    models or attackers, or fewer weapon lines get their own (seed 003 "Furious": a unit rule
+    of every model stays off the lines; one attacker of three rounds the one rule away)."""
+    one, every = unit(FURIOUS_ONE), unit(FURIOUS_ALL)
+    first = lines(one, alive=3)
+    assert lines(one, alive=3) is first
+    assert [(w.count, w.has("Furious")) for w in lines(every, alive=3)] == [(3, False)]
+    assert [(w.count, w.has("Furious")) for w in lines(one, alive=3, attacking=1)] == [(1, False)]
+    assert [(w.count, w.has("Furious")) for w in lines(one, alive=5)] == [(1, True), (4, False)]
+    assert lines(one, (), alive=3) == ()
+
+
 @pytest.mark.parametrize(
     ("text", "expected"), [(FURIOUS_ONE, Fraction(8, 3)), (FURIOUS_ALL, Fraction(10, 3))]
 )

@@ -173,18 +173,38 @@ def deploy(
     centre = (table.width / 2, table.depth / 2)
     targets = [o.position for o in state.objectives] or [edges.home_point(table, edge, centre)]
 
+    shoots: dict[str, bool] = {}
+    context = (table.width, table.depth, edge, lateral, tuple(targets))
+    known = _DEPLOY_KEYS.get(context)
+    if known is None:
+        if len(_DEPLOY_KEYS) >= _DEPLOY_LIMIT:
+            _DEPLOY_KEYS.clear()
+        known = _DEPLOY_KEYS[context] = {}
+
     def key(a: Action) -> float:
         assert a.to is not None
-        us = state.units[a.unit]
-        depth = abs(edges.edge_distance(table, edge, a.to))
-        forward = depth if shooting(us.unit) else -depth
-        near = min(abs(a.to[lateral] - t[lateral]) for t in targets)
-        return forward + 0.3 * near
+        shoots_ = shoots.get(a.unit)
+        if shoots_ is None:
+            shoots_ = shoots[a.unit] = shooting(state.units[a.unit].unit)
+        found = known.get((a.to, shoots_))
+        if found is None:
+            depth = abs(edges.edge_distance(table, edge, a.to))
+            forward = depth if shoots_ else -depth
+            near = min(abs(a.to[lateral] - t[lateral]) for t in targets)
+            found = known[(a.to, shoots_)] = forward + 0.3 * near
+        return found
 
     best = min(actions, key=key)
     if reach is None or not shooting(state.units[best.unit].unit):
         return best
     return claim_marker(state, [a for a in actions if a.unit == best.unit], reach) or best
+
+
+#: :func:`deploy`'s key of a place, by the table's size, the edge, the markers and whether the
+#: unit shoots: the same places are listed again for every unit still to deploy, at every
+#: deployment decision. Numbers only; emptied whole at its limit.
+_DEPLOY_KEYS: dict[tuple[object, ...], dict[tuple[tuple[float, float], bool], float]] = {}
+_DEPLOY_LIMIT = 64
 
 
 def claim_marker(

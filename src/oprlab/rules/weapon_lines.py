@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from functools import lru_cache
 
 from oprlab.units.model import Rule, Unit, Weapon
 from oprlab.units.rule_scope import WEAPON_ACTING, partial
@@ -77,10 +76,24 @@ def lines(
     a = n if alive is None else max(0, min(alive, n))
     s = a if attacking is None else max(0, min(attacking, a))
     chosen = unit.weapons if weapons is None else tuple(weapons)
-    return _lines(unit, chosen, a, s)
+    key = (id(unit), *map(id, chosen), a, s)
+    hit = _LINES.get(key)
+    if hit is not None and hit[0] is unit and hit[1] == chosen:
+        return hit[2]
+    found = _lines(unit, chosen, a, s)
+    if len(_LINES) >= _LINES_LIMIT:
+        _LINES.clear()
+    _LINES[key] = (unit, chosen, found)
+    return found
 
 
-@lru_cache(maxsize=8192)
+#: :func:`lines` by the identity of the unit and its weapon lines (hashing a frozen Unit walks
+#: every field: the commanders' estimates ask thousands of times a game). Each entry holds its
+#: objects, so their ids stay unique while it is there; emptied whole at its limit.
+_LINES: dict[tuple[int, ...], tuple[Unit, tuple[Weapon, ...], tuple[Weapon, ...]]] = {}
+_LINES_LIMIT = 8192
+
+
 def _lines(
     unit: Unit, weapons: tuple[Weapon, ...], alive: int, attacking: int
 ) -> tuple[Weapon, ...]:

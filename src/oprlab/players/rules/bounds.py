@@ -17,8 +17,8 @@ from oprlab.game.actions import Action, Kind
 from oprlab.game.gff import OBJECTIVE_RANGE
 from oprlab.game.state import GameState, UnitState
 from oprlab.players.rules.estimates import Role, expected_damage, unit_facts
-from oprlab.players.rules.scoring import Scoring
-from oprlab.players.rules.view import Point, View, move_allowance
+from oprlab.players.rules.scoring import SHORT_CHARGE, Scoring
+from oprlab.players.rules.view import Point, View, move_allowance, step_toward
 from oprlab.rules.gff.attack import LONG_RANGE
 
 
@@ -38,14 +38,17 @@ class Bounds(Scoring):
         A charge that may fall short first counts with a bound that needs no charge test
         (:meth:`_charge_bound`); only when it wins is it tested and scored exactly, and the
         choice made again with its exact score: the same choice at one test a decision
-        rather than one a charge.
+        rather than one a charge. Charges are ranked with the moves by a cheaper ceiling
+        (:meth:`_charge_ceiling`), so that most are never bounded; the ceilings are worked
+        out once a decision, however often the choice is made again.
         """
         view = self._read(state)
         self._prefetch(state, view, actions)
         exact: dict[int, tuple[float, tuple[int, ...]]] = {}
         loose: dict[int, tuple[float, tuple[int, ...]]] = {}  # charges not yet tested
+        ceiling: dict[int, float] = {}  # moves' and charges' bounds, by index
         while True:
-            i = self._first_best(state, actions, exact, loose)
+            i = self._first_best(state, actions, exact, loose, ceiling)
             if i not in loose:
                 break
             bound = loose.pop(i)  # the winner counted with a bound: test it
@@ -62,9 +65,11 @@ class Bounds(Scoring):
         actions: Sequence[Action],
         exact: dict[int, tuple[float, tuple[int, ...]]],
         loose: dict[int, tuple[float, tuple[int, ...]]],
+        ceiling: dict[int, float],
     ) -> int:
         """The index of the first greatest key, an exact score or (for a charge in ``loose``)
-        a bound; fills ``exact`` and ``loose`` with the keys it works out."""
+        a bound; fills ``exact`` and ``loose`` with the keys it works out, ``ceiling`` with
+        the moves' and charges' bounds."""
         best: tuple[float, tuple[int, ...]] | None = None
         held: list[int] = []
         moves: list[int] = []
@@ -84,15 +89,21 @@ class Bounds(Scoring):
             if a.kind is Kind.HOLD and unit_facts(state.units[a.unit].unit)[2]:
                 held.append(i)
                 continue
-            if a.kind is Kind.RUSH or a.kind is Kind.ADVANCE:
+            if a.kind is Kind.RUSH or a.kind is Kind.ADVANCE or a.kind is Kind.CHARGE:
                 moves.append(i)  # bounded first: most cannot be the best
                 continue
             key = key_of(i, a)
             if best is None or key > best:
                 best = key
         # the highest bounds first, so that the best score rises early and skips the rest
-        ceilings = self._move_bounds(state, [actions[i] for i in moves])
-        bounds = [(c, _tiebreak(actions[i])) for c, i in zip(ceilings, moves, strict=True)]
+        if not ceiling:
+            walks = [i for i in moves if actions[i].kind is not Kind.CHARGE]
+            ceilings = self._move_bounds(state, [actions[i] for i in walks])
+            ceiling.update(zip(walks, ceilings, strict=True))
+        for i in moves:
+            if i not in ceiling:
+                ceiling[i] = self._charge_ceiling(state, actions[i])
+        bounds = [(ceiling[i], _tiebreak(actions[i])) for i in moves]
         for k in sorted(range(len(moves)), key=lambda k: bounds[k], reverse=True):
             if best is not None and bounds[k] < best:
                 continue  # cannot be the best: its exact score is not needed
@@ -252,6 +263,46 @@ class Bounds(Scoring):
                         )
                     best = max(best, value + aim)
         return best
+
+    def _charge_ceiling(self, state: GameState, a: Action) -> float:
+        """At least a charge's :meth:`_charge_bound` (and so its score), without the parts that
+        cost most: the marker worth with the target no longer contesting and the danger of
+        enemy fighters (0 or less), the hazard, and what a Rush there costs (0 or less).
+
+        The worth of each marker with the target gone is at most its worth with it there (one
+        enemy fewer near it can only lower the need), so the markers' gains at a point are at
+        most those :meth:`_worth` gives with no unit contested; the charge's dealt and struck
+        back points, the projected markers and a melee unit's bonus near enemies are the
+        score's own.
+        """
+        view = self._read(state)
+        us, target = state.units[a.unit], state.units[a.target]
+        assert target.placement is not None
+        here, at = view.centroid(us), view.centroid(target)
+        end = step_toward(here, at, move_allowance(state, us.unit, a.kind))
+        worth = self._worth(state, view, us, None)
+        melee = self.role(us.unit) is Role.MELEE
+        enemies = view.enemies(us.side)
+
+        def place(point: Point) -> float:
+            value = self._gains(worth, point)
+            if melee:
+                dists = enemies.gaps(point)
+                if dists:
+                    value += 15.0 / (1.0 + min(dists) / 6.0)
+            return value
+
+        projected = self._projected(state, us, end)
+        dealt = self._melee_damage(view, us, target, charging=True)
+        back = 0.0
+        if target.models > 0:
+            back = self.style.strike_back * self._melee_damage(view, target, us, charging=False)
+        bonus = self.style.charge_bonus if melee else 0.0
+        arrives = dealt - back + bonus + place(at) + projected
+        if a.benny:
+            arrives += self._benny(state, us, arrives)
+        short = place(end) + projected - SHORT_CHARGE
+        return max(arrives, short) + 1e-6
 
     def _hold_bound(self, state: GameState, a: Action) -> float:
         """At least Hold's score: the best shot at any enemy in range, seen or not."""

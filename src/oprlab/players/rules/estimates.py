@@ -168,14 +168,8 @@ def _expected(
     profiles = tuple(p for p in attack_profiles(unit, weapons, alive=models) if p.dice > 0)
     if not profiles:
         return 0.0
-    s = Situation(
-        melee=melee,
-        charging=charging,
-        distance=LONG_RANGE + 1 if far else 0.0,
-        fatigued=fatigued,
-        cover=cover,
-    )
-    d = defender_profile(target, models=target_models, markers=markers, shaken=shaken)
+    s = _situation(melee, charging, far, fatigued, cover)
+    d = _defender(target, target_models, markers, shaken)
     casualties, p_shaken, _ = _odds(profiles, d, s)
     shaken_bonus = 0.3 * p_shaken * target.cost
     return float(casualties) * target.cost / max(1, target.size) + shaken_bonus
@@ -200,12 +194,50 @@ def break_chance(
     )
     if not profiles:
         return 0.0
-    s = Situation(distance=LONG_RANGE + 1 if distance > LONG_RANGE else 0.0, cover=cover)
-    d = defender_profile(
-        target.unit, models=target.models, markers=target.markers, shaken=target.shaken
-    )
+    s = _situation(False, False, distance > LONG_RANGE, False, cover)
+    d = _defender(target.unit, target.models, target.markers, target.shaken)
     _, p_shaken, p_destroyed = _odds(profiles, d, s)
     return min(1.0, p_destroyed + p_shaken)
+
+
+def _situation(melee: bool, charging: bool, far: bool, fatigued: bool, cover: bool) -> Situation:
+    """The situation the estimates measure in (at long range or not), made once: a frozen
+    dataclass costs thousands of instructions to build, and a miss of the estimates' memo
+    needs one."""
+    key = (melee, charging, far, fatigued, cover)
+    found = _SITUATIONS.get(key)
+    if found is None:
+        found = _SITUATIONS[key] = Situation(
+            melee=melee,
+            charging=charging,
+            distance=LONG_RANGE + 1 if far else 0.0,
+            fatigued=fatigued,
+            cover=cover,
+        )
+    return found
+
+
+_SITUATIONS: dict[tuple[bool, ...], Situation] = {}
+
+
+def _defender(unit: Unit, models: int, markers: int, shaken: bool) -> DefenderProfile:
+    """:func:`defender_profile` by the unit's identity (reading its rules walks them) and
+    the numbers that change in a game."""
+    key = (id(unit), models, markers, shaken)
+    hit = _DEFENDERS.get(key)
+    if hit is not None and hit[0] is unit:
+        return hit[1]
+    found = defender_profile(unit, models=models, markers=markers, shaken=shaken)
+    if len(_DEFENDERS) >= _CACHE_LIMIT:
+        _DEFENDERS.clear()
+    _DEFENDERS[key] = (unit, found)
+    return found
+
+
+#: :func:`_defender`'s answers; each entry holds its unit, so the id stays unique.
+_DEFENDERS: dict[tuple[int, int, int, bool], tuple[Unit, DefenderProfile]] = game_memo(
+    "players.rules.estimates._DEFENDERS"
+)
 
 
 def _odds(

@@ -307,22 +307,34 @@ class Scoring:
         return found
 
     def _sides_near(self, state: GameState, us: UnitState) -> list[set[int]]:
-        near = self._read(state).near_objectives()
-        out: list[set[int]] = [set() for _ in state.objectives]
+        """The sides of the units other than ``us`` that would seize or contest each marker
+        at the round's end: counted once a decision for every unit, ``us`` then taken out."""
+        view = self._read(state)
+        near = view.near_objectives()
+        counts = view.holders
+        if counts is None:
+            counts = view.holders = [[0, 0] for _ in state.objectives]
+            for other in state.units.values():
+                if self._holds(state, other):
+                    for count, close in zip(counts, near[other.uid], strict=True):
+                        if close:
+                            count[other.side] += 1
+        mine = near[us.uid] if self._holds(state, us) else [False] * len(counts)
+        return [
+            {side for side in (0, 1) if count[side] - (close and side == us.side) > 0}
+            for count, close in zip(counts, mine, strict=True)
+        ]
+
+    def _holds(self, state: GameState, other: UnitState) -> bool:
+        """Whether ``other`` counts near a marker at the round's end (seed 003 "Mission")."""
+        if not other.on_table:
+            return False
         # GFF: a Shaken unit's one action is Idle, which rallies it, so one yet to activate
         # contests again at the round's end (seed 003 "Shaken")
         rally = self.style.rally_contests and not self.habits(state).idle_for_all
-        for other in state.units.values():
-            if other is us or not other.on_table:
-                continue
-            if other.shaken and not (rally and not other.activated):
-                continue
-            if other.arrived == state.round or other.placement is None:
-                continue
-            for sides, close in zip(out, near[other.uid], strict=True):
-                if close:
-                    sides.add(other.side)
-        return out
+        if other.shaken and not (rally and not other.activated):
+            return False
+        return other.arrived != state.round and other.placement is not None
 
     def _best_shot_from(
         self,

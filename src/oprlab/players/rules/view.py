@@ -99,6 +99,8 @@ class View:
         self.groups: dict[int, Units] = {}
         self.threats: dict[int, list[tuple[int, UnitState, float]]] = {}
         self.near: dict[str, list[bool]] | None = None
+        #: per marker, the units of each side that would hold it at the round's end
+        self.holders: list[list[int]] | None = None
         self.objectives = [o.position for o in state.objectives]
         self.friends: dict[int, list[UnitState]] = {}
         self.worth: dict[tuple[str, str], list[tuple[Point, float]]] = {}

@@ -1,0 +1,65 @@
+"""The rules commander skips a charge whose ceiling is below the best key of the decision so
+far (players/rules/bounds.py ``_charge_ceiling``): the ceiling must be at least the charge's
+bound (the better of its score arriving and falling short, seed 003 "Charge": a charge may fall
+short of base contact) and its exact score, or a skipped charge could have been the best."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from oprlab.game.actions import Action, Kind
+from oprlab.game.play import play_game
+from oprlab.game.state import GameState
+from oprlab.players.rules.bounds import _tiebreak
+from oprlab.players.rules_commander import RulesCommander
+from oprlab.samples import sample_path
+from oprlab.table.deploy import mission_table
+from oprlab.units.load import load_army
+
+
+def _lists(size: int) -> tuple[object, object]:
+    return (
+        load_army(sample_path(f"gff/shooty-{size}.txt")),
+        load_army(sample_path(f"gff/melee-{size}.txt")),
+    )
+
+
+def test_charge_ceiling_is_never_below_its_bound_or_score() -> None:
+    """In every decision of seeded games (open and generated tables, clock-bennies' extra
+    attack too), each charge's ceiling is at least its bound and its exact score, some
+    ceilings lie below the decision's best (so charges are skipped), and the choice is the
+    first best exact score."""
+    seen = {"charges": 0, "below best": 0, "benny": 0}
+
+    class Checking(RulesCommander):
+        def _best_action(self, state: GameState, actions: Sequence[Action]) -> Action:
+            chosen = super()._best_action(state, actions)
+            self._view = None  # a fresh reading: every charge untested
+            best = max((self.score(state, a), _tiebreak(a)) for a in actions)
+            for a in actions:
+                if a.kind is not Kind.CHARGE:
+                    continue
+                ceiling = self._charge_ceiling(state, a)
+                bound = self._charge_bound(state, a)
+                score = self.score(state, a)
+                assert ceiling >= score
+                assert bound is None or ceiling >= bound
+                seen["charges"] += 1
+                seen["below best"] += (ceiling, _tiebreak(a)) < best
+                seen["benny"] += a.benny
+            assert (self.score(state, chosen), _tiebreak(chosen)) == best
+            assert chosen == max(actions, key=lambda a: (self.score(state, a), _tiebreak(a)))
+            return chosen
+
+    for size, seed, generated, mechanic in (
+        (150, 7, True, "d6"),
+        (300, 4, False, "d6"),
+        (150, 3, False, "clock-bennies"),
+    ):
+        a, b = _lists(size)
+        table = mission_table(seed) if generated else None
+        sides = [Checking(seed), Checking(seed + 1)]
+        play_game(a, b, sides, seed=seed, table=table, mechanic=mechanic)
+    assert seen["charges"] > 100
+    assert seen["below best"] > seen["charges"] / 2
+    assert seen["benny"] > 0

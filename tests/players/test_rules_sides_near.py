@@ -1,0 +1,49 @@
+"""The rules commander counts the units near each marker once a decision and takes the asking
+unit out (scoring.py ``_sides_near``): the sides must be those of every other unit that would
+seize or contest the marker at the round's end (seed 003 "Mission"; a Shaken unit yet to
+activate rallies and counts, seed 003 "Shaken"), asked unit by unit."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from oprlab.game.actions import Action
+from oprlab.game.play import play_game
+from oprlab.game.state import GameState, UnitState
+from oprlab.players.rules_commander import RulesCommander
+from oprlab.samples import sample_path
+from oprlab.table.deploy import mission_table
+from oprlab.units.load import load_army
+
+
+def _one_by_one(cmd: RulesCommander, state: GameState, us: UnitState) -> list[set[int]]:
+    near = cmd._read(state).near_objectives()
+    out: list[set[int]] = [set() for _ in state.objectives]
+    for other in state.units.values():
+        if other is us or not cmd._holds(state, other):
+            continue
+        for sides, close in zip(out, near[other.uid], strict=True):
+            if close:
+                sides.add(other.side)
+    return out
+
+
+def test_sides_near_counted_once_are_those_of_every_other_unit() -> None:
+    seen = {"units": 0, "held by both": 0, "shaken": 0}
+
+    class Checking(RulesCommander):
+        def _best_action(self, state: GameState, actions: Sequence[Action]) -> Action:
+            for us in state.units.values():
+                assert self._sides_near(state, us) == _one_by_one(self, state, us)
+                seen["units"] += 1
+                seen["shaken"] += us.shaken and us.on_table
+                seen["held by both"] += any(len(s) == 2 for s in self._sides_near(state, us))
+            return super()._best_action(state, actions)
+
+    for seed, generated in ((5, True), (6, False)):
+        a = load_army(sample_path("gff/shooty-300.txt"))
+        b = load_army(sample_path("gff/melee-300.txt"))
+        table = mission_table(seed) if generated else None
+        play_game(a, b, [Checking(seed), Checking(seed + 1)], seed=seed, table=table)
+    assert seen["units"] > 500
+    assert seen["held by both"] > 0 and seen["shaken"] > 0
