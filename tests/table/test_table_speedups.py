@@ -16,7 +16,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oprlab.table import paths
-from oprlab.table.blockers import NO_BLOCKERS, Blockers, _convex_hull, blockers_for
+from oprlab.table.blockers import (
+    NO_BLOCKERS,
+    Blockers,
+    _convex_hull,
+    blockers_for,
+    crossings,
+    crossings_from,
+)
 from oprlab.table.deploy import mission_table
 from oprlab.table.formation import Neighbours, formation
 from oprlab.table.model import FloatArray, Placement, Table
@@ -253,3 +260,60 @@ def test_contains_for_few_points_equals_the_box_test(monkeypatch: pytest.MonkeyP
     boxed = blockers.contains(pts)
     assert np.array_equal(dense, boxed)
     assert boxed.any() and not boxed.all()
+
+
+def test_a_fan_of_sight_lines_is_each_line_tested_on_its_own() -> None:
+    """A fan from one point (:func:`crossings_from`, :meth:`NavGraph.clear` with one start:
+    the A*'s sight lines, with the sides of each edge's start and direction in one product)
+    gives every bit the segments tested one row each give: from corners of the blockers to
+    their other corners (lines through corners and along edges), and among random points on a
+    quarter-inch grid (many exactly collinear) and anywhere, on an open and a generated table,
+    against units and terrain."""
+    rng = np.random.default_rng(13)
+    for terrain in (None, 4):
+        table = Table() if terrain is None else mission_table(terrain)
+        nav = nav_graph(table, 0.5)
+        for _ in range(3):
+            blockers = blockers_for(_random_units(rng, int(rng.integers(3, 9))), 0.5)
+            ends = np.concatenate(
+                (
+                    blockers.corners,
+                    nav.verts,
+                    rng.integers(0, 193, (40, 2)) / 4.0,
+                    rng.uniform(0, 48, (40, 2)),
+                )
+            )
+            p, q = blockers.with_edges(nav.edge_a, nav.edge_b)
+            for a in ends[rng.choice(len(ends), 12, replace=False)]:
+                rows = np.repeat(a[None, :], len(ends), axis=0)
+                fan = crossings_from(a, ends, p, q)
+                assert np.array_equal(fan, crossings(rows, ends, p, q))
+                for static in (True, False):
+                    clear = nav.clear(a, ends, blockers, static=static)
+                    assert np.array_equal(clear, nav.clear(rows, ends, blockers, static=static))
+                assert fan.any() and not fan.all()
+
+
+def test_a_search_among_allowed_nodes_leaves_the_others_out() -> None:
+    """A*'s first search runs among the nodes near the straight line only (``allowed``, folded
+    into the costs a step must come under): with a node of the whole search's path left out,
+    the path found never passes through it."""
+    rng = np.random.default_rng(3)
+    nav = nav_graph(Table(), 0.5)
+    checked = 0
+    for _ in range(12):
+        blockers = blockers_for(_random_units(rng, 6), 0.5)
+        sight = paths._Sight(nav, blockers)
+        s, g = rng.uniform(1, 47, 2), rng.uniform(1, 47, 2)
+        if not (nav.free(np.stack((s, g)), blockers).all()):
+            continue
+        whole, found, _ = paths._graph_search(nav, s, g, blockers, sight, np.inf, None)
+        if not found or len(whole) < 3:
+            continue
+        allowed = np.ones(len(sight.nodes), dtype=np.bool_)
+        on_path = [int(np.flatnonzero((sight.nodes == p).all(axis=1))[0]) for p in whole[1:-1]]
+        allowed[on_path] = False
+        path, _, _ = paths._graph_search(nav, s, g, blockers, sight, np.inf, allowed)
+        assert not any((sight.nodes[~allowed] == p).all(axis=1).any() for p in path[1:-1])
+        checked += 1
+    assert checked >= 3

@@ -66,20 +66,26 @@ def crossings(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> Boo
 def crossings_from(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> BoolArray:
     """:func:`crossings` for segments that all start at the one point ``a`` (a fan of sight
     lines from a node): the side of ``a`` from each edge is worked out once per edge, not once
-    per segment and edge. Every value has the same bits as :func:`crossings` gives with ``a``
-    repeated."""
+    per segment and edge, and the sides of each edge's start and of its direction from each
+    segment in one product (numpy's cost here is per call, not per element). Every value has
+    the same bits as :func:`crossings` gives with ``a`` repeated: the same products and
+    differences of the same numbers (``-(x - y)`` is ``y - x``, and ``x * y`` is ``y * x``)."""
     if len(b) == 0 or len(p) == 0:
         return np.zeros((len(b), len(p)), dtype=np.bool_)
-    px, py, ex, ey = _edges(p, q)
-    ax, ay = float(a[0]), float(a[1])
-    dx = (b[:, 0] - ax)[:, None]
-    dy = (b[:, 1] - ay)[:, None]
-    wx = px - ax
-    wy = py - ay
-    o1 = cross2(dx, dy, wx, wy)  # side of p from ab
-    den = cross2(dx, dy, ex, ey)
-    o3 = -cross2(ex, ey, wx, wy)  # side of a from pq: one row, the same for every segment
-    out: BoolArray = (o1 * (o1 + den) < -1e-12) & (o3 * (o3 - den) < -1e-12)
+    start, vec = _edge_rows(p, q)
+    w = start - a[:, None]  # [px - ax; py - ay]
+    d = b - a
+    wv = np.concatenate((w, vec), axis=1)  # [[wx | ex]; [wy | ey]]
+    both = d[:, 0:1] * wv[1] - d[:, 1:2] * wv[0]  # [side of p from ab | den]
+    m = len(p)
+    o1, den = both[:, :m], both[:, m:]
+    o3 = vec[1] * w[0] - vec[0] * w[1]  # side of a from pq: one row, the same for every segment
+    s1 = o1 + den
+    s1 *= o1
+    s3 = o3 - den
+    s3 *= o3
+    out: BoolArray = s1 < -1e-12
+    out &= s3 < -1e-12
     return out
 
 
@@ -111,6 +117,24 @@ def _edges(p: FloatArray, q: FloatArray) -> tuple[FloatArray, FloatArray, FloatA
                 _EDGES.pop(next(iter(_EDGES)))
             _EDGES[id(p)] = hit
     return hit[2], hit[3], hit[4], hit[5]
+
+
+def _edge_rows(p: FloatArray, q: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Edges ``p -> q`` as two ``(2, m)`` arrays: their starts' x and y, and their vectors'
+    (kept, as :func:`_edges` keeps its rows, for frozen arrays)."""
+    hit = _ROWS.get(id(p))
+    if hit is None or hit[0] is not p or hit[1] is not q:
+        px, py, ex, ey = _edges(p, q)
+        hit = (p, q, np.concatenate((px, py)), np.concatenate((ex, ey)))
+        if not (p.flags.writeable or q.flags.writeable) and p.base is None and q.base is None:
+            if len(_ROWS) >= 4 * CACHE_SIZE:
+                _ROWS.pop(next(iter(_ROWS)))
+            _ROWS[id(p)] = hit
+    return hit[2], hit[3]
+
+
+#: :func:`_edge_rows` of frozen edge arrays, by identity (as :data:`_EDGES`).
+_ROWS: dict[int, tuple[FloatArray, FloatArray, FloatArray, FloatArray]] = {}
 
 
 def crossing_params(

@@ -99,25 +99,25 @@ class NavGraph:
         answers as with ``a`` repeated, for less work)."""
         fan = a.ndim == 1
         cross = crossings_from if fan else crossings
-        ok = np.ones(len(b), dtype=np.bool_)
+        ok: BoolArray
         if static and len(blockers):
             p, q = blockers.with_edges(self.edge_a, self.edge_b)
-            ok &= ~cross(a, b, p, q).any(axis=1)
+            ok = ~np.logical_or.reduce(cross(a, b, p, q), axis=1)
         elif static and len(self.edge_a):
-            ok &= ~cross(a, b, self.edge_a, self.edge_b).any(axis=1)
+            ok = ~np.logical_or.reduce(cross(a, b, self.edge_a, self.edge_b), axis=1)
         elif len(blockers):
-            ok &= ~cross(a, b, blockers.corners, blockers.ends).any(axis=1)
-        if not ok.any() or ((self.geom is None or not static) and not len(blockers)):
+            ok = ~np.logical_or.reduce(cross(a, b, blockers.corners, blockers.ends), axis=1)
+        else:
+            ok = np.ones(len(b), dtype=np.bool_)
+        if (self.geom is None or not static) and not len(blockers):
             return ok
         idx = ok.nonzero()[0]
+        if not len(idx):
+            return ok
         if fan:
-            samples = (
-                a[None, None, :] + (b[idx] - a)[:, None, :] * _SAMPLES[None, :, None]
-            ).reshape(-1, 2)
+            samples = (a + (b[idx] - a)[:, None, :] * _SAMPLE_COL).reshape(-1, 2)
         else:
-            samples = (a[idx, None, :] + (b - a)[idx, None, :] * _SAMPLES[None, :, None]).reshape(
-                -1, 2
-            )
+            samples = (a[idx, None, :] + (b - a)[idx, None, :] * _SAMPLE_COL).reshape(-1, 2)
         inside = np.zeros(len(samples), dtype=np.bool_)
         if static and self.geom is not None:
             inside |= shapely.contains_xy(self.geom, samples[:, 0], samples[:, 1])
@@ -173,6 +173,8 @@ class NavGraph:
 
 
 _SAMPLES = np.array([0.25, 0.5, 0.75])
+#: The samples as a column, for (segment, sample, x or y) arrays.
+_SAMPLE_COL = _SAMPLES[None, :, None]
 _NAV: dict[tuple[int, float, bool, bool, bool, float], NavGraph] = {}
 NAV_CACHE_SIZE = CACHE_SIZE
 

@@ -427,6 +427,14 @@ def _graph_search(
     best[si] = 0.0
     came = np.full(n, -1, dtype=np.intp)
     done = np.zeros(n, dtype=np.bool_)
+    # the cost a step to each node must come under to improve it (its best less 1e-12), or
+    # -inf once it is done or if it is not allowed: which nodes a step improves is then one
+    # comparison (numpy's cost here is per call, not per element)
+    under = np.full(n, np.inf)
+    under[si] = -1e-12
+    under_fixed = under[:f]
+    if allowed is not None:
+        under_fixed[~allowed] = -np.inf
     h = np.hypot(*(nodes - g).T)
     h_fixed = h[:f]
     gkey = g.tobytes()
@@ -439,6 +447,7 @@ def _graph_search(
         if done[u]:
             continue
         done[u] = True
+        under[u] = -np.inf
         if u == gi:
             break
         popped += 1
@@ -451,9 +460,7 @@ def _graph_search(
         if f:
             dist, vis = sight.line(key, p)
             newc = best[u] + dist
-            want = ~done[:f] & (newc < best[:f] - 1e-12)
-            if allowed is not None:
-                want &= allowed
+            want = newc < under_fixed
             bound = min(float(best[gi]), upper)
             if seen_g is not None and seen_g[0]:  # the goal, reached from here
                 bound = min(bound, float(best[u] + seen_g[1]))
@@ -480,6 +487,7 @@ def _graph_search(
             for j in cand[vis[cand] == 1].tolist():
                 c = newc[j]
                 best[j] = c
+                under[j] = c - 1e-12
                 came[j] = u
                 heapq.heappush(heap, (float(c + h[j]), j))
     if np.isfinite(best[gi]):
