@@ -189,10 +189,12 @@ def break_chance(
     only: frozenset[str] | None = None,
     skip: frozenset[str] = frozenset(),
     cover: bool = False,
+    charge: bool = False,
 ) -> float:
-    """The chance one GFF shot of ``attacker`` leaves ``target`` destroyed or Shaken (d6 exact
-    odds): either way it no longer contests or seizes a marker (seed 003 "Shaken")."""
-    weapons = attack_weapons(attacker, melee=False, distance=distance, only=only, skip=skip)
+    """The chance one GFF shot of ``attacker`` (``charge``: its charge's melee attack) leaves
+    ``target`` destroyed or Shaken (d6 exact odds): either way it no longer contests or seizes
+    a marker (seed 003 "Shaken")."""
+    weapons = attack_weapons(attacker, melee=charge, distance=distance, only=only, skip=skip)
     if not weapons or attacker.models <= 0 or target.models <= 0:
         return 0.0
     profiles = tuple(
@@ -200,7 +202,10 @@ def break_chance(
     )
     if not profiles:
         return 0.0
-    s = Situation(distance=LONG_RANGE + 1 if distance > LONG_RANGE else 0.0, cover=cover)
+    if charge:  # as :func:`expected_damage` scores a charge's fight
+        s = Situation(melee=True, charging=True, distance=0.0, fatigued=attacker.fatigued)
+    else:
+        s = Situation(distance=LONG_RANGE + 1 if distance > LONG_RANGE else 0.0, cover=cover)
     d = defender_profile(
         target.unit, models=target.models, markers=target.markers, shaken=target.shaken
     )
