@@ -6,11 +6,13 @@ short of base contact) and its exact score, or a skipped charge could have been 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from oprlab.game.actions import Action, Kind
 from oprlab.game.play import play_game
 from oprlab.game.state import GameState
 from oprlab.players.rules.bounds import _tiebreak
+from oprlab.players.rules.style import RULES
 from oprlab.players.rules_commander import RulesCommander
 from oprlab.samples import sample_path
 from oprlab.table.deploy import mission_table
@@ -63,3 +65,26 @@ def test_charge_ceiling_is_never_below_its_bound_or_score() -> None:
     assert seen["charges"] > 100
     assert seen["below best"] > seen["charges"] / 2
     assert seen["benny"] > 0
+
+
+def test_with_contest_need_the_choice_is_still_the_best_exact_score() -> None:
+    """``Style.contest_need`` frees a marker the target contests by the chance the charge
+    breaks it, so a marker's worth may rise with the target gone and the cheap ceiling does not
+    hold: it is not used, and every choice is still the first best exact score."""
+    style = replace(RULES, contest_need=True)
+    checked = 0
+
+    class Checking(RulesCommander):
+        def _best_action(self, state: GameState, actions: Sequence[Action]) -> Action:
+            nonlocal checked
+            chosen = super()._best_action(state, actions)
+            self._view = None
+            assert chosen == max(actions, key=lambda a: (self.score(state, a), _tiebreak(a)))
+            checked += any(a.kind is Kind.CHARGE for a in actions)
+            return chosen
+
+    for seed, generated in ((2, True), (5, False), (8, True)):
+        a, b = _lists(300)
+        table = mission_table(seed) if generated else None
+        play_game(a, b, [Checking(seed, style), Checking(seed + 1, style)], seed=seed, table=table)
+    assert checked > 20

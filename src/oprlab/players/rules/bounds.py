@@ -273,8 +273,11 @@ class Bounds(Scoring):
         enemy fewer near it can only lower the need), so the markers' gains at a point are at
         most those :meth:`_worth` gives with no unit contested; the charge's dealt and struck
         back points, the projected markers and a melee unit's bonus near enemies are the
-        score's own.
+        score's own. With ``Style.contest_need`` a marker the target contests is worth more
+        once it is gone and the count frees it by chance: no cheap ceiling holds, so none.
         """
+        if self.style.contest_need and self.habits(state).marker_habits:
+            return math.inf
         view = self._read(state)
         us, target = state.units[a.unit], state.units[a.target]
         assert target.placement is not None

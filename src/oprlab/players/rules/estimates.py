@@ -183,10 +183,12 @@ def break_chance(
     only: frozenset[str] | None = None,
     skip: frozenset[str] = frozenset(),
     cover: bool = False,
+    charge: bool = False,
 ) -> float:
-    """The chance one GFF shot of ``attacker`` leaves ``target`` destroyed or Shaken (d6 exact
-    odds): either way it no longer contests or seizes a marker (seed 003 "Shaken")."""
-    weapons = attack_weapons(attacker, melee=False, distance=distance, only=only, skip=skip)
+    """The chance one GFF shot of ``attacker`` (``charge``: its charge's melee attack) leaves
+    ``target`` destroyed or Shaken (d6 exact odds): either way it no longer contests or seizes
+    a marker (seed 003 "Shaken")."""
+    weapons = attack_weapons(attacker, melee=charge, distance=distance, only=only, skip=skip)
     if not weapons or attacker.models <= 0 or target.models <= 0:
         return 0.0
     profiles = tuple(
@@ -194,7 +196,10 @@ def break_chance(
     )
     if not profiles:
         return 0.0
-    s = _situation(False, False, distance > LONG_RANGE, False, cover)
+    if charge:  # as :func:`expected_damage` scores a charge's fight
+        s = _situation(True, True, False, attacker.fatigued, False)
+    else:
+        s = _situation(False, False, distance > LONG_RANGE, False, cover)
     d = _defender(target.unit, target.models, target.markers, target.shaken)
     _, p_shaken, p_destroyed = _odds(profiles, d, s)
     return min(1.0, p_destroyed + p_shaken)

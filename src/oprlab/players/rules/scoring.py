@@ -45,6 +45,12 @@ SHORT_CHARGE = 1.0
 LAST_ROUND_WEIGHT = 3.0
 #: The share of what cover would save from enemy shooters a unit out of cover counts as lost.
 COVER_SHARE = 0.5
+#: A marker's need of a unit where an enemy stands to take or contest it: the side's own
+#: marker with an enemy within reach (and, ``Style.contest_need``, one it does not hold that
+#: an enemy will contest at the round's end: the unit turns it from theirs to neutral).
+CONTESTED_NEED = 0.7
+#: A marker's need of a unit where no enemy would take it from the side.
+SAFE_NEED = 0.15
 
 
 class Scoring:
@@ -144,6 +150,7 @@ class Scoring:
             short -= SHORT_CHARGE + self._hazard(state, us, here, end, a.kind)
             return short + self._as_move(state, us, here, end, fight=False)
         value = self._charge_value(state, us, target) + self._projected(state, us, end)
+        value += self._freed(state, us, target, end)
         value -= self._hazard(state, us, here, end, a.kind)
         value += self._as_move(state, us, here, end, fight=True)
         return value + (self._benny(state, us, value) if a.benny else 0.0)
@@ -277,6 +284,55 @@ class Scoring:
         view.projected[key] = value
         return value
 
+    def _freed(self, state: GameState, us: UnitState, target: UnitState, end: Point) -> float:
+        """``Style.contest_need`` (GFF): the markers a charge frees at the round's end, ``us``
+        at ``end`` and ``target`` destroyed or Shaken (it no longer contests: seed 003
+        "Shaken"), less with ``target`` standing, at the charge's chance of that (as
+        :meth:`_projected` weighs a marker)."""
+        if not (self.style.contest_need and self.habits(state).marker_habits):
+            return 0.0
+        view = self._read(state)
+        near = view.near_objectives().get(target.uid)
+        if near is None or not any(near):
+            return 0.0
+        ours = self._near_at(view, us, end)
+        change = 0
+        objectives = zip(
+            state.objectives,
+            self._sides_near(state, us),
+            self._sides_near(state, us, skip=target),
+            near,
+            ours,
+            strict=True,
+        )
+        for o, standing, broken, close, mine in objectives:
+            if close:
+                own = {us.side} if mine else set()
+                change += held(o.controller, broken | own, us.side)
+                change -= held(o.controller, standing | own, us.side)
+        if not change:
+            return 0.0
+        chance = self._charge_break(state, view, us, target)
+        return change * chance * self._projection_weight(state)
+
+    def _near_at(self, view: View, us: UnitState, end: Point) -> list[bool]:
+        """Whether ``us``, moved so its centroid is at ``end``, is within 3" of each marker
+        at the round's end (no marker while Shaken or arrived this round, as
+        :meth:`_projected` counts it)."""
+        state = view.state
+        if us.shaken or us.arrived == state.round or us.placement is None:
+            return [False] * len(state.objectives)
+        here = view.centroid(us)
+        alive = us.placement.alive
+        centres, radii = us.placement.centres[alive], us.placement.radii[alive]
+        xs = centres[:, 0] + (end[0] - here[0])
+        ys = centres[:, 1] + (end[1] - here[1])
+        out = []
+        for o in state.objectives:
+            d = np.hypot(xs - o.position[0], ys - o.position[1]) - radii
+            out.append(bool(len(d)) and float(d.min()) <= OBJECTIVE_RANGE)
+        return out
+
     def _last_round(self, state: GameState) -> float:
         """How many times its usual worth a marker is worth now: :data:`LAST_ROUND_WEIGHT`
         in the last round with ``Style.last_round_push`` where the system has it, else 1."""
@@ -306,9 +362,12 @@ class Scoring:
             found = view.swings[us.uid] = (base, swing)
         return found
 
-    def _sides_near(self, state: GameState, us: UnitState) -> list[set[int]]:
-        """The sides of the units other than ``us`` that would seize or contest each marker
-        at the round's end: counted once a decision for every unit, ``us`` then taken out."""
+    def _sides_near(
+        self, state: GameState, us: UnitState, skip: UnitState | None = None
+    ) -> list[set[int]]:
+        """The sides of the units other than ``us`` (and ``skip``) that would seize or contest
+        each marker at the round's end: counted once a decision for every unit, ``us`` and
+        ``skip`` then taken out."""
         view = self._read(state)
         near = view.near_objectives()
         counts = view.holders
@@ -319,11 +378,17 @@ class Scoring:
                     for count, close in zip(counts, near[other.uid], strict=True):
                         if close:
                             count[other.side] += 1
-        mine = near[us.uid] if self._holds(state, us) else [False] * len(counts)
-        return [
-            {side for side in (0, 1) if count[side] - (close and side == us.side) > 0}
-            for count, close in zip(counts, mine, strict=True)
-        ]
+        gone = [u for u in (us, skip) if u is not None and self._holds(state, u)]
+        if len(gone) == 2 and gone[0] is gone[1]:
+            gone.pop()
+        out: list[set[int]] = []
+        for i, count in enumerate(counts):
+            left = list(count)
+            for u in gone:
+                if near[u.uid][i]:
+                    left[u.side] -= 1
+            out.append({side for side in (0, 1) if left[side] > 0})
+        return out
 
     def _holds(self, state: GameState, other: UnitState) -> bool:
         """Whether ``other`` counts near a marker at the round's end (seed 003 "Mission")."""
@@ -529,10 +594,70 @@ class Scoring:
                     if not f.shaken and f.placement is not None and near[f.uid][objective]
                 ],
             )
-        enemy_near = any(e is not contested for e in found[0])
-        need = 1.0 if controller != us.side else (0.7 if enemy_near else 0.15)
+        if self.style.contest_need and self.habits(state).marker_habits:
+            need = self._contest_need(state, view, us, objective, controller, contested)
+        else:
+            enemy_near = any(e is not contested for e in found[0])
+            need = 1.0 if controller != us.side else (CONTESTED_NEED if enemy_near else SAFE_NEED)
         guarded = any(f is not us for f in found[1])
         return need * (0.35 if guarded else 1.0)
+
+    def _contest_need(
+        self,
+        state: GameState,
+        view: View,
+        us: UnitState,
+        objective: int,
+        controller: int | None,
+        contested: UnitState | None,
+    ) -> float:
+        """``Style.contest_need`` (GFF): a marker's need of ``us`` from who will contest it.
+
+        A marker the side holds needs it while an enemy could reach it by a Rush (as without
+        the habit); one it does not hold, while no enemy will contest it at the round's end:
+        with one there the unit turns it neutral at best ("If units from both sides contest a
+        marker, it becomes neutral", seed 003 "Mission" 4-6), as much as guarding its own. A
+        charge's target (``contested``) stops contesting only if destroyed or Shaken: the
+        freed marker's need is weighted by the charge's chance of that.
+        """
+        if controller == us.side:
+            enemies, free = view.around[(us.side, objective)][0], SAFE_NEED
+        else:
+            enemies, free = self._contesters(state, view, us.side, objective), 1.0
+        if any(e is not contested for e in enemies):
+            return CONTESTED_NEED
+        if contested is None or not any(e is contested for e in enemies):
+            return free
+        chance = self._charge_break(state, view, us, contested)
+        return chance * free + (1.0 - chance) * CONTESTED_NEED
+
+    def _contesters(
+        self, state: GameState, view: View, side: int, objective: int
+    ) -> list[UnitState]:
+        """The enemies of ``side`` that will contest a marker at the round's end: those (not
+        Shaken) within 3" of it, and those yet to activate that could reach it by a Rush."""
+        key = (side, objective)
+        found = view.contesters.get(key)
+        if found is None:
+            near = view.near_objectives()
+            found = view.contesters[key] = [
+                e
+                for e in view.around[key][0]
+                if e.arrived != state.round
+                and ((e.uid in near and near[e.uid][objective]) or not e.activated)
+            ]
+        return found
+
+    def _charge_break(
+        self, state: GameState, view: View, us: UnitState, target: UnitState
+    ) -> float:
+        """The chance ``us``'s charge leaves ``target`` destroyed or Shaken (d6 exact odds of
+        the charge's melee attack: GFF's wound effects Shake or Knock Out)."""
+        key = (us.uid, target.uid)
+        found = view.charge_breaks.get(key)
+        if found is None:
+            found = view.charge_breaks[key] = break_chance(us, target, distance=0.0, charge=True)
+        return found
 
     def _worth(
         self, state: GameState, view: View, us: UnitState, contested: UnitState | None

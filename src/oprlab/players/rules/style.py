@@ -2,8 +2,9 @@
 
 ``rules`` has every fix but ``depth`` and GFF's marker habits (``deploy_for_markers``,
 ``rally_contests``, ``last_round_push``, ``shoot_markers``, ``aim_markers``,
-``rush_for_markers``, ``charge_as_move``): each built and off, the measured ones not separated
-from no change (docs/commanders.md), as ``rush_cost`` 0 was not; ``rules-v1`` none (the
+``rush_for_markers``, ``charge_as_move``, ``contest_need``): each built and off, the measured
+ones not separated from no change (docs/commanders.md), as ``rush_cost`` 0 was not;
+``rules-v1`` none (the
 commander of before issue 14, kept as a rung of the ladder: it plays exactly the games it
 always played); ``rules-aggressive`` and
 ``rules-cautious`` are ``rules`` with a temper that changes play: how much a charge is worth
@@ -80,6 +81,11 @@ class Style:
     #: charge ends costs (out of cover, into fighters' reach, the shot given up), so a charge
     #: that falls short is no cheaper way to Rush, and one that arrives pays for its shot.
     charge_as_move: bool = False
+    #: GFF markers' need: a marker the side does not hold needs a unit less when an enemy
+    #: will contest it at the round's end (on it, or yet to activate within a Rush and 3"),
+    #: and a charge's target frees the marker it contests only at the chance the charge
+    #: destroys or Shakes it, on the way and in the count at the round's end.
+    contest_need: bool = False
     #: Depth against fighters: a shooting unit's move into the charge reach of an enemy
     #: fighter it was out of counts that fighter's whole charge as lost (not only the
     #: ``danger`` share), before the last round: it holds back and shoots.

@@ -118,6 +118,10 @@ class View:
         self.arrivals: dict[tuple[str, str], bool] = {}
         #: per side and marker: the enemies that could reach it by a Rush, the friends on it
         self.around: dict[tuple[int, int], tuple[list[UnitState], list[UnitState]]] = {}
+        #: per side and marker: the enemies that will contest it at the round's end
+        self.contesters: dict[tuple[int, int], list[UnitState]] = {}
+        #: per charger and target: the chance the charge destroys or Shakes the target
+        self.charge_breaks: dict[tuple[str, str], float] = {}
         self.crossings: dict[tuple[str, Point], int] = {}
         self.covered: dict[tuple[str, Point], bool] = {}
         self.shooters: dict[int, list[tuple[int, UnitState, float]]] = {}
