@@ -257,13 +257,45 @@ of each, the attack): remembered by table and every position (Fortifications ask
 3 Riverside games 4.27 -> 3.71 G (-13%). GFF's sight of one unit pair likewise (735 asked, 214
 different in five games): 10 GFF 300-point games 10.91 -> 10.74 G (-1.5%).
 
-This session's whole change, in instructions against its start (ad523ef; the same scripts,
+The eighth session's whole change, in instructions against its start (ad523ef; the same scripts,
 load about 1): GFF 300 pts (seeds 1-10) 10.91 -> 10.73 G (-1.6%), 600 pts (seeds 1-3) 12.20 ->
 11.83 G (-3.0%; 600 points now 3.67 times 300 in instructions), Riverside 300 pts 4.27 -> 3.71 G
 (-13%), WWPD 4.75 -> 3.60 G (-24%). This machine's CPU times move by a third from one hour to
 the next at the same load with the same instructions (the 300-point GFF game's median was
 517 ms at load 4 and 662 ms at load 1.4 for fewer instructions), so the times below are one
 run's, and the instruction counts are what compares steps.
+
+The path search's sight-line tests (paths7; every golden hash unchanged, the same digest of the
+games before and after). Measured first on the recorded `find_path` calls of GFF 300-point
+games (seeds 0-4, 292 calls) replayed under callgrind, answers compared with the recording:
+1,003 M instructions, of which the sight-line tests A* makes (one `NavGraph.clear` a node
+popped: 1,152 calls, 17,700 lines) are 434 M, and their sample points' test 104 M; a line costs
+about 6,500 instructions and each numpy call about 8,000, so a test of one line or of twenty
+costs much the same. Kept: `crossings_from` works out the side of each edge's start and of its
+direction from every line in one product (the same products and differences, so the same bits:
+tests/table/test_table_speedups.py checks the fan against each line tested on its own, on open
+and generated tables), `clear` drops the array of ones it and-ed into and the `any` before its
+`nonzero`, and A* keeps per node the cost a step must come under to improve it (-inf once done
+or outside the first search's ellipse), so the nodes a step improves are one comparison, not
+six calls. The replay 1,003 -> 955 M (-4.8%; 600 pts, seeds 0-2, 2,476 -> 2,390 M, -3.4%).
+Whole games (`PYTHONPATH=. .venv/bin/python -m bench.instructions gff300 --seeds 1-4`, and
+`gff600 --seeds 1-2`; callgrind, load 6-9): GFF 300 pts 4.513 -> 4.473 G (-0.9%), 600 pts 7.969
+-> 7.909 G (-0.75%). Tried and not kept (the replay with the blockers' box arrays as recorded,
+994 M before; the same answers): the sight lines of the next two nodes on the heap asked in the
+popped node's call (clear calls 1,312 -> 889 but lines 17.9 -> 21.4 thousand and the
+look-ahead's own numpy calls: 994 -> 1,031 M, +3.7%); only the goal lines of the heap's first
+nodes and the popped node's candidates, up to eight, in its call (1,025 calls: 1,121 M, +13%; a
+batch of lines from several points is tested row by row, dearer than a fan); every unknown line
+of a popped node measured at once, so later searches among the same units need no call (the
+same 1,312 calls, three times the lines: 1,233 M, +24%); the blockers' box test as one
+comparison of (x, y, -x, -y) against the boxes' sides (962 -> 996 M: the three-dimensional
+compare and its reduction cost more than the seven two-dimensional calls). Not built: an early
+bound on the goal's cost; at 6,500 instructions a line, the 76% of lines it would leave
+unmeasured are about 85 M of the replay's 1,003 M before the bound's own cost, and it saves no
+call (every pop still tests its goal line). The digest bench.instructions printed had changed
+from process to process (the state's repr named objects by address); it hashes the log's events
+now. What the path search needs next is fewer numpy calls a node popped (about 35 in the
+sight-line test and 15 in A*'s step), not fewer lines.
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).
