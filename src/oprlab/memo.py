@@ -23,9 +23,17 @@ May import nothing of oprlab.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from contextlib import suppress
 from typing import Any, TypeVar
 
-__all__ = ["begin_game", "by_table", "clear_game_memos", "game_memo", "game_memo_sizes"]
+__all__ = [
+    "begin_game",
+    "by_table",
+    "clear_game_memos",
+    "drop_oldest",
+    "game_memo",
+    "game_memo_sizes",
+]
 
 V = TypeVar("V")
 
@@ -86,3 +94,13 @@ def by_table(
         memo.clear()
     memo[full] = (table, answer)
     return answer
+
+
+def drop_oldest(memo: dict[Any, Any]) -> None:
+    """Forget ``memo``'s oldest answer to make room for one more. The lab's thread workers
+    (a Dask cluster in one process) share the module memos, so another thread may drop that
+    answer, or change the memo, between the look and the drop: then nothing is dropped here
+    (there is room already, or the next store makes it). ``memo.pop(next(iter(memo)))``
+    raised KeyError in a worker when two threads evicted at once."""
+    with suppress(RuntimeError, StopIteration):  # changed while looked at; emptied
+        memo.pop(next(iter(memo)), None)

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from oprlab.memo import drop_oldest
 from oprlab.table.formation import (
     CLEARANCE,
     SPACING,
@@ -114,7 +115,7 @@ def _edges(p: FloatArray, q: FloatArray) -> tuple[FloatArray, FloatArray, FloatA
         hit = (p, q, px, py, q[:, 0][None, :] - px, q[:, 1][None, :] - py)
         if frozen:
             if len(_EDGES) >= 4 * CACHE_SIZE:
-                _EDGES.pop(next(iter(_EDGES)))
+                drop_oldest(_EDGES)
             _EDGES[id(p)] = hit
     return hit[2], hit[3], hit[4], hit[5]
 
@@ -128,7 +129,7 @@ def _edge_rows(p: FloatArray, q: FloatArray) -> tuple[FloatArray, FloatArray]:
         hit = (p, q, np.concatenate((px, py)), np.concatenate((ex, ey)))
         if not (p.flags.writeable or q.flags.writeable) and p.base is None and q.base is None:
             if len(_ROWS) >= 4 * CACHE_SIZE:
-                _ROWS.pop(next(iter(_ROWS)))
+                drop_oldest(_ROWS)
             _ROWS[id(p)] = hit
     return hit[2], hit[3]
 
@@ -243,7 +244,7 @@ class Blockers:
             hit = (p, q, np.concatenate([p, self.corners]), np.concatenate([q, self.ends]))
             freeze(hit[2], hit[3])
             if len(self._merged) >= CACHE_SIZE:
-                self._merged.pop(next(iter(self._merged)))
+                drop_oldest(self._merged)
             self._merged[key] = hit
         return hit[2], hit[3]
 
@@ -254,7 +255,7 @@ class Blockers:
         if hit is None or hit[0] is not owner:
             hit = (owner, make())
             if len(self._kept) >= CACHE_SIZE:
-                self._kept.pop(next(iter(self._kept)))
+                drop_oldest(self._kept)
             self._kept[id(owner)] = hit
         value: T = hit[1]
         return value
@@ -363,12 +364,12 @@ def blockers_for(
             c, r = o.centres[keep], o.radii[keep]
             polys = _unit_polygons(part[0], c, r, radius, gap) if len(c) else []
             if len(_PARTS) >= 4 * _BLOCKERS_SIZE:
-                _PARTS.pop(next(iter(_PARTS)))
+                drop_oldest(_PARTS)
             _PARTS[pkey] = polys
         out += polys
     made = Blockers(out)
     if len(_BLOCKERS) >= _BLOCKERS_SIZE:
-        _BLOCKERS.pop(next(iter(_BLOCKERS)))
+        drop_oldest(_BLOCKERS)
     _BLOCKERS[key] = made
     return made
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from oprlab.errors import OptionError
+from oprlab.memo import drop_oldest
 from oprlab.table import planar
 from oprlab.table.formation import (
     TOL,
@@ -230,7 +231,7 @@ def _progress(
     else:
         progress = _reach_contact_search(m, start, radius, spots, allow, tries, None, first, vouch)
         if len(_REACH) >= _REACH_LIMIT:
-            _REACH.pop(next(iter(_REACH)))
+            drop_oldest(_REACH)
         _REACH[key] = (nav, blocks, progress)
     return progress
 

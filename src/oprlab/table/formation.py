@@ -26,6 +26,7 @@ import numpy.typing as npt
 import shapely
 
 from oprlab.errors import OptionError
+from oprlab.memo import drop_oldest
 from oprlab.table.model import FloatArray, Placement, Point, Table, TerrainPiece, TerrainType
 
 BoolArray = npt.NDArray[np.bool_]
@@ -318,7 +319,7 @@ def _ground(table: Table, radius: float, flying: bool, climb_limit: float) -> _G
         shapely.prepare(blocked)
     ground = _Ground(table, blocked)
     if len(_GROUND) >= _CACHE_SIZE:
-        _GROUND.pop(next(iter(_GROUND)))
+        drop_oldest(_GROUND)
     _GROUND[key] = ground
     return ground
 

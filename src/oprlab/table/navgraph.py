@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
+from oprlab.memo import drop_oldest
 from oprlab.table.blockers import (
     CACHE_SIZE,
     NO_BLOCKERS,
@@ -199,7 +200,7 @@ def nav_graph(
         return hit
     nav = _build_nav(table, radius, avoid_hazards, large, flying, climb_limit)
     if len(_NAV) >= NAV_CACHE_SIZE:
-        _NAV.pop(next(iter(_NAV)))
+        drop_oldest(_NAV)
     _NAV[key] = nav
     return nav
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from oprlab.memo import drop_oldest
 from oprlab.table.blockers import NO_BLOCKERS, Blockers, crossing_params
 from oprlab.table.formation import BoolArray
 from oprlab.table.model import FloatArray, Point
@@ -538,7 +539,7 @@ class _Sight:
         found = self.goals.get(gkey)
         if found is None:
             if len(self.goals) >= _ENDS_SIZE:
-                self.goals.pop(next(iter(self.goals)))
+                drop_oldest(self.goals)
             found = self.goals[gkey] = {}
         return found
 
