@@ -296,6 +296,44 @@ call (every pop still tests its goal line). The digest bench.instructions printe
 from process to process (the state's repr named objects by address); it hashes the log's events
 now. What the path search needs next is fewer numpy calls a node popped (about 35 in the
 sight-line test and 15 in A*'s step), not fewer lines.
+
+The rules commander between decisions (cmdr7; every golden unchanged; instructions by
+`PYTHONPATH=. .venv/bin/python -m bench.instructions gff300 --seeds 1-4`, callgrind, load 7 to
+13; the commander's share is the game less the same games replayed from their recorded
+choices, legal actions and apply alone). First measured, what the commander works out again
+from one decision to the next with the same inputs: in four 300-point games, each decision's
+remembered answers against the same commander's decision before gave the same value for 478
+of 3,963 position values, 501 of 2,996 projected markers, 353 of 1,547 marker worths and 75
+of 820 charges, and only 26 of 225 activation decisions saw the enemy units exactly as at the
+side's decision before (one the whole table): the other side's unit moved in between, and
+every score reads every enemy (the gaps, the fighters in reach, the contesters of each
+marker). What does repeat is already kept by the units' contents (the attack estimates:
+1,627 of 2,162 shots, 1,494 of 2,501 melee values; GFF's sights), per-unit facts read in one
+numpy call a decision (near each marker 2,303 of 2,605, reach 616 of 712: a key over every
+placement's bytes costs as much), and the charge test, which depends on every placement (2 of
+51 asked again by the same placements). So no view keyed on which units changed was built;
+what was kept instead: a charge is first bounded cheaply (bounds._charge_ceiling: its dealt
+and struck-back points, the projected markers, the markers' worth as if the target still
+contested, the costs that are 0 or less left out; at least its bound in every decision of
+tests/players/test_rules_charge_ceiling.py) and ranked with the moves, so that 199 charges
+are bounded in two 600-point games instead of 1,935 (cProfile counts): 4.517 -> 4.427 G
+(-2.0%); then the units near each marker counted once a decision (each unit asked had
+counted every other unit), weapon_lines.lines remembered by the unit's identity (an
+lru_cache hashed the frozen Unit at every estimate missed), the bounds worked out once a
+decision when a tested charge falls short, the estimates' defender profiles and situations
+made once, and the GFF deployment habit's key of a place kept across the deployment
+decisions by the table's size, the edge, the markers and whether the unit shoots (the one
+answer found to repeat with the same inputs: every deployment decision lists the same places
+for every unit still to deploy): -> 4.342 G. Together GFF 300 pts (seeds 1-4) 4.517 -> 4.342
+G (-3.9%); the commander 1.661 -> 1.482 G (-10.8%; 3.80 -> 3.39 M instructions over 437
+decisions, 37% -> 34% of the game), legal actions and apply 2.856 -> 2.860 G. GFF 600 pts
+(seed 1; `gff600 --seeds 1-1`, the two-game runs given up at load 13): 3.516 -> 3.330 G
+(-5.3%). Short of issue 13's step (commander -25%, game -8%).
+Not built: the sight-and-cover check by every position (31 of the commander's 251 asked again
+and 43 of the game's 52, under 1% of a game). What the commander still spends (sampled, 300
+points): the winning charge's test about 10% (it arrives nine times in ten, and the charge
+move resumes its search), the attack estimates' misses as units lose models about 10%, the
+target's cover in a Hold's score 6%, the rest spread over the moves' exact scores and bounds.
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).

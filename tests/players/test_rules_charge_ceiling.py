@@ -28,10 +28,10 @@ def _lists(size: int) -> tuple[object, object]:
 
 def test_charge_ceiling_is_never_below_its_bound_or_score() -> None:
     """In every decision of seeded games (open and generated tables, clock-bennies' extra
-    attack too), each charge's ceiling is at least its bound and its exact score, some
-    ceilings lie below the decision's best (so charges are skipped), and the choice is the
-    first best exact score."""
-    seen = {"charges": 0, "below best": 0, "benny": 0}
+    attack too, GFF and Riverside), each charge's ceiling is at least its bound and its exact
+    score, some ceilings lie below the decision's best (so charges are skipped), and the
+    choice is the first best exact score."""
+    seen = {"charges": 0, "below best": 0, "benny": 0, "games with charges": 0}
 
     class Checking(RulesCommander):
         def _best_action(self, state: GameState, actions: Sequence[Action]) -> Action:
@@ -53,15 +53,19 @@ def test_charge_ceiling_is_never_below_its_bound_or_score() -> None:
             assert chosen == max(actions, key=lambda a: (self.score(state, a), _tiebreak(a)))
             return chosen
 
-    for size, seed, generated, mechanic in (
-        (150, 7, True, "d6"),
-        (300, 4, False, "d6"),
-        (150, 3, False, "clock-bennies"),
+    for size, seed, generated, mechanic, system in (
+        (150, 7, True, "d6", "gff"),
+        (300, 4, False, "d6", "gff"),
+        (150, 3, False, "clock-bennies", "gff"),
+        (300, 2, True, "d6", "riverside"),  # charges listed only where they arrive
     ):
         a, b = _lists(size)
         table = mission_table(seed) if generated else None
         sides = [Checking(seed), Checking(seed + 1)]
-        play_game(a, b, sides, seed=seed, table=table, mechanic=mechanic)
+        charges = seen["charges"]
+        play_game(a, b, sides, seed=seed, table=table, mechanic=mechanic, system=system)
+        seen["games with charges"] += seen["charges"] > charges
+    assert seen["games with charges"] == 4
     assert seen["charges"] > 100
     assert seen["below best"] > seen["charges"] / 2
     assert seen["benny"] > 0

@@ -19,7 +19,7 @@ carries which weapon is not in the list, so shares are spread evenly (docs/rules
 
 With every model attacking and no partial rule, a line is the list's line unchanged.
 
-May import ``oprlab.units``.
+May import ``oprlab.units`` and ``oprlab.memo``.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
+from oprlab.memo import game_memo
 from oprlab.units.model import Rule, Unit, Weapon
 from oprlab.units.rule_scope import WEAPON_ACTING, partial
 
@@ -89,8 +90,11 @@ def lines(
 
 #: :func:`lines` by the identity of the unit and its weapon lines (hashing a frozen Unit walks
 #: every field: the commanders' estimates ask thousands of times a game). Each entry holds its
-#: objects, so their ids stay unique while it is there; emptied whole at its limit.
-_LINES: dict[tuple[int, ...], tuple[Unit, tuple[Weapon, ...], tuple[Weapon, ...]]] = {}
+#: objects, so their ids stay unique while it is there; emptied whole at its limit, and when
+#: a game of other armies begins (a game memo: :mod:`oprlab.memo`).
+_LINES: dict[tuple[int, ...], tuple[Unit, tuple[Weapon, ...], tuple[Weapon, ...]]] = game_memo(
+    "rules.weapon_lines._LINES"
+)
 _LINES_LIMIT = 8192
 
 
