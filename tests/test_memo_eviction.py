@@ -1,4 +1,4 @@
-"""Making room in a shared memo (``oprlab.memo.drop_oldest``): the lab's thread workers (a Dask
+"""Making room in a shared memo (``oprlab.memo.make_room``): the lab's thread workers (a Dask
 cluster in one process) share the module memos, and two threads making room at once raised
 KeyError in ``memo.pop(next(iter(memo)))`` (a series on the local cluster failed so)."""
 
@@ -8,42 +8,50 @@ import sys
 import threading
 from collections.abc import Iterator
 
-from oprlab.memo import drop_oldest
+from oprlab.memo import make_room
 
 
-def test_drops_the_oldest_answer() -> None:
+def test_drops_the_oldest_answers_below_the_limit() -> None:
     memo = {"a": 1, "b": 2, "c": 3}
-    drop_oldest(memo)
+    make_room(memo, 3)
     assert memo == {"b": 2, "c": 3}
+    make_room(memo, 3)
+    assert memo == {"b": 2, "c": 3}  # room already
+    make_room(memo, 1)
+    assert memo == {}
 
 
 def test_another_thread_got_there_first() -> None:
-    """The memo emptied, or the oldest answer dropped, between the look and the drop: nothing
-    to do, no error."""
+    """The memo emptied, the oldest answer dropped, or the memo changed, between the look and
+    the drop: no error, and the memo ends below its limit."""
     empty: dict[str, int] = {}
-    drop_oldest(empty)
+    make_room(empty, 0)
     assert empty == {}
 
     class Gone(dict[str, int]):
-        def __iter__(self) -> Iterator[str]:  # the look sees an answer already dropped
-            return iter(["dropped"])
+        """The look sees an answer another thread has just dropped, and that thread's drop
+        made the room."""
 
-    memo = Gone(b=2)
-    drop_oldest(memo)
-    assert memo == {"b": 2}
+        def __iter__(self) -> Iterator[str]:
+            self.pop("b", None)
+            return iter(["b"])
+
+    gone = Gone(b=2, c=3)
+    make_room(gone, 2)
+    assert gone == {"c": 3}
 
     class Changing(dict[str, int]):
-        def __iter__(self) -> Iterator[str]:  # changed while looked at
+        def __iter__(self) -> Iterator[str]:
             raise RuntimeError("dictionary changed size during iteration")
 
     changing = Changing(b=2)
-    drop_oldest(changing)
-    assert changing == {"b": 2}
+    make_room(changing, 1)
+    assert changing == {}
 
 
 def test_threads_making_room_at_once() -> None:
-    """Eight threads filling one small memo and making room as the table layer's memos do:
-    no error, and the memo stays near its limit."""
+    """Eight threads filling one small memo and making room before each store, as the table
+    layer's memos do: no error, and the memo stays within its limit and a store per thread."""
     memo: dict[int, int] = {}
     errors: list[BaseException] = []
     limit = 16
@@ -51,8 +59,7 @@ def test_threads_making_room_at_once() -> None:
     def fill(start: int) -> None:
         try:
             for k in range(start, start + 20_000):
-                if len(memo) >= limit:
-                    drop_oldest(memo)
+                make_room(memo, limit)
                 memo[k] = k
         except BaseException as e:  # reported below
             errors.append(e)

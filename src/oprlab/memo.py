@@ -23,16 +23,15 @@ May import nothing of oprlab.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from contextlib import suppress
 from typing import Any, TypeVar
 
 __all__ = [
     "begin_game",
     "by_table",
     "clear_game_memos",
-    "drop_oldest",
     "game_memo",
     "game_memo_sizes",
+    "make_room",
 ]
 
 V = TypeVar("V")
@@ -96,11 +95,18 @@ def by_table(
     return answer
 
 
-def drop_oldest(memo: dict[Any, Any]) -> None:
-    """Forget ``memo``'s oldest answer to make room for one more. The lab's thread workers
-    (a Dask cluster in one process) share the module memos, so another thread may drop that
-    answer, or change the memo, between the look and the drop: then nothing is dropped here
-    (there is room already, or the next store makes it). ``memo.pop(next(iter(memo)))``
-    raised KeyError in a worker when two threads evicted at once."""
-    with suppress(RuntimeError, StopIteration):  # changed while looked at; emptied
-        memo.pop(next(iter(memo)), None)
+def make_room(memo: dict[Any, Any], limit: int) -> None:
+    """Forget ``memo``'s oldest answers until it holds fewer than ``limit`` (one, when each
+    store makes room first). The lab's thread workers (a Dask cluster in one process) share
+    the module memos, so another thread may drop the same answer, or change the memo, between
+    the look and the drop: ``memo.pop(next(iter(memo)))`` raised KeyError in a worker when two
+    threads made room at once. Here a drop another thread made counts, and a memo changed
+    while looked at is emptied (forgetting never changes an answer)."""
+    while len(memo) >= limit:
+        try:
+            memo.pop(next(iter(memo)), None)
+        except StopIteration:  # emptied meanwhile
+            return
+        except RuntimeError:  # changed while looked at
+            memo.clear()
+            return

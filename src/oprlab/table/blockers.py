@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from oprlab.memo import drop_oldest
+from oprlab.memo import make_room
 from oprlab.table.formation import (
     CLEARANCE,
     SPACING,
@@ -114,8 +114,7 @@ def _edges(p: FloatArray, q: FloatArray) -> tuple[FloatArray, FloatArray, FloatA
         px, py = p[:, 0][None, :], p[:, 1][None, :]
         hit = (p, q, px, py, q[:, 0][None, :] - px, q[:, 1][None, :] - py)
         if frozen:
-            if len(_EDGES) >= 4 * CACHE_SIZE:
-                drop_oldest(_EDGES)
+            make_room(_EDGES, 4 * CACHE_SIZE)
             _EDGES[id(p)] = hit
     return hit[2], hit[3], hit[4], hit[5]
 
@@ -128,8 +127,7 @@ def _edge_rows(p: FloatArray, q: FloatArray) -> tuple[FloatArray, FloatArray]:
         px, py, ex, ey = _edges(p, q)
         hit = (p, q, np.concatenate((px, py)), np.concatenate((ex, ey)))
         if not (p.flags.writeable or q.flags.writeable) and p.base is None and q.base is None:
-            if len(_ROWS) >= 4 * CACHE_SIZE:
-                drop_oldest(_ROWS)
+            make_room(_ROWS, 4 * CACHE_SIZE)
             _ROWS[id(p)] = hit
     return hit[2], hit[3]
 
@@ -243,8 +241,7 @@ class Blockers:
         if hit is None or hit[0] is not p or hit[1] is not q:
             hit = (p, q, np.concatenate([p, self.corners]), np.concatenate([q, self.ends]))
             freeze(hit[2], hit[3])
-            if len(self._merged) >= CACHE_SIZE:
-                drop_oldest(self._merged)
+            make_room(self._merged, CACHE_SIZE)
             self._merged[key] = hit
         return hit[2], hit[3]
 
@@ -254,8 +251,7 @@ class Blockers:
         hit = self._kept.get(id(owner))
         if hit is None or hit[0] is not owner:
             hit = (owner, make())
-            if len(self._kept) >= CACHE_SIZE:
-                drop_oldest(self._kept)
+            make_room(self._kept, CACHE_SIZE)
             self._kept[id(owner)] = hit
         value: T = hit[1]
         return value
@@ -363,13 +359,11 @@ def blockers_for(
             keep = o.alive
             c, r = o.centres[keep], o.radii[keep]
             polys = _unit_polygons(part[0], c, r, radius, gap) if len(c) else []
-            if len(_PARTS) >= 4 * _BLOCKERS_SIZE:
-                drop_oldest(_PARTS)
+            make_room(_PARTS, 4 * _BLOCKERS_SIZE)
             _PARTS[pkey] = polys
         out += polys
     made = Blockers(out)
-    if len(_BLOCKERS) >= _BLOCKERS_SIZE:
-        drop_oldest(_BLOCKERS)
+    make_room(_BLOCKERS, _BLOCKERS_SIZE)
     _BLOCKERS[key] = made
     return made
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from oprlab.errors import OptionError
-from oprlab.memo import drop_oldest
+from oprlab.memo import make_room
 from oprlab.table import planar
 from oprlab.table.formation import (
     TOL,
@@ -230,8 +230,7 @@ def _progress(
             _REACH[key] = (nav, blocks, progress)
     else:
         progress = _reach_contact_search(m, start, radius, spots, allow, tries, None, first, vouch)
-        if len(_REACH) >= _REACH_LIMIT:
-            drop_oldest(_REACH)
+        make_room(_REACH, _REACH_LIMIT)
         _REACH[key] = (nav, blocks, progress)
     return progress
 

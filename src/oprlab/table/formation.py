@@ -26,7 +26,7 @@ import numpy.typing as npt
 import shapely
 
 from oprlab.errors import OptionError
-from oprlab.memo import drop_oldest
+from oprlab.memo import make_room
 from oprlab.table.model import FloatArray, Placement, Point, Table, TerrainPiece, TerrainType
 
 BoolArray = npt.NDArray[np.bool_]
@@ -318,8 +318,7 @@ def _ground(table: Table, radius: float, flying: bool, climb_limit: float) -> _G
         blocked = shapely.union_all([p.buffer(radius + CLEARANCE, quad_segs=8) for p in polys])
         shapely.prepare(blocked)
     ground = _Ground(table, blocked)
-    if len(_GROUND) >= _CACHE_SIZE:
-        drop_oldest(_GROUND)
+    make_room(_GROUND, _CACHE_SIZE)
     _GROUND[key] = ground
     return ground
 

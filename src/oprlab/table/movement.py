@@ -31,7 +31,7 @@ import shapely
 
 from oprlab.errors import OptionError
 from oprlab.mechanics.base import Check, Owner, Test
-from oprlab.memo import drop_oldest
+from oprlab.memo import make_room
 from oprlab.table.blockers import NO_BLOCKERS, Blockers, blockers_for
 from oprlab.table.formation import (
     CLIMB_LIMIT,
@@ -142,8 +142,7 @@ def _terrain_polygons(table: Table, kind: TerrainType, large: bool = False) -> A
         dtype=object,
     )
     shapely.prepare(polys)
-    if len(_POLYS) >= 4 * NAV_CACHE_SIZE:
-        drop_oldest(_POLYS)
+    make_room(_POLYS, 4 * NAV_CACHE_SIZE)
     _POLYS[key] = (table, polys)
     return polys
 

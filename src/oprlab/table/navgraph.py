@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from oprlab.memo import drop_oldest
+from oprlab.memo import make_room
 from oprlab.table.blockers import (
     CACHE_SIZE,
     NO_BLOCKERS,
@@ -199,8 +199,7 @@ def nav_graph(
     if hit is not None and hit.table is table:
         return hit
     nav = _build_nav(table, radius, avoid_hazards, large, flying, climb_limit)
-    if len(_NAV) >= NAV_CACHE_SIZE:
-        drop_oldest(_NAV)
+    make_room(_NAV, NAV_CACHE_SIZE)
     _NAV[key] = nav
     return nav
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from oprlab.memo import drop_oldest
+from oprlab.memo import make_room
 from oprlab.table.blockers import NO_BLOCKERS, Blockers, crossing_params
 from oprlab.table.formation import BoolArray
 from oprlab.table.model import FloatArray, Point
@@ -538,8 +538,7 @@ class _Sight:
         """What each node and start is known to see of the goal ``gkey``, and at what cost."""
         found = self.goals.get(gkey)
         if found is None:
-            if len(self.goals) >= _ENDS_SIZE:
-                drop_oldest(self.goals)
+            make_room(self.goals, _ENDS_SIZE)
             found = self.goals[gkey] = {}
         return found
 
