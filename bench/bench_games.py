@@ -334,6 +334,23 @@ and 43 of the game's 52, under 1% of a game). What the commander still spends (s
 points): the winning charge's test about 10% (it arrives nine times in ten, and the charge
 move resumes its search), the attack estimates' misses as units lose models about 10%, the
 target's cover in a Hold's score 6%, the rest spread over the moves' exact scores and bounds.
+
+The ninth session's whole change (three helpers and the lead, 27 Nov 2026; every game the
+same: the goldens, and the same digests of the games below), in instructions by
+`PYTHONPATH=. .venv/bin/python -m bench.instructions` under callgrind (this machine's perf had
+no hardware counters), its start (1755ee5) against its end: GFF 300 pts (seeds 1-4) 4.462 ->
+4.310 G (-3.4%), 600 pts (seeds 1-2) 7.910 -> 7.503 G (-5.1%; 600 points now 3.48 times 300 a
+game, 3.55 before, on these seeds), Riverside 300 pts (seeds 1-3) 3.736 -> 3.701 G (-0.9%),
+WWPD (seeds 1-3) 3.613 -> 3.594 G (-0.5%). The two steps are paths7's and cmdr7's above; the
+rest of the session went to the commanders (issue 14), a thread-safety fix in the table
+layer's memos (`oprlab.memo.make_room`: two thread workers of a local Dask cluster making room
+in the same memo at once raised KeyError) and mypy on the tests. What the data says the next
+factor needs: the commander reads every enemy for every score, so between two decisions (the
+other side's unit moved in between) almost no answer has the same inputs (cmdr7: 478 of
+3,963 position values, 26 of 225 decisions seeing the enemy as before), and the path search
+spends its instructions on numpy calls, about 35 a sight-line test and 15 an A* step, not on
+lines (paths7): a commander that scores far fewer actions (a different procedure, so other
+games) and a path search with far fewer array calls per node, or compiled, are what is left.
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).
