@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -270,15 +271,7 @@ class Scoring:
                 if math.hypot(end[0] - x, end[1] - y) - reach <= OBJECTIVE_RANGE + 1e-6
             ]
             if maybe:
-                assert us.placement is not None
-                alive = us.placement.alive
-                centres, radii = us.placement.centres[alive], us.placement.radii[alive]
-                dx, dy = end[0] - here[0], end[1] - here[1]
-                xs, ys = centres[:, 0] + dx, centres[:, 1] + dy
-                ox = np.array([m[0] for m in maybe], dtype=np.float64)[:, None]
-                oy = np.array([m[1] for m in maybe], dtype=np.float64)[:, None]
-                d = np.hypot(xs[None, :] - ox, ys[None, :] - oy)
-                close = ((d - radii[None, :]).min(axis=1) <= OBJECTIVE_RANGE).tolist()
+                close = _models_near(view, us, end, [(x, y) for x, y, _ in maybe])
                 total += sum(m[2] for m, ours in zip(maybe, close, strict=True) if ours)
         value = self._projection_weight(state) * total
         view.projected[key] = value
@@ -322,16 +315,7 @@ class Scoring:
         state = view.state
         if us.shaken or us.arrived == state.round or us.placement is None:
             return [False] * len(state.objectives)
-        here = view.centroid(us)
-        alive = us.placement.alive
-        centres, radii = us.placement.centres[alive], us.placement.radii[alive]
-        xs = centres[:, 0] + (end[0] - here[0])
-        ys = centres[:, 1] + (end[1] - here[1])
-        out = []
-        for o in state.objectives:
-            d = np.hypot(xs - o.position[0], ys - o.position[1]) - radii
-            out.append(bool(len(d)) and float(d.min()) <= OBJECTIVE_RANGE)
-        return out
+        return _models_near(view, us, end, view.objectives)
 
     def _last_round(self, state: GameState) -> float:
         """How many times its usual worth a marker is worth now: :data:`LAST_ROUND_WEIGHT`
@@ -771,3 +755,20 @@ class Scoring:
                 gain = view.cover_gain[key] = max(0.0, open_ - hidden)
             lost += gain
         return -COVER_SHARE * lost
+
+
+def _models_near(view: View, us: UnitState, end: Point, points: Sequence[Point]) -> list[bool]:
+    """Whether ``us``, moved so its centroid is at ``end``, has a model within 3" of each of
+    ``points`` (seed 003 "Mission": a unit within 3" of a marker seizes or contests it)."""
+    assert us.placement is not None
+    alive = us.placement.alive
+    centres, radii = us.placement.centres[alive], us.placement.radii[alive]
+    if not len(radii) or not points:
+        return [False] * len(points)
+    here = view.centroid(us)
+    xs, ys = centres[:, 0] + (end[0] - here[0]), centres[:, 1] + (end[1] - here[1])
+    ox = np.array([p[0] for p in points], dtype=np.float64)[:, None]
+    oy = np.array([p[1] for p in points], dtype=np.float64)[:, None]
+    d = np.hypot(xs[None, :] - ox, ys[None, :] - oy)
+    close: list[bool] = ((d - radii[None, :]).min(axis=1) <= OBJECTIVE_RANGE).tolist()
+    return close
