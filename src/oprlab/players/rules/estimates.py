@@ -8,7 +8,7 @@ Memoised by identity: a frozen Unit's hash walks all its fields on every call.
 from __future__ import annotations
 
 from enum import StrEnum
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Protocol
 
 from oprlab.game.state import UnitState
@@ -205,24 +205,18 @@ def break_chance(
     return min(1.0, p_destroyed + p_shaken)
 
 
+@cache
 def _situation(melee: bool, charging: bool, far: bool, fatigued: bool, cover: bool) -> Situation:
     """The situation the estimates measure in (at long range or not), made once: a frozen
     dataclass costs thousands of instructions to build, and a miss of the estimates' memo
-    needs one."""
-    key = (melee, charging, far, fatigued, cover)
-    found = _SITUATIONS.get(key)
-    if found is None:
-        found = _SITUATIONS[key] = Situation(
-            melee=melee,
-            charging=charging,
-            distance=LONG_RANGE + 1 if far else 0.0,
-            fatigued=fatigued,
-            cover=cover,
-        )
-    return found
-
-
-_SITUATIONS: dict[tuple[bool, ...], Situation] = {}
+    needs one (32 of them at most)."""
+    return Situation(
+        melee=melee,
+        charging=charging,
+        distance=LONG_RANGE + 1 if far else 0.0,
+        fatigued=fatigued,
+        cover=cover,
+    )
 
 
 def _defender(unit: Unit, models: int, markers: int, shaken: bool) -> DefenderProfile:
