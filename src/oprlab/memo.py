@@ -31,6 +31,7 @@ __all__ = [
     "clear_game_memos",
     "game_memo",
     "game_memo_sizes",
+    "known",
     "make_room",
 ]
 
@@ -83,16 +84,21 @@ def by_table(
     """``make()``, remembered in ``memo`` under ``table`` and ``key`` (the bytes of the
     positions it depends on): the table is held beside the answer, so its id stays unique; the
     memo is emptied when it holds ``limit`` answers."""
-    full = (id(table), *key)
-    found = memo.get(full)
-    if found is not None and found[0] is table:
-        answer: V = found[1]
-        return answer
+    found: V | None = known(memo, table, key)
+    if found is not None:
+        return found
     answer = make()
     if len(memo) >= limit:
         memo.clear()
-    memo[full] = (table, answer)
+    memo[(id(table), *key)] = (table, answer)
     return answer
+
+
+def known(memo: dict[Any, Any], table: object, key: tuple[Hashable, ...]) -> Any:
+    """The answer :func:`by_table` remembers in ``memo`` under ``table`` and ``key``, or
+    ``None`` when it has none (never asked, or emptied since)."""
+    found = memo.get((id(table), *key))
+    return found[1] if found is not None and found[0] is table else None
 
 
 def make_room(memo: dict[Any, Any], limit: int) -> None:

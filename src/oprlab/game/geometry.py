@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from oprlab.errors import OptionError
-from oprlab.memo import by_table, game_memo
+from oprlab.memo import by_table, game_memo, known
 from oprlab.table import charge, planar
 from oprlab.table.cover import has_cover
 from oprlab.table.formation import legal_end
@@ -366,8 +366,8 @@ def placement_key(p: Placement) -> tuple[bytes, bytes, bytes, bool]:
 
 def _known_fits(table: Table, p: Placement, others: Sequence[Placement]) -> bool | None:
     """:func:`fits` if it has been asked already (and is still memoised), else ``None``."""
-    found = _FITS.get((id(table), placement_key(p), *map(placement_key, others)))
-    return found[1] if found is not None and found[0] is table else None
+    found: bool | None = known(_FITS, table, (placement_key(p), *map(placement_key, others)))
+    return found
 
 
 def fits(table: Table, p: Placement, others: Sequence[Placement]) -> bool:
