@@ -106,9 +106,15 @@ def freeze(*arrays: FloatArray) -> None:
             x.flags.writeable = False
 
 
+def _keepable(p: FloatArray, q: FloatArray) -> bool:
+    """Whether what is worked out of edge arrays ``p`` and ``q`` may be kept by their identity:
+    both frozen (:func:`freeze`) and owning their data, so they cannot change under it."""
+    return not (p.flags.writeable or q.flags.writeable) and p.base is None and q.base is None
+
+
 def _edges(p: FloatArray, q: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """Edges ``p -> q`` as rows: their starts' x and y, and their vectors' x and y."""
-    frozen = not (p.flags.writeable or q.flags.writeable) and p.base is None and q.base is None
+    frozen = _keepable(p, q)
     hit = _EDGES.get(id(p)) if frozen else None
     if hit is None or hit[0] is not p or hit[1] is not q:
         px, py = p[:, 0][None, :], p[:, 1][None, :]
@@ -126,7 +132,7 @@ def _edge_rows(p: FloatArray, q: FloatArray) -> tuple[FloatArray, FloatArray]:
     if hit is None or hit[0] is not p or hit[1] is not q:
         px, py, ex, ey = _edges(p, q)
         hit = (p, q, np.concatenate((px, py)), np.concatenate((ex, ey)))
-        if not (p.flags.writeable or q.flags.writeable) and p.base is None and q.base is None:
+        if _keepable(p, q):
             make_room(_ROWS, 4 * CACHE_SIZE)
             _ROWS[id(p)] = hit
     return hit[2], hit[3]
