@@ -28,9 +28,12 @@ from oprlab.players.base import COMMANDERS
 from oprlab.players.rules.bounds import Bounds
 from oprlab.players.rules.estimates import Role, value_per_model
 from oprlab.players.rules.style import STYLES, Style
-from oprlab.players.rules.view import View
+from oprlab.players.rules.view import View, move_allowance, shooting_targets, step_toward
 from oprlab.rng import SeedLike
 from oprlab.rules.gff.profile import defender_profile
+
+#: The actions that spend a unit's activation.
+_ACTIVATIONS = frozenset({Kind.HOLD, Kind.ADVANCE, Kind.RUSH, Kind.CHARGE, Kind.IDLE})
 
 
 class RulesCommander(Bounds):
@@ -59,13 +62,48 @@ class RulesCommander(Bounds):
         """The best action; a Caster that may cast tries its best spell first."""
         casts = [a for a in actions if a.kind is Kind.CAST]
         if not casts:
-            return self._best_action(state, actions)
-        best = self._best_action(state, [a for a in actions if a.kind is not Kind.CAST])
+            return self._ordered(state, actions)
+        best = self._ordered(state, [a for a in actions if a.kind is not Kind.CAST])
         own = [a for a in casts if a.unit == best.unit]
         if not own:
             return best
         cast = max(own, key=lambda a: (self._cast_value(state, a), -a.boost, a.value))
         return cast if self._cast_value(state, cast) > 0 else best
+
+    def _ordered(self, state: GameState, actions: Sequence[Action]) -> Action:
+        """The best action; in GFF's last round (``Style.last_round_order``) the best of the
+        units whose own best action attacks, when the best overall only walks."""
+        best = self._best_action(state, actions)
+        last = state.round >= state.rounds and self.habits(state).marker_habits
+        if not (self.style.last_round_order and last) or self._attacks(state, best):
+            return best
+        by_unit: dict[str, list[Action]] = {}
+        for a in actions:
+            if a.unit != best.unit and a.kind in _ACTIVATIONS:
+                by_unit.setdefault(a.unit, []).append(a)
+        first: tuple[float, Action] | None = None
+        for own in by_unit.values():
+            pick = self._best_action(state, own)
+            if self._attacks(state, pick):
+                value = self.score(state, pick)
+                if first is None or value > first[0]:
+                    first = (value, pick)
+        return best if first is None else first[1]
+
+    def _attacks(self, state: GameState, a: Action) -> bool:
+        """Whether an activation attacks: a charge, or a Hold or Advance with a shot worth
+        something from where it ends."""
+        if a.kind is Kind.CHARGE:
+            return True
+        if a.kind is not Kind.HOLD and a.kind is not Kind.ADVANCE:
+            return False
+        us = state.units[a.unit]
+        here = self._read(state).centroid(us)
+        if a.kind is Kind.HOLD:
+            return self._best_shot_from(state, us, here, shooting_targets(state, us)) > 0.0
+        assert a.to is not None
+        end = step_toward(here, a.to, move_allowance(state, us.unit, a.kind))
+        return self._best_shot_from(state, us, end) > 0.0
 
     def _cast_value(self, state: GameState, a: Action) -> float:
         """Expected points a spell removes, less what boosting tokens could do on their own.

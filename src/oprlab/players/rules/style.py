@@ -90,6 +90,11 @@ class Style:
     #: fighter it was out of counts that fighter's whole charge as lost (not only the
     #: ``danger`` share), before the last round: it holds back and shoots.
     depth: bool = False
+    #: GFF's last round: a unit whose best action attacks (a charge, or a shot from where it
+    #: holds or advances to) activates before one whose best action only walks, so the
+    #: markers' contesters are broken first and the walkers' ends are shown to the enemy as
+    #: late as they can be (seed 003 "Mission": the markers held at the game's end win).
+    last_round_order: bool = False
     #: A melee unit's charge is worth this much for its own sake.
     charge_bonus: float = 10.0
     #: The share of an enemy fighter's charge damage a unit in its reach counts as lost.
