@@ -2,14 +2,13 @@
 
 ``rules`` has every fix but ``depth`` and GFF's marker habits (``deploy_for_markers``,
 ``rally_contests``, ``last_round_push``, ``shoot_markers``, ``aim_markers``,
-``rush_for_markers``, ``charge_as_move``, ``contest_need``): each built and off, the measured
-ones not separated from no change (docs/commanders.md), as ``rush_cost`` 0 was not;
-``rules-v1`` none (the
-commander of before issue 14, kept as a rung of the ladder: it plays exactly the games it
-always played); ``rules-aggressive`` and
-``rules-cautious`` are ``rules`` with a temper that changes play: how much a charge is worth
-for its own sake, how much being in an enemy's charge reach costs, how much the strike back
-weighs against a charge.
+``rush_for_markers``, ``charge_as_move``, ``contest_need``, ``last_round_order``): each built
+and off, the measured ones not separated from no change (docs/commanders.md), as
+``rush_cost`` 0 and the hotter temper were not; ``rules-v1`` none (the commander of before
+issue 14, kept as a rung of the ladder: it plays exactly the games it always played);
+``rules-aggressive`` and ``rules-cautious`` are ``rules`` with a temper that changes play:
+how much a charge is worth for its own sake, how much being in an enemy's charge reach costs,
+how much the strike back weighs against a charge.
 """
 
 from __future__ import annotations
