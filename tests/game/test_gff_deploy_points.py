@@ -5,9 +5,12 @@ on open tables and tables with terrain, with units already standing close by."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
+from oprlab.game import geometry as geo
 from oprlab.game import gff, gff_deploy
 from oprlab.game.state import GameState, Phase, UnitState
 from oprlab.samples import sample_path
@@ -56,3 +59,58 @@ def test_all_points_at_once_keep_what_one_at_a_time_keeps(terrain: bool, lists: 
                     compared += 1
             gff.apply(state, actions[int(rng.integers(len(actions)))])
     assert compared >= 8
+
+
+def _at_once(
+    state: GameState, us: UnitState, points: list[tuple[float, float]], asked: list[int]
+) -> list[tuple[float, float]]:
+    """``_clear_points``, counting in ``asked`` the points it leaves to the one-point check."""
+    one_point = gff_deploy._deploy_problem
+
+    def counted(*args: Any) -> str | None:
+        asked.append(1)
+        return one_point(*args)
+
+    gff_deploy._deploy_problem = counted  # type: ignore[assignment]
+    try:
+        return list(gff_deploy._clear_points(state, us, points))
+    finally:
+        gff_deploy._deploy_problem = one_point
+
+
+def _compare_open_deployment(rng: np.random.Generator, asked: list[int]) -> tuple[int, int]:
+    """Every deployment decision of two open-table games, grid and probe points: how many
+    checks were compared and how many found a point kept by only one of the two ways."""
+    a = load_army(sample_path("gff/shooty-300.txt"))
+    b = load_army(sample_path("gff/melee-300.txt"))
+    compared = differ = 0
+    for seed in range(2):
+        state = gff.new_game(a, b, seed=seed)
+        while state.phase not in (Phase.ACTIVATION,) and not state.done:
+            actions = gff.legal_actions(state)
+            if state.phase == Phase.DEPLOY:
+                for us in gff_deploy._to_deploy(state, state.active):
+                    placed = [o.placement for o in state.units.values()]
+                    points = gff_deploy._deploy_grid(state, us) + probe_points(placed, rng, 40)
+                    got = _at_once(state, us, points, asked)
+                    differ += got != _one_by_one(state, us, points)
+                    compared += 1
+            gff.apply(state, actions[int(rng.integers(len(actions)))])
+    return compared, differ
+
+
+def test_open_table_gaps_are_measured_at_once() -> None:
+    """On an open table (not in Ambush) no point is left to the one-point check: the gaps to
+    the units near a point are measured for all points in one pass, with the same answers."""
+    asked: list[int] = []
+    compared, differ = _compare_open_deployment(np.random.default_rng(3), asked)
+    assert compared >= 8 and differ == 0 and not asked
+
+
+def test_open_table_gaps_fail_when_loosened(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison sees a gap measured half an inch generous: points within 1" of a unit
+    would be kept."""
+    gaps_at_points = geo.gaps_at_points
+    monkeypatch.setattr(geo, "gaps_at_points", lambda *a: gaps_at_points(*a) + 0.5)
+    _, differ = _compare_open_deployment(np.random.default_rng(3), [])
+    assert differ > 0

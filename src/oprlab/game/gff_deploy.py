@@ -275,7 +275,7 @@ def _clear_points(state: GameState, us: UnitState, points: list[Point]) -> Itera
     heading = facing(us.side, edge_of(state, us.side))
     base, own = _origin_formation(us.unit, us.models, heading)
     # the table and the zone (wholly inside it, as _standing checks it) for every point at once
-    px, py, _, _, ok = geo.formation_at_points(base, points, state.table, zone)
+    px, py, xs, ys, ok = geo.formation_at_points(base, points, state.table, zone)
     settled = ok.copy() if not state.table.pieces else np.zeros_like(ok)
     if obstacles:
         ox = np.array([o[1] for o in obstacles], dtype=np.float64)[None, :]
@@ -287,6 +287,16 @@ def _clear_points(state: GameState, us: UnitState, points: list[Point]) -> Itera
             enemy = np.array([o[4] for o in obstacles], dtype=np.bool_)
             clear &= (apart[:, enemy] > AMBUSH_DISTANCE + _MARGIN).all(axis=1)
         settled &= clear
+        if not state.table.pieces and not ambush:
+            # on an open table a point's one question left is its gap to the units near it:
+            # asked of every point the bounds left at once, as geo.gap measures it (a unit
+            # whose bound clears a point by 0.5" more than the spacing cannot fail it)
+            ask = ok & ~clear
+            if ask.any():
+                spaced = geo.gaps_at_points(xs[ask], ys[ask], base, [o[0] for o in obstacles])
+                apart_ok = spaced >= geo.SPACING - EPS
+                settled[ask] = apart_ok
+                ok[ask] = apart_ok
     fine_at: list[bool] = ok.tolist()
     known_at: list[bool] = settled.tolist()
     for p, fine, known in zip(points, fine_at, known_at, strict=True):
