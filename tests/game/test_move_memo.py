@@ -117,3 +117,18 @@ def test_every_input_is_in_the_key() -> None:
     # each question above has an answer of its own (riverside's cohesion aside)
     keys = [(*geo.placement_key(a.placement), a.advanced) for a in asked]
     assert keys[0] not in keys[1:4] and keys[5] != keys[6]
+
+
+def test_equal_tables_share_their_moves() -> None:
+    """Each game makes its own table: an equal one (the same terrain and markers) gives the
+    same moves, so the next game of a batch finds them; other terrain is another question."""
+    geo._MOVES.clear()
+    p, others, goal, allowance = next(_scenes(Table(), 5))
+    geo.move_unit_toward(Table(), p, others, goal, allowance)
+    size = len(geo._MOVES)
+    geo.move_unit_toward(Table(), p, others, goal, allowance)
+    assert len(geo._MOVES) == size
+    table = mission_table(3)
+    got = geo.move_unit_toward(table, p, others, goal, allowance)
+    assert len(geo._MOVES) == size + 1
+    assert _same(got, _cold(table, p, others, goal, allowance))
