@@ -351,6 +351,40 @@ other side's unit moved in between) almost no answer has the same inputs (cmdr7:
 spends its instructions on numpy calls, about 35 a sight-line test and 15 an A* step, not on
 lines (paths7): a commander that scores far fewer actions (a different procedure, so other
 games) and a path search with far fewer array calls per node, or compiled, are what is left.
+
+Issue 13's apply steps (gff8, tenth session; every golden unchanged and the same digests of the
+games before and after; instructions by `PYTHONPATH=. .venv/bin/python -m bench.instructions
+gff300 --seeds 1-4` and `gff600 --seeds 1-2` under callgrind, load 4 to 10). A unit whose kept
+formation is blocked re-forms (`movement._lazy`'s rows and blob, a charger's models round its
+target), each model on the nearest free spot of rings round where it was wished, and every
+candidate of a ring chunk (97 within 1", then 1,570 within 8", 2,100 within 16") was measured
+against every model on the table: 843,148 model pairs in the 40 re-forms of four 300-point
+games. `formation.settle` now asks each test only of the candidates the tests before it left
+(the table and the move's reach first), and leaves out of a chunk's gap test the models that
+stand clear of the whole chunk by more than the gap they need (plus 1e-6): 75,209 pairs, every
+model on the same spot (tests/table/test_settle_shortcut.py: the plain settle's spots, bit for
+bit, on open and generated tables, with a reach, fixed and kept models and an allowed test;
+counting a chunk as reaching no farther than its centre fails it): 4.325 -> 4.151 G (-4.0%; with
+the move memo below keyed on the table's identity, which never hit). GFF's deployment grid on an
+open table left each point near another unit to the one-point check, one `geo.gap` for each unit
+near it (711 points in four games, 297 of them in Ambush); `geometry.gaps_at_points` measures
+those gaps for all the points at once with `geo.gap`'s own sums (in Ambush a point whose bound
+to an enemy lies within 1e-6 of 9" is still asked alone; tests/game/test_gff_deploy_points.py:
+the same points in every deployment phase, Scouts and Ambush too, none left to the one-point
+check, and a gap half an inch generous fails it): -> 4.128 G without Ambush's points, -> 4.035 G
+with them and the next step. A unit's move is remembered by the table's value, the move's rules,
+goal and allowance and every position (`geometry.move_unit_toward`; copies handed out, since the
+game removes casualties in place): a batch of games between the same armies opens with the same
+moves, 10 of the 156 moves of these four games (6 of 154 at 600 points) had been made in an
+earlier game. Together GFF 300 pts (seeds 1-4) 4.325 -> 4.035 G (-6.7%), 600 pts (seeds 1-2)
+7.491 -> 7.266 G (-3.0%). Tried and not kept: that memo keyed on the table's identity like the
+other game memos (each game makes its own table, equal to the last: it never hit). Measured and
+left: the listing's sort by `Action.sort_key` (0.4% of a game's CPU). Left alone: the
+strike-back choice's odds, worked without the odds memo (the rules commander's
+`players/rules/estimates._odds`, not this change's to share). What apply's movement still spends
+is the centre's path: one A* among freshly built blockers a move (the sight lines measured again
+after every move), its goal inside the enemy unit escaped first; the models' own searches come
+after it and reuse its lines.
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).

@@ -5,9 +5,12 @@ on open tables and tables with terrain, with units already standing close by."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
+from oprlab.game import geometry as geo
 from oprlab.game import gff, gff_deploy
 from oprlab.game.state import GameState, Phase, UnitState
 from oprlab.samples import sample_path
@@ -56,3 +59,67 @@ def test_all_points_at_once_keep_what_one_at_a_time_keeps(terrain: bool, lists: 
                     compared += 1
             gff.apply(state, actions[int(rng.integers(len(actions)))])
     assert compared >= 8
+
+
+def _at_once(
+    state: GameState, us: UnitState, points: list[tuple[float, float]], asked: list[int]
+) -> list[tuple[float, float]]:
+    """``_clear_points``, counting in ``asked`` the points it leaves to the one-point check."""
+    one_point = gff_deploy._deploy_problem
+
+    def counted(*args: Any) -> str | None:
+        asked.append(1)
+        return one_point(*args)
+
+    gff_deploy._deploy_problem = counted  # type: ignore[assignment]
+    try:
+        return list(gff_deploy._clear_points(state, us, points))
+    finally:
+        gff_deploy._deploy_problem = one_point
+
+
+def _compare_open_deployment(rng: np.random.Generator, asked: list[int]) -> tuple[int, int, int]:
+    """Every deployment decision (Scouts and Ambush too) of two open-table games played to the
+    end, grid and probe points: how many checks were compared, how many of them in Ambush, and
+    how many found a point kept by only one of the two ways."""
+    compared = differ = ambush = 0
+    for a, b in (
+        (load_army(sample_path("gff/shooty-300.txt")), load_army(sample_path("gff/melee-300.txt"))),
+        (specials(), specials()),  # Scouts and Ambushers
+    ):
+        state = gff.new_game(a, b, seed=compared)
+        while not state.done:  # to the end: Ambush units arrive in later rounds
+            actions = gff.legal_actions(state)
+            if state.phase in DEPLOYING:
+                for us in gff_deploy._to_deploy(state, state.active):
+                    grid = (
+                        gff_deploy._ambush_grid(state)
+                        if state.phase == Phase.AMBUSH
+                        else gff_deploy._deploy_grid(state, us)
+                    )
+                    placed = [o.placement for o in state.units.values()]
+                    points = grid + probe_points(placed, rng, 40)
+                    got = _at_once(state, us, points, asked)
+                    differ += got != _one_by_one(state, us, points)
+                    compared += 1
+                    ambush += state.phase == Phase.AMBUSH
+            gff.apply(state, actions[int(rng.integers(len(actions)))])
+    return compared, differ, ambush
+
+
+def test_open_table_gaps_are_measured_at_once() -> None:
+    """On an open table no point is left to the one-point check: the gaps to the units near a
+    point (1" from any, over 9" from enemies in Ambush) are measured for all points in one
+    pass, with the same answers."""
+    asked: list[int] = []
+    compared, differ, ambush = _compare_open_deployment(np.random.default_rng(3), asked)
+    assert compared >= 8 and ambush >= 1 and differ == 0 and not asked
+
+
+def test_open_table_gaps_fail_when_loosened(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison sees a gap measured half an inch generous: points within 1" of a unit
+    (or 9" of an enemy, in Ambush) would be kept."""
+    gaps_at_points = geo.gaps_at_points
+    monkeypatch.setattr(geo, "gaps_at_points", lambda *a: gaps_at_points(*a) + 0.5)
+    _, differ, _ = _compare_open_deployment(np.random.default_rng(3), [])
+    assert differ > 0

@@ -275,7 +275,7 @@ def _clear_points(state: GameState, us: UnitState, points: list[Point]) -> Itera
     heading = facing(us.side, edge_of(state, us.side))
     base, own = _origin_formation(us.unit, us.models, heading)
     # the table and the zone (wholly inside it, as _standing checks it) for every point at once
-    px, py, _, _, ok = geo.formation_at_points(base, points, state.table, zone)
+    px, py, xs, ys, ok = geo.formation_at_points(base, points, state.table, zone)
     settled = ok.copy() if not state.table.pieces else np.zeros_like(ok)
     if obstacles:
         ox = np.array([o[1] for o in obstacles], dtype=np.float64)[None, :]
@@ -287,6 +287,22 @@ def _clear_points(state: GameState, us: UnitState, points: list[Point]) -> Itera
             enemy = np.array([o[4] for o in obstacles], dtype=np.bool_)
             clear &= (apart[:, enemy] > AMBUSH_DISTANCE + _MARGIN).all(axis=1)
         settled &= clear
+        if not state.table.pieces and all(o[0].alive.any() for o in obstacles):
+            # on an open table what is left to ask of a point is its gap to each unit:
+            # measured for all the points the bounds left at once, as geo.gap measures it
+            # (a unit whose bound clears a point by 0.5" more than the spacing cannot fail
+            # it). In Ambush, a point with an enemy's bound on the edge of 9" (where the
+            # one-point check's own bound decides) is still asked one by one.
+            ask = ok & ~clear
+            if ambush:
+                ask &= ~(np.abs(apart[:, enemy] - AMBUSH_DISTANCE) <= _MARGIN).any(axis=1)
+            if ask.any():
+                gap = geo.gaps_at_points(xs[ask], ys[ask], base, [o[0] for o in obstacles])
+                passes = (gap >= geo.SPACING - EPS).all(axis=1)
+                if ambush:
+                    passes &= (gap[:, enemy] > AMBUSH_DISTANCE).all(axis=1)
+                settled[ask] = passes
+                ok[ask] = passes
     fine_at: list[bool] = ok.tolist()
     known_at: list[bool] = settled.tolist()
     for p, fine, known in zip(points, fine_at, known_at, strict=True):

@@ -501,36 +501,87 @@ def settle(
     out = desired.copy()
     for i in order:
         r = float(radii[i])
-        own_placed = len(placed_r) > 0
-        found = None
-        for chunk in RING_OFFSETS if keep is None or not keep[i] else RING_OFFSETS[:1]:
-            cand = desired[i] + (chunk if keep is None or not keep[i] else chunk[:1])
-            ok = standable(table, cand, r, flying=flying)
-            if not ok.any():
-                continue
-            if len(placed_r):
-                g = gaps(cand, np.full(len(cand), r), placed_c, placed_r)
-                ok &= (g >= TOL).all(axis=1)
-                if cohesion and own_placed:
-                    shifted = np.hypot(*(cand - desired[i]).T) > 1e-9
-                    near = (g <= COHESION - TOL).any(axis=1)
-                    ok &= ~shifted | near
-            if len(neighbours.radii) and ok.any():
-                g = gaps(cand, np.full(len(cand), r), neighbours.centres, neighbours.radii)
-                ok &= (g >= neighbours.need[None, :] + TOL).all(axis=1)
-            if reach is not None and ok.any():
-                ok &= np.hypot(*(cand - reach[0][i]).T) <= reach[1] + TOL
-            if allowed is not None and ok.any():
-                ok &= allowed(cand, r)
-            if ok.any():
-                found = cand[int(np.argmax(ok))]
-                break
+        only = keep is not None and bool(keep[i])
+        found = _nearest_spot(
+            table,
+            desired[i],
+            r,
+            neighbours,
+            flying,
+            cohesion and len(placed_r) > 0,
+            placed_c,
+            placed_r,
+            allowed,
+            None if reach is None else (reach[0][i], reach[1]),
+            only,
+        )
         if found is None:
             return None
         out[i] = found
         placed_c = np.vstack([placed_c, found[None, :]])
         placed_r = np.append(placed_r, r)
     return out
+
+
+#: How far round each chunk of :data:`RING_OFFSETS` reaches (inches).
+_RING_REACH = [float(np.hypot(*chunk.T).max()) for chunk in RING_OFFSETS]
+#: Inches by which a neighbour must stand clear of a whole chunk to be left out of its test
+#: (the gaps are a hypotenuse less two radii: round-off is ~1e-13).
+_FAR_MARGIN = 1e-6
+
+
+def _nearest_spot(
+    table: Table,
+    want: FloatArray,
+    r: float,
+    neighbours: Neighbours,
+    flying: bool,
+    cohesive: bool,
+    placed_c: FloatArray,
+    placed_r: FloatArray,
+    allowed: Callable[[FloatArray, float], BoolArray] | None,
+    reach: tuple[FloatArray, float] | None,
+    only: bool,
+) -> FloatArray | None:
+    """:func:`settle`'s spot for one model: the first candidate round ``want``, nearest first,
+    that passes every test, or ``None``.
+
+    Every test is per candidate, so each is asked only of the candidates the tests before it
+    left (the cheap ones first), and the neighbours' gaps leave out the models that stand
+    clear of the whole chunk with room to spare: the same first candidate as testing every
+    candidate against every model (issue 13: a re-formed unit's settle compared ~1,500
+    candidates of a chunk with every model on the table)."""
+    if len(neighbours.radii):
+        near_d = np.hypot(*(neighbours.centres - want).T) - neighbours.radii - r
+        room = near_d - neighbours.need - TOL - _FAR_MARGIN
+    for c, chunk in enumerate(RING_OFFSETS[:1] if only else RING_OFFSETS):
+        cand = want + (chunk[:1] if only else chunk)
+        ok = standable(table, cand, r, flying=flying)
+        if reach is not None:
+            ok &= np.hypot(*(cand - reach[0]).T) <= reach[1] + TOL
+        idx = ok.nonzero()[0]
+        if len(idx) and len(placed_r):
+            sub = cand[idx]
+            g = gaps(sub, np.full(len(sub), r), placed_c, placed_r)
+            good = (g >= TOL).all(axis=1)
+            if cohesive:
+                shifted = np.hypot(*(sub - want).T) > 1e-9
+                good &= ~shifted | (g <= COHESION - TOL).any(axis=1)
+            idx = idx[good]
+        if len(idx) and len(neighbours.radii):
+            close = room <= _RING_REACH[c]
+            if close.any():
+                sub = cand[idx]
+                g = gaps(
+                    sub, np.full(len(sub), r), neighbours.centres[close], neighbours.radii[close]
+                )
+                idx = idx[(g >= neighbours.need[close][None, :] + TOL).all(axis=1)]
+        if len(idx) and allowed is not None:
+            idx = idx[allowed(cand[idx], r)]
+        if len(idx):
+            found: FloatArray = cand[int(idx[0])]
+            return found
+    return None
 
 
 # --- deployment ----------------------------------------------------------------------------
