@@ -168,6 +168,16 @@ a path reaches contact; 150 of 310 listings in three games need the path search,
 those may charge, round friends in the straight line) about 30% of a game; WWPD's commander
 still weighs shots in Fractions (about 30%; floats would change its games).
 
+Issue 13's Riverside listing steps (river8; every golden hash unchanged, the same digest of
+the games; instructions by `PYTHONPATH=. .venv/bin/python -m bench.instructions riverside
+--seeds 1-2` under callgrind, load 4-5 on 2 cores): the rules commander asks Riverside's move
+allowance 3,224 times in two games and every answer looked up two rules (each a case-fold, a
+scope and a count), and a game asks `unit_rule` about 10,000 times: the allowance is kept by
+the unit's and the action's identity (as GFF's is) and `unit_rule` by the unit's identity and
+the name as asked, both as game memos: 2.363 -> 2.290 G (-3.1%). Tests:
+tests/game/test_riverside_charge.py and tests/units/test_rule_scope.py (the kept answers are
+the ones worked out, for Fast, Slow and plain units and every action).
+
 Issue 13's charge-search steps (speed5; every golden and performance hash unchanged;
 instructions by `perf stat -e instructions:u -r 3`, games less a process with the imports and
 the warm-up game only, bytecode compiled; rules commanders, open table): whether a charge is

@@ -15,6 +15,7 @@ from oprlab.game import geometry as geo
 from oprlab.game.actions import Kind
 from oprlab.game.riverside_options import SYSTEM
 from oprlab.game.state import GameState, UnitState
+from oprlab.memo import game_memo, make_room
 from oprlab.table import charge as table_charge
 from oprlab.table.model import Placement, Table
 from oprlab.table.movement import MoveRules, unit_allowance
@@ -26,9 +27,24 @@ EPS = 1e-6
 
 def move_allowance(unit: Unit, kind: Kind) -> float:
     """Advance 6", Rush 12", Charge 12"; Fast and Slow as in GFF (not in seed 002)."""
-    if kind not in (Kind.ADVANCE, Kind.RUSH, Kind.CHARGE):
-        return 0.0
-    return unit_allowance(unit, kind.value)
+    hit = _ALLOWANCE.get((id(unit), id(kind)))
+    if hit is not None and hit[0] is unit:
+        return hit[1]
+    out = unit_allowance(unit, kind.value) if kind in _MOVES else 0.0
+    make_room(_ALLOWANCE, _ALLOWANCE_SIZE)
+    _ALLOWANCE[(id(unit), id(kind))] = (unit, out)
+    return out
+
+
+_MOVES = (Kind.ADVANCE, Kind.RUSH, Kind.CHARGE)
+#: :func:`move_allowance` by the unit's and the action's identity (the entry holds the unit,
+#: so its id stays unique): the commanders ask it thousands of times a game, and each answer
+#: looks up two rules (Kind members live as long as the module, and an Enum's own hash is a
+#: Python call).
+_ALLOWANCE: dict[tuple[int, int], tuple[Unit, float]] = game_memo(
+    "game.riverside_charge._ALLOWANCE"
+)
+_ALLOWANCE_SIZE = 4096
 
 
 def _rules(unit: Unit) -> MoveRules:
