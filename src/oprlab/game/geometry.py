@@ -181,6 +181,25 @@ def gap_lower_bounds(
     return out
 
 
+def gaps_at_points(
+    xs: npt.NDArray[np.float64],
+    ys: npt.NDArray[np.float64],
+    base: Placement,
+    other: Placement,
+) -> npt.NDArray[np.float64]:
+    """:func:`gap` from formation ``base`` standing at each point (its models' ``xs`` and
+    ``ys``, a row a point, as :func:`formation_at_points` gives them) to ``other`` (which has a
+    model alive), for every point at once with :func:`_gap`'s arithmetic: the same bits as
+    asking :func:`gap` of the formation moved there (:func:`translated`) point by point."""
+    ka, kb = base.alive, other.alive
+    cb = other.centres[kb]
+    dx = xs[:, ka][:, :, None] - cb[:, 0][None, None, :]
+    dy = ys[:, ka][:, :, None] - cb[:, 1][None, None, :]
+    d = np.sqrt(dx * dx + dy * dy) - base.radii[ka][None, :, None] - other.radii[kb][None, None, :]
+    out: npt.NDArray[np.float64] = np.maximum(0.0, d.min(axis=(1, 2)))
+    return out
+
+
 def settle_points(
     points: Sequence[Point],
     settled: npt.NDArray[np.bool_],
