@@ -58,10 +58,7 @@ def charge_targets(state: GameState, us: UnitState) -> list[str]:
     if not any(w.melee for w in us.unit.weapons) and not any_has(us.unit, "Impact"):
         return []
     reach = move_allowance(us.unit, Kind.CHARGE)
-    # A unit farther than this can neither stand in a path nor crowd a spot in contact (paths
-    # are at most ``reach`` long); worked out once for every target.
-    margin = reach + geo.SPACING + 2 * float(unit.radii.max()) + 0.5
-    near = [p for p in state.placements_except(us.uid) if geo.gap(unit, p) <= margin]
+    near: list[Placement] | None = None
     head = (reach, unit_rule(us.unit, "Flying"), unit_rule(us.unit, "Strider"), _key(unit))
     out = []
     for e in state.enemies(us.side):
@@ -69,6 +66,11 @@ def charge_targets(state: GameState, us: UnitState) -> list[str]:
         assert target is not None
         if geo.gap(unit, target) > reach:
             continue
+        if near is None:  # once, for the first target in reach (most listings have none)
+            # A unit farther than this can neither stand in a path nor crowd a spot in
+            # contact (paths are at most ``reach`` long).
+            margin = reach + geo.SPACING + 2 * float(unit.radii.max()) + 0.5
+            near = [p for p in state.placements_except(us.uid) if geo.gap(unit, p) <= margin]
         if _can_charge(state, us, target, [p for p in near if p is not target], head):
             out.append(e.uid)
     return out
