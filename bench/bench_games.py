@@ -186,7 +186,8 @@ table (`by_table`'s call cost more than the answer): -> 2.154 G (-3.0%). The cha
 units within the margin, found once per charger, and only for a charger with a target in reach
 (found for every listing, with the mover's cohesion test left out, it measured 2.290 ->
 2.294 G): -> 2.115 G (-1.8%). Together
-2.363 -> 2.115 G (-10.5%). Tests: tests/game/test_riverside_charge.py, tests/units/
+2.363 -> 2.115 G (-10.5%); GFF 300 pts (seeds 1-2) 2.160 -> 2.155 G and WWPD (seeds 1-2) 2.128
+-> 2.122 G, each with the same digest. Tests: tests/game/test_riverside_charge.py, tests/units/
 test_rule_scope.py and tests/table/test_formation.py (kept answers are the ones worked out);
 tests/game/test_riverside_deploy_points.py (points just inside, at and outside the 1" edge get
 the one-point check's answer; fails when the 1e-6 is dropped) and
