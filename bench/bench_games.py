@@ -168,6 +168,44 @@ a path reaches contact; 150 of 310 listings in three games need the path search,
 those may charge, round friends in the straight line) about 30% of a game; WWPD's commander
 still weighs shots in Fractions (about 30%; floats would change its games).
 
+Issue 13's Riverside listing steps (river8; every golden hash unchanged and the same digest of
+the games at each step; instructions by `PYTHONPATH=. .venv/bin/python -m bench.instructions
+riverside --seeds 1-2` under callgrind, at load 4-9 on 2 cores): 2.363 G at the start
+(03d624e). The rules commander asks Riverside's move allowance 3,224 times in two games and
+each answer looked up two rules (a case-fold, a scope and a count each), and a game asks
+`unit_rule` about 10,000 times: the allowance is kept by the unit's and the action's identity
+(as GFF's is) and `unit_rule` by the unit's identity and the name as asked, both game memos:
+-> 2.290 G (-3.1%). A deployment grid point near a unit was asked of `deploy_problem` one at a
+time (243 in two games): its gap tests now run for all such points at once with the same
+arithmetic (`geometry.gaps_at_points`, the same bits as `gap`); the marker grid's terrain
+answer is kept by table and point (2,400 asked in two games); the charge's mover no longer
+tests the unit's cohesion (only a plain move reads it): -> 2.221 G (-3.0%).
+`riverside_diameter_limit` laid out the tightest blob afresh for every cohesion test (63 in two
+games, a handful of sizes): kept by count and base, and the marker answers in a plain dict per
+table (`by_table`'s call cost more than the answer): -> 2.154 G (-3.0%). The charge listing's
+units within the margin, found once per charger, and only for a charger with a target in reach
+(found for every listing, with the mover's cohesion test left out, it measured 2.290 ->
+2.294 G): -> 2.115 G (-1.8%). Together
+2.363 -> 2.115 G (-10.5%); GFF 300 pts (seeds 1-2) 2.160 -> 2.155 G and WWPD (seeds 1-2) 2.128
+-> 2.122 G, each with the same digest. Tests: tests/game/test_riverside_charge.py, tests/units/
+test_rule_scope.py and tests/table/test_formation.py (kept answers are the ones worked out);
+tests/game/test_riverside_deploy_points.py (points just inside, at and outside the 1" edge get
+the one-point check's answer; fails when the 1e-6 is dropped) and
+tests/game/test_objective_candidates.py (the terrain answer per table on generated tables).
+Tried and not kept: keeping a charge answer for the same charger and target while every unit
+that moved stays off every way the search could take (outside the ellipses `|x a| + |x s| <=
+12"` from each model in reach to each contact spot, its obstacle bounded by a circle), taken
+only when the search looked nowhere else (`listing_is_local`: every start and spot in reach
+clear of obstacles, so no step out of one looks up to 12" round it): exact (a test moving one
+unit at a time matched the fresh search in every listing: 40 random moves, 1,779 targets
+listed, 714 answers kept; 20 moves, half into the way between two units, 702 and 216; and
+failed when the obstacle's circle was dropped), but in seeds 1-2 it spared 2 of 83 path
+searches (in four games 82 of 153 searched answers were not local, a start or spot inside a
+friend's hull, and most kept answers were straight-line ones) and its own checks cost more:
+2.221 -> 2.352 G. What the listing spends
+now is mostly the path search of a charger behind friends (a start or spot in another unit's
+hull, the greedy search round it), and the straight check's set-up.
+
 Issue 13's charge-search steps (speed5; every golden and performance hash unchanged;
 instructions by `perf stat -e instructions:u -r 3`, games less a process with the imports and
 the warm-up game only, bytecode compiled; rules commanders, open table): whether a charge is

@@ -127,3 +127,24 @@ def test_wwpd_markers_never_fail_to_place() -> None:
     rng = np.random.default_rng(0)
     points = place_objectives(narrow, rng, 5)
     assert len(points) == 5
+
+
+def test_riverside_keeps_a_points_terrain_answer_by_table() -> None:
+    """seed 002 "Placing Objectives" ("not in impassable terrain"): whether a grid point keeps
+    clear of impassable terrain is kept by table and point (the phase asks every point for each
+    marker), and is the table's own answer on tables with terrain and after another table."""
+    from oprlab.game.riverside import _CLEAR
+    from oprlab.table.deploy import objective_ok
+    from oprlab.table.terrain import generate_table
+
+    refused = 0
+    for seed in range(4):
+        state = riverside.new_game(line(), line(), seed=seed, table=generate_table(seed))
+        t = state.table
+        grid = objectives._grid(state, lambda s, p: None)
+        placing = [riverside._marker_placing(state, p) for p in grid]
+        assert [p is None for p in placing] == [objective_ok(t, p) for p in grid]
+        assert _CLEAR[id(t)][0] is t
+        assert all(_CLEAR[id(t)][1][p] == objective_ok(t, p) for p in grid)
+        refused += sum(p is not None for p in placing)
+    assert refused  # some tables put impassable terrain on the grid

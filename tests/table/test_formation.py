@@ -148,6 +148,18 @@ def test_cohesion_riverside_as_close_as_possible() -> None:
     assert not is_coherent(loose, "riverside")
 
 
+def test_riverside_diameter_limit_is_kept_by_count_and_base() -> None:
+    """seed 002 "Unit Cohesion": the limit is the blob's own, worked out once per count and
+    base: the kept answer is the one laid out afresh, for counts and bases of every size."""
+    riverside_diameter_limit.cache_clear()
+    for n in (1, 2, 5, 10, 20, 40):
+        for r in (0.5, 0.63, 40 / 25.4 / 2, 1.2):
+            fresh = riverside_diameter_limit.__wrapped__(n, r)
+            assert riverside_diameter_limit(n, r) == fresh
+            assert riverside_diameter_limit(n, r) == fresh
+    assert riverside_diameter_limit.cache_info().hits >= 24
+
+
 def test_is_coherent_unknown_system() -> None:
     with pytest.raises(OptionError) as err:
         is_coherent(line(2, 0.5), "40k")

@@ -196,3 +196,22 @@ def test_a_weapon_rule_acts_for_its_own_line() -> None:
     """seed 003 "AP(X)": "this weapon": the other line of the unit is unaffected."""
     profiles = attack_profiles(squad("", weapons="5x Knife (A1, AP(1)), 5x Club (A1)"))
     assert [(p.name, p.ap) for p in profiles] == [("Knife", 1), ("Club", 0)]
+
+
+# --- remembered -------------------------------------------------------------------------
+
+
+def test_unit_rule_is_remembered_by_the_unit_and_the_name_as_asked() -> None:
+    """A game asks a few rules of its units thousands of times: the answer is kept by the
+    unit's identity (the entry holds it) and the name as asked, and an equal unit read from
+    the same text, or the name in another case, gets the same answer."""
+    from oprlab.units import rule_scope
+
+    fast, also = squad("Fast"), squad("Fast")
+    assert fast is not also
+    assert unit_rule(fast, "Fast") and unit_rule(fast, "fast") and unit_rule(also, "FAST")
+    assert rule_scope._UNIT_RULE[(id(fast), "Fast")] == (fast, True)
+    assert rule_scope._UNIT_RULE[(id(fast), "fast")] == (fast, True)
+    slow = squad("4x Slow")
+    assert unit_rule(slow, "Slow") and not unit_rule(slow, "Fast")
+    assert rule_scope._UNIT_RULE[(id(slow), "Fast")] == (slow, False)

@@ -190,7 +190,7 @@ def gaps_at_points(
     """For a formation standing at each row of ``xs``/``ys`` (:func:`formation_at_points`'s
     models of ``base``), its :func:`gap` to each of ``others`` (each with a model alive), a
     row a point: the same sums (so the same bits) for every point in one numpy pass.
-    Deployment asks it of the grid points near a unit."""
+    GFF's and Riverside's deployments ask it of the grid points near a unit."""
     ka = base.alive
     cb = np.concatenate([o.centres[o.alive] for o in others])
     rb = np.concatenate([o.radii[o.alive] for o in others])

@@ -15,6 +15,7 @@ from oprlab.game import geometry as geo
 from oprlab.game.actions import Kind
 from oprlab.game.riverside_options import SYSTEM
 from oprlab.game.state import GameState, UnitState
+from oprlab.memo import game_memo, make_room
 from oprlab.table import charge as table_charge
 from oprlab.table.model import Placement, Table
 from oprlab.table.movement import MoveRules, unit_allowance
@@ -26,9 +27,24 @@ EPS = 1e-6
 
 def move_allowance(unit: Unit, kind: Kind) -> float:
     """Advance 6", Rush 12", Charge 12"; Fast and Slow as in GFF (not in seed 002)."""
-    if kind not in (Kind.ADVANCE, Kind.RUSH, Kind.CHARGE):
-        return 0.0
-    return unit_allowance(unit, kind.value)
+    hit = _ALLOWANCE.get((id(unit), id(kind)))
+    if hit is not None and hit[0] is unit:
+        return hit[1]
+    out = unit_allowance(unit, kind.value) if kind in _MOVES else 0.0
+    make_room(_ALLOWANCE, _ALLOWANCE_SIZE)
+    _ALLOWANCE[(id(unit), id(kind))] = (unit, out)
+    return out
+
+
+_MOVES = (Kind.ADVANCE, Kind.RUSH, Kind.CHARGE)
+#: :func:`move_allowance` by the unit's and the action's identity (the entry holds the unit,
+#: so its id stays unique): the commanders ask it thousands of times a game, and each answer
+#: looks up two rules (Kind members live as long as the module, and an Enum's own hash is a
+#: Python call).
+_ALLOWANCE: dict[tuple[int, int], tuple[Unit, float]] = game_memo(
+    "game.riverside_charge._ALLOWANCE"
+)
+_ALLOWANCE_SIZE = 4096
 
 
 def _rules(unit: Unit) -> MoveRules:
@@ -37,16 +53,25 @@ def _rules(unit: Unit) -> MoveRules:
 
 def charge_targets(state: GameState, us: UnitState) -> list[str]:
     """Enemy units at least one model can reach base contact with ("Charge Action")."""
-    assert us.placement is not None
+    unit = us.placement
+    assert unit is not None
     if not any(w.melee for w in us.unit.weapons) and not any_has(us.unit, "Impact"):
         return []
     reach = move_allowance(us.unit, Kind.CHARGE)
+    near: list[Placement] | None = None
+    head = (reach, unit_rule(us.unit, "Flying"), unit_rule(us.unit, "Strider"), _key(unit))
     out = []
     for e in state.enemies(us.side):
-        assert e.placement is not None
-        if geo.gap(us.placement, e.placement) > reach:
+        target = e.placement
+        assert target is not None
+        if geo.gap(unit, target) > reach:
             continue
-        if _can_charge(state, us, e.placement, reach):
+        if near is None:  # once, for the first target in reach (most listings have none)
+            # A unit farther than this can neither stand in a path nor crowd a spot in
+            # contact (paths are at most ``reach`` long).
+            margin = reach + geo.SPACING + 2 * float(unit.radii.max()) + 0.5
+            near = [p for p in state.placements_except(us.uid) if geo.gap(unit, p) <= margin]
+        if _can_charge(state, us, target, [p for p in near if p is not target], head):
             out.append(e.uid)
     return out
 
@@ -58,28 +83,20 @@ def _key(p: Placement) -> tuple[bytes, bytes]:
     return (p.centres.tobytes(), p.removed.tobytes())
 
 
-def _can_charge(state: GameState, us: UnitState, target: Placement, reach: float) -> bool:
-    """:func:`oprlab.table.charge.can_charge`, remembered by the positions that can matter.
-
-    Paths are at most ``reach`` long, so only units within reach (plus bases and spacing) of
-    the charger can be in the way; most pairs are unchanged from one decision to the next.
-    """
+def _can_charge(
+    state: GameState,
+    us: UnitState,
+    target: Placement,
+    others: list[Placement],
+    head: tuple[float, bool, bool, tuple[bytes, bytes]],
+) -> bool:
+    """:func:`oprlab.table.charge.can_charge`, remembered by the positions that can matter:
+    ``others``, the units near enough the charger to be in the way (most pairs are unchanged
+    from one decision to the next), and ``head``: the reach, Flying, Strider and the charger's
+    own positions."""
     assert us.placement is not None
-    # A unit farther than this can neither stand in a path nor crowd a spot in contact.
-    margin = reach + geo.SPACING + 2 * float(us.placement.radii.max()) + 0.5
-    others = [
-        p
-        for p in state.placements_except(us.uid)
-        if p is not target and geo.gap(us.placement, p) <= margin
-    ]
-    key = (
-        reach,
-        unit_rule(us.unit, "Flying"),
-        unit_rule(us.unit, "Strider"),
-        _key(us.placement),
-        _key(target),
-        tuple(sorted(_key(p) for p in others)),
-    )
+    reach = head[0]
+    key = (*head, _key(target), tuple(sorted(_key(p) for p in others)))
     memo = state.memo.charge
     if key not in memo:
         if len(memo) >= _CHARGE_MEMO_SIZE:

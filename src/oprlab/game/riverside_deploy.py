@@ -256,8 +256,9 @@ def _clear_points(state: GameState, us: UnitState, points: list[Point]) -> list[
     The table and the zone are checked for every point at once with the same arithmetic as
     :func:`deploy_problem` (so the same answers), and the ground for all points in one call; a
     point that passes and stands clear of every other unit's bounding circle with room to spare
-    needs nothing more. Any other point (near a unit, on the edge of a bound) is asked of
-    :func:`deploy_problem` itself.
+    needs nothing more. A point near a unit gets :func:`deploy_problem`'s own gap tests, with
+    the same arithmetic for all such points at once (one at a time they were 243 calls of
+    its in two games); only a unit with no model left sends points to it one by one.
     """
     if not points:
         return []
@@ -272,16 +273,30 @@ def _clear_points(state: GameState, us: UnitState, points: list[Point]) -> list[
     r = base.radii
     settled = fine.copy()
     own = float((np.hypot(base.centres[:, 0], base.centres[:, 1]) + r).max())
-    others = [(o, geo.SPACING) for o in state.placements_except(us.uid)]
+    units = state.placements_except(us.uid)
+    others = [(o, geo.SPACING) for o in units]
     if ambush:  # over 9" from each enemy (deploy_problem asks every enemy that has a place)
         enemies = [e.placement for e in state.enemies(us.side)]
         others += [(e, AMBUSH_DISTANCE) for e in enemies if e is not None]
+    empty = False
     for o, limit in others:
         if not o.alive.any():
             settled[:] = False
+            empty = True
             break
         settled &= geo.gap_lower_bounds(px[:, 0], py[:, 0], own, o) > limit + _MARGIN
     bad = ~fine  # off the table or out of the zone: deploy_problem says so first
+    ask = ~settled & ~bad
+    if not empty and ask.any():
+        # near a unit: deploy_problem's own gap tests (the same bits), for those points at once
+        apart = np.ones(int(ask.sum()), dtype=np.bool_)
+        gaps = geo.gaps_at_points(xs[ask], ys[ask], base, [o for o, _ in others])
+        for k, (_, limit) in enumerate(others):
+            g = gaps[:, k]
+            # deploy_problem: any unit under 1" (less EPS), an Ambush unit's enemy within 9"
+            apart &= g >= limit - EPS if k < len(units) else g > limit
+        settled[ask] = apart
+        bad[ask] = ~apart
     ground = None
     if t.pieces and settled.any():  # clear of every unit: only the ground is left to ask
         radius = float(r[0]) - CLEARANCE

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -166,8 +167,12 @@ def unit_diameter(centres: FloatArray, radii: FloatArray) -> float:
     return 2 * (r + float(radii.max()))
 
 
+@lru_cache(maxsize=256)
 def riverside_diameter_limit(n: int, radius: float) -> float:
-    """Seed 002 "Unit Cohesion": 9", or as close as possible: the tightest blob if that is wider."""
+    """Seed 002 "Unit Cohesion": 9", or as close as possible: the tightest blob if that is wider.
+
+    Kept by count and base (every Riverside cohesion test asks it, and the blob is a formation
+    laid out afresh: 63 of them in two games for a handful of unit sizes)."""
     if n <= 1:
         return RIVERSIDE_DIAMETER
     blob = formation(n, radius, spacing=0.0, shape="blob")

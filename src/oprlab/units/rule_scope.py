@@ -154,6 +154,17 @@ def unit_rule(unit: Unit, name: str) -> bool:
     ``per_model``: every model has it (a partial count acts model by model instead, through
     :func:`models_with` or :mod:`oprlab.rules.weapon_lines`).
     """
-    if scope(name) in ("unit", "weapon"):
-        return any_has(unit, name)
-    return all_have(unit, name)
+    hit = _UNIT_RULE.get((id(unit), name))
+    if hit is not None and hit[0] is unit:
+        return hit[1]
+    acts = any_has(unit, name) if scope(name) in ("unit", "weapon") else all_have(unit, name)
+    if len(_UNIT_RULE) >= 16384:
+        _UNIT_RULE.clear()
+    _UNIT_RULE[(id(unit), name)] = (unit, acts)
+    return acts
+
+
+#: :func:`unit_rule` by the unit's identity (the entry holds it) and the name as asked: a game
+#: asks a few rules of its units thousands of times (move allowances, Immobile, Flying), and
+#: each answer otherwise case-folds the name twice and looks up its scope and its count.
+_UNIT_RULE: dict[tuple[int, str], tuple[Unit, bool]] = game_memo("units.rule_scope._UNIT_RULE")
