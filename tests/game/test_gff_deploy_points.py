@@ -28,6 +28,19 @@ def _one_by_one(
     return [p for p in points if gff_deploy._deploy_problem(state, us, p, obstacles) is None]
 
 
+def _grid_and_probes(
+    state: GameState, us: UnitState, rng: np.random.Generator
+) -> list[tuple[float, float]]:
+    """The unit's deployment grid (Ambush's in the Ambush phase) and 40 points anywhere, many
+    of them close to the units already placed."""
+    grid = (
+        gff_deploy._ambush_grid(state)
+        if state.phase == Phase.AMBUSH
+        else gff_deploy._deploy_grid(state, us)
+    )
+    return grid + probe_points([o.placement for o in state.units.values()], rng, 40)
+
+
 @pytest.mark.parametrize("terrain", [False, True])
 @pytest.mark.parametrize("lists", ["specials", "300"])
 def test_all_points_at_once_keep_what_one_at_a_time_keeps(terrain: bool, lists: str) -> None:
@@ -45,15 +58,7 @@ def test_all_points_at_once_keep_what_one_at_a_time_keeps(terrain: bool, lists: 
             actions = gff.legal_actions(state)
             if state.phase in DEPLOYING:
                 for us in gff_deploy._to_deploy(state, state.active):
-                    grid = (
-                        gff_deploy._ambush_grid(state)
-                        if state.phase == Phase.AMBUSH
-                        else gff_deploy._deploy_grid(state, us)
-                    )
-                    # and points anywhere, many of them close to units already placed
-                    placed = [o.placement for o in state.units.values()]
-                    extra = probe_points(placed, rng, 40)
-                    points = grid + extra
+                    points = _grid_and_probes(state, us, rng)
                     got = list(gff_deploy._clear_points(state, us, points))
                     assert got == _one_by_one(state, us, points)
                     compared += 1
@@ -92,13 +97,7 @@ def _compare_open_deployment(rng: np.random.Generator, asked: list[int]) -> tupl
             actions = gff.legal_actions(state)
             if state.phase in DEPLOYING:
                 for us in gff_deploy._to_deploy(state, state.active):
-                    grid = (
-                        gff_deploy._ambush_grid(state)
-                        if state.phase == Phase.AMBUSH
-                        else gff_deploy._deploy_grid(state, us)
-                    )
-                    placed = [o.placement for o in state.units.values()]
-                    points = grid + probe_points(placed, rng, 40)
+                    points = _grid_and_probes(state, us, rng)
                     got = _at_once(state, us, points, asked)
                     differ += got != _one_by_one(state, us, points)
                     compared += 1
