@@ -423,6 +423,16 @@ strike-back choice's odds, worked without the odds memo (the rules commander's
 is the centre's path: one A* among freshly built blockers a move (the sight lines measured again
 after every move), its goal inside the enemy unit escaped first; the models' own searches come
 after it and reuse its lines.
+
+The tenth session's whole change (gff8 and river8 merged, 27 Nov 2026; every golden and the same
+digests; `PYTHONPATH=. .venv/bin/python -m bench.instructions gff300 riverside --seeds 1-2`
+under callgrind, start 03d624e against the merge): GFF 300 pts 2.160 -> 2.065 G (-4.4% on these
+two seeds, -6.7% on seeds 1-4 above), Riverside 2.363 -> 2.047 G (-13.4%: river8's steps and
+gff8's settle and move memo, which Riverside's moves use too). The two helpers had each written
+`geometry.gaps_at_points` (one unit; every unit at once): the merge keeps the second, and
+Riverside's deployment asks it once for all the units near its points. This machine ran about
+1.4 times faster than in the ninth session (`oprlab check` 0.07 s wall against 0.13 s), so the
+CPU times below moved more than the instructions did.
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).
