@@ -417,12 +417,11 @@ moves, 10 of the 156 moves of these four games (6 of 154 at 600 points) had been
 earlier game. Together GFF 300 pts (seeds 1-4) 4.325 -> 4.035 G (-6.7%), 600 pts (seeds 1-2)
 7.491 -> 7.266 G (-3.0%). Tried and not kept: that memo keyed on the table's identity like the
 other game memos (each game makes its own table, equal to the last: it never hit). Measured and
-left: the listing's sort by `Action.sort_key` (0.4% of a game's CPU). Left alone: the
-strike-back choice's odds, worked without the odds memo (the rules commander's
-`players/rules/estimates._odds`, not this change's to share). What apply's movement still spends
-is the centre's path: one A* among freshly built blockers a move (the sight lines measured again
-after every move), its goal inside the enemy unit escaped first; the models' own searches come
-after it and reuse its lines.
+left: the listing's sort by `Action.sort_key` (0.4% of a game's CPU). Left to the lead
+(below): the strike-back choice's odds, worked without the rules commander's odds memo.
+What apply's movement still spends is the centre's path: one A* among freshly built blockers
+a move (the sight lines measured again after every move), its goal inside the enemy unit
+escaped first; the models' own searches come after it and reuse its lines.
 
 The tenth session's whole change (gff8 and river8 merged, 27 Nov 2026; every golden and the same
 digests; `PYTHONPATH=. .venv/bin/python -m bench.instructions gff300 riverside --seeds 1-2`
@@ -430,7 +429,10 @@ under callgrind, start 03d624e against the merge): GFF 300 pts 2.160 -> 2.065 G 
 two seeds, -6.7% on seeds 1-4 above), Riverside 2.363 -> 2.047 G (-13.4%: river8's steps and
 gff8's settle and move memo, which Riverside's moves use too). The two helpers had each written
 `geometry.gaps_at_points` (one unit; every unit at once): the merge keeps the second, and
-Riverside's deployment asks it once for all the units near its points. This machine ran about
+Riverside's deployment asks it once for all the units near its points. Then (lead) the odds memo
+moved to `players.memo.attack_odds`, shared by the rules commander's estimates and GFF's
+strike-back choice (which had worked its odds afresh each time): GFF 300 pts 2.065 -> 2.030 G
+(-1.7%), the same digest. This machine ran about
 1.4 times faster than in the ninth session (`oprlab check` 0.07 s wall against 0.13 s), so the
 CPU times below moved more than the instructions did.
 """

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
+
 from oprlab.game.state import UnitState
+from oprlab.mechanics import get_mechanic
+from oprlab.players import memo
 from oprlab.players.memo import IdentityMemo, attack_weapons
 from oprlab.players.rules import estimates
 from oprlab.rules.gff.attack import LONG_RANGE, Situation
-from oprlab.rules.gff.profile import defender_profile
+from oprlab.rules.gff.fast import attack_odds_fast
+from oprlab.rules.gff.profile import attack_profiles, defender_profile
 from oprlab.units.model import Weapon
 from tests.game import army
 
@@ -92,3 +97,20 @@ def test_estimates_defender_and_situation_made_once_are_the_ones_asked() -> None
     assert estimates._situation(True, True, False, True, False) == Situation(
         melee=True, charging=True, distance=0.0, fatigued=True
     )
+
+
+def test_attack_odds_are_the_fast_odds_worked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``attack_odds`` (the rules commander's estimates and GFF's strike-back choice share it)
+    gives the fast d6 odds' expected casualties, Shaken and destroyed chances, and works each
+    attack out once: a second ask is answered without the odds."""
+    squad = _squad()
+    profiles = attack_profiles(squad.unit, squad.unit.weapons[:1], alive=2)
+    target = defender_profile(squad.unit, models=2)
+    s = Situation(distance=10.0)
+    memo._ODDS.clear()
+    odds = attack_odds_fast(profiles, target, s, get_mechanic("d6"))
+    got = memo.attack_odds(profiles, target, s)
+    casualties = sum(k * p for k, p in enumerate(odds.casualties))
+    assert got == (casualties, odds.p_shaken, odds.p_destroyed) and got[0] > 0
+    monkeypatch.setattr(memo, "attack_odds_fast", None)  # asked again, it would fail
+    assert memo.attack_odds(profiles, target, s) is got

@@ -24,17 +24,15 @@ from oprlab.game import gff, gff_casting, gff_defend, gff_melee
 from oprlab.game import gff_setup as edges
 from oprlab.game.actions import Action, Kind
 from oprlab.game.state import GameState, UnitState
-from oprlab.mechanics import get_mechanic
 from oprlab.mechanics.clock import Clock
 from oprlab.mechanics.clock_state import ClockState
+from oprlab.players.memo import attack_odds
 from oprlab.rules.gff.attack import Situation, impact_attack
-from oprlab.rules.gff.fast import attack_odds_fast
 from oprlab.rules.gff.melee import counter_models_left, impact_dice_left, strikes
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile, defender_profile
 from oprlab.table.model import Table, TerrainType
 from oprlab.units.model import Unit
 
-D6 = get_mechanic("d6")
 #: DEFEND: an attack threatens "many points" when it is expected to remove this share of the
 #: unit's cost.
 MANY_POINTS = 0.25
@@ -294,9 +292,8 @@ def _points(
     casualties at its cost per model, and a share of its cost for being left Shaken."""
     if not weapons:
         return 0.0
-    odds = attack_odds_fast(weapons, d, s, D6)
-    casualties = float(sum(k * p for k, p in enumerate(odds.casualties)))
-    return casualties * unit.cost / max(1, unit.size) + SHAKEN_SHARE * odds.p_shaken * unit.cost
+    casualties, p_shaken, _ = attack_odds(tuple(weapons), d, s)
+    return float(casualties) * unit.cost / max(1, unit.size) + SHAKEN_SHARE * p_shaken * unit.cost
 
 
 def strike_back(state: GameState, actions: Sequence[Action]) -> Action:

@@ -12,20 +12,15 @@ from functools import cache, lru_cache
 from typing import Protocol
 
 from oprlab.game.state import UnitState
-from oprlab.mechanics import get_mechanic
 from oprlab.memo import game_memo
-from oprlab.players.memo import IdentityMemo, attack_weapons
+from oprlab.players.memo import IdentityMemo, attack_odds, attack_weapons
 from oprlab.rules.gff.attack import LONG_RANGE, Situation
-from oprlab.rules.gff.fast import attack_odds_fast
 from oprlab.rules.gff.profile import (
-    AttackProfile,
     DefenderProfile,
     attack_profiles,
     defender_profile,
 )
 from oprlab.units.model import Unit, Weapon
-
-D6 = get_mechanic("d6")
 
 
 class Damage(Protocol):
@@ -170,7 +165,7 @@ def _expected(
         return 0.0
     s = _situation(melee, charging, far, fatigued, cover)
     d = _defender(target, target_models, markers, shaken)
-    casualties, p_shaken, _ = _odds(profiles, d, s)
+    casualties, p_shaken, _ = attack_odds(profiles, d, s)
     shaken_bonus = 0.3 * p_shaken * target.cost
     return float(casualties) * target.cost / max(1, target.size) + shaken_bonus
 
@@ -201,7 +196,7 @@ def break_chance(
     else:
         s = _situation(False, False, distance > LONG_RANGE, False, cover)
     d = _defender(target.unit, target.models, target.markers, target.shaken)
-    _, p_shaken, p_destroyed = _odds(profiles, d, s)
+    _, p_shaken, p_destroyed = attack_odds(profiles, d, s)
     return min(1.0, p_destroyed + p_shaken)
 
 
@@ -237,32 +232,3 @@ def _defender(unit: Unit, models: int, markers: int, shaken: bool) -> DefenderPr
 _DEFENDERS: dict[tuple[int, int, int, bool], tuple[Unit, DefenderProfile]] = game_memo(
     "players.rules.estimates._DEFENDERS"
 )
-
-
-def _odds(
-    profiles: tuple[AttackProfile, ...], d: DefenderProfile, s: Situation
-) -> tuple[float, float, float]:
-    """One attack's expected casualties, chance to Shake and chance to destroy (:data:`_ODDS`),
-    worked out once for the points and the break chance alike."""
-    key = (profiles, d, s)
-    found = _ODDS.get(key)
-    if found is None:
-        odds = attack_odds_fast(profiles, d, s, D6)
-        casualties = sum(k * p for k, p in enumerate(odds.casualties))
-        found = (casualties, odds.p_shaken, odds.p_destroyed)
-        if len(_ODDS) >= _ODDS_LIMIT:
-            _ODDS.clear()
-        _ODDS[key] = found
-    return found
-
-
-#: One attack's expected casualties, chance to Shake and chance to destroy, by what the odds
-#: depend on: the attack profiles (dice, quality and weapon rules), the defender's profile
-#: (Defense, models and wounds left) and the situation. The identity memo above misses whenever
-#: either unit loses a model or a wound, but other pairs of units often ask the same odds (a
-#: third of the misses in 600-point games). Only numbers (no units held): a global memo,
-#: emptied whole at its limit.
-_ODDS: dict[
-    tuple[tuple[AttackProfile, ...], DefenderProfile, Situation], tuple[float, float, float]
-] = {}
-_ODDS_LIMIT = 16384
