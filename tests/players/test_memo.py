@@ -46,7 +46,7 @@ def test_attack_weapons_pick_by_range_melee_and_split() -> None:
 
 
 def test_identity_memo_computes_once_per_key_and_keeps_objects_alive() -> None:
-    memo = IdentityMemo(limit=2)
+    memo: IdentityMemo[float] = IdentityMemo(limit=2)
     calls: list[int] = []
     a, b = object(), object()
 
@@ -64,7 +64,7 @@ def test_identity_memo_computes_once_per_key_and_keeps_objects_alive() -> None:
 
 
 def test_attack_memo_passes_the_attack_and_keys_on_what_it_depends_on() -> None:
-    memo = IdentityMemo()
+    memo: IdentityMemo[float] = IdentityMemo()
     us, them = _squad(), _squad()
     weapons = attack_weapons(us, melee=True, distance=0.0)
     seen: list[tuple[object, ...]] = []

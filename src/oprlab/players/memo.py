@@ -10,6 +10,7 @@ cannot be reused while the entry stands. May import ``oprlab.game.state``, ``opr
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
 
 from oprlab.game.state import UnitState
 from oprlab.mechanics import get_mechanic
@@ -40,14 +41,18 @@ def attack_weapons(
     )
 
 
-class IdentityMemo:
+#: What an :class:`IdentityMemo` holds (expected points; a defender's profile).
+V = TypeVar("V")
+
+
+class IdentityMemo(Generic[V]):
     """Values keyed on some objects' identities plus plain values, bounded in size. With a
     ``name``, one of the game memos (:mod:`oprlab.memo`: emptied when a game of other armies
     begins, so it never holds a finished game's units)."""
 
     def __init__(self, name: str | None = None, limit: int = 65536) -> None:
         self.limit = limit
-        self._entries: dict[tuple[Hashable, ...], tuple[tuple[object, ...], float]] = (
+        self._entries: dict[tuple[Hashable, ...], tuple[tuple[object, ...], V]] = (
             {} if name is None else game_memo(name)
         )
 
@@ -55,8 +60,8 @@ class IdentityMemo:
         self,
         objects: tuple[object, ...],
         values: tuple[Hashable, ...],
-        compute: Callable[[], float],
-    ) -> float:
+        compute: Callable[[], V],
+    ) -> V:
         """The value for ``objects`` (by identity) and ``values``, computed once."""
         key = (*map(id, objects), *values)
         hit = self._entries.get(key)
@@ -70,13 +75,13 @@ class IdentityMemo:
 
     def attack(
         self,
-        compute: Callable[..., float],
+        compute: Callable[..., V],
         attacker: UnitState,
         fatigued: bool,
         weapons: tuple[Weapon, ...],
         target: UnitState,
         *rest: Hashable,
-    ) -> float:
+    ) -> V:
         """``compute(unit, models, fatigued, weapons, target_unit, target_models, markers,
         shaken, *rest)`` for one attack, memoised on the units and weapons by identity."""
         unit, models, aim = attacker.unit, attacker.models, target.unit

@@ -25,7 +25,7 @@ D6 = get_mechanic("d6")
 #: A Shaken target is worth this share of its points (it cannot contest markers, fails morale).
 SHAKEN_SHARE = 0.3
 
-_MEMO = IdentityMemo("players.riverside_odds._MEMO")
+_MEMO: IdentityMemo[float] = IdentityMemo("players.riverside_odds._MEMO")
 
 
 def expected_damage(
