@@ -12,7 +12,7 @@ import pytest
 
 from oprlab.errors import OptionError
 from oprlab.game import gff
-from oprlab.game.actions import Action, Kind
+from oprlab.game.actions import ACTIVATIONS, Action, Kind
 from oprlab.game.play import play_game
 from oprlab.game.state import GameState, Objective, Phase
 from oprlab.game.system import RuleSystem
@@ -20,7 +20,6 @@ from oprlab.game.systems import find_system
 from oprlab.players import Commander, get_commander
 from oprlab.players.rules_commander import OBJECTIVE_VALUE, RulesCommander
 from oprlab.players.search import (
-    ACTIVATIONS,
     LAST_ROUND_MARKER,
     OWN_SAMPLES,
     REPLIES,

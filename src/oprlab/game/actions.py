@@ -33,6 +33,8 @@ class Kind(StrEnum):
 
 
 KIND_ORDER = {k: i for i, k in enumerate(Kind)}
+#: The actions that spend a unit's activation (its choice of unit and action).
+ACTIVATIONS = frozenset({Kind.HOLD, Kind.ADVANCE, Kind.RUSH, Kind.CHARGE, Kind.IDLE})
 
 
 @dataclass(frozen=True, slots=True)

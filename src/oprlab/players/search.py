@@ -34,7 +34,7 @@ import numpy as np
 
 from oprlab.errors import OptionError
 from oprlab.game import objectives
-from oprlab.game.actions import Action, Kind
+from oprlab.game.actions import ACTIVATIONS, Action
 from oprlab.game.state import GameState
 from oprlab.game.system import RuleSystem
 from oprlab.game.systems import find_system
@@ -83,8 +83,6 @@ REPLIES = 2
 LAST_ROUND_MARKER = 10 * OBJECTIVE_VALUE
 #: A won (lost) game's worth with ``endgame``: more than any markers and points.
 RESULT = 10_000.0
-#: The decisions searched: an activation's choice of unit and action.
-ACTIVATIONS = frozenset({Kind.HOLD, Kind.ADVANCE, Kind.RUSH, Kind.CHARGE, Kind.IDLE})
 
 
 def candidates(

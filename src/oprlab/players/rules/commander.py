@@ -19,7 +19,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from oprlab.game import gff_setup as edges
-from oprlab.game.actions import Action, Kind
+from oprlab.game.actions import ACTIVATIONS, Action, Kind
 from oprlab.game.gff import CASTING_ROLL, SPELLS, bennies_available
 from oprlab.game.state import GameState
 from oprlab.mechanics.clock import Clock
@@ -28,12 +28,9 @@ from oprlab.players.base import COMMANDERS
 from oprlab.players.rules.bounds import Bounds
 from oprlab.players.rules.estimates import Role, value_per_model
 from oprlab.players.rules.style import STYLES, Style
-from oprlab.players.rules.view import View, move_allowance, shooting_targets, step_toward
+from oprlab.players.rules.view import View, move_allowance, step_toward
 from oprlab.rng import SeedLike
 from oprlab.rules.gff.profile import defender_profile
-
-#: The actions that spend a unit's activation.
-_ACTIVATIONS = frozenset({Kind.HOLD, Kind.ADVANCE, Kind.RUSH, Kind.CHARGE, Kind.IDLE})
 
 
 class RulesCommander(Bounds):
@@ -79,7 +76,7 @@ class RulesCommander(Bounds):
             return best
         by_unit: dict[str, list[Action]] = {}
         for a in actions:
-            if a.unit != best.unit and a.kind in _ACTIVATIONS:
+            if a.unit != best.unit and a.kind in ACTIVATIONS:
                 by_unit.setdefault(a.unit, []).append(a)
         first: tuple[float, Action] | None = None
         for own in by_unit.values():
@@ -100,7 +97,7 @@ class RulesCommander(Bounds):
         us = state.units[a.unit]
         here = self._read(state).centroid(us)
         if a.kind is Kind.HOLD:
-            return self._best_shot_from(state, us, here, shooting_targets(state, us)) > 0.0
+            return self._best_shot_from(state, us, here, self._targets(state, us)) > 0.0
         assert a.to is not None
         end = step_toward(here, a.to, move_allowance(state, us.unit, a.kind))
         return self._best_shot_from(state, us, end) > 0.0

@@ -98,12 +98,9 @@ class Scoring:
         assert us.placement is not None
         here = view.centroid(us)
         if a.kind is Kind.HOLD:
-            targets = view.targets.get(us.uid)
-            if targets is None:
-                targets = view.targets[us.uid] = shooting_targets(state, us)
             return (
                 self._position_value(state, us, here)
-                + self._best_shot_from(state, us, here, targets)
+                + self._best_shot_from(state, us, here, self._targets(state, us))
                 + self._projected(state, us, here)
                 + self._exposure(state, us, here, here)
             )
@@ -124,6 +121,14 @@ class Scoring:
         else:
             value -= self._rush_mark_down(state, us, here, end)
         return value
+
+    def _targets(self, state: GameState, us: UnitState) -> list[str]:
+        """The enemies ``us`` can shoot from where it stands (sight and range), once a decision."""
+        view = self._read(state)
+        targets = view.targets.get(us.uid)
+        if targets is None:
+            targets = view.targets[us.uid] = shooting_targets(state, us)
+        return targets
 
     def _rush_mark_down(self, state: GameState, us: UnitState, here: Point, end: Point) -> float:
         """What a Rush to ``end`` is marked down for the shot it gives up: ``Style.rush_cost``
