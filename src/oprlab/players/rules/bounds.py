@@ -122,22 +122,22 @@ class Bounds(Scoring):
         return max(sorted(known), key=lambda i: known[i])
 
     def _prefetch(self, state: GameState, view: View, actions: Sequence[Action]) -> None:
-        """Measure the points the actions other than moves are scored from to every enemy, in
-        one call."""
+        """Measure the points the actions other than moves are scored from (a charge's from
+        where it arrives and where it falls short) to every enemy, in one call."""
         points: list[Point] = [o.position for o in state.objectives]
         for a in actions:
-            us = state.units[a.unit]
-            if us.placement is None or a.kind is Kind.IDLE:
-                continue
-            here = view.centroid(us)
-            if a.kind is Kind.HOLD:
-                points.append(here)
-            elif a.kind is Kind.CHARGE:
-                target = state.units[a.target]
-                if target.placement is not None:
-                    points.append(view.centroid(target))
             # moves: most are never scored (their bound is below the best), so their ends are
             # measured one by one when they are
+            if a.kind is Kind.HOLD:
+                us = state.units[a.unit]
+                if us.placement is not None:
+                    points.append(view.centroid(us))
+            elif a.kind is Kind.CHARGE:
+                us, target = state.units[a.unit], state.units[a.target]
+                if us.placement is not None and target.placement is not None:
+                    at = view.centroid(target)
+                    end = step_toward(view.centroid(us), at, move_allowance(state, us.unit, a.kind))
+                    points += (at, end)  # where it arrives, where it falls short
         view.enemies(state.active).prefetch(points)
 
     def _move_bounds(self, state: GameState, moves: Sequence[Action]) -> list[float]:
