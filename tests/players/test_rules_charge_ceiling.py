@@ -29,8 +29,9 @@ def _lists(size: int) -> tuple[object, object]:
 def test_charge_ceiling_is_never_below_its_bound_or_score() -> None:
     """In every decision of seeded games (open and generated tables, clock-bennies' extra
     attack too, GFF and Riverside), each charge's ceiling is at least its bound and its exact
-    score, some ceilings lie below the decision's best (so charges are skipped), and the
-    choice is the first best exact score."""
+    score (and the ceiling without the strike back at least the ceiling), some ceilings lie
+    below the decision's best (so charges are skipped), and the choice is the first best exact
+    score."""
     seen = {"charges": 0, "below best": 0, "benny": 0, "games with charges": 0}
 
     class Checking(RulesCommander):
@@ -45,6 +46,8 @@ def test_charge_ceiling_is_never_below_its_bound_or_score() -> None:
                 bound = self._charge_bound(state, a)
                 score = self.score(state, a)
                 assert ceiling >= score
+                # ranked first without the strike back, which only lowers the ceiling
+                assert self._charge_ceiling(state, a, strike_back=False) >= ceiling
                 assert bound is None or ceiling >= bound
                 seen["charges"] += 1
                 seen["below best"] += (ceiling, _tiebreak(a)) < best

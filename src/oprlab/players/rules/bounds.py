@@ -41,15 +41,17 @@ class Bounds(Scoring):
         choice made again with its exact score: the same choice at one test a decision
         rather than one a charge. Charges are ranked with the moves by a cheaper ceiling
         (:meth:`_charge_ceiling`), so that most are never bounded; the ceilings are worked
-        out once a decision, however often the choice is made again.
+        out once a decision, however often the choice is made again, first without the
+        strike back (which only lowers them), then with it for those still in the running.
         """
         view = self._read(state)
         self._prefetch(state, view, actions)
         exact: dict[int, tuple[float, tuple[int, ...]]] = {}
         loose: dict[int, tuple[float, tuple[int, ...]]] = {}  # charges not yet tested
         ceiling: dict[int, float] = {}  # moves' and charges' bounds, by index
+        firm: set[int] = set()  # the charges whose ceiling counts the strike back
         while True:
-            i = self._first_best(state, actions, exact, loose, ceiling)
+            i = self._first_best(state, actions, exact, loose, ceiling, firm)
             if i not in loose:
                 break
             bound = loose.pop(i)  # the winner counted with a bound: test it
@@ -67,10 +69,12 @@ class Bounds(Scoring):
         exact: dict[int, tuple[float, tuple[int, ...]]],
         loose: dict[int, tuple[float, tuple[int, ...]]],
         ceiling: dict[int, float],
+        firm: set[int],
     ) -> int:
         """The index of the first greatest key, an exact score or (for a charge in ``loose``)
         a bound; fills ``exact`` and ``loose`` with the keys it works out, ``ceiling`` with
-        the moves' and charges' bounds."""
+        the moves' and charges' bounds (``firm``: the charges whose ceiling counts the strike
+        back)."""
         best: tuple[float, tuple[int, ...]] | None = None
         held: list[int] = []
         moves: list[int] = []
@@ -102,13 +106,19 @@ class Bounds(Scoring):
             ceilings = self._move_bounds(state, [actions[i] for i in walks])
             ceiling.update(zip(walks, ceilings, strict=True))
         for i in moves:
-            if i not in ceiling:
-                ceiling[i] = self._charge_ceiling(state, actions[i])
+            if i not in ceiling:  # a charge: first without its strike back
+                ceiling[i] = self._charge_ceiling(state, actions[i], strike_back=False)
         bounds = [(ceiling[i], _tiebreak(actions[i])) for i in moves]
         for k in sorted(range(len(moves)), key=lambda k: bounds[k], reverse=True):
             if best is not None and bounds[k] < best:
                 continue  # cannot be the best: its exact score is not needed
-            key = key_of(moves[k], actions[moves[k]])
+            i = moves[k]
+            if actions[i].kind is Kind.CHARGE and i not in firm:
+                firm.add(i)
+                ceiling[i] = self._charge_ceiling(state, actions[i])
+                if best is not None and (ceiling[i], bounds[k][1]) < best:
+                    continue  # with the strike back it cannot be the best either
+            key = key_of(i, actions[i])
             if best is None or key > best:
                 best = key
         for i in held:
@@ -332,10 +342,14 @@ class Bounds(Scoring):
                     best = max(best, value + aim)
         return best
 
-    def _charge_ceiling(self, state: GameState, a: Action) -> float:
+    def _charge_ceiling(self, state: GameState, a: Action, *, strike_back: bool = True) -> float:
         """At least a charge's :meth:`_charge_bound` (and so its score), without the parts that
         cost most: the marker worth with the target no longer contesting and the danger of
         enemy fighters (0 or less), the hazard, and what a Rush there costs (0 or less).
+        Without ``strike_back``, the target's strike back (0 or more, subtracted) is left out
+        too: a higher ceiling that needs one attack estimate fewer (most charges are ranked
+        out on it, and their strike back is an estimate the memo misses as units lose
+        models).
 
         The worth of each marker with the target gone is at most its worth with it there (one
         enemy fewer near it can only lower the need), so the markers' gains at a point are at
@@ -366,7 +380,7 @@ class Bounds(Scoring):
         projected = self._projected(state, us, end)
         dealt = self._melee_damage(view, us, target, charging=True)
         back = 0.0
-        if target.models > 0:
+        if target.models > 0 and strike_back:
             back = self.style.strike_back * self._melee_damage(view, target, us, charging=False)
         bonus = self.style.charge_bonus if melee else 0.0
         arrives = dealt - back + bonus + place(at) + projected
