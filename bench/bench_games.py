@@ -423,6 +423,41 @@ What apply's movement still spends is the centre's path: one A* among freshly bu
 a move (the sight lines measured again after every move), its goal inside the enemy unit
 escaped first; the models' own searches come after it and reuse its lines.
 
+Issue 13's commander bounds (spd9, eleventh session; every golden unchanged and the same digests
+of the games before and after; instructions by `PYTHONPATH=. .venv/bin/python -m
+bench.instructions gff300 --seeds 1-4`, `gff600 riverside --seeds 1-2` under callgrind, load 3
+to 4; start b0b69ee). A Rush or Advance is scored exactly only when its bound reaches the best
+key so far, and the bound counted a melee unit's bonus near enemies as 15 and a wary unit's
+danger from enemy fighters as 0: of 1,585 moves scored exactly in four 300-point games, all but
+225 were scored for that slack alone (15,866 moves listed; 166 score at least the decision's
+best). `bounds._standing_bounds` works both out for every move's end in the same numpy pass as
+the markers' gains (the gaps as `view.Units.gaps` sums them; a fighter's danger counts only
+where the end lies inside its reach by more than 1e-6, the ends being a vectorised `step_toward`
+a few units in the last place off the score's): moves scored exactly 1,585 -> 235, 4.047 ->
+3.932 G (-2.8%). `_prefetch` looked at every listed action to measure Holds' and charges'
+points; it now skips the moves first and measures a charge's short end too (its ceiling and
+score had measured it alone): -> 3.903 G. Charges are ranked first by a ceiling without the
+strike back (0 or more, subtracted), and only the 111 of 820 still in the running estimate it
+(an estimate the memo misses as units lose models): -> 3.889 G. Together GFF 300 pts 4.047 ->
+3.889 G (-3.9%), 600 pts 7.253 -> 7.070 G (-2.5%), Riverside 2.062 -> 2.026 G (-1.7%). Tests:
+tests/players/test_rules_standing_bounds.py (each move's standing term is the score's own to
+1e-9, above it only at a fighter's reach; every bound at least the exact score and the choice
+the first best, GFF and Riverside, open and generated tables, rules, rules-v1, rules-cautious
+and no danger; under 4% of moves' bounds reach the best: 1.4% in its games, 10.5% with the old
+15 and 0, which fail it) and tests/players/test_rules_charge_ceiling.py (the ceiling without the
+strike back at least the full one). Tried and not kept: a third, still cheaper charge ceiling
+(the points dealt counted as the target's whole worth plus 0.3 of its cost, its odds left out;
+421 of 820 charges then estimated what they deal): charges ranked after the moves, 3.910 G (the
+moves, scored before any charge raised the best, were scored exactly 305 times); lowered in
+place in a heap, 3.885 G and 600 pts 7.056 G, not worth the code. Measured and left: an
+Advance's shot counted exactly at its end in the bound (the moves it would spare: 94 -> 79 of
+8,169 Advances). What the commander spends now is the bounds themselves, a few per unit and
+decision (`_move_row`, about 9% of a game under cProfile: the shot bound over every enemy and
+band, the markers' swing and worth), the charge ceilings (5%), and attack estimates the memo
+misses as units lose models (644 in four games: 268 for shot bounds, 216 for charge ceilings,
+128 for danger); A* for the centre's path round an enemy (195 searches, 1,071 sight-line tests
+of about 15 lines each) is movement's share.
+
 The tenth session's whole change (gff8 and river8 merged, 27 Nov 2026; every golden and the same
 digests; `PYTHONPATH=. .venv/bin/python -m bench.instructions gff300 riverside --seeds 1-2`
 under callgrind, start 03d624e against the merge): GFF 300 pts 2.160 -> 2.065 G (-4.4% on these
