@@ -257,3 +257,22 @@ def test_fast_refuses_the_clock() -> None:
         attack_odds_fast([weapon(3)], DefenderProfile(4, 1), SHOOT, Clock())
     with pytest.raises(OptionError):
         attack_odds_fast([], DefenderProfile(4, 1), SHOOT, Clock())
+
+
+def test_one_die_is_shared_across_dice_counts() -> None:
+    """A unit that loses a model attacks with fewer dice of the same chain: the die is composed
+    once (a d6 die never reads the dice count), and the odds equal those computed cold."""
+    clear_caches()
+    d = DefenderProfile(4, 5, tough=3)
+    key = repr(D6M)
+    fast._MECHANICS.setdefault(key, D6M)
+    p = weapon(6, deadly=3)
+    fewer = replace(p, dice=4)
+    assert fast._die(fewer, SHOOT, d, key) is fast._die(p, SHOOT, d, key)
+    warm = [attack_odds_fast([q], d, SHOOT, D6M) for q in (p, fewer)]
+    for q, got in zip((p, fewer), warm, strict=True):
+        clear_caches()
+        cold = attack_odds_fast([q], d, SHOOT, D6M)
+        np.testing.assert_array_equal(got.casualties, cold.casualties)
+        assert (got.p_shaken, got.p_destroyed) == (cold.p_shaken, cold.p_destroyed)
+    assert warm[0].casualties.tolist() != warm[1].casualties.tolist()

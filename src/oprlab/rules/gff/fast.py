@@ -83,8 +83,11 @@ def _die_cached(
 def _die(
     p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str, hooks: GffHooks = HOOKS
 ) -> chain.FloatDie:
+    """One die's chain under the canonical key. The weapon's dice count is left out too: a
+    random mechanic's outcomes never read it (only the clock's token pool does, and the fast
+    path refuses the clock), so a unit that loses a model no longer composes its chain again."""
     s2, d2 = _canonical(p, s, d, hooks.long_ranges)
-    return _die_cached(p, s2, d2, mech_key, hooks)
+    return _die_cached(p if p.dice == 1 else replace(p, dice=1), s2, d2, mech_key, hooks)
 
 
 @lru_cache(maxsize=4096)
