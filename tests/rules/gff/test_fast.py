@@ -276,3 +276,14 @@ def test_one_die_is_shared_across_dice_counts() -> None:
         np.testing.assert_array_equal(got.casualties, cold.casualties)
         assert (got.p_shaken, got.p_destroyed) == (cold.p_shaken, cold.p_destroyed)
     assert warm[0].casualties.tolist() != warm[1].casualties.tolist()
+
+
+def test_the_canonical_key_is_made_once_and_reads_blast() -> None:
+    """The canonical situation and target are cached by the weapon's Blast (all of the weapon
+    they read): the same objects for a weapon with more dice, another target size for Blast."""
+    d = DefenderProfile(4, 5, markers=1, shaken=True)
+    plain, blast = weapon(2), weapon(2, blast=3)
+    assert fast._canonical(plain, SHOOT, d)[1] == DefenderProfile(4, 1)
+    assert fast._canonical(blast, SHOOT, d)[1] == DefenderProfile(4, 3)
+    assert fast._canonical(blast, SHOOT, replace(d, models=2))[1].models == 2
+    assert fast._canonical(replace(blast, dice=6), SHOOT, d) is fast._canonical(blast, SHOOT, d)

@@ -59,11 +59,26 @@ def _canonical(
     003's 9", a house rule may add more), the target's size only for Blast, and never the
     target's markers or Shaken (those act after the dice are summed).
     """
+    return _canonical_at(p.blast, s, d, ranges)
+
+
+@lru_cache(maxsize=4096)
+def _canonical_at(
+    blast: int, s: Situation, d: DefenderProfile, ranges: tuple[float, ...]
+) -> tuple[Situation, DefenderProfile]:
+    """:func:`_canonical` by the weapon's Blast alone, cached: a frozen dataclass costs
+    thousands of instructions to build, and every query the weapon cache misses needs one."""
     over = [r for r in ranges if s.distance > r]
     s2 = replace(s, distance=max(over) + 1.0 if over else 0.0)
-    models = min(d.blast_models, p.blast) if p.blast > 1 else 1
+    models = min(d.blast_models, blast) if blast > 1 else 1
     d2 = replace(d, models=models, markers=0, shaken=False, near=None)
     return s2, d2
+
+
+@lru_cache(maxsize=4096)
+def _one_die(p: AttackProfile) -> AttackProfile:
+    """``p`` with one attack die: the key of its die chain (see :func:`_die`), cached."""
+    return replace(p, dice=1)
 
 
 def _die_chain(
@@ -87,7 +102,7 @@ def _die(
     random mechanic's outcomes never read it (only the clock's token pool does, and the fast
     path refuses the clock), so a unit that loses a model no longer composes its chain again."""
     s2, d2 = _canonical(p, s, d, hooks.long_ranges)
-    return _die_cached(p if p.dice == 1 else replace(p, dice=1), s2, d2, mech_key, hooks)
+    return _die_cached(p if p.dice == 1 else _one_die(p), s2, d2, mech_key, hooks)
 
 
 @lru_cache(maxsize=4096)
@@ -194,6 +209,8 @@ def _effects(d: DefenderProfile, owner: Owner, fear: int, mech_key: str, rows: i
 def clear_caches() -> None:
     """Forget every cached die, weapon and table (for cold-start timing and tests)."""
     for cached in (
+        _canonical_at,
+        _one_die,
         _die_cached,
         chain.powered,
         _weapon,
