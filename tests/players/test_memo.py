@@ -45,6 +45,36 @@ def test_attack_weapons_pick_by_range_melee_and_split() -> None:
     assert names(attack_weapons(us, melee=False, distance=6.0, skip=skip)) == ["Long Gun"]
 
 
+def _plain_weapons(
+    us: UnitState, melee: bool, distance: float, only: frozenset[str] | None, skip: frozenset[str]
+) -> tuple[Weapon, ...]:
+    """:func:`attack_weapons` without its memo: the lines filtered afresh."""
+    return tuple(
+        w
+        for w in us.unit.weapons
+        if (w.melee if melee else (not w.melee and (w.range or 0) >= distance))
+        and (w.name in only if only is not None else w.name not in skip)
+    )
+
+
+def test_attack_weapons_memo_gives_the_filters_answer_at_every_distance() -> None:
+    """The memo keys a shot on the band of reaches its distance lies in: the same lines as the
+    filter at every distance, a reach itself included (a 12" gun reaches 12": seed 003
+    "Shooting"), asked in any order."""
+    us = _squad()
+    distances = [x / 4 for x in range(0, 120)]
+    distances += [r + e for r in (12.0, 24.0) for e in (-1e-9, 0.0, 1e-9)]
+    for only, skip in ((None, frozenset()), (frozenset({"Short Gun"}), frozenset())):
+        for d in [*distances, *reversed(distances)]:
+            for melee in (False, True):
+                got = attack_weapons(us, melee=melee, distance=d, only=only, skip=skip)
+                assert got == _plain_weapons(us, melee, d, only, skip), (d, melee, only)
+    split = frozenset({"Long Gun"})
+    assert attack_weapons(us, melee=False, distance=6.0, skip=split) == _plain_weapons(
+        us, False, 6.0, None, split
+    )
+
+
 def test_identity_memo_computes_once_per_key_and_keeps_objects_alive() -> None:
     memo: IdentityMemo[float] = IdentityMemo(limit=2)
     calls: list[int] = []

@@ -9,6 +9,7 @@ cannot be reused while the entry stands. May import ``oprlab.game.state``, ``opr
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
@@ -18,7 +19,7 @@ from oprlab.memo import game_memo
 from oprlab.rules.gff.attack import Situation
 from oprlab.rules.gff.fast import attack_odds_fast
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
-from oprlab.units.model import Weapon
+from oprlab.units.model import Unit, Weapon
 
 D6 = get_mechanic("d6")
 
@@ -32,13 +33,42 @@ def attack_weapons(
     skip: frozenset[str] = frozenset(),
 ) -> tuple[Weapon, ...]:
     """The weapon lines of one attack: melee ones, or ranged ones reaching ``distance``;
-    ``only``: just these weapon types, ``skip``: not these (a split shot's two halves)."""
-    return tuple(
+    ``only``: just these weapon types, ``skip``: not these (a split shot's two halves).
+
+    Memoised by the unit's identity and, for a shot, the band of its reaches ``distance`` lies
+    in (how many of its distinct reaches fall short of it): the same lines for every distance
+    in a band, and the commander asks thousands of times a decision."""
+    unit = attacker.unit
+    reaches = _REACHES.get(id(unit))
+    if reaches is None or reaches[0] is not unit:
+        if len(_REACHES) >= _WEAPONS_LIMIT:
+            _REACHES.clear()
+        ranged = sorted({w.range or 0 for w in unit.weapons if not w.melee})
+        reaches = _REACHES[id(unit)] = (unit, ranged)
+    band = -1 if melee else bisect_left(reaches[1], distance)
+    key = (id(unit), band, only, skip)
+    hit = _WEAPONS.get(key)
+    if hit is not None and hit[0] is unit:
+        return hit[1]
+    found = tuple(
         w
-        for w in attacker.unit.weapons
+        for w in unit.weapons
         if (w.melee if melee else (not w.melee and (w.range or 0) >= distance))
         and (w.name in only if only is not None else w.name not in skip)
     )
+    if len(_WEAPONS) >= _WEAPONS_LIMIT:
+        _WEAPONS.clear()
+    _WEAPONS[key] = (unit, found)
+    return found
+
+
+#: :func:`attack_weapons`' answers and each unit's distinct ranged reaches (sorted), by the
+#: unit's identity; each entry holds its unit, so the id stays unique while it stands.
+_WEAPONS: dict[
+    tuple[int, int, frozenset[str] | None, frozenset[str]], tuple[Unit, tuple[Weapon, ...]]
+] = game_memo("players.memo._WEAPONS")
+_REACHES: dict[int, tuple[Unit, list[int]]] = game_memo("players.memo._REACHES")
+_WEAPONS_LIMIT = 4096
 
 
 #: What an :class:`IdentityMemo` holds (expected points; a defender's profile).
