@@ -458,6 +458,43 @@ misses as units lose models (644 in four games: 268 for shot bounds, 216 for cha
 128 for danger); A* for the centre's path round an enemy (195 searches, 1,071 sight-line tests
 of about 15 lines each) is movement's share.
 
+Issue 13's odds and cover steps (spd10, eleventh session; every golden unchanged and the same
+digests of the games before and after; instructions by `PYTHONPATH=. .venv/bin/python -m
+bench.instructions gff300 --seeds 1-4`, `gff600 riverside --seeds 1-2` under callgrind, load 4
+to 8; start 3ee97b9: 3.889 G, 7.070 G and 2.026 G). GFF's fast odds composed one die's chain
+afresh for every dice count: the cache's key held the whole weapon profile, and a unit that
+loses a model attacks with fewer dice of the same chain (a d6 die never reads the count; only
+the clock's token pool does, and the fast path refuses the clock). Keyed without it, the chains
+composed in two 600-point games and their warm-up fall from 688 to 564 (the rest are other
+weapons, situations and targets: with the owners left out too, 561). The rules commander's check
+of a shot's cover traced the game's sight lines (608 checks, about 3% of a 600-point game under
+cProfile); on a table without terrain GFF's cover is a house rule's fortifying alone (cover is
+terrain's, models never block), so it is asked only that (this pays on open tables such as
+these, not on tables with terrain): together 300 pts about 3.79 G, 600 pts 6.937 G. A miss of
+the fast odds' weapon cache built three frozen dataclasses (the canonical situation, target and
+one-die profile; `dataclasses.replace` was a third of a miss): they are cached by what they read
+(the weapon's Blast; the profile), 26 -> 14 us a miss at best: -> 3.773 G, 6.816 G. The weapon
+lines of an attack were filtered from the unit's weapons on every estimate (12,757 in two
+600-point games): they are memoised by the unit's identity and the band of its reaches the
+distance lies in (the same lines for every distance in a band): -> 3.765 G, 6.805 G, Riverside
+(whose estimates pick lines the same way) 2.029 -> 1.998 G. Together GFF 300 pts 3.889 -> 3.765
+G (-3.2%), 600 pts 7.070 -> 6.805 G (-3.7%), Riverside 2.026 -> 1.998 G (-1.4%; the start
+measured again in a worktree of it, 2.021 G: the path the process runs from moves callgrind's
+count by a few tenths of a percent). Tests: tests/rules/gff/test_fast.py (one die shared across
+dice counts, the odds equal those computed cold; the canonical key cached by Blast),
+tests/players/test_rules_cover.py (the game's own answer on an open table and behind a wood, a
+fortified unit on an open table, no sight lines traced without terrain),
+tests/players/test_memo.py (the memoised lines are the filter's at every distance, a reach
+itself included). Measured and not kept: the odds memo keyed without the weapons' names (1,335
+distinct queries in two 600-point games, 1,313 without names). Left: the odds the memo misses
+are 1,335 in two 600-point games (2,051 misses of the estimates' identity memo), about 100 us
+each with the chains cached; an estimate of n models from one model's odds is not exact once
+Tough, Deadly or the wound effect's roll come in. `gff_melee.reach` measured 0.9% of a 600-point
+game under cProfile and the strike back's choice and exchange under 2%: not worth a memo. What
+the 600-point game spends outside the commander and movement is the legal actions' shooting
+targets (`gff_shooting.type_reach`, about 5% under cProfile) and `can_charge`'s contact search
+(about 4.5%), not this branch's files.
+
 The tenth session's whole change (gff8 and river8 merged, 27 Nov 2026; every golden and the same
 digests; `PYTHONPATH=. .venv/bin/python -m bench.instructions gff300 riverside --seeds 1-2`
 under callgrind, start 03d624e against the merge): GFF 300 pts 2.160 -> 2.065 G (-4.4% on these
