@@ -180,9 +180,24 @@ class SearchCommander:
         pick = self.guide.choose(state, actions)
         if not any(a.kind in ACTIVATIONS for a in actions):
             return pick
-        cands = candidates(self.guide, state, actions, pick, self.k)
+        cands, means = self.weigh(state, actions, pick)
         if len(cands) < 2:
             return pick
+        best = max(range(len(cands)), key=lambda i: (means[i], -i))  # ties: the earlier
+        self.searched += 1
+        self.changed += best > 0
+        return cands[best]
+
+    def weigh(
+        self, state: GameState, actions: Sequence[Action], pick: Action
+    ) -> tuple[list[Action], list[float]]:
+        """The candidates (``pick``, the rules commander's choice, first) and each one's mean
+        value over its samples (``-inf`` for one the sure rule or halving dropped); a lone
+        candidate is not played out. Apart from :meth:`choose` so that a measurement can ask
+        what the search thinks of each candidate (bench.decision_truth)."""
+        cands = candidates(self.guide, state, actions, pick, self.k)
+        if len(cands) < 2:
+            return cands, [0.0]
         rules = find_system(str(getattr(state.rules, "name", state.system)))  # house rules too
         played = min(len(cands), 2) if self.halve else len(cands)  # playouts per sample
         horizon = self.horizon or max(1, self.budget // (played * self.samples))
@@ -198,11 +213,7 @@ class SearchCommander:
                 v if i == 0 or min(x - y for x, y in zip(v, values[0], strict=True)) > 0 else []
                 for i, v in enumerate(values)
             ]
-        means = [sum(v) / len(v) if v else -np.inf for v in values]
-        best = max(range(len(cands)), key=lambda i: (means[i], -i))  # ties: the earlier
-        self.searched += 1
-        self.changed += best > 0
-        return cands[best]
+        return cands, [sum(v) / len(v) if v else -np.inf for v in values]
 
     def _playout(
         self, rules: RuleSystem, state: GameState, action: Action, seed: int, horizon: int
