@@ -26,6 +26,14 @@ ROOT = Path(__file__).resolve().parent.parent
         ("habit_pairs", ["3", "rules,nobody"], "'nobody'"),
         ("habit_pairs", ["3", "rules,rules-with-rush_cost=x"], "'x'"),
         ("habit_pairs", ["3", "rules,rules-with-nothing"], "'nothing'"),
+        ("decision_truth", [], "OUT"),
+        ("decision_truth", ["x"], "GAMES"),
+        ("decision_truth", ["3", "--per", "q"], "--per"),
+        ("decision_truth", ["3", "--system", "wwpd"], "--system"),
+        ("decision_truth", ["3", "--bogus"], "--bogus"),
+        ("decision_truth", ["--judge", "search,nobody"], "'nobody'"),
+        ("decision_truth", ["--judge", "rules"], "'rules'"),
+        ("decision_truth", ["--judge", "search", "--margins", "a"], "--margins"),
     ],
 )
 def test_bad_arguments_are_one_line(

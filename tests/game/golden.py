@@ -85,9 +85,11 @@ def log_hash(g: Golden) -> str:
 
 
 def _write(pins: list[Golden], hashes: dict[str, str]) -> None:
+    """Each moved game's ``sha256 = "..."`` line, and nothing else: a new pin's placeholder
+    (``sha256 = ""``) is no substring of other lines' text."""
     text = PINS.read_text(encoding="utf-8")
     for g in pins:
-        text = text.replace(g.sha256, hashes[g.name])
+        text = text.replace(f'sha256 = "{g.sha256}"', f'sha256 = "{hashes[g.name]}"')
     PINS.write_text(text, encoding="utf-8")
 
 

@@ -28,8 +28,9 @@ def test_every_registered_commander_has_a_revision() -> None:
         ("rules-v1", None, "r1"),  # the games rules played before them
         ("random", "riverside", "r1"),
         ("rules:0.2", None, "r2"),  # noise inherits
-        ("search:50", "gff", "r3"),  # a budget inherits
-        ("search:50:0.1", None, "r3"),
+        ("search:50", "gff", "r4"),  # a budget inherits
+        ("search:50:0.1", None, "r4"),
+        ("search-v3:50", None, "r3"),  # the games search r3 played
         ("search-v2:50", None, "r2"),  # the games search r2 played
         ("rules", "wwpd", "r2"),
         ("rules-v1", "wwpd", "r1"),

@@ -20,8 +20,10 @@ from oprlab.game.systems import find_system
 from oprlab.players import Commander, get_commander
 from oprlab.players.rules_commander import OBJECTIVE_VALUE, RulesCommander
 from oprlab.players.search import (
+    DEFAULT_BUDGET,
     LAST_ROUND_MARKER,
     OWN_SAMPLES,
+    R3_BUDGET,
     REPLIES,
     RESULT,
     SearchCommander,
@@ -197,6 +199,21 @@ def test_search_forms() -> None:
     assert get_commander("search-sure").name == "search-sure"
     with pytest.raises(OptionError, match="search-sure:N with N from 1"):
         get_commander("search-sure:0")
+
+
+def test_search_budgets() -> None:
+    """``search`` r4 plays at :data:`DEFAULT_BUDGET` (48); ``search-v3`` is r3's form at 24 and
+    every older form keeps 24, so their games are the ones measured; ``:N`` overrides each, and
+    a form's own budget is the one its name leaves out."""
+    search, v3 = get_commander("search"), get_commander("search-v3")
+    assert isinstance(search, SearchCommander) and isinstance(v3, SearchCommander)
+    assert DEFAULT_BUDGET == 48 and search.budget == 48 and search.name == "search"
+    assert v3.budget == R3_BUDGET == 24 and v3.name == "search-v3" and v3.own == OWN_SAMPLES
+    assert get_commander("search:24").name == "search:24"
+    assert get_commander("search-v3:48").name == "search-v3:48"
+    for form in ("search-v2", "search-end", "search-sure", "search-reply"):
+        c = get_commander(form)
+        assert isinstance(c, SearchCommander) and c.budget == R3_BUDGET and c.name == form
 
 
 def test_split_dice_average_the_activation_over_its_extra_samples(

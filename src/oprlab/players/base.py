@@ -49,7 +49,8 @@ _TUNED: dict[str, dict[str, Callable[[SeedLike, str], Commander]]] = {"opr": TUN
 #: the rules commander's, so its play moved with ``rules`` r2; ``search-sure`` r1: new (issue 14);
 #: ``search`` r3: the dice split after the candidate's own activation, with four extra samples
 #: of it (``search-v2`` r2 plays the games ``search`` r2 played); ``search-reply`` r1: new
-#: (issue 14: ``search`` with a ply of the enemy's replies).
+#: (issue 14: ``search`` with a ply of the enemy's replies); ``search`` r4: budget 48 instead of
+#: 24 (``search-v3`` r3 plays the games ``search`` r3 played).
 REVISIONS: dict[str, dict[str, str]] = {
     "opr": {
         "random": "r1",
@@ -57,7 +58,8 @@ REVISIONS: dict[str, dict[str, str]] = {
         "rules-v1": "r1",
         "rules-aggressive": "r2",
         "rules-cautious": "r2",
-        "search": "r3",
+        "search": "r4",
+        "search-v3": "r3",
         "search-v2": "r2",
         "search-end": "r2",
         "search-sure": "r1",

@@ -47,6 +47,7 @@ __all__ = [
     "DEFAULT_BUDGET",
     "MAX_BUDGET",
     "OWN_SAMPLES",
+    "R3_BUDGET",
     "REPLIES",
     "SAMPLES",
     "SearchCommander",
@@ -54,8 +55,13 @@ __all__ = [
     "value",
 ]
 
-#: Decisions applied on copies per activation when no budget is given (``search``).
-DEFAULT_BUDGET = 24
+#: Decisions applied on copies per activation when no budget is given (``search`` r4): 48, so
+#: each playout runs 48 / (2 x 2) = 12 decisions past the activation. Judged decision by
+#: decision against whole games played out (bench.decision_truth, 520 GFF activations) it
+#: gained +0.009 +- 0.005 more of a game's share per decision than 24 (docs/commanders.md).
+DEFAULT_BUDGET = 48
+#: The budget of ``search`` r3 (``search-v3``) and of the older forms, which keep their games.
+R3_BUDGET = 24
 #: The largest budget accepted (a game of a few hundred seconds per activation is a typo).
 MAX_BUDGET = 10_000
 #: Candidates searched per activation: the rules commander's choice and the best other (unit,
@@ -162,9 +168,10 @@ class SearchCommander:
         strata: bool = False,
         replies: int = 1,
         worst: float = 1.0,
+        base: int = DEFAULT_BUDGET,
     ) -> None:
         head = head or ("search-end" if endgame else "search")
-        self.name = head if budget == DEFAULT_BUDGET else f"{head}:{budget}"
+        self.name = head if budget == base else f"{head}:{budget}"  # base: the form's own
         self.budget, self.k, self.samples = budget, k, samples
         self.endgame, self.sure, self.horizon = endgame, sure, horizon
         self.reseed = reseed or own > 0 or halve or strata or replies > 1
@@ -180,9 +187,24 @@ class SearchCommander:
         pick = self.guide.choose(state, actions)
         if not any(a.kind in ACTIVATIONS for a in actions):
             return pick
-        cands = candidates(self.guide, state, actions, pick, self.k)
+        cands, means = self.weigh(state, actions, pick)
         if len(cands) < 2:
             return pick
+        best = max(range(len(cands)), key=lambda i: (means[i], -i))  # ties: the earlier
+        self.searched += 1
+        self.changed += best > 0
+        return cands[best]
+
+    def weigh(
+        self, state: GameState, actions: Sequence[Action], pick: Action
+    ) -> tuple[list[Action], list[float]]:
+        """The candidates (``pick``, the rules commander's choice, first) and each one's mean
+        value over its samples (``-inf`` for one the sure rule or halving dropped); a lone
+        candidate is not played out. Apart from :meth:`choose` so that a measurement can ask
+        what the search thinks of each candidate (bench.decision_truth)."""
+        cands = candidates(self.guide, state, actions, pick, self.k)
+        if len(cands) < 2:
+            return cands, [0.0]
         rules = find_system(str(getattr(state.rules, "name", state.system)))  # house rules too
         played = min(len(cands), 2) if self.halve else len(cands)  # playouts per sample
         horizon = self.horizon or max(1, self.budget // (played * self.samples))
@@ -198,11 +220,7 @@ class SearchCommander:
                 v if i == 0 or min(x - y for x, y in zip(v, values[0], strict=True)) > 0 else []
                 for i, v in enumerate(values)
             ]
-        means = [sum(v) / len(v) if v else -np.inf for v in values]
-        best = max(range(len(cands)), key=lambda i: (means[i], -i))  # ties: the earlier
-        self.searched += 1
-        self.changed += best > 0
-        return cands[best]
+        return cands, [sum(v) / len(v) if v else -np.inf for v in values]
 
     def _playout(
         self, rules: RuleSystem, state: GameState, action: Action, seed: int, horizon: int
@@ -408,18 +426,22 @@ def _dice(seed: int) -> np.random.Generator:
 
 #: The search's forms, as keyword arguments of :class:`SearchCommander`: ``search`` (the best
 #: mean, the dice split after the candidate's activation with :data:`OWN_SAMPLES` extra
-#: samples of it), ``search-v2`` (the best mean over whole playouts on one dice stream each: the
-#: ``search`` of revision r2), ``search-end`` (``search-v2`` with the endgame value) and
-#: ``search-sure`` (the sure rule over three samples; measured no stronger than ``search-v2``,
-#: docs/commanders.md) and ``search-reply`` (``search`` with the enemy's :data:`REPLIES` best
-#: replies searched, the worse counted; the horizon is ``search``'s, so the replies spend up to
-#: twice its decisions after the activation).
+#: samples of it, budget :data:`DEFAULT_BUDGET`), ``search-v3`` (the same at budget
+#: :data:`R3_BUDGET`: the ``search`` of revision r3), ``search-v2`` (the best mean over whole
+#: playouts on one dice stream each: the ``search`` of revision r2), ``search-end``
+#: (``search-v2`` with the endgame value) and ``search-sure`` (the sure rule over three
+#: samples; measured no stronger than ``search-v2``, docs/commanders.md) and ``search-reply``
+#: (``search-v3`` with the enemy's :data:`REPLIES` best replies searched, the worse counted;
+#: the horizon is ``search-v3``'s, so the replies spend up to twice its decisions after the
+#: activation). Every form but ``search`` keeps the budget it was measured at, :data:`R3_BUDGET`.
+_R3 = {"budget": R3_BUDGET, "base": R3_BUDGET}
 FORMS: dict[str, dict[str, Any]] = {
     "search": {"own": OWN_SAMPLES},
-    "search-v2": {"head": "search-v2"},
-    "search-end": {"endgame": True},
-    "search-sure": {"samples": SURE_SAMPLES, "sure": True, "head": "search-sure"},
-    "search-reply": {"own": OWN_SAMPLES, "replies": REPLIES, "head": "search-reply"},
+    "search-v3": {"own": OWN_SAMPLES, "head": "search-v3", **_R3},
+    "search-v2": {"head": "search-v2", **_R3},
+    "search-end": {"endgame": True, **_R3},
+    "search-sure": {"samples": SURE_SAMPLES, "sure": True, "head": "search-sure", **_R3},
+    "search-reply": {"own": OWN_SAMPLES, "replies": REPLIES, "head": "search-reply", **_R3},
 }
 
 
@@ -432,7 +454,7 @@ def _tuned(head: str, seed: SeedLike, text: str) -> SearchCommander:
             value=f"{head}:{text}",
             expected=f"{head}:N with N from 1 to {MAX_BUDGET}, as in {head}:{DEFAULT_BUDGET}",
         )
-    return SearchCommander(seed, budget, **FORMS[head])
+    return SearchCommander(seed, **{**FORMS[head], "budget": budget})
 
 
 def _form(head: str, seed: SeedLike) -> SearchCommander:

@@ -1,0 +1,293 @@
+"""What each candidate of the search is worth, by whole games played out (issue 14).
+
+The search commander picks between the rules commander's choice and its best other (unit,
+kind) by short playouts valued at a horizon. Whether a search form is stronger can be asked
+game by game (``bench.search_pairs``: hundreds of games per answer, since one changed choice
+reseeds every later die), or decision by decision, as here: take the activations of rules
+against rules games (shooty-300 against melee-300, open table, the seeds of series 14), play
+each candidate on to the game's end ``R`` times with the rules commander on both sides and
+dice common to the candidates, and keep each candidate's share of the points for the side to
+act (a win 1, a draw 1/2). Those are the decisions' truths; a search form is then judged by
+the share it gains over the rules commander's choice, averaged over the decisions
+(``--judge``), for a few seconds of CPU instead of an hour of games::
+
+    .venv/bin/python -m bench.decision_truth OUT.jsonl GAMES [--per 4] [--rollouts 64]
+        [--k 3] [--system gff] [--from K] [--jobs 2]
+    .venv/bin/python -m bench.decision_truth OUT.jsonl --judge search,sx-r1-o4-h99 [--jobs 2]
+
+A row of OUT per decision: the game seed, the decision's index among the game's activations,
+the candidates (the rules pick first) and per candidate the rollouts' shares and final point
+margins.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections.abc import Sequence
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bench.harness import argument, positional, refuse
+from bench.search_pairs import SERIES, register, spec
+from oprlab.errors import UserError
+from oprlab.game.actions import ACTIVATIONS, Action
+from oprlab.game.play import play_game
+from oprlab.game.systems import find_system
+from oprlab.players import get_commander
+from oprlab.players.rules_commander import RulesCommander
+from oprlab.players.search import SearchCommander, candidates, value
+from oprlab.rng import MAX_SEED, child_seed
+
+Z95 = 1.959963984540054
+
+
+class _Recorder:
+    """The rules commander, keeping a copy of the game at each activation it decides."""
+
+    name = "rules"
+
+    def __init__(self, k: int) -> None:
+        self.guide = RulesCommander(0)
+        self.k = k
+        self.seen: list[tuple[Any, list[Action]]] = []
+
+    def choose(self, state: Any, actions: Sequence[Action]) -> Action:
+        pick = self.guide.choose(state, actions)
+        if any(a.kind in ACTIVATIONS for a in actions):
+            cands = candidates(self.guide, state, actions, pick, self.k)
+            if len(cands) >= 2:
+                self.seen.append((state.clone(), list(actions)))
+        return pick
+
+
+def decisions(system: str, seed: int, k: int) -> list[tuple[Any, list[Action]]]:
+    """The activations with two or more candidates of the rules against rules game ``seed``."""
+    s = spec()
+    m = s.matchups[0]
+    rec = _Recorder(k)
+    play_game(m.army_a, m.army_b, [rec, rec], seed=seed, log=False, system=system)
+    return rec.seen
+
+
+def rollout(rules: Any, state: Any, action: Action, dice: int, policy: RulesCommander) -> Any:
+    """``action`` then the rules commander on both sides to the game's end."""
+    game = state.clone(np.random.Generator(np.random.PCG64(dice)))  # as the search's copies
+    rules.apply(game, action)
+    while not game.done:
+        actions = rules.legal_actions(game)
+        if not actions:
+            break
+        rules.apply(game, policy.choose(game, actions))
+    return game
+
+
+def share(winner: int | None, side: int) -> float:
+    return 0.5 if winner is None else float(winner == side)
+
+
+def truth(task: tuple[str, int, int, int, int]) -> dict[str, Any]:
+    system, seed, index, rollouts, k = task
+    state, actions = decisions(system, seed, k)[index]
+    rules = find_system(system)
+    guide = RulesCommander(0)
+    pick = guide.choose(state, actions)
+    cands = candidates(guide, state, actions, pick, k)
+    side = state.active
+    dice = np.random.Generator(np.random.PCG64([seed, index])).integers(MAX_SEED, size=rollouts)
+    shares, margins = [], []
+    for a in cands:
+        s_row, m_row = [], []
+        for d in dice:
+            game = rollout(rules, state, a, int(d), guide)
+            s_row.append(share(game.winner, side))
+            m_row.append(round(value(game, side), 3))
+        shares.append(s_row)
+        margins.append(m_row)
+    return {
+        "system": system,
+        "seed": seed,
+        "index": index,
+        "round": state.round,
+        "side": side,
+        "cands": [str(a) for a in cands],
+        "shares": shares,
+        "margins": margins,
+    }
+
+
+def judge_game(
+    task: tuple[str, str, int, int, list[int], list[list[str]]],
+) -> tuple[list[list[Any]], int]:
+    """What a search form makes of each candidate at the recorded decisions of one game: its
+    mean values, in the recorded candidates' order (``None`` where it did not weigh one), and
+    the decisions it applied on copies."""
+    name, system, seed, k, indices, cands = task
+    seen = decisions(system, seed, k)
+    register(name)
+    out, nodes = [], 0
+    for index, names in zip(indices, cands, strict=True):
+        state, actions = seen[index]
+        commander = get_commander(name, child_seed(seed, 7 + index))
+        if not isinstance(commander, SearchCommander):
+            raise SystemExit(f"error: {name!r} is not a search commander")
+        pick = commander.guide.choose(state, actions)
+        mine, means = commander.weigh(state, actions, pick)
+        got = {str(a): m for a, m in zip(mine, means, strict=True)}
+        out.append([got.get(c) for c in names])
+        nodes += commander.nodes
+    return out, nodes
+
+
+def _mean_ci(xs: Sequence[float]) -> str:
+    m = sum(xs) / len(xs)
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / max(1, len(xs) - 1))
+    return f"{m:+.4f} ± {Z95 * sd / math.sqrt(len(xs)):.4f}"
+
+
+def judge(path: str, names: list[str], jobs: int, margins: Sequence[float]) -> None:
+    """Per form: the share gained over the rules pick per decision (the truth's mean share of
+    the candidate the form plays, less the rules pick's), with a 95% interval over the
+    decisions, for the form as it is and with a margin (the alternative played only when its
+    mean beats the rules pick's by more than the margin, in points), the paired difference
+    from the first form's; and how well the form's difference of means ranks the truth's
+    (Spearman)."""
+    rows = [json.loads(x) for x in Path(path).read_text(encoding="utf-8").splitlines()]
+    k = max(len(r["cands"]) for r in rows)
+    by_game: dict[tuple[str, int], list[int]] = {}
+    for i, r in enumerate(rows):
+        by_game.setdefault((r["system"], r["seed"]), []).append(i)
+    truth_diff = [
+        sum(r["shares"][1]) / len(r["shares"][1]) - sum(r["shares"][0]) / len(r["shares"][0])
+        for r in rows
+    ]
+    first: list[float] = []
+    for name in names:
+        tasks = [
+            (name, sy, seed, k, [rows[i]["index"] for i in ii], [rows[i]["cands"] for i in ii])
+            for (sy, seed), ii in by_game.items()
+        ]
+        with Pool(jobs) as pool:
+            got = pool.map(judge_game, tasks)
+        est = [0.0] * len(rows)
+        nodes = sum(n for _, n in got) / len(rows)
+        for ii, (means, _) in zip(by_game.values(), got, strict=True):
+            for i, m in zip(ii, means, strict=True):
+                est[i] = m[1] - m[0] if m[0] is not None and m[1] is not None else -math.inf
+        for margin in margins:
+            gains = [t if e > margin else 0.0 for t, e in zip(truth_diff, est, strict=True)]
+            off = sum(e > margin for e in est)
+            paired = ""
+            if not first:
+                first = gains
+            elif margin == margins[0]:
+                d = [a - b for a, b in zip(gains, first, strict=True)]
+                paired = "  against the first " + _mean_ci(d)
+            print(
+                f"{name:20} margin {margin:5.0f}  decisions {len(gains):4}  off {off:4}  "
+                f"gain per decision {_mean_ci(gains)}  nodes {nodes:.1f}{paired}"
+            )
+        finite = [(e, t) for e, t in zip(est, truth_diff, strict=True) if math.isfinite(e)]
+        if len(finite) > 2:
+            a = np.argsort(np.argsort([e for e, _ in finite]))
+            b = np.argsort(np.argsort([t for _, t in finite]))
+            print(f"{name:20} rank correlation with the truth {np.corrcoef(a, b)[0, 1]:+.3f}")
+    oracle(rows)
+
+
+def oracle(rows: list[dict[str, Any]]) -> None:
+    """What a perfect chooser among the candidates would gain: chosen by the first half of
+    the rollouts and scored by the second (so the rollouts' noise does not flatter it)."""
+    for upto in range(2, max(len(r["cands"]) for r in rows) + 1):
+        gains = []
+        for r in rows:
+            half = len(r["shares"][0]) // 2
+            first = [sum(s[:half]) / half for s in r["shares"][:upto]]
+            second = [sum(s[half:]) / (len(s) - half) for s in r["shares"][:upto]]
+            best = max(range(len(first)), key=lambda i: (first[i], -i))
+            gains.append(second[best] - second[0])
+        m = sum(gains) / len(gains)
+        sd = math.sqrt(sum((g - m) ** 2 for g in gains) / max(1, len(gains) - 1))
+        print(
+            f"oracle over {upto} candidates: gain per decision {m:+.4f} ± "
+            f"{Z95 * sd / math.sqrt(len(gains)):.4f}"
+        )
+
+
+USAGE = (
+    "python -m bench.decision_truth OUT.jsonl GAMES [--per N] [--rollouts R] [--k K]"
+    " [--system S] [--from K] [--jobs J] | OUT.jsonl --judge A,B [--margins M,M] [--jobs J]"
+)
+FLAGS = ("--per", "--rollouts", "--k", "--system", "--from", "--jobs", "--judge", "--margins")
+
+
+def _flag(argv: list[str], flag: str, default: str, number: bool = True) -> str:
+    """The value after ``flag`` (a whole number when ``number``), or ``default``."""
+    if flag not in argv:
+        return default
+    return argument(argv, argv.index(flag) + 1, flag, USAGE, number=number)
+
+
+def main(argv: list[str]) -> None:
+    out = argument(argv, 0, "OUT", USAGE)
+    positional(
+        [a for i, a in enumerate(argv) if i == 0 or argv[i - 1] not in FLAGS], FLAGS, 2, USAGE
+    )
+    jobs = int(_flag(argv, "--jobs", "1"))
+    if "--judge" in argv:
+        names = _flag(argv, "--judge", "", number=False).split(",")
+        for name in names:  # a bad name is one line before any game is played
+            try:
+                register(name)
+                if not isinstance(get_commander(name, 0), SearchCommander):
+                    raise ValueError("not a search commander")
+            except (KeyError, ValueError, UserError) as exc:
+                refuse(
+                    "--judge", "search forms (search, search:48, sx-...)", f"{name!r}: {exc}", USAGE
+                )
+        text = _flag(argv, "--margins", "0", number=False)
+        try:
+            margins = [float(x) for x in text.split(",")]
+        except ValueError:
+            refuse("--margins", "numbers, as in 0,20", repr(text), USAGE)
+        if not Path(out).is_file():
+            refuse("OUT", "a file of decisions made by this script", repr(out), USAGE)
+        judge(out, names, jobs, margins)
+        return
+    games = int(argument(argv, 1, "GAMES", USAGE, number=True))
+    per, rollouts, k = (
+        int(_flag(argv, f, d)) for f, d in (("--per", "4"), ("--rollouts", "64"), ("--k", "3"))
+    )
+    system, start = _flag(argv, "--system", "gff", number=False), int(_flag(argv, "--from", "0"))
+    if system not in ("gff", "riverside"):
+        refuse("--system", "gff or riverside", repr(system), USAGE)
+    if k < 2 or rollouts < 2:
+        refuse("--k and --rollouts", "2 or more", f"{k} and {rollouts}", USAGE)
+    todo = []
+    for g in range(start, start + games):
+        seed = child_seed(SERIES + 1000, g)  # not the ladder's seeds
+        n = len(decisions(system, seed, k))
+        rng = np.random.Generator(np.random.PCG64(seed))
+        todo += [
+            (system, seed, int(i), rollouts, k)
+            for i in sorted(rng.choice(n, min(per, n), replace=False))
+        ]
+    done = set()
+    if Path(out).exists():  # resume: decisions already in OUT are not played again
+        for line in Path(out).read_text(encoding="utf-8").splitlines():
+            r = json.loads(line)
+            done.add((r["system"], r["seed"], r["index"]))
+    todo = [t for t in todo if (t[0], t[1], t[2]) not in done]
+    print(f"{len(todo)} decisions to play out", file=sys.stderr)
+    with open(out, "a", encoding="utf-8") as f, Pool(jobs) as pool:
+        for row in pool.imap_unordered(truth, todo):
+            f.write(json.dumps(row) + "\n")
+            f.flush()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,46 @@
+"""bench.decision_truth: a recorded decision's candidates played out to the game's end, and a
+search form's view of them (issue 14's decision-level measurement)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bench import decision_truth as dt
+
+from oprlab.game.systems import find_system
+from oprlab.players.rules_commander import RulesCommander
+from oprlab.players.search import value
+
+SEED = 11
+
+
+def test_a_decision_is_played_out_per_candidate_to_the_end() -> None:
+    row = dt.truth(("gff", SEED, 3, 2, 2))
+    assert row["index"] == 3 and len(row["cands"]) == 2
+    state, actions = dt.decisions("gff", SEED, 2)[3]
+    assert row["cands"][0] == str(RulesCommander(0).choose(state, actions))  # the rules pick first
+    assert row["cands"][0] != row["cands"][1]
+    for shares in row["shares"]:
+        assert len(shares) == 2 and set(shares) <= {0.0, 0.5, 1.0}
+
+
+def test_a_rollout_is_its_dice() -> None:
+    state, actions = dt.decisions("gff", SEED, 2)[5]
+    rules, policy = find_system("gff"), RulesCommander(0)
+    pick = policy.choose(state, actions)
+    one, two = (dt.rollout(rules, state, pick, 99, policy) for _ in range(2))
+    assert one.done and two.done and one.winner == two.winner
+    assert value(one, 0) == value(two, 0)
+    assert not state.done  # played on copies: the recorded state is untouched
+
+
+def test_judge_scores_a_form_against_the_truth(tmp_path: Path, capsys: object) -> None:
+    rows = [dt.truth(("gff", SEED, i, 2, 2)) for i in (1, 2)]
+    path = tmp_path / "t.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    means, nodes = dt.judge_game(("search:4", "gff", SEED, 2, [1, 2], [r["cands"] for r in rows]))
+    assert nodes > 0 and all(m[0] is not None and m[1] is not None for m in means)
+    dt.judge(str(path), ["search:4"], 1, [0.0])
+    out = capsys.readouterr().out  # type: ignore[attr-defined]
+    assert "search:4" in out and "decisions    2" in out and "oracle over 2" in out
