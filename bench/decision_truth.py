@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from bench.harness import argument, positional, refuse
+from bench.harness import append_rows, argument, positional, refuse, rows_done
 from bench.search_pairs import SERIES, register, spec
 from oprlab.errors import UserError
 from oprlab.game.actions import ACTIVATIONS, Action
@@ -276,17 +276,11 @@ def main(argv: list[str]) -> None:
             (system, seed, int(i), rollouts, k)
             for i in sorted(rng.choice(n, min(per, n), replace=False))
         ]
-    done = set()
-    if Path(out).exists():  # resume: decisions already in OUT are not played again
-        for line in Path(out).read_text(encoding="utf-8").splitlines():
-            r = json.loads(line)
-            done.add((r["system"], r["seed"], r["index"]))
+    done = rows_done(out, lambda r: (r["system"], r["seed"], r["index"]))  # resume
     todo = [t for t in todo if (t[0], t[1], t[2]) not in done]
     print(f"{len(todo)} decisions to play out", file=sys.stderr)
-    with open(out, "a", encoding="utf-8") as f, Pool(jobs) as pool:
-        for row in pool.imap_unordered(truth, todo):
-            f.write(json.dumps(row) + "\n")
-            f.flush()
+    with Pool(jobs) as pool:
+        append_rows(out, pool.imap_unordered(truth, todo))
 
 
 if __name__ == "__main__":

@@ -6,11 +6,13 @@ time a call costs moves far less."""
 
 from __future__ import annotations
 
+import json
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import NoReturn
+from pathlib import Path
+from typing import Any, NoReturn
 
 
 @dataclass(frozen=True)
@@ -73,3 +75,21 @@ def positional(argv: list[str], flags: Sequence[str], most: int, usage: str) -> 
     if len(rest) > most:
         refuse("arguments", f"at most {most}", repr(" ".join(rest)), usage)
     return rest
+
+
+def rows_done(out: str, key: Callable[[dict[str, Any]], tuple[Any, ...]]) -> set[tuple[Any, ...]]:
+    """The keys of the rows already in the JSON-lines file ``out`` (none if it is absent): the
+    experiment scripts append a row per game or decision, so a stopped run resumes."""
+    if not Path(out).exists():
+        return set()
+    lines = Path(out).read_text(encoding="utf-8").splitlines()
+    return {key(json.loads(line)) for line in lines}
+
+
+def append_rows(out: str, rows: Iterable[dict[str, Any]]) -> None:
+    """Each row as one JSON line at the end of ``out``, flushed as it comes (a stopped run
+    keeps every row finished)."""
+    with open(out, "a", encoding="utf-8") as f:
+        for row in rows:
+            f.write(json.dumps(row) + "\n")
+            f.flush()

@@ -25,7 +25,7 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
-from bench.harness import argument
+from bench.harness import append_rows, argument, rows_done
 from oprlab.analysis.ladder import LadderSpec, Matchup, Task, play_task
 from oprlab.errors import UserError
 from oprlab.players import get_commander
@@ -208,16 +208,10 @@ def main(argv: list[str]) -> None:
         except (KeyError, ValueError, UserError) as exc:
             print(f"error: variant {name!r}: {exc}\nusage: {USAGE}", file=sys.stderr)
             sys.exit(2)
-    done = set()
-    if Path(out).exists():  # resume: games already in OUT are not played again
-        for line in Path(out).read_text(encoding="utf-8").splitlines():
-            r = json.loads(line)
-            done.add((r["system"], r["a"], r["b"], r["seed"]))
+    done = rows_done(out, lambda r: (r["system"], r["a"], r["b"], r["seed"]))  # resume
     todo = [t for t in tasks(n, names, start) if (t[0], t[2], t[3], t[4]) not in done]
-    with open(out, "a", encoding="utf-8") as f, Pool(jobs) as pool:
-        for row in pool.imap(play, todo):
-            f.write(json.dumps(row) + "\n")
-            f.flush()
+    with Pool(jobs) as pool:
+        append_rows(out, pool.imap(play, todo))
 
 
 if __name__ == "__main__":

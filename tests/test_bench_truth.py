@@ -44,3 +44,15 @@ def test_judge_scores_a_form_against_the_truth(tmp_path: Path, capsys: object) -
     dt.judge(str(path), ["search:4"], 1, [0.0])
     out = capsys.readouterr().out  # type: ignore[attr-defined]
     assert "search:4" in out and "decisions    2" in out and "oracle over 2" in out
+
+
+def test_a_stopped_run_resumes(tmp_path: Path, capsys: object) -> None:
+    """Rows already in OUT are not played again (bench.harness.rows_done / append_rows)."""
+    out = str(tmp_path / "t.jsonl")
+    argv = [out, "1", "--per", "1", "--rollouts", "2", "--k", "2", "--from", "5"]
+    dt.main(argv)
+    first = Path(out).read_text(encoding="utf-8").splitlines()
+    assert len(first) == 1 and json.loads(first[0])["shares"]
+    dt.main(argv)
+    assert Path(out).read_text(encoding="utf-8").splitlines() == first
+    assert "0 decisions to play out" in capsys.readouterr().err  # type: ignore[attr-defined]
