@@ -239,7 +239,7 @@ class Bounds(Scoring):
         end (``units[pick[i]]`` moving to ``ends[i]``): a melee unit's bonus near the nearest
         enemy, a wary unit's danger from the enemy fighters whose charge reach the end lies in.
 
-        The gaps to the enemies are :meth:`Units.gaps`'s sums, for every end at once; the ends
+        The gaps to the enemies are :meth:`Units.gaps_from`'s, for every end at once; the ends
         come from a vectorised ``step_toward``, a few units in the last place off the score's,
         so a threat counts only when the end lies inside its reach by far more than that (the
         bonus moves by less than 3 times the gap's error). Before, the bonus was bounded by 15
@@ -264,12 +264,7 @@ class Bounds(Scoring):
                 out[moves[melee]] = 15.0
                 continue
             at = ends[moves]
-            d = (
-                np.hypot(enemies.x[None, :] - at[:, 0, None], enemies.y[None, :] - at[:, 1, None])
-                - enemies.r[None, :]
-            )
-            low = np.minimum.reduceat(d, enemies.starts, axis=1)
-            low = np.where(low > 0.0, low, 0.0)
+            low = enemies.gaps_from(at[:, 0], at[:, 1])
             if melee.any():
                 out[moves[melee]] = 15.0 / (1.0 + low[melee].min(axis=1) / 6.0)
             threats = self._threats(state, view, side)

@@ -61,14 +61,19 @@ class Units:
         todo = [p for p in dict.fromkeys(points) if p not in self._gaps]
         if not todo or not self.units or not self.whole:
             return
-        px = np.array([p[0] for p in todo], dtype=np.float64)[:, None]
-        py = np.array([p[1] for p in todo], dtype=np.float64)[:, None]
-        d = np.hypot(self.x[None, :] - px, self.y[None, :] - py) - self.r[None, :]
+        px = np.array([p[0] for p in todo], dtype=np.float64)
+        py = np.array([p[1] for p in todo], dtype=np.float64)
+        for p, row in zip(todo, self.gaps_from(px, py).tolist(), strict=True):
+            self._gaps[p] = row
+
+    def gaps_from(self, px: FloatArray, py: FloatArray) -> FloatArray:
+        """The gaps from each point (``px[i]``, ``py[i]``) to each unit, a row per point, in one
+        call: :meth:`gaps`'s numbers. Every unit must have models (``whole``)."""
+        d = np.hypot(self.x[None, :] - px[:, None], self.y[None, :] - py[:, None]) - self.r[None, :]
         low = np.minimum.reduceat(d, self.starts, axis=1)
         # max(0.0, v) for each v (NaN and -0.0 give 0.0 as max does), in one call
-        rows = np.where(low > 0.0, low, 0.0).tolist()
-        for p, row in zip(todo, rows, strict=True):
-            self._gaps[p] = row
+        out: FloatArray = np.where(low > 0.0, low, 0.0)
+        return out
 
     def gaps(self, at: Point) -> list[float]:
         """The gap from ``at`` to each unit's closest base edge, in unit order."""
