@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from bench.harness import append_rows, argument, positional, refuse, rows_done
-from bench.search_pairs import SERIES, register, spec
+from bench.search_pairs import SERIES, register, share, spec
 from oprlab.errors import UserError
 from oprlab.game.actions import ACTIVATIONS, Action
 from oprlab.game.play import play_game
@@ -47,29 +47,29 @@ Z95 = 1.959963984540054
 
 
 class _Recorder:
-    """The rules commander, keeping a copy of the game at each activation it decides."""
+    """The rules commander, keeping a copy of the game at each activation it decides that has
+    a second candidate (an activation of another unit or kind than its pick: what
+    :func:`candidates` would add, without scoring them)."""
 
     name = "rules"
 
-    def __init__(self, k: int) -> None:
+    def __init__(self) -> None:
         self.guide = RulesCommander(0)
-        self.k = k
         self.seen: list[tuple[Any, list[Action]]] = []
 
     def choose(self, state: Any, actions: Sequence[Action]) -> Action:
         pick = self.guide.choose(state, actions)
-        if any(a.kind in ACTIVATIONS for a in actions):
-            cands = candidates(self.guide, state, actions, pick, self.k)
-            if len(cands) >= 2:
-                self.seen.append((state.clone(), list(actions)))
+        mine = (pick.unit, pick.kind)
+        if any(a.kind in ACTIVATIONS and (a.unit, a.kind) != mine for a in actions):
+            self.seen.append((state.clone(), list(actions)))
         return pick
 
 
-def decisions(system: str, seed: int, k: int) -> list[tuple[Any, list[Action]]]:
+def decisions(system: str, seed: int) -> list[tuple[Any, list[Action]]]:
     """The activations with two or more candidates of the rules against rules game ``seed``."""
     s = spec()
     m = s.matchups[0]
-    rec = _Recorder(k)
+    rec = _Recorder()
     play_game(m.army_a, m.army_b, [rec, rec], seed=seed, log=False, system=system)
     return rec.seen
 
@@ -86,13 +86,9 @@ def rollout(rules: Any, state: Any, action: Action, dice: int, policy: RulesComm
     return game
 
 
-def share(winner: int | None, side: int) -> float:
-    return 0.5 if winner is None else float(winner == side)
-
-
 def truth(task: tuple[str, int, int, int, int]) -> dict[str, Any]:
     system, seed, index, rollouts, k = task
-    state, actions = decisions(system, seed, k)[index]
+    state, actions = decisions(system, seed)[index]
     rules = find_system(system)
     guide = RulesCommander(0)
     pick = guide.choose(state, actions)
@@ -121,13 +117,13 @@ def truth(task: tuple[str, int, int, int, int]) -> dict[str, Any]:
 
 
 def judge_game(
-    task: tuple[str, str, int, int, list[int], list[list[str]]],
+    task: tuple[str, str, int, list[int], list[list[str]]],
 ) -> tuple[list[list[Any]], int]:
     """What a search form makes of each candidate at the recorded decisions of one game: its
     mean values, in the recorded candidates' order (``None`` where it did not weigh one), and
     the decisions it applied on copies."""
-    name, system, seed, k, indices, cands = task
-    seen = decisions(system, seed, k)
+    name, system, seed, indices, cands = task
+    seen = decisions(system, seed)
     register(name)
     out, nodes = [], 0
     for index, names in zip(indices, cands, strict=True):
@@ -157,7 +153,6 @@ def judge(path: str, names: list[str], jobs: int, margins: Sequence[float]) -> N
     from the first form's; and how well the form's difference of means ranks the truth's
     (Spearman)."""
     rows = [json.loads(x) for x in Path(path).read_text(encoding="utf-8").splitlines()]
-    k = max(len(r["cands"]) for r in rows)
     by_game: dict[tuple[str, int], list[int]] = {}
     for i, r in enumerate(rows):
         by_game.setdefault((r["system"], r["seed"]), []).append(i)
@@ -168,7 +163,7 @@ def judge(path: str, names: list[str], jobs: int, margins: Sequence[float]) -> N
     first: list[float] = []
     for name in names:
         tasks = [
-            (name, sy, seed, k, [rows[i]["index"] for i in ii], [rows[i]["cands"] for i in ii])
+            (name, sy, seed, [rows[i]["index"] for i in ii], [rows[i]["cands"] for i in ii])
             for (sy, seed), ii in by_game.items()
         ]
         with Pool(jobs) as pool:
@@ -270,7 +265,7 @@ def main(argv: list[str]) -> None:
     todo = []
     for g in range(start, start + games):
         seed = child_seed(SERIES + 1000, g)  # not the ladder's seeds
-        n = len(decisions(system, seed, k))
+        n = len(decisions(system, seed))
         rng = np.random.Generator(np.random.PCG64(seed))
         todo += [
             (system, seed, int(i), rollouts, k)

@@ -30,7 +30,7 @@ from oprlab.analysis.ladder import LadderSpec, Matchup, Task, play_task
 from oprlab.errors import UserError
 from oprlab.players import get_commander
 from oprlab.players.base import COMMANDERS, REVISIONS
-from oprlab.players.search import SearchCommander
+from oprlab.players.search import R3_BUDGET, SearchCommander
 from oprlab.rng import child_seed
 from oprlab.samples import sample_path
 from oprlab.units.formats import army_format
@@ -64,10 +64,12 @@ def register(name: str) -> None:
     """``sx-k2-s3-h4-r1-o4-d1-t1-y2-w50-sure``: a search variant (candidates, samples, horizon,
     budget, dice reseeded after the candidate's own activation, extra samples of that
     activation, successive halving, strata of the activation's outcomes, the enemy's replies
-    searched, the worst reply's weight in percent, the sure rule)."""
+    searched, the worst reply's weight in percent, the sure rule). Without ``b`` the budget is
+    :data:`R3_BUDGET` (24), the one every variant in docs/commanders.md was measured at before
+    ``search`` r4 made 48 the default, so their commands still play the same games."""
     if not name.startswith("sx-") or name in COMMANDERS:
         return
-    kw: dict[str, Any] = {}
+    kw: dict[str, Any] = {"budget": R3_BUDGET, "base": R3_BUDGET}
     for part in name.split("-")[1:]:
         if part == "sure":
             kw["sure"] = True
@@ -141,7 +143,7 @@ def report(
                 if s != system or n != name or seat != 0 or (s, n, seed, 1) not in games:
                     continue
                 other = games[(s, n, seed, 1)]
-                score = (_share(r["winner"], 0) + _share(other["winner"], 1)) / 2
+                score = (share(r["winner"], 0) + share(other["winner"], 1)) / 2
                 pairs_of[name][seed] = score
                 if (s, seed) in base:
                     cost[name].append((r["seconds"] + other["seconds"]) / 2 / base[(s, seed)])
@@ -172,7 +174,8 @@ def report(
                 print(line + f"  cost {ratio:4.1f}x" + (f"  vs {first}: {diff}" if diff else ""))
 
 
-def _share(winner: int | None, seat: int) -> float:
+def share(winner: int | None, seat: int) -> float:
+    """A game's points for the side in ``seat``: a win 1, a draw 1/2, a loss 0."""
     return 0.5 if winner is None else float(winner == seat)
 
 

@@ -7,10 +7,12 @@ import json
 from pathlib import Path
 
 from bench import decision_truth as dt
+from bench.search_pairs import register
 
 from oprlab.game.systems import find_system
+from oprlab.players import get_commander
 from oprlab.players.rules_commander import RulesCommander
-from oprlab.players.search import value
+from oprlab.players.search import R3_BUDGET, SearchCommander, value
 
 SEED = 11
 
@@ -18,7 +20,7 @@ SEED = 11
 def test_a_decision_is_played_out_per_candidate_to_the_end() -> None:
     row = dt.truth(("gff", SEED, 3, 2, 2))
     assert row["index"] == 3 and len(row["cands"]) == 2
-    state, actions = dt.decisions("gff", SEED, 2)[3]
+    state, actions = dt.decisions("gff", SEED)[3]
     assert row["cands"][0] == str(RulesCommander(0).choose(state, actions))  # the rules pick first
     assert row["cands"][0] != row["cands"][1]
     for shares in row["shares"]:
@@ -26,7 +28,7 @@ def test_a_decision_is_played_out_per_candidate_to_the_end() -> None:
 
 
 def test_a_rollout_is_its_dice() -> None:
-    state, actions = dt.decisions("gff", SEED, 2)[5]
+    state, actions = dt.decisions("gff", SEED)[5]
     rules, policy = find_system("gff"), RulesCommander(0)
     pick = policy.choose(state, actions)
     one, two = (dt.rollout(rules, state, pick, 99, policy) for _ in range(2))
@@ -39,7 +41,7 @@ def test_judge_scores_a_form_against_the_truth(tmp_path: Path, capsys: object) -
     rows = [dt.truth(("gff", SEED, i, 2, 2)) for i in (1, 2)]
     path = tmp_path / "t.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    means, nodes = dt.judge_game(("search:4", "gff", SEED, 2, [1, 2], [r["cands"] for r in rows]))
+    means, nodes = dt.judge_game(("search:4", "gff", SEED, [1, 2], [r["cands"] for r in rows]))
     assert nodes > 0 and all(m[0] is not None and m[1] is not None for m in means)
     dt.judge(str(path), ["search:4"], 1, [0.0])
     out = capsys.readouterr().out  # type: ignore[attr-defined]
@@ -56,3 +58,14 @@ def test_a_stopped_run_resumes(tmp_path: Path, capsys: object) -> None:
     dt.main(argv)
     assert Path(out).read_text(encoding="utf-8").splitlines() == first
     assert "0 decisions to play out" in capsys.readouterr().err  # type: ignore[attr-defined]
+
+
+def test_search_pairs_variants_keep_r3s_budget() -> None:
+    """A ``sx-`` variant without ``b`` plays at 24 (the budget its documented runs used), with
+    ``b`` at that budget."""
+    for name in ("sx-r1-o8", "sx-r1-b48"):
+        register(name)
+    plain, longer = get_commander("sx-r1-o8"), get_commander("sx-r1-b48")
+    assert isinstance(plain, SearchCommander) and isinstance(longer, SearchCommander)
+    assert plain.budget == R3_BUDGET == 24 and plain.own == 8
+    assert longer.budget == 48 and longer.own == 0
