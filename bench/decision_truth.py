@@ -12,12 +12,17 @@ the share it gains over the rules commander's choice, averaged over the decision
 (``--judge``), for a few seconds of CPU instead of an hour of games::
 
     .venv/bin/python -m bench.decision_truth OUT.jsonl GAMES [--per 4] [--rollouts 64]
-        [--k 3] [--system gff] [--from K] [--jobs 2]
+        [--k 3] [--system gff] [--from K] [--player search] [--jobs 2]
     .venv/bin/python -m bench.decision_truth OUT.jsonl --judge search,sx-r1-o4-h99 [--jobs 2]
 
-A row of OUT per decision: the game seed, the decision's index among the game's activations,
-the candidates (the rules pick first) and per candidate the rollouts' shares and final point
-margins.
+With ``--player`` the decisions are recorded from games that player (seat ``seed % 2``)
+plays against the rules commander, its own activations only: the states a searching side
+reaches, where the gain per decision adds up to its games' score (the performance difference
+of the two policies is the sum of these gains over the states the new one visits).
+
+A row of OUT per decision: the game seed, the player, the decision's index among the game's
+activations, the candidates (the rules pick first) and per candidate the rollouts' shares and
+final point margins.
 """
 
 from __future__ import annotations
@@ -47,14 +52,14 @@ Z95 = 1.959963984540054
 
 
 class _Recorder:
-    """The rules commander, keeping a copy of the game at each activation it decides that has
-    a second candidate (an activation of another unit or kind than its pick: what
-    :func:`candidates` would add, without scoring them)."""
+    """A commander (the rules commander, or ``player``) keeping a copy of the game at each
+    activation it decides that has a second candidate (an activation of another unit or kind
+    than the rules pick: what :func:`candidates` would add, without scoring them)."""
 
-    name = "rules"
-
-    def __init__(self) -> None:
+    def __init__(self, player: str = "rules", seed: int = 0) -> None:
+        self.name = player
         self.guide = RulesCommander(0)
+        self.player = None if player == "rules" else get_commander(player, seed)
         self.seen: list[tuple[Any, list[Action]]] = []
 
     def choose(self, state: Any, actions: Sequence[Action]) -> Action:
@@ -62,15 +67,25 @@ class _Recorder:
         mine = (pick.unit, pick.kind)
         if any(a.kind in ACTIVATIONS and (a.unit, a.kind) != mine for a in actions):
             self.seen.append((state.clone(), list(actions)))
-        return pick
+        return pick if self.player is None else self.player.choose(state, actions)
 
 
-def decisions(system: str, seed: int) -> list[tuple[Any, list[Action]]]:
-    """The activations with two or more candidates of the rules against rules game ``seed``."""
+def decisions(system: str, seed: int, player: str = "rules") -> list[tuple[Any, list[Action]]]:
+    """The activations with two or more candidates of game ``seed``: rules against rules (both
+    sides' activations), or ``player`` in seat ``seed % 2`` against the rules commander (its
+    activations only: the states that player reaches)."""
     s = spec()
     m = s.matchups[0]
-    rec = _Recorder()
-    play_game(m.army_a, m.army_b, [rec, rec], seed=seed, log=False, system=system)
+    if player == "rules":
+        rec = _Recorder()
+        play_game(m.army_a, m.army_b, [rec, rec], seed=seed, log=False, system=system)
+        return rec.seen
+    register(player)
+    seat = seed % 2
+    rec = _Recorder(player, child_seed(seed, 3))
+    sides: list[Any] = [RulesCommander(0), RulesCommander(0)]
+    sides[seat] = rec
+    play_game(m.army_a, m.army_b, sides, seed=seed, log=False, system=system)
     return rec.seen
 
 
@@ -86,9 +101,14 @@ def rollout(rules: Any, state: Any, action: Action, dice: int, policy: RulesComm
     return game
 
 
-def truth(task: tuple[str, int, int, int, int]) -> dict[str, Any]:
-    system, seed, index, rollouts, k = task
-    state, actions = decisions(system, seed)[index]
+def truth(
+    task: tuple[str, int, int, int, int, str],
+    seen: Sequence[tuple[Any, list[Action]]] | None = None,
+) -> dict[str, Any]:
+    """One recorded decision's candidates, each played on to the game's end ``rollouts`` times
+    (the game replayed unless its ``seen`` decisions are given)."""
+    system, seed, index, rollouts, k, player = task
+    state, actions = (decisions(system, seed, player) if seen is None else seen)[index]
     rules = find_system(system)
     guide = RulesCommander(0)
     pick = guide.choose(state, actions)
@@ -108,6 +128,7 @@ def truth(task: tuple[str, int, int, int, int]) -> dict[str, Any]:
         "system": system,
         "seed": seed,
         "index": index,
+        "player": player,
         "round": state.round,
         "side": side,
         "cands": [str(a) for a in cands],
@@ -116,14 +137,28 @@ def truth(task: tuple[str, int, int, int, int]) -> dict[str, Any]:
     }
 
 
+def game_truths(task: tuple[str, int, str, int, int, int, list[int]]) -> list[dict[str, Any]]:
+    """The truths of ``per`` decisions of one game, chosen at random by the game's seed (less
+    those in ``done``): the game is replayed once for all of them."""
+    system, seed, player, per, rollouts, k, done = task
+    seen = decisions(system, seed, player)
+    rng = np.random.Generator(np.random.PCG64(seed))
+    picked = sorted(rng.choice(len(seen), min(per, len(seen)), replace=False))
+    return [
+        truth((system, seed, int(i), rollouts, k, player), seen)
+        for i in picked
+        if int(i) not in done
+    ]
+
+
 def judge_game(
-    task: tuple[str, str, int, list[int], list[list[str]]],
+    task: tuple[str, str, int, str, list[int], list[list[str]]],
 ) -> tuple[list[list[Any]], int]:
     """What a search form makes of each candidate at the recorded decisions of one game: its
     mean values, in the recorded candidates' order (``None`` where it did not weigh one), and
     the decisions it applied on copies."""
-    name, system, seed, indices, cands = task
-    seen = decisions(system, seed)
+    name, system, seed, player, indices, cands = task
+    seen = decisions(system, seed, player)
     register(name)
     out, nodes = [], 0
     for index, names in zip(indices, cands, strict=True):
@@ -153,9 +188,9 @@ def judge(path: str, names: list[str], jobs: int, margins: Sequence[float]) -> N
     from the first form's; and how well the form's difference of means ranks the truth's
     (Spearman)."""
     rows = [json.loads(x) for x in Path(path).read_text(encoding="utf-8").splitlines()]
-    by_game: dict[tuple[str, int], list[int]] = {}
+    by_game: dict[tuple[str, int, str], list[int]] = {}
     for i, r in enumerate(rows):
-        by_game.setdefault((r["system"], r["seed"]), []).append(i)
+        by_game.setdefault((r["system"], r["seed"], r.get("player", "rules")), []).append(i)
     truth_diff = [
         sum(r["shares"][1]) / len(r["shares"][1]) - sum(r["shares"][0]) / len(r["shares"][0])
         for r in rows
@@ -163,8 +198,8 @@ def judge(path: str, names: list[str], jobs: int, margins: Sequence[float]) -> N
     first: list[float] = []
     for name in names:
         tasks = [
-            (name, sy, seed, [rows[i]["index"] for i in ii], [rows[i]["cands"] for i in ii])
-            for (sy, seed), ii in by_game.items()
+            (name, sy, seed, pl, [rows[i]["index"] for i in ii], [rows[i]["cands"] for i in ii])
+            for (sy, seed, pl), ii in by_game.items()
         ]
         with Pool(jobs) as pool:
             got = pool.map(judge_game, tasks)
@@ -215,9 +250,20 @@ def oracle(rows: list[dict[str, Any]]) -> None:
 
 USAGE = (
     "python -m bench.decision_truth OUT.jsonl GAMES [--per N] [--rollouts R] [--k K]"
-    " [--system S] [--from K] [--jobs J] | OUT.jsonl --judge A,B [--margins M,M] [--jobs J]"
+    " [--system S] [--from K] [--player P] [--jobs J] | OUT.jsonl --judge A,B [--margins M,M]"
+    " [--jobs J]"
 )
-FLAGS = ("--per", "--rollouts", "--k", "--system", "--from", "--jobs", "--judge", "--margins")
+FLAGS = (
+    "--per",
+    "--rollouts",
+    "--k",
+    "--system",
+    "--from",
+    "--player",
+    "--jobs",
+    "--judge",
+    "--margins",
+)
 
 
 def _flag(argv: list[str], flag: str, default: str, number: bool = True) -> str:
@@ -262,20 +308,24 @@ def main(argv: list[str]) -> None:
         refuse("--system", "gff or riverside", repr(system), USAGE)
     if k < 2 or rollouts < 2:
         refuse("--k and --rollouts", "2 or more", f"{k} and {rollouts}", USAGE)
+    player = _flag(argv, "--player", "rules", number=False)
+    if player != "rules":
+        try:
+            register(player)
+            get_commander(player, 0)
+        except (KeyError, UserError) as exc:
+            refuse(
+                "--player", "a commander (rules, search:48, sx-...)", f"{player!r}: {exc}", USAGE
+            )
+    done = rows_done(out, lambda r: (r["system"], r["seed"], r.get("player", "rules"), r["index"]))
     todo = []
     for g in range(start, start + games):
         seed = child_seed(SERIES + 1000, g)  # not the ladder's seeds
-        n = len(decisions(system, seed))
-        rng = np.random.Generator(np.random.PCG64(seed))
-        todo += [
-            (system, seed, int(i), rollouts, k)
-            for i in sorted(rng.choice(n, min(per, n), replace=False))
-        ]
-    done = rows_done(out, lambda r: (r["system"], r["seed"], r["index"]))  # resume
-    todo = [t for t in todo if (t[0], t[1], t[2]) not in done]
-    print(f"{len(todo)} decisions to play out", file=sys.stderr)
+        ready = [i for sy, sd, pl, i in done if (sy, sd, pl) == (system, seed, player)]
+        todo.append((system, seed, player, per, rollouts, k, ready))
+    print(f"{games} games to play, {len(done)} decisions already played out", file=sys.stderr)
     with Pool(jobs) as pool:
-        append_rows(out, pool.imap_unordered(truth, todo))
+        append_rows(out, (row for rows in pool.imap_unordered(game_truths, todo) for row in rows))
 
 
 if __name__ == "__main__":

@@ -64,9 +64,10 @@ def register(name: str) -> None:
     """``sx-k2-s3-h4-r1-o4-d1-t1-y2-w50-sure``: a search variant (candidates, samples, horizon,
     budget, dice reseeded after the candidate's own activation, extra samples of that
     activation, successive halving, strata of the activation's outcomes, the enemy's replies
-    searched, the worst reply's weight in percent, the sure rule). Without ``b`` the budget is
-    :data:`R3_BUDGET` (24), the one every variant in docs/commanders.md was measured at before
-    ``search`` r4 made 48 the default, so their commands still play the same games."""
+    searched, the worst reply's weight in percent, the sure rule; ``v1``: the learned value).
+    Without ``b`` the budget is :data:`R3_BUDGET` (24), the one every variant in
+    docs/commanders.md was measured at before ``search`` r4 made 48 the default, so their
+    commands still play the same games."""
     if not name.startswith("sx-") or name in COMMANDERS:
         return
     kw: dict[str, Any] = {"budget": R3_BUDGET, "base": R3_BUDGET}
@@ -87,6 +88,7 @@ def register(name: str) -> None:
                     "d": "halve",
                     "t": "strata",
                     "y": "replies",
+                    "v": "learned",
                 }[part[0]]
             ] = int(part[1:])
     COMMANDERS[name] = partial(SearchCommander, **kw)

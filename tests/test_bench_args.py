@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
         ("decision_truth", ["--judge", "search,nobody"], "'nobody'"),
         ("decision_truth", ["--judge", "rules"], "'rules'"),
         ("decision_truth", ["--judge", "search", "--margins", "a"], "--margins"),
+        ("decision_truth", ["3", "--player", "nobody"], "--player"),
     ],
 )
 def test_bad_arguments_are_one_line(
@@ -74,6 +75,10 @@ def _refused(script: str, argv: list[str], names: str) -> None:
         ("instructions", ["gff300", "--seeds"], "--seeds"),
         ("instructions", ["--repeat", "0"], "'0'"),
         ("instructions", ["--fast"], "'--fast'"),
+        ("value_fit", ["many"], "GAMES"),
+        ("value_fit", ["5"], "10 or more"),
+        ("value_fit", ["20", "--system", "wwpd"], "--system"),
+        ("value_fit", ["20", "--jobs", "x"], "--jobs"),
     ],
 )
 def test_other_scripts_refuse_bad_arguments_in_one_line(

@@ -18,7 +18,7 @@ SEED = 11
 
 
 def test_a_decision_is_played_out_per_candidate_to_the_end() -> None:
-    row = dt.truth(("gff", SEED, 3, 2, 2))
+    row = dt.truth(("gff", SEED, 3, 2, 2, "rules"))
     assert row["index"] == 3 and len(row["cands"]) == 2
     state, actions = dt.decisions("gff", SEED)[3]
     assert row["cands"][0] == str(RulesCommander(0).choose(state, actions))  # the rules pick first
@@ -38,10 +38,12 @@ def test_a_rollout_is_its_dice() -> None:
 
 
 def test_judge_scores_a_form_against_the_truth(tmp_path: Path, capsys: object) -> None:
-    rows = [dt.truth(("gff", SEED, i, 2, 2)) for i in (1, 2)]
+    rows = [dt.truth(("gff", SEED, i, 2, 2, "rules")) for i in (1, 2)]
     path = tmp_path / "t.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    means, nodes = dt.judge_game(("search:4", "gff", SEED, [1, 2], [r["cands"] for r in rows]))
+    means, nodes = dt.judge_game(
+        ("search:4", "gff", SEED, "rules", [1, 2], [r["cands"] for r in rows])
+    )
     assert nodes > 0 and all(m[0] is not None and m[1] is not None for m in means)
     dt.judge(str(path), ["search:4"], 1, [0.0])
     out = capsys.readouterr().out  # type: ignore[attr-defined]
@@ -57,7 +59,7 @@ def test_a_stopped_run_resumes(tmp_path: Path, capsys: object) -> None:
     assert len(first) == 1 and json.loads(first[0])["shares"]
     dt.main(argv)
     assert Path(out).read_text(encoding="utf-8").splitlines() == first
-    assert "0 decisions to play out" in capsys.readouterr().err  # type: ignore[attr-defined]
+    assert "1 decisions already played out" in capsys.readouterr().err  # type: ignore[attr-defined]
 
 
 def test_search_pairs_variants_keep_r3s_budget() -> None:
@@ -69,3 +71,15 @@ def test_search_pairs_variants_keep_r3s_budget() -> None:
     assert isinstance(plain, SearchCommander) and isinstance(longer, SearchCommander)
     assert plain.budget == R3_BUDGET == 24 and plain.own == 8
     assert longer.budget == 48 and longer.own == 0
+
+
+def test_decisions_of_a_searched_game_are_the_searching_sides() -> None:
+    """With a player the game is that player (seat ``seed % 2``) against the rules commander,
+    and only its activations are recorded: the states the search reaches, replayed alike."""
+    seen = dt.decisions("gff", SEED, "search:4")
+    again = dt.decisions("gff", SEED, "search:4")
+    assert seen and all(state.active == SEED % 2 for state, _ in seen)
+    assert [str(a) for _, a in seen] == [str(a) for _, a in again]
+    rows = dt.game_truths(("gff", SEED, "search:4", 2, 2, 2, []))
+    assert len(rows) == 2 and all(r["player"] == "search:4" for r in rows)
+    assert dt.game_truths(("gff", SEED, "search:4", 2, 2, 2, [r["index"] for r in rows])) == []

@@ -33,13 +33,13 @@ from typing import Any
 import numpy as np
 
 from oprlab.errors import OptionError
-from oprlab.game import objectives
 from oprlab.game.actions import ACTIVATIONS, Action
 from oprlab.game.state import GameState
 from oprlab.game.system import RuleSystem
 from oprlab.game.systems import find_system
 from oprlab.players.base import COMMANDERS, TUNED
 from oprlab.players.rules_commander import OBJECTIVE_VALUE, RulesCommander
+from oprlab.players.search_value import WEIGHTS, standing, win_value
 from oprlab.rng import MAX_SEED, SeedLike, own_generator
 
 __all__ = [
@@ -120,26 +120,7 @@ def value(state: GameState, side: int, *, endgame: bool = False) -> float:
     ``endgame``: the result is decided by markers alone, so in the last round a marker is worth
     :data:`LAST_ROUND_MARKER` (points lost only break ties) and a finished game is worth
     :data:`RESULT` for the winner, less for the loser."""
-    holders = [
-        (u.side, u.placement)
-        for u in state.units.values()
-        if u.on_table and not u.shaken and u.placement is not None and u.arrived != state.round
-    ]
-    held = [0, 0]
-    for marker, sides in zip(
-        state.objectives, objectives.sides_near(state.objectives, holders), strict=True
-    ):
-        owner = next(iter(sides)) if len(sides) == 1 else None if sides else marker.controller
-        if owner is not None:
-            held[owner] += 1
-    lost = [0.0, 0.0]
-    for u in state.units.values():
-        per_model = u.unit.cost / max(1, u.unit.size)
-        if u.routed or u.models <= 0:
-            gone = float(u.unit.size)
-        else:
-            gone = u.unit.size - u.models + u.markers / max(1, u.unit.tough)
-        lost[u.side] += gone * per_model
+    held, lost = standing(state)
     other = 1 - side
     points = lost[other] - lost[side]
     if endgame and state.done:
@@ -169,6 +150,7 @@ class SearchCommander:
         replies: int = 1,
         worst: float = 1.0,
         base: int = DEFAULT_BUDGET,
+        learned: bool = False,
     ) -> None:
         head = head or ("search-end" if endgame else "search")
         self.name = head if budget == base else f"{head}:{budget}"  # base: the form's own
@@ -177,6 +159,7 @@ class SearchCommander:
         self.reseed = reseed or own > 0 or halve or strata or replies > 1
         self.own, self.halve, self.strata = own, halve, strata
         self.replies, self.worst = replies, worst
+        self.learned = learned
         self.rng = own_generator(seed)
         self.guide = RulesCommander(seed)  # prunes, and decides everything not searched
         self.policy = RulesCommander(seed)  # plays the copies on (its own view of them)
@@ -222,6 +205,14 @@ class SearchCommander:
             ]
         return cands, [sum(v) / len(v) if v else -np.inf for v in values]
 
+    def _value(self, game: GameState, side: int) -> float:
+        """What a copy is worth to ``side``: :func:`value`, or with ``learned`` the side's
+        chance of winning (:func:`~oprlab.players.search_value.win_value`) where the system
+        has learned weights."""
+        if self.learned and game.system in WEIGHTS:
+            return win_value(game, side, game.system)
+        return value(game, side, endgame=self.endgame)
+
     def _playout(
         self, rules: RuleSystem, state: GameState, action: Action, seed: int, horizon: int
     ) -> float:
@@ -231,7 +222,7 @@ class SearchCommander:
         game: Any = state.clone(_dice(seed))
         rules.apply(game, action)
         self.nodes += self._play_on(rules, game, start, 1, horizon)
-        return value(game, side, endgame=self.endgame)
+        return self._value(game, side)
 
     def _play_on(self, rules: RuleSystem, game: Any, start: int, nodes: int, horizon: int) -> int:
         """The rules commander plays both sides of ``game`` on, to the end of round ``start``
@@ -301,7 +292,7 @@ class SearchCommander:
         moved = game.clone() if len(seeds) > 1 and game.rng.bit_generator.state == fresh else None
         nodes = 1 + self._finish(rules, game, start)
         self.nodes += nodes
-        post = value(game, side, endgame=self.endgame)
+        post = self._value(game, side)
         if game.rng.bit_generator.state == fresh:  # no die in the whole activation
             copies = [game] + [game.clone() for _ in range(min(keep, self.samples, len(seeds)) - 1)]
             return [(post, c, nodes) for c in copies] + [(post, None, nodes)] * (
@@ -318,9 +309,7 @@ class SearchCommander:
                 done = 1
             done += self._finish(rules, other, start)
             self.nodes += done - (moved is not None)
-            out.append(
-                (value(other, side, endgame=self.endgame), other if len(out) < keep else None, done)
-            )
+            out.append((self._value(other, side), other if len(out) < keep else None, done))
         return out
 
     def _finish(self, rules: RuleSystem, game: Any, start: int) -> int:
@@ -350,7 +339,7 @@ class SearchCommander:
         ``horizon`` decisions in all; its value for ``side`` then."""
         game.rng = _dice(cont)
         self.nodes += self._play_on(rules, game, start, nodes, horizon) - nodes
-        return value(game, side, endgame=self.endgame)
+        return self._value(game, side)
 
     def _answer(
         self,
@@ -402,7 +391,7 @@ class SearchCommander:
             rules.apply(copy, reply)
             done = nodes + 1 + self._finish(rules, copy, start)  # its shot, fight and so on
             self.nodes += self._play_on(rules, copy, start, done, horizon) - nodes
-            ends.append(value(copy, side, endgame=self.endgame))
+            ends.append(self._value(copy, side))
         return ends
 
 
