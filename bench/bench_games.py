@@ -495,6 +495,56 @@ the 600-point game spends outside the commander and movement is the legal action
 targets (`gff_shooting.type_reach`, about 5% under cProfile) and `can_charge`'s contact search
 (about 4.5%), not this branch's files.
 
+Issue 13's shooting-sight and charge-check steps (spd11, twelfth session; every golden unchanged
+and the same digests of the games before and after; instructions by `PYTHONPATH=.
+.venv/bin/python -m bench.instructions gff300 --seeds 1-4`, `gff600 riverside --seeds 1-2` under
+callgrind, load 3 to 6, each checkout in a worktree of the same path length; start 538b53c:
+3.765 G, 6.799 G and 2.001 G, in a worktree of a longer path 3.760 G, 6.809 G and 2.007 G).
+GFF's sight memo (`gff_shooting.sight`) was keyed on every unit's position, two placement keys
+for the pair and one for every other unit on the table, but GFF's sight never reads the other
+units (seed 003: models never block; `table.sight.gff_visible_all` drops them): it is keyed on
+the shooter's and the target's positions alone (a unit moved into the line keeps the answer, the
+shooter moved does not). Its misses traced the sight lines (415 traces in two 600-point games
+with the game's own cover check of the 53 shots); on a table without a sight-blocking piece
+every alive model sees every target with a model left, and `seeing` answers that without a trace
+(this pays on open tables such as these; with such a piece the lines are traced as before): 106
+traces are left, that cover check's. A weapon type's reach was each weapon's `firing` mask, a
+numpy pass per weapon and target; `Sight.nearest` keeps the least distance of a seeing model and
+of any alive model, and a weapon reaches exactly when that is within its range (`min(d) <= r` is
+`any(d <= r)`): 300 pts -> 3.666 G, 600 pts -> 6.533 G, Riverside 1.998 G (the listing's
+shooting targets 6.2% -> 2.1% of a 600-point game under cProfile). The contact search's straight
+check (`charge._reach_contact_search`: the nearest spot in plain sight is the answer) tested
+every spot within the allowance, free and clear, a line from a repeated start to each: it now
+asks whether the start is free first, traces the lines as a fan from it (`NavGraph.clear`'s fan,
+the same bits) and only to the free spots: -> 3.660 G, 6.519 G, Riverside (whose charges search
+the same way) 1.998 -> 1.992 G. Together GFF 300 pts 3.765 -> 3.660 G (-2.8%), 600 pts 6.799 ->
+6.519 G (-4.1%; 3.56 times a 300-point game by instructions, from 3.61), Riverside 2.001 ->
+1.992 G (-0.4%). Tests: tests/game/test_gff_sight_shortcuts.py (on open and generated tables,
+every shooter and enemy of the activation states of random games: `seeing`, the memoised sight
+and every weapon type's reach equal the full trace and each weapon's firing models; a sight kept
+while other units move into the line; no line traced without a sight blocker; made-up sights at,
+just inside and just outside a range, Indirect, removed and unseeing models; fails when the
+shortcut is taken with terrain or the 1e-6 of "within" is dropped),
+tests/game/test_sight_memos.py and tests/table/test_charge_straight_check.py (the spot, path and
+progress the line-by-line check takes, open and generated tables with friends in the line,
+starts inside a friend's hull, the first free spot hidden; fails when the free spots are taken
+without their lines). Tried and not kept: `gff.charge_targets`' gaps to every enemy in one numpy
+pass (the same bits as `geometry.gap`): the per-pair memo's hits cost less (0.23 -> 0.37 s of
+two 600-point games under cProfile); the commander's charge test with the listing's greedy vouch
+(`can_charge(listing=True)`): in GFF the greedy search cost more than the A* it spared (59
+greedy searches 0.17 s against 40 A* 0.05 s under cProfile); the free contact spots worked out
+once per base size in `can_charge` (4 of 117 searches in two 600-point games try a second
+model). Measured and left: the commander's charge tests are mostly charges then made (65 asks
+and 48 charges in two 600-point games after the warm-up; the charge's own test finds the search
+remembered), so `can_charge`'s cost (about 5% of a 600-point game under cProfile) is the search
+itself: the obstacles built for the mover (about a quarter: the hulls of units that moved, one
+set per target), A* (a fifth) and the free and clear tests, in table/blockers.py, paths.py and
+navgraph.py; A* (`paths.find_path`) is about 15% of a 600-point game, most of it the moves'
+paths. The odds the memo misses (724 of 1,148 `attack_odds` asks in two 600-point games after
+the warm-up, 177 of them composing a die's chain, about 1.4 ms each under cProfile) are
+rules/gff/fast.py's; the game's cover check traces its lines on an open table too (106 traces,
+`gff_fire`).
+
 The tenth session's whole change (gff8 and river8 merged, 27 Nov 2026; every golden and the same
 digests; `PYTHONPATH=. .venv/bin/python -m bench.instructions gff300 riverside --seeds 1-2`
 under callgrind, start 03d624e against the merge): GFF 300 pts 2.160 -> 2.065 G (-4.4% on these

@@ -111,7 +111,11 @@ def test_a_remembered_gff_sight_is_the_fresh_one_and_moves_with_the_units() -> N
         np.array(first.distance),
     )
     assert np.array_equal(first.sees, fresh[0])
-    _placed(blocker).centres[:, 0] -= 19.0  # into the line
+    _placed(blocker).centres[:, 0] -= 19.0  # into the line: GFF's models never block
+    kept = gff_shooting.sight(state, us, target)
+    assert kept is first and len(gff_shooting._SIGHTS) == 1
+    assert np.array_equal(kept.sees, gff_shooting.seeing(state, us, target))
+    _placed(us).centres[:, 0] += 1.0
     moved = gff_shooting.sight(state, us, target)
     assert moved is not first and len(gff_shooting._SIGHTS) == 2
     assert np.array_equal(moved.sees, gff_shooting.seeing(state, us, target))

@@ -15,8 +15,10 @@ May import ``oprlab.game`` state, geometry and bennies, ``oprlab.rules`` and ``o
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -31,7 +33,7 @@ from oprlab.rules.gff.attack import LONG_RANGE
 from oprlab.rules.gff.melee import carried
 from oprlab.rules.gff.profile import AttackProfile, attack_profile
 from oprlab.rules.weapon_lines import lines, share_out
-from oprlab.table.model import Placement
+from oprlab.table.model import Placement, Table, TerrainType
 from oprlab.units.model import Unit, Weapon
 
 BoolArray = npt.NDArray[np.bool_]
@@ -73,8 +75,14 @@ def seeing(
     rest: Sequence[Placement] | None = None,
 ) -> np.ndarray:
     """Which models of ``us`` (all of its models, removed ones False) see ``target``
-    (``rest``: :func:`others`, when the caller has them)."""
+    (``rest``: :func:`others`, when the caller has them; GFF's sight never reads them).
+
+    Seed 003 "Line of Sight": only sight-blocking terrain hides a model (models never block,
+    ``table.sight.gff_visible_all``), so on a table without such a piece every alive model
+    sees every target with a model left, and no line is traced."""
     assert us.placement is not None and target.placement is not None
+    if not blocks_sight(state.table):
+        return us.placement.alive & bool(target.placement.alive.any())
     return geo.sees(
         state.table,
         us.placement,
@@ -83,6 +91,11 @@ def seeing(
         system="gff",
         cache=state.sight,
     )
+
+
+def blocks_sight(table: Table) -> bool:
+    """Whether some piece of ``table`` blocks sight (what GFF's sight lines are traced for)."""
+    return any(p.has(TerrainType.BLOCKING) for p in table.pieces)
 
 
 @dataclass(frozen=True, eq=False)
@@ -97,6 +110,24 @@ class Sight:
     sees: BoolArray
     distance: npt.NDArray[np.float64]
 
+    @cached_property
+    def nearest(self) -> tuple[float, float]:
+        """The least distance of a model that sees the target, and of any alive model
+        (``inf``: none): a weapon of range ``r`` reaches the target from some model exactly
+        when the first (Indirect: the second) is within ``r`` (:meth:`firing`'s test, as
+        ``min(d) <= r`` is ``any(d <= r)``)."""
+        seen = self.distance[self.sees]
+        alive = self.distance[np.isfinite(self.distance)]
+        return (
+            float(seen.min()) if len(seen) else math.inf,
+            float(alive.min()) if len(alive) else math.inf,
+        )
+
+    def reaches(self, unit: Unit, w: Weapon) -> bool:
+        """Whether some model may fire ``w`` (:meth:`firing`'s ``any()``, from :attr:`nearest`)."""
+        seen, alive = self.nearest
+        return (alive if indirect(unit, w) else seen) <= (w.range or 0) + EPS
+
     def firing(self, unit: Unit, w: Weapon) -> BoolArray:
         """Models that may fire ``w``: in its range, and in line of sight unless Indirect."""
         able = np.isfinite(self.distance) if indirect(unit, w) else self.sees
@@ -105,26 +136,27 @@ class Sight:
 
 
 def sight(state: GameState, us: UnitState, target: UnitState) -> Sight:
-    """What each model of ``us`` makes of ``target``, remembered by every position it
-    depends on (a decision asks the same pair again: listing shots, scoring, the attack)."""
+    """What each model of ``us`` makes of ``target``, remembered by the table and the two
+    units' positions (a decision asks the same pair again: listing shots, scoring, the
+    attack). The other units are not in the key: GFF's sight never reads them (models never
+    block, :func:`seeing`), so another unit's move keeps the answer."""
     assert us.placement is not None and target.placement is not None
     shooter, seen = us.placement, target.placement
-    rest = others(state, us, target)
-    key = (geo.placement_key(shooter), geo.placement_key(seen), *map(geo.placement_key, rest))
+    key = (geo.placement_key(shooter), geo.placement_key(seen))
     return by_table(
         _SIGHTS,
         state.table,
         key,
         lambda: Sight(
-            frozen(np.asarray(seeing(state, us, target, rest), dtype=np.bool_)),
+            frozen(np.asarray(seeing(state, us, target), dtype=np.bool_)),
             frozen(geo.model_gaps(shooter, seen)),
         ),
         _SIGHTS_SIZE,
     )
 
 
-#: Sights by table (held, so its id stays unique) and every position: 735 asked, 214
-#: different, in five 300-point games.
+#: Sights by table (held, so its id stays unique) and the two units' positions: 735 asked, 214
+#: different, in five 300-point games (with every position in the key).
 _SIGHTS: dict[tuple[object, ...], tuple[object, Sight]] = game_memo("game.gff_shooting._SIGHTS")
 _SIGHTS_SIZE = 4096
 
@@ -134,7 +166,7 @@ def type_reach(state: GameState, us: UnitState, target: UnitState) -> dict[str, 
     look = sight(state, us, target)
     out: dict[str, bool] = {}
     for w in ranged_weapons(us.unit):
-        out[w.name] = out.get(w.name, False) or bool(look.firing(us.unit, w).any())
+        out[w.name] = out.get(w.name, False) or look.reaches(us.unit, w)
     return out
 
 

@@ -253,14 +253,15 @@ def _reach_contact_search(
     order = np.argsort(straight, kind="stable")
     order = order[straight[order] <= allow + 1e-9]
     nav = m.nav(radius)
-    if resume is None and len(order) and nav is not None:
-        # the nearest spot in plain sight is the best one
+    blocks = m.blocks(radius)
+    if resume is None and len(order) and nav is not None and nav.free(start[None, :], blocks)[0]:
+        # the nearest spot in plain sight is the best one: the lines are traced as a fan from
+        # the start (``clear``'s same answers) and only to the free spots
         near = spots[order]
-        blocks = m.blocks(radius)
-        starts = np.repeat(start[None, :], len(near), axis=0)
-        seen = nav.free(near, blocks) & nav.clear(starts, near, blocks)
-        if nav.free(start[None, :], blocks)[0] and seen.any():
-            j = int(np.argmax(seen))
+        free = nav.free(near, blocks).nonzero()[0]
+        seen = free[nav.clear(start, near[free], blocks)] if len(free) else free
+        if len(seen):
+            j = int(seen[0])
             a, b = start, near[j]
             climb = float(nav.climb(a[None, :], b[None, :])[0])
             length = float(np.hypot(*(b - a)))
