@@ -7,7 +7,10 @@ lost) weighs a marker the same in round 1 as in round 4, and a unit's points the
 the game is decided as when it is not. The learned value is instead a side's expected share
 of the game (a win 1, a draw 1/2) as a logistic model of a few differences between the sides
 (:func:`features`), with weights for each round, fitted to where rules-against-rules games
-ended (``bench.value_fit``). Its weights are in :data:`WEIGHTS`, one set per system.
+ended (``bench.value_fit``). Its weights are in :data:`WEIGHTS` (GFF's). It predicts the
+games better than the points value, yet the search chooses worse with it (judged decision by
+decision, docs/commanders.md): what goes with winning in the rules commander's games is not
+what an action changes. So it is a bench variant (``sx-...-v1``), not the search's value.
 """
 
 from __future__ import annotations
