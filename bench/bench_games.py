@@ -545,6 +545,40 @@ the warm-up, 177 of them composing a die's chain, about 1.4 ms each under cProfi
 rules/gff/fast.py's; the game's cover check traces its lines on an open table too (106 traces,
 `gff_fire`).
 
+Issue 13's cover and die-chain steps (spd12, thirteenth session; every golden unchanged and the
+same digests of the games before and after; instructions by `PYTHONPATH=. .venv/bin/python -m
+bench.instructions gff300 --seeds 1-4`, `gff600 riverside --seeds 1-2` under callgrind, load 2 to
+6, each checkout in a worktree of the same path length; start 637bdad: 3.659 G, 6.539 G and 1.993
+G). The game's own cover check (`gff_fire.target_in_cover`, which the shot and the rules
+commander's score both ask) traced its sight lines on open tables too (76 checks and 152 traces in
+two 600-point games and their warm-up); on a table without terrain GFF's cover is a house rule's
+fortifying alone (cover is terrain's, models never block), so it asks only that there, as the
+commander's own check already did: 600 pts -> 6.478 G. A die's chain (rules/gff/fast.py) was keyed
+on the canonical weapon, situation and target, which still held what seed 003's clauses never read:
+the weapon's name (it names a stateful mechanic's pool only), the target's Tough (the wound
+track's), the owners (a clock's or pool's: the fast path refuses stateful mechanics) and, but for
+an Indirect weapon, whether the attacker moved. Keyed without them (under seed 003's own hooks
+only; a house rule's hooks keep the full key) the chains built in two 600-point games fall from 564
+to 431 with the warm-up (177 -> 137 after it), and each check's float outcomes (a quarter of a
+chain: the exact outcomes turned into floats) are remembered across chains: the chains' time in
+those games and their warm-up 0.236 -> 0.090 s (a clock round each build, load 5). Together GFF 300
+pts 3.659 -> 3.594 G (-1.8%), 600 pts 6.539 -> 6.457 G (-1.3%; 3.59 times a 300-point game by
+instructions, from 3.57: the 300-point games gained more), Riverside 1.993 -> 1.993 G (its odds and
+cover are its own). Tests: tests/game/test_gff_cover_shortcut.py (every shooter and enemy of the
+activation states of random games, Indirect or not, on open and generated tables and with
+Fortifications: the full check's answer; no sight line traced on an open table; a cover piece that
+blocks no sight still covers; fails when the shortcut is taken on a table without sight blockers or
+skips the house rule) and tests/rules/gff/test_fast_die_key.py (over 2,000 queries of weapons,
+situations and targets, names, Tough, owners and moves varied: every cached chain bit for bit the
+one built from the query itself, far fewer built; an Indirect weapon's move keeps its chains apart;
+another set of hooks keeps the full key). Measured and not kept: leaving a weapon's range and melee
+flag out of the key too (431 chains either way). Measured and left: the fast odds now cost about
+2.7% of two 600-point games under cProfile (724 misses of `attack_odds_fast` after the warm-up,
+0.15 of 5.5 s; the 137 chains 0.04 s), what is left of a chain being `attack_chain.float_die`'s own
+loops (shared with Riverside's fast path); the estimates' identity memo (`players.memo`, 12,745
+asks, 2,051 misses) costs about 6% with its misses. The rules commander's cover check
+(players/rules/cover.py) keeps its own open-table shortcut, now the game's too.
+
 The tenth session's whole change (gff8 and river8 merged, 27 Nov 2026; every golden and the same
 digests; `PYTHONPATH=. .venv/bin/python -m bench.instructions gff300 riverside --seeds 1-2`
 under callgrind, start 03d624e against the merge): GFF 300 pts 2.160 -> 2.065 G (-4.4% on these

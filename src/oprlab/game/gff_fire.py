@@ -199,10 +199,16 @@ def target_in_cover(
 ) -> bool:
     """Whether ``target`` has cover from a shot of ``us`` (seed 003 "Cover Terrain": most
     shooting models see it in cover, ``geometry.in_cover``), or a house rule fortifies it; the
-    one check the shot and the rules commander's score of it both make."""
+    one check the shot and the rules commander's score of it both make.
+
+    On a table without terrain only a house rule's fortifying gives cover: GFF's cover is
+    terrain's alone (models never block, ``table.cover.gff_cover_all``), so no sight line is
+    traced there (``geometry.in_cover`` would answer no: test_gff_cover_shortcut.py)."""
     if us.placement is None or target.placement is None:
         return False
-    return opr_rules(state).fortified(state, target) or geo.in_cover(
+    if opr_rules(state).fortified(state, target):
+        return True
+    return bool(state.table.pieces) and geo.in_cover(
         state.table,
         us.placement,
         target.placement,

@@ -26,10 +26,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from oprlab.mechanics import Check, Mechanic, Owner
+from oprlab.mechanics import Check, Mechanic, Outcome, Owner, State
+from oprlab.prob.dist import Dist
 from oprlab.prob.floats import Array, frozen, power
 from oprlab.rules import attack_chain as chain
-from oprlab.rules.gff.attack import HOOKS, LONG_RANGE, GffHooks, Situation
+from oprlab.rules.gff.attack import ATTACKER, DEFENDER, HOOKS, LONG_RANGE, GffHooks, Situation
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
 from oprlab.rules.gff.wounds import Damage, rolls_wound_effect, wound_effect_check
 
@@ -51,34 +52,51 @@ class AttackOddsArrays:
 
 
 def _canonical(
-    p: AttackProfile, s: Situation, d: DefenderProfile, ranges: tuple[float, ...] = (LONG_RANGE,)
+    p: AttackProfile,
+    s: Situation,
+    d: DefenderProfile,
+    ranges: tuple[float, ...] = (LONG_RANGE,),
+    seed: bool = False,
 ) -> tuple[Situation, DefenderProfile]:
     """Drop what one die's chain cannot depend on, so the cache hits across a game.
 
     A die's chain reads the distance only against its hooks' thresholds (``ranges``: seed
     003's 9", a house rule may add more), the target's size only for Blast, and never the
-    target's markers or Shaken (those act after the dice are summed).
+    target's markers or Shaken (those act after the dice are summed). Under seed 003's own
+    clauses (``seed``: :data:`HOOKS`) it never reads the target's Tough (the wound track's),
+    the owners (a check's clock or pool: the fast path refuses stateful mechanics) nor, but
+    for an Indirect weapon, whether the attacker moved.
     """
-    return _canonical_at(p.blast, s, d, ranges)
+    return _canonical_at(p.blast, s, d, ranges, seed and not p.indirect, seed)
 
 
 @lru_cache(maxsize=4096)
 def _canonical_at(
-    blast: int, s: Situation, d: DefenderProfile, ranges: tuple[float, ...]
+    blast: int,
+    s: Situation,
+    d: DefenderProfile,
+    ranges: tuple[float, ...],
+    unread_move: bool = False,
+    seed: bool = False,
 ) -> tuple[Situation, DefenderProfile]:
-    """:func:`_canonical` by the weapon's Blast alone, cached: a frozen dataclass costs
-    thousands of instructions to build, and every query the weapon cache misses needs one."""
+    """:func:`_canonical` by the weapon's Blast (and ``unread_move``: not Indirect) alone,
+    cached: a frozen dataclass costs thousands of instructions to build, and every query the
+    weapon cache misses needs one."""
     over = [r for r in ranges if s.distance > r]
     s2 = replace(s, distance=max(over) + 1.0 if over else 0.0)
     models = min(d.blast_models, blast) if blast > 1 else 1
     d2 = replace(d, models=models, markers=0, shaken=False, near=None)
+    if seed:
+        s2 = replace(s2, attacker=ATTACKER, defender=DEFENDER, moved=s.moved and not unread_move)
+        d2 = replace(d2, tough=1)
     return s2, d2
 
 
 @lru_cache(maxsize=4096)
-def _one_die(p: AttackProfile) -> AttackProfile:
-    """``p`` with one attack die: the key of its die chain (see :func:`_die`), cached."""
-    return replace(p, dice=1)
+def _one_die(p: AttackProfile, seed: bool = False) -> AttackProfile:
+    """``p`` with one attack die: the key of its die chain (see :func:`_die`), cached; under
+    seed 003's clauses without its name too (it names the pool of a stateful mechanic only)."""
+    return replace(p, dice=1, name="") if seed else replace(p, dice=1)
 
 
 def _die_chain(
@@ -92,7 +110,7 @@ def _die_chain(
 def _die_cached(
     p: AttackProfile, s: Situation, d: DefenderProfile, mech_key: str, hooks: GffHooks = HOOKS
 ) -> chain.FloatDie:
-    return _die_chain(p, s, d, chain.mechanic_for(mech_key), hooks)
+    return _die_chain(p, s, d, _Remembered(mech_key), hooks)
 
 
 def _die(
@@ -101,8 +119,34 @@ def _die(
     """One die's chain under the canonical key. The weapon's dice count is left out too: a
     random mechanic's outcomes never read it (only the clock's token pool does, and the fast
     path refuses the clock), so a unit that loses a model no longer composes its chain again."""
-    s2, d2 = _canonical(p, s, d, hooks.long_ranges)
-    return _die_cached(p if p.dice == 1 else _one_die(p), s2, d2, mech_key, hooks)
+    seed = hooks is HOOKS
+    s2, d2 = _canonical(p, s, d, hooks.long_ranges, seed)
+    one = _one_die(p, True) if seed else p if p.dice == 1 else _one_die(p)
+    return _die_cached(one, s2, d2, mech_key, hooks)
+
+
+class _Remembered(Mechanic):
+    """A stateless mechanic whose float outcomes are remembered by check across die chains
+    (converting a check's exact outcomes to floats was a quarter of a chain): the same
+    outcomes and floats, in the same order."""
+
+    name = "remembered"
+    summary = "a stateless mechanic's float outcomes, remembered"
+
+    def __init__(self, mech_key: str) -> None:
+        self.key = mech_key
+
+    def outcomes(self, check: Check, state: State = None) -> Dist[Outcome]:
+        return chain.mechanic_for(self.key).outcomes(check, state)
+
+    def float_outcomes(self, check: Check, state: State = None) -> list[tuple[Outcome, float]]:
+        return _float_outcomes(self.key, check)
+
+
+@lru_cache(maxsize=8192)
+def _float_outcomes(mech_key: str, check: Check) -> list[tuple[Outcome, float]]:
+    """``check``'s float outcomes under the mechanic of ``mech_key`` (read only, shared)."""
+    return chain.mechanic_for(mech_key).float_outcomes(check)
 
 
 @lru_cache(maxsize=4096)
@@ -211,6 +255,7 @@ def clear_caches() -> None:
     for cached in (
         _canonical_at,
         _one_die,
+        _float_outcomes,
         _die_cached,
         chain.powered,
         _weapon,
