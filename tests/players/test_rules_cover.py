@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import oprlab
-from oprlab.game import gff_fire
+from oprlab.game import geometry, gff_fire
 from oprlab.game.state import GameState, Objective, UnitState
 from oprlab.game.systems import find_system
 from oprlab.players.rules import cover
@@ -70,8 +70,7 @@ def test_an_open_table_traces_no_sight_lines(monkeypatch: pytest.MonkeyPatch) ->
     def traced(*_: object, **__: object) -> bool:
         raise AssertionError("traced sight lines on an open table")
 
-    monkeypatch.setattr(gff_fire, "target_in_cover", traced)
-    monkeypatch.setattr(cover, "target_in_cover", traced)
+    monkeypatch.setattr(geometry, "in_cover", traced)  # the game's sight lines for cover
     assert not any(cover.gff_target_cover(state, us, t) for us, t in _pairs(state))
 
 

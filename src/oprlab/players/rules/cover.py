@@ -13,19 +13,12 @@ from __future__ import annotations
 
 from oprlab.game import riverside_combat
 from oprlab.game.gff_fire import target_in_cover
-from oprlab.game.opr.hooks import opr_rules
 from oprlab.game.state import GameState, UnitState
 
 
 def gff_target_cover(state: GameState, us: UnitState, target: UnitState) -> bool:
-    """Whether ``target`` has cover from a shot of ``us`` (seed 003, the game's own check).
-
-    On a table without terrain only a house rule's fortifying gives cover: GFF's cover is
-    terrain's alone (models never block, ``table.cover.gff_cover_all``), so the sight lines the
-    check would trace (a few percent of a game on an open table) are not traced."""
-    if not state.table.pieces:
-        placed = us.placement is not None and target.placement is not None
-        return placed and opr_rules(state).fortified(state, target)
+    """Whether ``target`` has cover from a shot of ``us`` (seed 003, the game's own check,
+    which traces no sight line on a table without terrain: only fortifying gives cover there)."""
     return target_in_cover(state, us, target)
 
 
