@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from bench.harness import append_rows, argument, positional, refuse, rows_done
+from bench.harness import append_rows, argument, flag, positional, refuse, rows_done
 from bench.search_pairs import SERIES, register, share, spec
 from oprlab.errors import UserError
 from oprlab.game.actions import ACTIVATIONS, Action
@@ -266,11 +266,9 @@ FLAGS = (
 )
 
 
-def _flag(argv: list[str], flag: str, default: str, number: bool = True) -> str:
-    """The value after ``flag`` (a whole number when ``number``), or ``default``."""
-    if flag not in argv:
-        return default
-    return argument(argv, argv.index(flag) + 1, flag, USAGE, number=number)
+def _flag(argv: list[str], name: str, default: str, number: bool = True) -> str:
+    """:func:`bench.harness.flag` with this script's usage, numbers by default."""
+    return flag(argv, name, default, USAGE, number=number)
 
 
 def main(argv: list[str]) -> None:

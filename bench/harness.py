@@ -59,6 +59,14 @@ def argument(argv: list[str], index: int, what: str, usage: str, *, number: bool
     return value
 
 
+def flag(argv: list[str], name: str, default: str, usage: str, *, number: bool = False) -> str:
+    """The value after the option ``name`` (a whole number when ``number``), or ``default``
+    when it is absent; an option given last with no value is refused (:func:`argument`)."""
+    if name not in argv:
+        return default
+    return argument(argv, argv.index(name) + 1, name, usage, number=number)
+
+
 def refuse(what: str, expected: str, got: str, usage: str) -> NoReturn:
     """One line naming what is wrong, what would be right and the usage; exit code 2."""
     print(f"error: {what}: expected {expected}, got {got}\nusage: {usage}", file=sys.stderr)

@@ -25,7 +25,7 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
-from bench.harness import append_rows, argument, rows_done
+from bench.harness import append_rows, argument, flag, rows_done
 from oprlab.analysis.ladder import LadderSpec, Matchup, Task, play_task
 from oprlab.errors import UserError
 from oprlab.players import get_commander
@@ -190,22 +190,14 @@ USAGE = (
 def main(argv: list[str]) -> None:
     out = argument(argv, 0, "OUT", USAGE)
     if argv[1:2] == ["--report"]:
-        against = argv[argv.index("--against") + 1] if "--against" in argv else ""
-        only = argv[argv.index("--only") + 1].split(",") if "--only" in argv else []
+        against = flag(argv, "--against", "", USAGE)
+        only = flag(argv, "--only", "", USAGE).split(",") if "--only" in argv else []
         report(out, md="--md" in argv, against=against, names_only=tuple(only))
         return
     n = int(argument(argv, 1, "N (seeds)", USAGE, number=True))
     names = argument(argv, 2, "the variants", USAGE).split(",")
-    jobs = (
-        int(argument(argv, argv.index("--jobs") + 1, "--jobs", USAGE, number=True))
-        if "--jobs" in argv
-        else 1
-    )
-    start = (
-        int(argument(argv, argv.index("--from") + 1, "--from", USAGE, number=True))
-        if "--from" in argv
-        else 0
-    )
+    jobs = int(flag(argv, "--jobs", "1", USAGE, number=True))
+    start = int(flag(argv, "--from", "0", USAGE, number=True))
     for name in names:  # a bad name is one line before any file is opened or game played
         try:
             register(name)

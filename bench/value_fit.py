@@ -23,12 +23,13 @@ from typing import Any
 
 import numpy as np
 
-from bench.harness import argument, positional, refuse
+from bench.harness import argument, flag, positional, refuse
 from bench.search_pairs import SERIES, share, spec
 from oprlab.game.actions import Action
 from oprlab.game.play import play_game
-from oprlab.players.rules_commander import OBJECTIVE_VALUE, RulesCommander
-from oprlab.players.search_value import features, fit, standing
+from oprlab.players.rules_commander import RulesCommander
+from oprlab.players.search import value
+from oprlab.players.search_value import features, fit, round_weights
 from oprlab.rng import child_seed
 
 Row = tuple[int, int, list[float], float]  # round, side, features, points value
@@ -47,9 +48,7 @@ class _Reader:
         side = state.active
         if state.round < 1:  # deployment: the search never values it
             return self.guide.choose(state, actions)
-        held, lost = standing(state)
-        points = OBJECTIVE_VALUE * (held[side] - held[1 - side]) + lost[1 - side] - lost[side]
-        self.rows.append((state.round, side, features(state, side), points))
+        self.rows.append((state.round, side, features(state, side), value(state, side)))
         return self.guide.choose(state, actions)
 
 
@@ -69,7 +68,7 @@ def _losses(p: np.ndarray, y: np.ndarray) -> tuple[float, float]:
 
 
 def _predict(weights: list[list[float]], r: np.ndarray, x: np.ndarray) -> np.ndarray:
-    w = np.asarray([weights[max(1, min(k, len(weights))) - 1] for k in r])
+    w = np.asarray([round_weights(weights, int(k)) for k in r])
     return np.asarray(1.0 / (1.0 + np.exp(-np.sum(w * x, axis=1))))
 
 
@@ -80,12 +79,8 @@ def main(argv: list[str]) -> None:
         [a for i, a in enumerate(argv) if i == 0 or argv[i - 1] not in flags], flags, 1, usage
     )
     games = int(argument(argv, 0, "GAMES", usage, number=True))
-    system = argv[argv.index("--system") + 1] if "--system" in argv else "gff"
-    jobs = (
-        int(argument(argv, argv.index("--jobs") + 1, "--jobs", usage, number=True))
-        if "--jobs" in argv
-        else 1
-    )
+    system = flag(argv, "--system", "gff", usage)
+    jobs = int(flag(argv, "--jobs", "1", usage, number=True))
     if system not in ("gff", "riverside"):
         refuse("--system", "gff or riverside", repr(system), usage)
     if games < 10:

@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
         ("search_pairs", ["abc"], "N (seeds)"),
         ("search_pairs", ["3", "search", "--jobs", "q"], "--jobs"),
         ("search_pairs", ["3", "search,nobody"], "'nobody'"),
+        ("search_pairs", ["--report", "--against"], "--against"),
         ("habit_pairs", [], "OUT"),
         ("habit_pairs", ["x"], "N (seeds)"),
         ("habit_pairs", ["3", "rules-v1,rules", "--from"], "--from"),
@@ -79,6 +80,7 @@ def _refused(script: str, argv: list[str], names: str) -> None:
         ("value_fit", ["5"], "10 or more"),
         ("value_fit", ["20", "--system", "wwpd"], "--system"),
         ("value_fit", ["20", "--jobs", "x"], "--jobs"),
+        ("value_fit", ["20", "--system"], "--system"),
     ],
 )
 def test_other_scripts_refuse_bad_arguments_in_one_line(

@@ -16,6 +16,7 @@ what an action changes. So it is a bench variant (``sx-...-v1``), not the search
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -28,6 +29,7 @@ __all__ = [
     "WEIGHTS",
     "features",
     "fit",
+    "round_weights",
     "standing",
     "win_value",
 ]
@@ -113,10 +115,15 @@ def win_value(state: GameState, side: int, system: str) -> float:
     in thousandths (0 to 1,000), so that the search's means and margins stay in its units."""
     if state.done:
         return 500.0 if state.winner is None else 1000.0 if state.winner == side else 0.0
-    rows = WEIGHTS[system]
-    w = rows[max(1, min(state.round, len(rows))) - 1]  # deployment: round 1's
+    w = round_weights(WEIGHTS[system], state.round)
     z = sum(a * b for a, b in zip(w, features(state, side), strict=True))
     return 1000.0 / (1.0 + math.exp(-z))
+
+
+def round_weights(rows: Sequence[Sequence[float]], round_: int) -> Sequence[float]:
+    """The weights of round ``round_``: the last row's after the rows run out, round 1's
+    before the first round (deployment)."""
+    return rows[max(1, min(round_, len(rows))) - 1]
 
 
 def fit(rounds: ArrayLike, x: ArrayLike, y: ArrayLike, ridge: float = 1.0) -> list[list[float]]:
