@@ -180,19 +180,33 @@ def _mean_ci(xs: Sequence[float]) -> str:
     return f"{m:+.4f} ± {Z95 * sd / math.sqrt(len(xs)):.4f}"
 
 
+def chosen(means: Sequence[float | None], margin: float) -> int:
+    """The candidate a form plays given its means (``None``: not weighed): its best, the
+    earlier of equals as :meth:`SearchCommander.choose` takes it, and an alternative only when
+    its mean beats the rules pick's (the first) by more than ``margin`` points."""
+    if means[0] is None:
+        return 0
+    base = means[0]
+    weighed = [(m, -i) for i, m in enumerate(means) if m is not None]
+    best = -max(weighed)[1]
+    m = means[best]
+    return best if best > 0 and m is not None and m > base + margin else 0
+
+
 def judge(path: str, names: list[str], jobs: int, margins: Sequence[float]) -> None:
     """Per form: the share gained over the rules pick per decision (the truth's mean share of
     the candidate the form plays, less the rules pick's), with a 95% interval over the
-    decisions, for the form as it is and with a margin (the alternative played only when its
+    decisions, for the form as it is and with a margin (an alternative played only when its
     mean beats the rules pick's by more than the margin, in points), the paired difference
-    from the first form's; and how well the form's difference of means ranks the truth's
-    (Spearman)."""
+    from the first form's; and how well the form's difference of means for the second
+    candidate ranks the truth's (Spearman). A form may weigh fewer candidates than were
+    recorded (the first few: the same pruning) or as many."""
     rows = [json.loads(x) for x in Path(path).read_text(encoding="utf-8").splitlines()]
     by_game: dict[tuple[str, int, str], list[int]] = {}
     for i, r in enumerate(rows):
         by_game.setdefault((r["system"], r["seed"], r.get("player", "rules")), []).append(i)
-    truth_diff = [
-        sum(r["shares"][1]) / len(r["shares"][1]) - sum(r["shares"][0]) / len(r["shares"][0])
+    truth = [
+        [sum(s) / len(s) - sum(r["shares"][0]) / len(r["shares"][0]) for s in r["shares"]]
         for r in rows
     ]
     first: list[float] = []
@@ -203,14 +217,15 @@ def judge(path: str, names: list[str], jobs: int, margins: Sequence[float]) -> N
         ]
         with Pool(jobs) as pool:
             got = pool.map(judge_game, tasks)
-        est = [0.0] * len(rows)
+        means: list[list[Any]] = [[] for _ in rows]
         nodes = sum(n for _, n in got) / len(rows)
-        for ii, (means, _) in zip(by_game.values(), got, strict=True):
-            for i, m in zip(ii, means, strict=True):
-                est[i] = m[1] - m[0] if m[0] is not None and m[1] is not None else -math.inf
+        for ii, (ms, _) in zip(by_game.values(), got, strict=True):
+            for i, m in zip(ii, ms, strict=True):
+                means[i] = m
         for margin in margins:
-            gains = [t if e > margin else 0.0 for t, e in zip(truth_diff, est, strict=True)]
-            off = sum(e > margin for e in est)
+            picks = [chosen(m, margin) for m in means]
+            gains = [t[p] for t, p in zip(truth, picks, strict=True)]
+            off = sum(p > 0 for p in picks)
             paired = ""
             if not first:
                 first = gains
@@ -221,7 +236,11 @@ def judge(path: str, names: list[str], jobs: int, margins: Sequence[float]) -> N
                 f"{name:20} margin {margin:5.0f}  decisions {len(gains):4}  off {off:4}  "
                 f"gain per decision {_mean_ci(gains)}  nodes {nodes:.1f}{paired}"
             )
-        finite = [(e, t) for e, t in zip(est, truth_diff, strict=True) if math.isfinite(e)]
+        finite = [
+            (m[1] - m[0], t[1])
+            for m, t in zip(means, truth, strict=True)
+            if len(m) > 1 and m[0] is not None and m[1] is not None and math.isfinite(m[1] - m[0])
+        ]
         if len(finite) > 2:
             a = np.argsort(np.argsort([e for e, _ in finite]))
             b = np.argsort(np.argsort([t for _, t in finite]))

@@ -50,6 +50,18 @@ def test_judge_scores_a_form_against_the_truth(tmp_path: Path, capsys: object) -
     assert "search:4" in out and "decisions    2" in out and "oracle over 2" in out
 
 
+def test_a_form_plays_its_best_candidate_only_above_the_rules_picks_mean() -> None:
+    """``chosen``: as SearchCommander.choose (the earlier of equals), over any number of
+    candidates, ``None`` for one the form did not weigh; a margin holds the rules pick."""
+    assert dt.chosen([1.0, 3.0, 2.0], 0.0) == 1
+    assert dt.chosen([1.0, 2.0, 3.0, None], 0.0) == 2
+    assert dt.chosen([3.0, 3.0, 1.0], 0.0) == 0  # a tie keeps the rules pick
+    assert dt.chosen([1.0, 2.0, 2.0], 0.0) == 1  # equals: the earlier
+    assert dt.chosen([1.0, 2.5, None], 2.0) == 0 and dt.chosen([1.0, 3.5], 2.0) == 1
+    assert dt.chosen([1.0, float("-inf")], 0.0) == 0  # dropped by the sure rule
+    assert dt.chosen([None, 5.0], 0.0) == 0
+
+
 def test_a_stopped_run_resumes(tmp_path: Path, capsys: object) -> None:
     """Rows already in OUT are not played again (bench.harness.rows_done / append_rows)."""
     out = str(tmp_path / "t.jsonl")
