@@ -40,7 +40,7 @@ import numpy as np
 from bench.harness import append_rows, argument, flag, positional, refuse, rows_done
 from bench.search_pairs import SERIES, register, share, spec
 from oprlab.errors import UserError
-from oprlab.game.actions import ACTIVATIONS, Action
+from oprlab.game.actions import ACTIVATIONS, Action, Kind
 from oprlab.game.play import play_game
 from oprlab.game.systems import find_system
 from oprlab.players import get_commander
@@ -51,38 +51,71 @@ from oprlab.rng import MAX_SEED, child_seed
 Z95 = 1.959963984540054
 
 
+#: The decisions recorded: activations (what the search weighs) or deployments (which it
+#: does not: how much a deployment's place is worth, against the rules commander's).
+PHASES = ("activation", "deploy")
+
+
 class _Recorder:
     """A commander (the rules commander, or ``player``) keeping a copy of the game at each
-    activation it decides that has a second candidate (an activation of another unit or kind
-    than the rules pick: what :func:`candidates` would add, without scoring them)."""
+    decision of ``phase`` it makes that has a second candidate: an activation of another unit
+    or kind than the rules pick (what :func:`candidates` would add, without scoring them), or
+    another place for the unit the rules pick deploys."""
 
-    def __init__(self, player: str = "rules", seed: int = 0) -> None:
+    def __init__(self, player: str = "rules", seed: int = 0, phase: str = "activation") -> None:
         self.name = player
         self.guide = RulesCommander(0)
         self.player = None if player == "rules" else get_commander(player, seed)
+        self.phase = phase
         self.seen: list[tuple[Any, list[Action]]] = []
 
     def choose(self, state: Any, actions: Sequence[Action]) -> Action:
         pick = self.guide.choose(state, actions)
-        mine = (pick.unit, pick.kind)
-        if any(a.kind in ACTIVATIONS and (a.unit, a.kind) != mine for a in actions):
+        if self.phase == "deploy":
+            other = pick.kind is Kind.DEPLOY and any(
+                a.unit == pick.unit and a.to != pick.to for a in actions
+            )
+        else:
+            mine = (pick.unit, pick.kind)
+            other = any(a.kind in ACTIVATIONS and (a.unit, a.kind) != mine for a in actions)
+        if other:
             self.seen.append((state.clone(), list(actions)))
         return pick if self.player is None else self.player.choose(state, actions)
 
 
-def decisions(system: str, seed: int, player: str = "rules") -> list[tuple[Any, list[Action]]]:
-    """The activations with two or more candidates of game ``seed``: rules against rules (both
-    sides' activations), or ``player`` in seat ``seed % 2`` against the rules commander (its
-    activations only: the states that player reaches)."""
+def spread_deploys(actions: Sequence[Action], pick: Action, k: int) -> list[Action]:
+    """``pick`` and ``k - 1`` other places for its unit, each the farthest from those already
+    taken (the first of equals in the listed order): the deployment zone's corners and middle
+    rather than neighbouring points, so that what a place is worth shows."""
+    options = [a for a in actions if a.kind is Kind.DEPLOY and a.unit == pick.unit]
+    out = [pick]
+    while len(out) < k:
+        far = max(
+            (a for a in options if a not in out and a.to is not None),
+            key=lambda a: min(math.dist(a.to or (0.0, 0.0), b.to or (0.0, 0.0)) for b in out),
+            default=None,
+        )
+        if far is None:
+            break
+        out.append(far)
+    return out
+
+
+def decisions(
+    system: str, seed: int, player: str = "rules", phase: str = "activation"
+) -> list[tuple[Any, list[Action]]]:
+    """The decisions of ``phase`` with two or more candidates of game ``seed``: rules against
+    rules (both sides'), or ``player`` in seat ``seed % 2`` against the rules commander (its
+    own only: the states that player reaches)."""
     s = spec()
     m = s.matchups[0]
     if player == "rules":
-        rec = _Recorder()
+        rec = _Recorder(phase=phase)
         play_game(m.army_a, m.army_b, [rec, rec], seed=seed, log=False, system=system)
         return rec.seen
     register(player)
     seat = seed % 2
-    rec = _Recorder(player, child_seed(seed, 3))
+    rec = _Recorder(player, child_seed(seed, 3), phase)
     sides: list[Any] = [RulesCommander(0), RulesCommander(0)]
     sides[seat] = rec
     play_game(m.army_a, m.army_b, sides, seed=seed, log=False, system=system)
@@ -102,17 +135,20 @@ def rollout(rules: Any, state: Any, action: Action, dice: int, policy: RulesComm
 
 
 def truth(
-    task: tuple[str, int, int, int, int, str],
+    task: tuple[str, int, int, int, int, str, str],
     seen: Sequence[tuple[Any, list[Action]]] | None = None,
 ) -> dict[str, Any]:
     """One recorded decision's candidates, each played on to the game's end ``rollouts`` times
     (the game replayed unless its ``seen`` decisions are given)."""
-    system, seed, index, rollouts, k, player = task
-    state, actions = (decisions(system, seed, player) if seen is None else seen)[index]
+    system, seed, index, rollouts, k, player, phase = task
+    state, actions = (decisions(system, seed, player, phase) if seen is None else seen)[index]
     rules = find_system(system)
     guide = RulesCommander(0)
     pick = guide.choose(state, actions)
-    cands = candidates(guide, state, actions, pick, k)
+    if phase == "deploy":
+        cands = spread_deploys(actions, pick, k)
+    else:
+        cands = candidates(guide, state, actions, pick, k)
     side = state.active
     dice = np.random.Generator(np.random.PCG64([seed, index])).integers(MAX_SEED, size=rollouts)
     shares, margins = [], []
@@ -129,6 +165,7 @@ def truth(
         "seed": seed,
         "index": index,
         "player": player,
+        "phase": phase,
         "round": state.round,
         "side": side,
         "cands": [str(a) for a in cands],
@@ -137,15 +174,17 @@ def truth(
     }
 
 
-def game_truths(task: tuple[str, int, str, int, int, int, list[int]]) -> list[dict[str, Any]]:
+def game_truths(
+    task: tuple[str, int, str, int, int, int, list[int], str],
+) -> list[dict[str, Any]]:
     """The truths of ``per`` decisions of one game, chosen at random by the game's seed (less
     those in ``done``): the game is replayed once for all of them."""
-    system, seed, player, per, rollouts, k, done = task
-    seen = decisions(system, seed, player)
+    system, seed, player, per, rollouts, k, done, phase = task
+    seen = decisions(system, seed, player, phase)
     rng = np.random.Generator(np.random.PCG64(seed))
     picked = sorted(rng.choice(len(seen), min(per, len(seen)), replace=False))
     return [
-        truth((system, seed, int(i), rollouts, k, player), seen)
+        truth((system, seed, int(i), rollouts, k, player, phase), seen)
         for i in picked
         if int(i) not in done
     ]
@@ -202,6 +241,10 @@ def judge(path: str, names: list[str], jobs: int, margins: Sequence[float]) -> N
     candidate ranks the truth's (Spearman). A form may weigh fewer candidates than were
     recorded (the first few: the same pruning) or as many."""
     rows = [json.loads(x) for x in Path(path).read_text(encoding="utf-8").splitlines()]
+    if any(r.get("phase", PHASES[0]) != PHASES[0] for r in rows):
+        print("deployments: a search form weighs activations only; the oracle alone")
+        oracle(rows)
+        return
     by_game: dict[tuple[str, int, str], list[int]] = {}
     for i, r in enumerate(rows):
         by_game.setdefault((r["system"], r["seed"], r.get("player", "rules")), []).append(i)
@@ -269,7 +312,8 @@ def oracle(rows: list[dict[str, Any]]) -> None:
 
 USAGE = (
     "python -m bench.decision_truth OUT.jsonl GAMES [--per N] [--rollouts R] [--k K]"
-    " [--system S] [--from K] [--player P] [--jobs J] | OUT.jsonl --judge A,B [--margins M,M]"
+    " [--system S] [--from K] [--player P] [--phase activation|deploy] [--jobs J]"
+    " | OUT.jsonl --judge A,B [--margins M,M]"
     " [--jobs J]"
 )
 FLAGS = (
@@ -279,6 +323,7 @@ FLAGS = (
     "--system",
     "--from",
     "--player",
+    "--phase",
     "--jobs",
     "--judge",
     "--margins",
@@ -334,12 +379,26 @@ def main(argv: list[str]) -> None:
             refuse(
                 "--player", "a commander (rules, search:48, sx-...)", f"{player!r}: {exc}", USAGE
             )
-    done = rows_done(out, lambda r: (r["system"], r["seed"], r.get("player", "rules"), r["index"]))
+    phase = _flag(argv, "--phase", PHASES[0], number=False)
+    if phase not in PHASES:
+        refuse("--phase", " or ".join(PHASES), repr(phase), USAGE)
+    done = rows_done(
+        out,
+        lambda r: (
+            r["system"],
+            r["seed"],
+            r.get("player", "rules"),
+            r.get("phase", PHASES[0]),
+            r["index"],
+        ),
+    )
     todo = []
     for g in range(start, start + games):
         seed = child_seed(SERIES + 1000, g)  # not the ladder's seeds
-        ready = [i for sy, sd, pl, i in done if (sy, sd, pl) == (system, seed, player)]
-        todo.append((system, seed, player, per, rollouts, k, ready))
+        ready = [
+            i for sy, sd, pl, ph, i in done if (sy, sd, pl, ph) == (system, seed, player, phase)
+        ]
+        todo.append((system, seed, player, per, rollouts, k, ready, phase))
     print(f"{games} games to play, {len(done)} decisions already played out", file=sys.stderr)
     with Pool(jobs) as pool:
         append_rows(out, (row for rows in pool.imap_unordered(game_truths, todo) for row in rows))

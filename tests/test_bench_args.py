@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
         ("decision_truth", ["--judge", "rules"], "'rules'"),
         ("decision_truth", ["--judge", "search", "--margins", "a"], "--margins"),
         ("decision_truth", ["3", "--player", "nobody"], "--player"),
+        ("decision_truth", ["3", "--phase", "shoot"], "--phase"),
     ],
 )
 def test_bad_arguments_are_one_line(

@@ -4,6 +4,7 @@ search form's view of them (issue 14's decision-level measurement)."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 from bench import decision_truth as dt
@@ -18,13 +19,37 @@ SEED = 11
 
 
 def test_a_decision_is_played_out_per_candidate_to_the_end() -> None:
-    row = dt.truth(("gff", SEED, 3, 2, 2, "rules"))
+    row = dt.truth(("gff", SEED, 3, 2, 2, "rules", "activation"))
     assert row["index"] == 3 and len(row["cands"]) == 2
     state, actions = dt.decisions("gff", SEED)[3]
     assert row["cands"][0] == str(RulesCommander(0).choose(state, actions))  # the rules pick first
     assert row["cands"][0] != row["cands"][1]
     for shares in row["shares"]:
         assert len(shares) == 2 and set(shares) <= {0.0, 0.5, 1.0}
+
+
+def test_a_deployment_is_played_out_from_places_spread_over_the_zone(
+    tmp_path: Path, capsys: object
+) -> None:
+    """``--phase deploy``: the rules pick's unit at the rules pick's place and at the places
+    farthest from those taken; judged by the oracle alone (the search weighs no deployment)."""
+    seen = dt.decisions("gff", SEED, "rules", "deploy")
+    state, actions = seen[0]
+    pick = RulesCommander(0).choose(state, actions)
+    spread = dt.spread_deploys(actions, pick, 3)
+    assert spread[0] == pick and len({a.to for a in spread}) == 3
+    assert all(a.unit == pick.unit for a in spread)
+    assert spread[1].to is not None and pick.to is not None
+    others = [a for a in actions if a.unit == pick.unit and a.to is not None]
+    far = max(math.dist(a.to or pick.to, pick.to) for a in others)
+    assert math.dist(spread[1].to, pick.to) == far  # the farthest place from the pick
+    row = dt.truth(("gff", SEED, 0, 2, 3, "rules", "deploy"), seen)
+    assert row["phase"] == "deploy" and row["cands"] == [str(a) for a in spread]
+    path = tmp_path / "d.jsonl"
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    dt.judge(str(path), ["search:4"], 1, [0.0])
+    out = capsys.readouterr().out  # type: ignore[attr-defined]
+    assert "oracle alone" in out and "oracle over 3" in out and "search:4" not in out
 
 
 def test_a_rollout_is_its_dice() -> None:
@@ -38,7 +63,7 @@ def test_a_rollout_is_its_dice() -> None:
 
 
 def test_judge_scores_a_form_against_the_truth(tmp_path: Path, capsys: object) -> None:
-    rows = [dt.truth(("gff", SEED, i, 2, 2, "rules")) for i in (1, 2)]
+    rows = [dt.truth(("gff", SEED, i, 2, 2, "rules", "activation")) for i in (1, 2)]
     path = tmp_path / "t.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     means, nodes = dt.judge_game(
@@ -92,6 +117,9 @@ def test_decisions_of_a_searched_game_are_the_searching_sides() -> None:
     again = dt.decisions("gff", SEED, "search:4")
     assert seen and all(state.active == SEED % 2 for state, _ in seen)
     assert [str(a) for _, a in seen] == [str(a) for _, a in again]
-    rows = dt.game_truths(("gff", SEED, "search:4", 2, 2, 2, []))
+    rows = dt.game_truths(("gff", SEED, "search:4", 2, 2, 2, [], "activation"))
     assert len(rows) == 2 and all(r["player"] == "search:4" for r in rows)
-    assert dt.game_truths(("gff", SEED, "search:4", 2, 2, 2, [r["index"] for r in rows])) == []
+    assert (
+        dt.game_truths(("gff", SEED, "search:4", 2, 2, 2, [r["index"] for r in rows], "activation"))
+        == []
+    )
