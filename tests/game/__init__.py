@@ -13,7 +13,7 @@ import numpy as np
 from oprlab.game import geometry as geo
 from oprlab.game import gff
 from oprlab.game.actions import Action, Kind
-from oprlab.game.state import GameState, UnitState
+from oprlab.game.state import GameState, Phase, UnitState
 from oprlab.mechanics import Check, Mechanic, Outcome, State, Test
 from oprlab.prob import Dist
 from oprlab.table.model import Placement
@@ -137,3 +137,40 @@ def probe_points(
             cx, cy = p.centres.mean(axis=0)
             out += [(float(cx + dx), float(cy + dy)) for dx, dy in rng.normal(0, 3, (6, 2))]
     return out
+
+
+def walk_states(
+    system: str, terrain: bool, seeds: range, *, rng_seed: int, steps: int
+) -> list[GameState]:
+    """States at every activation along games of random legal actions (shooty-300 against
+    melee-300; on a generated table with ``terrain``, else an open one): many positions for a
+    shortcut to be compared with the full check it stands for."""
+    from oprlab.game.systems import find_system
+    from oprlab.samples import sample_path
+    from oprlab.table.model import Table
+    from oprlab.table.terrain import generate_table
+    from oprlab.units.load import load_army
+
+    a = load_army(sample_path("gff/shooty-300.txt"))
+    b = load_army(sample_path("gff/melee-300.txt"))
+    rng = np.random.default_rng(rng_seed)
+    rules = find_system(system)
+    out: list[GameState] = []
+    for seed in seeds:
+        state = rules.new_game(a, b, seed=seed)
+        assert isinstance(state, GameState)
+        state.table = generate_table(seed) if terrain else Table()
+        done = 0
+        while not state.done and done < steps:
+            actions = gff.legal_actions(state)
+            if state.phase == Phase.ACTIVATION:
+                out.append(state.clone())
+            gff.apply(state, actions[int(rng.integers(len(actions)))])
+            done += 1
+    return out
+
+
+def enemy_pairs(state: GameState) -> list[tuple[UnitState, UnitState]]:
+    """Every (unit, enemy) pair of units standing on the table."""
+    placed = [u for u in state.units.values() if u.on_table and u.placement is not None]
+    return [(u, e) for u in placed for e in placed if u.side != e.side]

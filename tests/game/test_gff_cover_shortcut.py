@@ -7,18 +7,15 @@ from __future__ import annotations
 
 import itertools
 
-import numpy as np
 import pytest
 
 from oprlab.game import geometry as geo
-from oprlab.game import gff, gff_fire, gff_shooting
+from oprlab.game import gff_fire, gff_shooting
 from oprlab.game.opr.hooks import opr_rules
-from oprlab.game.state import GameState, Objective, Phase, UnitState
-from oprlab.game.systems import find_system
-from oprlab.samples import sample_path
+from oprlab.game.state import GameState, Objective, UnitState
 from oprlab.table.model import Placement, Table, TerrainPiece, TerrainType
 from oprlab.table.terrain import generate_table
-from oprlab.units.load import load_army
+from tests.game import enemy_pairs, walk_states
 
 
 def _full(state: GameState, us: UnitState, target: UnitState, *, indirect: bool) -> bool:
@@ -35,29 +32,7 @@ def _full(state: GameState, us: UnitState, target: UnitState, *, indirect: bool)
 
 
 def _states(system: str, terrain: bool, seeds: range) -> list[GameState]:
-    """States along games of random legal actions, shooty against melee."""
-    a = load_army(sample_path("gff/shooty-300.txt"))
-    b = load_army(sample_path("gff/melee-300.txt"))
-    rng = np.random.default_rng(5)
-    rules = find_system(system)
-    out: list[GameState] = []
-    for seed in seeds:
-        state = rules.new_game(a, b, seed=seed)
-        assert isinstance(state, GameState)
-        state.table = generate_table(seed) if terrain else Table()
-        steps = 0
-        while not state.done and steps < 150:
-            actions = gff.legal_actions(state)
-            if state.phase == Phase.ACTIVATION:
-                out.append(state.clone())
-            gff.apply(state, actions[int(rng.integers(len(actions)))])
-            steps += 1
-    return out
-
-
-def _pairs(state: GameState) -> list[tuple[UnitState, UnitState]]:
-    placed = [u for u in state.units.values() if u.on_table and u.placement is not None]
-    return [(u, e) for u in placed for e in placed if u.side != e.side]
+    return walk_states(system, terrain, seeds, rng_seed=5, steps=150)
 
 
 @pytest.mark.parametrize(
@@ -71,7 +46,7 @@ def test_the_shortcut_gives_the_full_checks_answer(system: str, terrain: bool) -
     skipped the house rule would fail); plain GFF on an open table gives none."""
     covered = compared = 0
     for state in _states(system, terrain, range(2)):
-        for (us, e), indirect in itertools.product(_pairs(state), (False, True)):
+        for (us, e), indirect in itertools.product(enemy_pairs(state), (False, True)):
             full = _full(state, us, e, indirect=indirect)
             assert gff_fire.target_in_cover(state, us, e, indirect=indirect) is full
             covered += full
@@ -88,17 +63,17 @@ def test_an_open_table_traces_no_sight_lines(monkeypatch: pytest.MonkeyPatch) ->
         raise AssertionError("traced sight lines on an open table")
 
     monkeypatch.setattr(geo, "in_cover", traced)
-    assert not any(gff_fire.target_in_cover(state, us, e) for us, e in _pairs(state))
+    assert not any(gff_fire.target_in_cover(state, us, e) for us, e in enemy_pairs(state))
     state.table = generate_table(0)
     with pytest.raises(AssertionError, match="traced"):
-        gff_fire.target_in_cover(state, *_pairs(state)[0])
+        gff_fire.target_in_cover(state, *enemy_pairs(state)[0])
 
 
 def test_a_fortified_unit_has_cover_on_an_open_table() -> None:
     """Fortifications (a house rule) gives cover near a marker its side holds, terrain or not;
     the shortcut must still ask it."""
     state = _states("gff+fortifications", False, range(1))[0]
-    us, them = _pairs(state)[0]
+    us, them = enemy_pairs(state)[0]
     assert them.placement is not None
     centre = them.placement.centres.mean(axis=0)
     state.objectives = [Objective((float(centre[0]), float(centre[1])), controller=them.side)]
@@ -116,7 +91,7 @@ def test_a_wood_that_hides_nothing_still_gives_cover() -> None:
     models fully inside it: the shortcut is for a table without any piece, not without sight
     blockers."""
     state = _states("gff", False, range(1))[-1]
-    us, them = _pairs(state)[0]
+    us, them = enemy_pairs(state)[0]
     assert them.placement is not None
     (x0, y0), (x1, y1) = (
         them.placement.centres.min(axis=0) - 2,

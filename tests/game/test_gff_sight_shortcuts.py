@@ -10,12 +10,13 @@ import numpy as np
 import pytest
 
 from oprlab.game import geometry as geo
-from oprlab.game import gff, gff_shooting
-from oprlab.game.state import GameState, Phase, UnitState
+from oprlab.game import gff_shooting
+from oprlab.game.state import GameState, UnitState
 from oprlab.samples import sample_path
 from oprlab.table.terrain import generate_table
 from oprlab.units.load import load_army
 from oprlab.units.model import Rule, Weapon
+from tests.game import enemy_pairs, walk_states
 
 
 def _traced(state: GameState, us: UnitState, target: UnitState) -> np.ndarray:
@@ -43,26 +44,7 @@ def _slow_reach(state: GameState, us: UnitState, target: UnitState) -> dict[str,
 
 
 def _states(terrain: bool, seeds: range) -> list[GameState]:
-    """States along games of random legal actions (activations on), shooty against melee."""
-    a = load_army(sample_path("gff/shooty-300.txt"))
-    b = load_army(sample_path("gff/melee-300.txt"))
-    rng = np.random.default_rng(11)
-    out: list[GameState] = []
-    for seed in seeds:
-        state = gff.new_game(a, b, seed=seed, table=generate_table(seed) if terrain else None)
-        steps = 0
-        while not state.done and steps < 120:
-            actions = gff.legal_actions(state)
-            if state.phase == Phase.ACTIVATION:
-                out.append(state.clone())
-            gff.apply(state, actions[int(rng.integers(len(actions)))])
-            steps += 1
-    return out
-
-
-def _pairs(state: GameState) -> list[tuple[UnitState, UnitState]]:
-    placed = [u for u in state.units.values() if u.on_table and u.placement is not None]
-    return [(u, e) for u in placed for e in placed if u.side != e.side]
+    return walk_states("gff", terrain, seeds, rng_seed=11, steps=120)
 
 
 @pytest.mark.parametrize("terrain", [False, True])
@@ -72,7 +54,7 @@ def test_the_sight_and_the_reach_are_the_traced_ones(terrain: bool) -> None:
     hidden (so a shortcut taken there would fail), on the open table none is."""
     hidden = compared = 0
     for state in _states(terrain, range(2)):
-        for us, e in _pairs(state):
+        for us, e in enemy_pairs(state):
             traced = _traced(state, us, e)
             assert np.array_equal(gff_shooting.seeing(state, us, e), traced)
             look = gff_shooting.sight(state, us, e)
@@ -88,8 +70,8 @@ def test_the_sight_and_the_reach_are_the_traced_ones(terrain: bool) -> None:
 def test_a_sight_is_kept_while_other_units_move_and_stays_right() -> None:
     """The sight memo is keyed on the two units only: another unit moving (into the line
     too) keeps the answer, which is still the traced one, on a table with terrain."""
-    state = next(s for s in _states(True, range(1)) if len(_pairs(s)) >= 6)
-    us, target = _pairs(state)[0]
+    state = next(s for s in _states(True, range(1)) if len(enemy_pairs(s)) >= 6)
+    us, target = enemy_pairs(state)[0]
     rest = [u for u in state.units.values() if u is not us and u is not target and u.on_table]
     gff_shooting._SIGHTS.clear()
     first = gff_shooting.sight(state, us, target)
@@ -107,7 +89,7 @@ def test_a_sight_is_kept_while_other_units_move_and_stays_right() -> None:
 
 def test_a_table_without_sight_blockers_is_not_traced(monkeypatch: pytest.MonkeyPatch) -> None:
     state = _states(False, range(1))[-1]
-    us, e = _pairs(state)[0]
+    us, e = enemy_pairs(state)[0]
 
     def traced(*args: object, **kw: object) -> np.ndarray:
         raise AssertionError("traced")
