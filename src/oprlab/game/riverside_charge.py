@@ -79,8 +79,11 @@ def charge_targets(state: GameState, us: UnitState) -> list[str]:
 _CHARGE_MEMO_SIZE = 4096
 
 
-def _key(p: Placement) -> tuple[bytes, bytes]:
-    return (p.centres.tobytes(), p.removed.tobytes())
+def _key(p: Placement) -> tuple[bytes, bytes, bytes]:
+    """A placement by its models' centres, bases and losses: all that a charge's answer reads
+    of it (two units never share centres, but a key that left the bases out would answer for
+    a unit of other bases standing where one stood)."""
+    return (p.centres.tobytes(), p.radii.tobytes(), p.removed.tobytes())
 
 
 def _can_charge(
@@ -88,7 +91,7 @@ def _can_charge(
     us: UnitState,
     target: Placement,
     others: list[Placement],
-    head: tuple[float, bool, bool, tuple[bytes, bytes]],
+    head: tuple[float, bool, bool, tuple[bytes, bytes, bytes]],
 ) -> bool:
     """:func:`oprlab.table.charge.can_charge`, remembered by the positions that can matter:
     ``others``, the units near enough the charger to be in the way (most pairs are unchanged
