@@ -22,6 +22,9 @@ from oprlab.players.rules.scoring import SHORT_CHARGE, Scoring
 from oprlab.players.rules.view import FloatArray, Point, View, move_allowance, step_toward
 from oprlab.rules.gff.attack import LONG_RANGE
 
+#: A unit's part of its move rows (:meth:`Bounds._unit_row`).
+_UnitRow = tuple[Point, float, list[float], list[float], float, bool]
+
 
 class Bounds(Scoring):
     """:meth:`best_action`: the best-scoring activation, pruned by bounds."""
@@ -167,7 +170,13 @@ class Bounds(Scoring):
         view = self._read(state)
         keys: dict[tuple[str, Kind], int] = {}
         which = [keys.setdefault((a.unit, a.kind), len(keys)) for a in moves]
-        rows = [self._move_row(state, view, unit, kind) for unit, kind in keys]
+        shared: dict[str, _UnitRow] = {}  # a unit's Rush and Advance rows share these
+        rows = []
+        for unit, kind in keys:
+            common = shared.get(unit)
+            if common is None:
+                common = shared[unit] = self._unit_row(state, view, state.units[unit])
+            rows.append(self._move_row(state, view, state.units[unit], kind, common))
         pick = np.array(which, dtype=np.intp)
         here = np.array([r[0] for r in rows], dtype=np.float64)[pick]
         allowance = np.array([r[1] for r in rows], dtype=np.float64)[pick]
@@ -196,27 +205,14 @@ class Bounds(Scoring):
         out: list[float] = value.tolist()
         return out
 
-    def _move_row(
-        self, state: GameState, view: View, uid: str, move: Kind
-    ) -> tuple[Point, float, float, list[float], list[float], float]:
-        """What :meth:`_move_bounds` needs of one unit and kind of move: its centroid, the
-        allowance, the terms that do not depend on the end, each marker's worth, each marker's
-        projected gain if reached (at most), the unit's reach from its centroid."""
-        us = state.units[uid]
+    def _unit_row(self, state: GameState, view: View, us: UnitState) -> _UnitRow:
+        """What every row of :meth:`_move_row` for ``us`` shares: its centroid, the projected
+        markers with it near none (weighted), each marker's worth, each marker's projected
+        gain if reached (at most), its reach from its centroid, whether a marker's count rises
+        with it near."""
         here = view.centroid(us)
-        allowance = move_allowance(state, us.unit, move)
-        kind = self.role(us.unit)
-        fixed = 0.0
-        if move is Kind.ADVANCE:
-            fixed += 0.9 * self._shot_bound(state, view, us, here, allowance)
         weight = self._projection_weight(state)
         base, swing = self._swing(state, view, us)
-        if move is Kind.RUSH and kind is Role.SHOOTING:
-            # a Rush that may seize a marker may not be marked down (Style.rush_for_markers)
-            seizes = self.style.rush_for_markers and self.habits(state).marker_habits
-            if not (seizes and any(change > 0 for _, _, change in swing)):
-                fixed -= self.style.rush_cost
-        fixed += weight * base
         gains = [0.0] * len(state.objectives)
         if swing and not us.shaken and us.arrived != state.round:
             j = 0  # swing lists the markers whose count changes, in the markers' order
@@ -225,7 +221,27 @@ class Bounds(Scoring):
                     gains[k] = weight * max(0, swing[j][2])
                     j += 1
         worth = [full for _, full in self._worth(state, view, us, None)]
-        return here, allowance, fixed, worth, gains, view.reach(us, here)
+        rises = any(change > 0 for _, _, change in swing)
+        return here, weight * base, worth, gains, view.reach(us, here), rises
+
+    def _move_row(
+        self, state: GameState, view: View, us: UnitState, move: Kind, common: _UnitRow
+    ) -> tuple[Point, float, float, list[float], list[float], float]:
+        """What :meth:`_move_bounds` needs of one unit and kind of move: its centroid, the
+        allowance, the terms that do not depend on the end, each marker's worth, each marker's
+        projected gain if reached (at most), the unit's reach from its centroid."""
+        here, projected, worth, gains, reach, rises = common
+        allowance = move_allowance(state, us.unit, move)
+        fixed = 0.0
+        if move is Kind.ADVANCE:
+            fixed += 0.9 * self._shot_bound(state, view, us, here, allowance)
+        if move is Kind.RUSH and self.role(us.unit) is Role.SHOOTING:
+            # a Rush that may seize a marker may not be marked down (Style.rush_for_markers)
+            seizes = self.style.rush_for_markers and self.habits(state).marker_habits
+            if not (seizes and rises):
+                fixed -= self.style.rush_cost
+        fixed += projected
+        return here, allowance, fixed, worth, gains, reach
 
     def _standing_bounds(
         self,

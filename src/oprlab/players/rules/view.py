@@ -106,6 +106,8 @@ class View:
         self.near: dict[str, list[bool]] | None = None
         #: per marker, the units of each side that would hold it at the round's end
         self.holders: list[list[int]] | None = None
+        #: per marker, the sides that would hold it at the round's end (``holders`` above 0)
+        self.holding: list[set[int]] | None = None
         self.objectives = [o.position for o in state.objectives]
         self.friends: dict[int, list[UnitState]] = {}
         self.worth: dict[tuple[str, str], list[tuple[Point, float]]] = {}
@@ -123,6 +125,9 @@ class View:
         self.arrivals: dict[tuple[str, str], bool] = {}
         #: per side and marker: the enemies that could reach it by a Rush, the friends on it
         self.around: dict[tuple[int, int], tuple[list[UnitState], list[UnitState]]] = {}
+        #: per side and marker: the need of a unit of the side with no unit charged, the
+        #: friends on it
+        self.needs: dict[int, list[tuple[Point, float, list[UnitState]]]] = {}
         #: per side and marker: the enemies that will contest it at the round's end
         self.contesters: dict[tuple[int, int], list[UnitState]] = {}
         #: per charger and target: the chance the charge destroys or Shakes the target
