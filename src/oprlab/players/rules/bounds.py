@@ -17,9 +17,19 @@ import numpy.typing as npt
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff import OBJECTIVE_RANGE
 from oprlab.game.state import GameState, UnitState
-from oprlab.players.rules.estimates import Role, expected_damage, unit_facts
+from oprlab.players.rules.estimates import MELEE, SHOOTING, expected_damage, unit_facts
 from oprlab.players.rules.scoring import SHORT_CHARGE, Scoring
-from oprlab.players.rules.view import FloatArray, Point, View, move_allowance, step_toward
+from oprlab.players.rules.view import (
+    ADVANCE,
+    CHARGE,
+    HOLD,
+    RUSH,
+    FloatArray,
+    Point,
+    View,
+    move_allowance,
+    step_toward,
+)
 from oprlab.rules.gff.attack import LONG_RANGE
 
 #: A unit's part of its move rows (:meth:`Bounds._unit_row`).
@@ -86,7 +96,7 @@ class Bounds(Scoring):
             found = exact.get(i) or loose.get(i)
             if found is not None:
                 return found
-            bound = self._charge_bound(state, a) if a.kind is Kind.CHARGE else None
+            bound = self._charge_bound(state, a) if a.kind is CHARGE else None
             if bound is not None:
                 found = loose[i] = (bound, _tiebreak(a))
             else:
@@ -94,10 +104,11 @@ class Bounds(Scoring):
             return found
 
         for i, a in enumerate(actions):
-            if a.kind is Kind.HOLD and unit_facts(state.units[a.unit].unit)[2]:
+            kind = a.kind
+            if kind is HOLD and unit_facts(state.units[a.unit].unit)[2]:
                 held.append(i)
                 continue
-            if a.kind is Kind.RUSH or a.kind is Kind.ADVANCE or a.kind is Kind.CHARGE:
+            if kind is RUSH or kind is ADVANCE or kind is CHARGE:
                 moves.append(i)  # bounded first: most cannot be the best
                 continue
             key = key_of(i, a)
@@ -105,18 +116,18 @@ class Bounds(Scoring):
                 best = key
         # the highest bounds first, so that the best score rises early and skips the rest
         if not ceiling:
-            walks = [i for i in moves if actions[i].kind is not Kind.CHARGE]
+            walks = [i for i in moves if actions[i].kind is not CHARGE]
             ceilings = self._move_bounds(state, [actions[i] for i in walks])
             ceiling.update(zip(walks, ceilings, strict=True))
         for i in moves:
             if i not in ceiling:  # a charge: first without its strike back
                 ceiling[i] = self._charge_ceiling(state, actions[i], strike_back=False)
-        bounds = [(ceiling[i], _tiebreak(actions[i])) for i in moves]
-        for k in sorted(range(len(moves)), key=lambda k: bounds[k], reverse=True):
+        bounds = [(ceiling[i], _TIEBREAKS[actions[i].kind]) for i in moves]
+        for k in sorted(range(len(moves)), key=bounds.__getitem__, reverse=True):
             if best is not None and bounds[k] < best:
-                continue  # cannot be the best: its exact score is not needed
+                break  # nor can any later one (a lower bound, and the best only rises)
             i = moves[k]
-            if actions[i].kind is Kind.CHARGE and i not in firm:
+            if actions[i].kind is CHARGE and i not in firm:
                 firm.add(i)
                 ceiling[i] = self._charge_ceiling(state, actions[i])
                 if best is not None and (ceiling[i], bounds[k][1]) < best:
@@ -141,11 +152,11 @@ class Bounds(Scoring):
         for a in actions:
             # moves: most are never scored (their bound is below the best), so their ends are
             # measured one by one when they are
-            if a.kind is Kind.HOLD:
+            if a.kind is HOLD:
                 us = state.units[a.unit]
                 if us.placement is not None:
                     points.append(view.centroid(us))
-            elif a.kind is Kind.CHARGE:
+            elif a.kind is CHARGE:
                 us, target = state.units[a.unit], state.units[a.target]
                 if us.placement is not None and target.placement is not None:
                     at = view.centroid(target)
@@ -233,9 +244,9 @@ class Bounds(Scoring):
         here, projected, worth, gains, reach, rises = common
         allowance = move_allowance(state, us.unit, move)
         fixed = 0.0
-        if move is Kind.ADVANCE:
+        if move is ADVANCE:
             fixed += 0.9 * self._shot_bound(state, view, us, here, allowance)
-        if move is Kind.RUSH and self.role(us.unit) is Role.SHOOTING:
+        if move is RUSH and self.role(us.unit) is SHOOTING:
             # a Rush that may seize a marker may not be marked down (Style.rush_for_markers)
             seizes = self.style.rush_for_markers and self.habits(state).marker_habits
             if not (seizes and rises):
@@ -264,9 +275,9 @@ class Bounds(Scoring):
         out = np.zeros(len(ends), dtype=np.float64)
         kinds = [self.role(u.unit) for u in units]
         weak = self.style.weak_out_of_reach
-        melee_row = np.array([k is Role.MELEE for k in kinds], dtype=np.bool_)
+        melee_row = np.array([k is MELEE for k in kinds], dtype=np.bool_)
         wary_row = np.array(
-            [k is not Role.MELEE if weak else k is Role.SHOOTING for k in kinds], dtype=np.bool_
+            [k is not MELEE if weak else k is SHOOTING for k in kinds], dtype=np.bool_
         )
         sides = np.array([u.side for u in units], dtype=np.intp)
         for side in sorted({u.side for u in units}):
@@ -377,7 +388,7 @@ class Bounds(Scoring):
         here, at = view.centroid(us), view.centroid(target)
         end = step_toward(here, at, move_allowance(state, us.unit, a.kind))
         worth = self._worth(state, view, us, None)
-        melee = self.role(us.unit) is Role.MELEE
+        melee = self.role(us.unit) is MELEE
         enemies = view.enemies(us.side)
 
         def place(point: Point) -> float:

@@ -8,12 +8,11 @@ every score reads: the style, the one :class:`View` of the table a decision, the
 
 from __future__ import annotations
 
-from oprlab.game.actions import Kind
 from oprlab.game.state import GameState, UnitState
 from oprlab.players.rules.estimates import Role, break_chance, unit_facts
 from oprlab.players.rules.habits import SystemHabits, habits_for
 from oprlab.players.rules.style import RULES, Style
-from oprlab.players.rules.view import Point, View, move_allowance
+from oprlab.players.rules.view import RUSH, Point, View, move_allowance
 from oprlab.rng import SeedLike
 from oprlab.units.model import Unit
 
@@ -108,7 +107,7 @@ class Needs:
                     for e, d in zip(enemies.units, gaps, strict=True)
                     if not e.shaken
                     and e.placement is not None
-                    and d <= move_allowance(state, e.unit, Kind.RUSH) + 3.0
+                    and d <= move_allowance(state, e.unit, RUSH) + 3.0
                 ],
                 [  # friends on it
                     f

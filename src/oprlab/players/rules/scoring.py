@@ -18,9 +18,19 @@ from oprlab.game import geometry as geo
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff import CONSOLIDATE_INCHES, OBJECTIVE_RANGE, bennies_available
 from oprlab.game.state import GameState, UnitState
-from oprlab.players.rules.estimates import Role, break_chance, unit_facts, value_per_model
+from oprlab.players.rules.estimates import (
+    MELEE,
+    SHOOTING,
+    break_chance,
+    unit_facts,
+    value_per_model,
+)
 from oprlab.players.rules.needs import Needs
 from oprlab.players.rules.view import (
+    ADVANCE,
+    CHARGE,
+    HOLD,
+    IDLE,
     Point,
     View,
     held,
@@ -47,7 +57,7 @@ class Scoring(Needs):
         """What an activation is worth: expected points removed plus the position it leaves."""
         view = self._read(state)
         us = state.units[a.unit]
-        if a.kind is Kind.IDLE:
+        if a.kind is IDLE:
             if not self.habits(state).idle_for_all:
                 return 0.0  # GFF: a Shaken unit's only action
             # Riverside: Idle is open to every unit; it is worth taking to remove Shaken.
@@ -60,14 +70,14 @@ class Scoring(Needs):
             return stay + (1.0 if us.shaken else -1.0)
         assert us.placement is not None
         here = view.centroid(us)
-        if a.kind is Kind.HOLD:
+        if a.kind is HOLD:
             return (
                 self._position_value(state, us, here)
                 + self._best_shot_from(state, us, here, self._targets(state, us))
                 + self._projected(state, us, here)
                 + self._exposure(state, us, here, here)
             )
-        if a.kind is Kind.CHARGE:
+        if a.kind is CHARGE:
             arrives = not self.style.charge_arrival or self._arrives(
                 state, us, state.units[a.target]
             )
@@ -79,7 +89,7 @@ class Scoring(Needs):
         value -= self._hazard(state, us, here, end, a.kind)
         value += self._exposure(state, us, here, end)
         value += self._depth(state, us, here, end)
-        if a.kind is Kind.ADVANCE:
+        if a.kind is ADVANCE:
             value += 0.9 * self._best_shot_from(state, us, end)
         else:
             value -= self._rush_mark_down(state, us, here, end)
@@ -97,7 +107,7 @@ class Scoring(Needs):
         """What a Rush to ``end`` is marked down for the shot it gives up: ``Style.rush_cost``
         for a shooting unit, unless (``Style.rush_for_markers``, GFF) it leaves more markers
         held at the round's end than standing at ``here`` (seed 003 "Mission" 4-6)."""
-        if self.role(us.unit) is not Role.SHOOTING:
+        if self.role(us.unit) is not SHOOTING:
             return 0.0
         seizes = (
             self.style.rush_for_markers
@@ -133,7 +143,7 @@ class Scoring(Needs):
         if not (self.style.charge_as_move and self.habits(state).marker_habits):
             return 0.0
         kind = self.role(us.unit)
-        if kind is Role.MELEE:
+        if kind is MELEE:
             return 0.0
         value = self._exposure(state, us, here, end)
         if not fight:
@@ -420,7 +430,7 @@ class Scoring(Needs):
         back = 0.0
         if target.models > 0:
             back = self.style.strike_back * self._melee_damage(view, target, us, charging=False)
-        bonus = self.style.charge_bonus if self.role(us.unit) is Role.MELEE else 0.0
+        bonus = self.style.charge_bonus if self.role(us.unit) is MELEE else 0.0
         assert target.placement is not None
         at = view.centroid(target)
         value = dealt - back + bonus + self._position_value(state, us, at, contested=target)
@@ -448,7 +458,7 @@ class Scoring(Needs):
             return found
         value = self._gains(self._worth(state, view, us, contested), at)
         kind = self.role(us.unit)
-        wary = kind is not Role.MELEE if self.style.weak_out_of_reach else kind is Role.SHOOTING
+        wary = kind is not MELEE if self.style.weak_out_of_reach else kind is SHOOTING
         if wary:
             threats = self._threats(state, view, us.side)
             if threats:
@@ -456,7 +466,7 @@ class Scoring(Needs):
                 for k, e, reach in threats:
                     if gaps[k] < reach:
                         value -= self.style.danger * self._melee_damage(view, e, us, charging=True)
-        elif kind is Role.MELEE:
+        elif kind is MELEE:
             dists = view.enemies(us.side).gaps(at)
             if dists:
                 value += 15.0 / (1.0 + min(dists) / 6.0)
@@ -471,11 +481,9 @@ class Scoring(Needs):
         threats = view.threats.get(side)
         if threats is None:
             threats = view.threats[side] = [
-                (k, e, move_allowance(state, e.unit, Kind.CHARGE) + 1.0)
+                (k, e, move_allowance(state, e.unit, CHARGE) + 1.0)
                 for k, e in enumerate(view.enemies(side).units)
-                if self.role(e.unit) is not Role.SHOOTING
-                and e.placement is not None
-                and not e.shaken
+                if self.role(e.unit) is not SHOOTING and e.placement is not None and not e.shaken
             ]
         return threats
 
@@ -490,7 +498,7 @@ class Scoring(Needs):
         """
         if not self.style.depth or state.round >= state.rounds:
             return 0.0
-        if self.role(us.unit) is not Role.SHOOTING:
+        if self.role(us.unit) is not SHOOTING:
             return 0.0
         view = self._read(state)
         threats = self._threats(state, view, us.side)
@@ -512,8 +520,13 @@ class Scoring(Needs):
         for position, full in worth:
             beyond = math.dist(at, position) - OBJECTIVE_RANGE + 0.5  # half an inch inside
             gains.append(full / (1.0 + (beyond if beyond > 0.0 else 0.0) / 4.0))
+        if not gains:
+            return 0.0
         gains.sort(reverse=True)
-        return sum(g * (1.0 if i == 0 else 0.25) for i, g in enumerate(gains))
+        total = 0.0 + gains[0]  # summed left to right as ``sum`` adds (from 0)
+        for g in gains[1:]:
+            total += g * 0.25
+        return total
 
     def _arrives(self, state: GameState, us: UnitState, target: UnitState) -> bool:
         """Whether a charge of ``us`` at ``target`` reaches base contact (the table's own
@@ -532,7 +545,7 @@ class Scoring(Needs):
                 state.table,
                 us.placement,
                 target.placement,
-                move_allowance(state, us.unit, Kind.CHARGE),
+                move_allowance(state, us.unit, CHARGE),
                 others,
                 rules=MoveRules.of(us.unit, habits.movement),
             )
@@ -546,7 +559,7 @@ class Scoring(Needs):
         wound (seed 003 and seed 002 "Dangerous Terrain"; Riverside only on a Rush or Charge)."""
         if not self.style.dangerous_terrain or here == end:
             return 0.0
-        if kind is Kind.ADVANCE and not self.habits(state).dangerous_on_advance:
+        if kind is ADVANCE and not self.habits(state).dangerous_on_advance:
             return 0.0
         view = self._read(state)
         crossing = view.dangerous_crossings(us, here, end)
@@ -584,7 +597,7 @@ class Scoring(Needs):
         Being behind terrain from a given shooter is not counted: it needs sight lines from
         every enemy for every candidate move.
         """
-        if not self.style.cover or self.role(us.unit) is Role.MELEE:
+        if not self.style.cover or self.role(us.unit) is MELEE:
             return 0.0
         view = self._read(state)
         habits = self.habits(state)
@@ -594,7 +607,7 @@ class Scoring(Needs):
         shooters = view.shooters.get(us.side)
         if shooters is None:
             shooters = view.shooters[us.side] = [
-                (k, e, max(unit_facts(e.unit)[2]) + move_allowance(state, e.unit, Kind.ADVANCE))
+                (k, e, max(unit_facts(e.unit)[2]) + move_allowance(state, e.unit, ADVANCE))
                 for k, e in enumerate(enemies.units)
                 if unit_facts(e.unit)[2] and e.placement is not None and not e.shaken
             ]
