@@ -579,6 +579,41 @@ loops (shared with Riverside's fast path); the estimates' identity memo (`player
 asks, 2,051 misses) costs about 6% with its misses. The rules commander's cover check
 (players/rules/cover.py) keeps its own open-table shortcut, now the game's too.
 
+Issue 13's rules-commander steps (spd13, fourteenth session; every golden unchanged and the
+same digests of the games before and after; instructions by `PYTHONPATH=. .venv/bin/python -m
+bench.instructions gff300 --seeds 1-4`, `gff600 riverside --seeds 1-2` under callgrind, load 4 to
+9, each checkout in a worktree of the same path length; start a66ee08: 3.610 G, 6.461 G and 1.991
+G). A unit's Rush and Advance rows of the move bounds (`Bounds._move_row`, 1,424 rows in four
+games) each worked out the unit's centroid, swing gains, marker worth and reach: they now share
+one unit row (`_unit_row`, 712); each marker's need with no unit charged is worked out once a side
+(`Needs._side_needs`: it depends on the unit only through a friend already on the marker) rather
+than once a unit and marker (4,019 `_need` calls): 3.610 -> 3.594 G (-0.4%). `_sides_near` now
+counts again only the markers a unit taken out is near, and the markers' needs moved to
+players/rules/needs.py (`Needs`, the base of `Scoring`: scoring.py was past 800 lines). In Python
+3.11 `EnumType` defines `__getattr__`, so every attribute of an enum class is looked up through a
+slow hook: `Kind.HOLD` costs about 0.5 us (timeit 492 ns, a global 30 ns), and the commander
+compared kinds and roles hundreds of times a decision (`_first_best` looked up up to four kinds
+for each of about 76 actions). The kinds and roles it compares are now plain module names
+(`view.HOLD`, `RUSH`, `ADVANCE`, `CHARGE`, `IDLE`, `CAST`; `estimates.MELEE`, `SHOOTING`), and
+its walk over the moves by falling bound stops at the first below the best (every later bound is
+lower, and the best only rises): 3.594 -> 3.470 G (-3.5%). Then `Units` reads every unit's alive
+models with one mask over all of them (a mask per unit cost a few numpy calls each, two groups a
+decision) and `_gains` adds its markers without a generator. Together GFF 300 pts 3.610 ->
+3.440 G (-4.7%), 600 pts 6.461 -> 6.031 G (-6.7%), Riverside 1.991 -> 1.915 G
+(-3.8%). Tests: tests/players/test_rules_side_needs.py (every unit's worth of the markers at
+every decision of two games, with and without `contest_need`: bit for bit the marker-by-marker
+need; fails when a friend's halving is dropped), test_rules_sides_near.py (now with every other
+unit taken out too, against a recount) and test_rules_units.py (both groups of every decision of a
+game, and a unit with no model left: the arrays, starts and gaps read unit by unit). Not done:
+keying a unit's move row on what it reads across decisions (it reads every enemy's position, and
+between two decisions of a side an enemy has moved). Measured and left: with `EnumType.__getattr__`
+deleted (every enum attribute looked up directly) the process of the warm-up and seeds 1-2 cost
+0.4% fewer instructions (5.414 -> 5.392 G, these steps in), so the game's own `Kind` lookups are
+not worth a change; the garbage collector took about 35 ms of CPU in five games (3%), 22 ms of it
+one full collection over the memos' objects; the odds the memo misses (275 `attack_odds_fast`
+calls in four games) and the charge test (`can_charge`) remain the largest single costs under the
+commander's decisions, and neither is the commander's code.
+
 The tenth session's whole change (gff8 and river8 merged, 27 Nov 2026; every golden and the same
 digests; `PYTHONPATH=. .venv/bin/python -m bench.instructions gff300 riverside --seeds 1-2`
 under callgrind, start 03d624e against the merge): GFF 300 pts 2.160 -> 2.065 G (-4.4% on these

@@ -15,7 +15,7 @@ from oprlab.game.actions import Action, Kind
 from oprlab.game.state import GameState
 from oprlab.players.rules.commander import RulesCommander
 from oprlab.players.rules.estimates import Role, break_chance
-from oprlab.players.rules.scoring import CONTESTED_NEED, OBJECTIVE_VALUE, SAFE_NEED
+from oprlab.players.rules.needs import CONTESTED_NEED, OBJECTIVE_VALUE, SAFE_NEED
 from oprlab.players.rules.style import RULES, V1
 from tests.game import army
 from tests.game.test_gff_rounds import scene

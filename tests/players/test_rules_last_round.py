@@ -12,7 +12,7 @@ import pytest
 from oprlab.game.actions import Action, Kind
 from oprlab.game.state import GameState
 from oprlab.players.rules.commander import RulesCommander
-from oprlab.players.rules.scoring import LAST_ROUND_WEIGHT
+from oprlab.players.rules.needs import LAST_ROUND_WEIGHT
 from oprlab.players.rules.style import RULES
 from tests.game import army, line
 from tests.game.test_gff_rounds import scene

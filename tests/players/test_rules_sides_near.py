@@ -1,7 +1,8 @@
 """The rules commander counts the units near each marker once a decision and takes the asking
 unit out (scoring.py ``_sides_near``): the sides must be those of every other unit that would
 seize or contest the marker at the round's end (seed 003 "Mission"; a Shaken unit yet to
-activate rallies and counts, seed 003 "Shaken"), asked unit by unit."""
+activate rallies and counts, seed 003 "Shaken"), asked unit by unit, and with a charge's
+target taken out too (only the markers a unit taken out is near are counted again)."""
 
 from __future__ import annotations
 
@@ -16,11 +17,13 @@ from oprlab.table.deploy import mission_table
 from oprlab.units.load import load_army
 
 
-def _one_by_one(cmd: RulesCommander, state: GameState, us: UnitState) -> list[set[int]]:
+def _one_by_one(
+    cmd: RulesCommander, state: GameState, us: UnitState, skip: UnitState | None = None
+) -> list[set[int]]:
     near = cmd._read(state).near_objectives()
     out: list[set[int]] = [set() for _ in state.objectives]
     for other in state.units.values():
-        if other is us or not cmd._holds(state, other):
+        if other is us or other is skip or not cmd._holds(state, other):
             continue
         for sides, close in zip(out, near[other.uid], strict=True):
             if close:
@@ -29,7 +32,7 @@ def _one_by_one(cmd: RulesCommander, state: GameState, us: UnitState) -> list[se
 
 
 def test_sides_near_counted_once_are_those_of_every_other_unit() -> None:
-    seen = {"units": 0, "held by both": 0, "shaken": 0}
+    seen = {"units": 0, "held by both": 0, "shaken": 0, "pairs near": 0}
 
     class Checking(RulesCommander):
         def _best_action(self, state: GameState, actions: Sequence[Action]) -> Action:
@@ -38,6 +41,10 @@ def test_sides_near_counted_once_are_those_of_every_other_unit() -> None:
                 seen["units"] += 1
                 seen["shaken"] += us.shaken and us.on_table
                 seen["held by both"] += any(len(s) == 2 for s in self._sides_near(state, us))
+                for skip in state.units.values():  # a charge's target taken out too
+                    sides = self._sides_near(state, us, skip)
+                    assert sides == _one_by_one(self, state, us, skip)
+                    seen["pairs near"] += sides != self._sides_near(state, us)
             return super()._best_action(state, actions)
 
     for seed, generated in ((5, True), (6, False)):
@@ -46,4 +53,4 @@ def test_sides_near_counted_once_are_those_of_every_other_unit() -> None:
         table = mission_table(seed) if generated else None
         play_game(a, b, [Checking(seed), Checking(seed + 1)], seed=seed, table=table)
     assert seen["units"] > 500
-    assert seen["held by both"] > 0 and seen["shaken"] > 0
+    assert seen["held by both"] > 0 and seen["shaken"] > 0 and seen["pairs near"] > 100

@@ -3,7 +3,8 @@ the code lives in :mod:`oprlab.players.rules`, split by job."""
 
 from oprlab.players.rules.commander import RulesCommander
 from oprlab.players.rules.estimates import Role, expected_damage, role
-from oprlab.players.rules.scoring import OBJECTIVE_VALUE, PROJECTION_VALUE
+from oprlab.players.rules.needs import OBJECTIVE_VALUE
+from oprlab.players.rules.scoring import PROJECTION_VALUE
 from oprlab.players.rules.view import Units as _Units
 
 __all__ = [

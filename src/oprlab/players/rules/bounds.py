@@ -17,10 +17,23 @@ import numpy.typing as npt
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff import OBJECTIVE_RANGE
 from oprlab.game.state import GameState, UnitState
-from oprlab.players.rules.estimates import Role, expected_damage, unit_facts
+from oprlab.players.rules.estimates import MELEE, SHOOTING, expected_damage, unit_facts
 from oprlab.players.rules.scoring import SHORT_CHARGE, Scoring
-from oprlab.players.rules.view import FloatArray, Point, View, move_allowance, step_toward
+from oprlab.players.rules.view import (
+    ADVANCE,
+    CHARGE,
+    HOLD,
+    RUSH,
+    FloatArray,
+    Point,
+    View,
+    move_allowance,
+    step_toward,
+)
 from oprlab.rules.gff.attack import LONG_RANGE
+
+#: A unit's part of its move rows (:meth:`Bounds._unit_row`).
+_UnitRow = tuple[Point, float, list[float], list[float], float, bool]
 
 
 class Bounds(Scoring):
@@ -83,7 +96,7 @@ class Bounds(Scoring):
             found = exact.get(i) or loose.get(i)
             if found is not None:
                 return found
-            bound = self._charge_bound(state, a) if a.kind is Kind.CHARGE else None
+            bound = self._charge_bound(state, a) if a.kind is CHARGE else None
             if bound is not None:
                 found = loose[i] = (bound, _tiebreak(a))
             else:
@@ -91,10 +104,11 @@ class Bounds(Scoring):
             return found
 
         for i, a in enumerate(actions):
-            if a.kind is Kind.HOLD and unit_facts(state.units[a.unit].unit)[2]:
+            kind = a.kind
+            if kind is HOLD and unit_facts(state.units[a.unit].unit)[2]:
                 held.append(i)
                 continue
-            if a.kind is Kind.RUSH or a.kind is Kind.ADVANCE or a.kind is Kind.CHARGE:
+            if kind is RUSH or kind is ADVANCE or kind is CHARGE:
                 moves.append(i)  # bounded first: most cannot be the best
                 continue
             key = key_of(i, a)
@@ -102,18 +116,18 @@ class Bounds(Scoring):
                 best = key
         # the highest bounds first, so that the best score rises early and skips the rest
         if not ceiling:
-            walks = [i for i in moves if actions[i].kind is not Kind.CHARGE]
+            walks = [i for i in moves if actions[i].kind is not CHARGE]
             ceilings = self._move_bounds(state, [actions[i] for i in walks])
             ceiling.update(zip(walks, ceilings, strict=True))
         for i in moves:
             if i not in ceiling:  # a charge: first without its strike back
                 ceiling[i] = self._charge_ceiling(state, actions[i], strike_back=False)
-        bounds = [(ceiling[i], _tiebreak(actions[i])) for i in moves]
-        for k in sorted(range(len(moves)), key=lambda k: bounds[k], reverse=True):
+        bounds = [(ceiling[i], _TIEBREAKS[actions[i].kind]) for i in moves]
+        for k in sorted(range(len(moves)), key=bounds.__getitem__, reverse=True):
             if best is not None and bounds[k] < best:
-                continue  # cannot be the best: its exact score is not needed
+                break  # nor can any later one (a lower bound, and the best only rises)
             i = moves[k]
-            if actions[i].kind is Kind.CHARGE and i not in firm:
+            if actions[i].kind is CHARGE and i not in firm:
                 firm.add(i)
                 ceiling[i] = self._charge_ceiling(state, actions[i])
                 if best is not None and (ceiling[i], bounds[k][1]) < best:
@@ -138,11 +152,11 @@ class Bounds(Scoring):
         for a in actions:
             # moves: most are never scored (their bound is below the best), so their ends are
             # measured one by one when they are
-            if a.kind is Kind.HOLD:
+            if a.kind is HOLD:
                 us = state.units[a.unit]
                 if us.placement is not None:
                     points.append(view.centroid(us))
-            elif a.kind is Kind.CHARGE:
+            elif a.kind is CHARGE:
                 us, target = state.units[a.unit], state.units[a.target]
                 if us.placement is not None and target.placement is not None:
                     at = view.centroid(target)
@@ -167,7 +181,13 @@ class Bounds(Scoring):
         view = self._read(state)
         keys: dict[tuple[str, Kind], int] = {}
         which = [keys.setdefault((a.unit, a.kind), len(keys)) for a in moves]
-        rows = [self._move_row(state, view, unit, kind) for unit, kind in keys]
+        shared: dict[str, _UnitRow] = {}  # a unit's Rush and Advance rows share these
+        rows = []
+        for unit, kind in keys:
+            common = shared.get(unit)
+            if common is None:
+                common = shared[unit] = self._unit_row(state, view, state.units[unit])
+            rows.append(self._move_row(state, view, state.units[unit], kind, common))
         pick = np.array(which, dtype=np.intp)
         here = np.array([r[0] for r in rows], dtype=np.float64)[pick]
         allowance = np.array([r[1] for r in rows], dtype=np.float64)[pick]
@@ -196,27 +216,14 @@ class Bounds(Scoring):
         out: list[float] = value.tolist()
         return out
 
-    def _move_row(
-        self, state: GameState, view: View, uid: str, move: Kind
-    ) -> tuple[Point, float, float, list[float], list[float], float]:
-        """What :meth:`_move_bounds` needs of one unit and kind of move: its centroid, the
-        allowance, the terms that do not depend on the end, each marker's worth, each marker's
-        projected gain if reached (at most), the unit's reach from its centroid."""
-        us = state.units[uid]
+    def _unit_row(self, state: GameState, view: View, us: UnitState) -> _UnitRow:
+        """What every row of :meth:`_move_row` for ``us`` shares: its centroid, the projected
+        markers with it near none (weighted), each marker's worth, each marker's projected
+        gain if reached (at most), its reach from its centroid, whether a marker's count rises
+        with it near."""
         here = view.centroid(us)
-        allowance = move_allowance(state, us.unit, move)
-        kind = self.role(us.unit)
-        fixed = 0.0
-        if move is Kind.ADVANCE:
-            fixed += 0.9 * self._shot_bound(state, view, us, here, allowance)
         weight = self._projection_weight(state)
         base, swing = self._swing(state, view, us)
-        if move is Kind.RUSH and kind is Role.SHOOTING:
-            # a Rush that may seize a marker may not be marked down (Style.rush_for_markers)
-            seizes = self.style.rush_for_markers and self.habits(state).marker_habits
-            if not (seizes and any(change > 0 for _, _, change in swing)):
-                fixed -= self.style.rush_cost
-        fixed += weight * base
         gains = [0.0] * len(state.objectives)
         if swing and not us.shaken and us.arrived != state.round:
             j = 0  # swing lists the markers whose count changes, in the markers' order
@@ -225,7 +232,27 @@ class Bounds(Scoring):
                     gains[k] = weight * max(0, swing[j][2])
                     j += 1
         worth = [full for _, full in self._worth(state, view, us, None)]
-        return here, allowance, fixed, worth, gains, view.reach(us, here)
+        rises = any(change > 0 for _, _, change in swing)
+        return here, weight * base, worth, gains, view.reach(us, here), rises
+
+    def _move_row(
+        self, state: GameState, view: View, us: UnitState, move: Kind, common: _UnitRow
+    ) -> tuple[Point, float, float, list[float], list[float], float]:
+        """What :meth:`_move_bounds` needs of one unit and kind of move: its centroid, the
+        allowance, the terms that do not depend on the end, each marker's worth, each marker's
+        projected gain if reached (at most), the unit's reach from its centroid."""
+        here, projected, worth, gains, reach, rises = common
+        allowance = move_allowance(state, us.unit, move)
+        fixed = 0.0
+        if move is ADVANCE:
+            fixed += 0.9 * self._shot_bound(state, view, us, here, allowance)
+        if move is RUSH and self.role(us.unit) is SHOOTING:
+            # a Rush that may seize a marker may not be marked down (Style.rush_for_markers)
+            seizes = self.style.rush_for_markers and self.habits(state).marker_habits
+            if not (seizes and rises):
+                fixed -= self.style.rush_cost
+        fixed += projected
+        return here, allowance, fixed, worth, gains, reach
 
     def _standing_bounds(
         self,
@@ -248,9 +275,9 @@ class Bounds(Scoring):
         out = np.zeros(len(ends), dtype=np.float64)
         kinds = [self.role(u.unit) for u in units]
         weak = self.style.weak_out_of_reach
-        melee_row = np.array([k is Role.MELEE for k in kinds], dtype=np.bool_)
+        melee_row = np.array([k is MELEE for k in kinds], dtype=np.bool_)
         wary_row = np.array(
-            [k is not Role.MELEE if weak else k is Role.SHOOTING for k in kinds], dtype=np.bool_
+            [k is not MELEE if weak else k is SHOOTING for k in kinds], dtype=np.bool_
         )
         sides = np.array([u.side for u in units], dtype=np.intp)
         for side in sorted({u.side for u in units}):
@@ -361,7 +388,7 @@ class Bounds(Scoring):
         here, at = view.centroid(us), view.centroid(target)
         end = step_toward(here, at, move_allowance(state, us.unit, a.kind))
         worth = self._worth(state, view, us, None)
-        melee = self.role(us.unit) is Role.MELEE
+        melee = self.role(us.unit) is MELEE
         enemies = view.enemies(us.side)
 
         def place(point: Point) -> float:

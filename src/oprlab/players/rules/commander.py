@@ -26,9 +26,9 @@ from oprlab.mechanics.clock import Clock
 from oprlab.mechanics.clock_state import ClockState
 from oprlab.players.base import COMMANDERS
 from oprlab.players.rules.bounds import Bounds
-from oprlab.players.rules.estimates import Role, value_per_model
+from oprlab.players.rules.estimates import SHOOTING, value_per_model
 from oprlab.players.rules.style import STYLES, Style
-from oprlab.players.rules.view import View, move_allowance, step_toward
+from oprlab.players.rules.view import ADVANCE, CAST, CHARGE, HOLD, View, move_allowance, step_toward
 from oprlab.rng import SeedLike
 from oprlab.rules.gff.profile import defender_profile
 
@@ -47,9 +47,10 @@ class RulesCommander(Bounds):
         if kind is Kind.DEPLOY:
             return self._deploy(state, actions)
         if kind is Kind.SHOOT:
-            shots = [a for a in actions if a.kind is Kind.SHOOT]
+            shots = [a for a in actions if a.kind is kind]
             best = max(shots, key=lambda a: self._shoot_value(state, a))
-            sets = [a for a in actions if a.kind is Kind.SET_CLOCK]
+            clock = Kind.SET_CLOCK  # looked up once (see view.HOLD)
+            sets = [a for a in actions if a.kind is clock]
             return self._set_clock(state, best, sets) if sets else best
         if kind is Kind.CONSOLIDATE:
             return max(actions, key=lambda a: self._consolidate_value(state, a))
@@ -57,10 +58,10 @@ class RulesCommander(Bounds):
 
     def _activation(self, state: GameState, actions: Sequence[Action]) -> Action:
         """The best action; a Caster that may cast tries its best spell first."""
-        casts = [a for a in actions if a.kind is Kind.CAST]
+        casts = [a for a in actions if a.kind is CAST]
         if not casts:
             return self._ordered(state, actions)
-        best = self._ordered(state, [a for a in actions if a.kind is not Kind.CAST])
+        best = self._ordered(state, [a for a in actions if a.kind is not CAST])
         own = [a for a in casts if a.unit == best.unit]
         if not own:
             return best
@@ -90,13 +91,13 @@ class RulesCommander(Bounds):
     def _attacks(self, state: GameState, a: Action) -> bool:
         """Whether an activation attacks: a charge, or a Hold or Advance with a shot worth
         something from where it ends."""
-        if a.kind is Kind.CHARGE:
+        if a.kind is CHARGE:
             return True
-        if a.kind is not Kind.HOLD and a.kind is not Kind.ADVANCE:
+        if a.kind is not HOLD and a.kind is not ADVANCE:
             return False
         us = state.units[a.unit]
         here = self._read(state).centroid(us)
-        if a.kind is Kind.HOLD:
+        if a.kind is HOLD:
             return self._best_shot_from(state, us, here, self._targets(state, us)) > 0.0
         assert a.to is not None
         end = step_toward(here, a.to, move_allowance(state, us.unit, a.kind))
@@ -158,7 +159,7 @@ class RulesCommander(Bounds):
             assert a.to is not None
             us = state.units[a.unit]
             depth = abs(a.to[1] - home)
-            forward = depth if self.role(us.unit) is Role.SHOOTING else -depth
+            forward = depth if self.role(us.unit) is SHOOTING else -depth
             near = min(abs(a.to[0] - t[0]) for t in targets)
             return forward + 0.3 * near
 

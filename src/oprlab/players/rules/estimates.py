@@ -46,6 +46,11 @@ class Role(StrEnum):
     HYBRID = "hybrid"
 
 
+#: The roles by plain names (``Role.MELEE`` is looked up through ``EnumType.__getattr__``
+#: in Python 3.11, as :data:`.view.HOLD` says of kinds).
+MELEE, SHOOTING = Role.MELEE, Role.SHOOTING
+
+
 @lru_cache(maxsize=4096)
 def role(unit: Unit) -> Role:
     """Melee, shooting or hybrid by attack dice (ranged dice count double: they act sooner)."""

@@ -21,7 +21,7 @@ from oprlab.game.riverside import RiversideRules
 from oprlab.game.state import GameState, UnitState
 from oprlab.players import gff_choices, riverside_choices, riverside_odds
 from oprlab.players.rules import cover
-from oprlab.players.rules.estimates import Damage, Role, expected_damage
+from oprlab.players.rules.estimates import MELEE, SHOOTING, Damage, expected_damage
 from oprlab.players.rules.scorer import Scorer
 
 #: A system's own decisions: the habit's choice, or ``None`` to leave it to the commander.
@@ -77,8 +77,8 @@ class SystemHabits:
 def _gff_decide(cmd: Scorer, state: GameState, actions: Sequence[Action]) -> Action | None:
     if actions[0].kind not in gff_choices.KINDS:  # edges, deployment, enemy tokens, defence
         return None
-    shooting = lambda u: cmd.role(u) is Role.SHOOTING  # noqa: E731
-    melee = (lambda u: cmd.role(u) is Role.MELEE) if cmd.style.edge_from_matchup else None
+    shooting = lambda u: cmd.role(u) is SHOOTING  # noqa: E731
+    melee = (lambda u: cmd.role(u) is MELEE) if cmd.style.edge_from_matchup else None
     reach = None
     if cmd.style.deploy_for_markers:
         reach = lambda u: state.rules.move_allowance(u, Kind.RUSH) + OBJECTIVE_RANGE  # noqa: E731

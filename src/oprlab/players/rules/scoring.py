@@ -3,7 +3,7 @@
 A shot is worth the expected points it removes (exact odds of the attack, the system's own:
 :mod:`oprlab.players.rules.habits`), a charge what it removes minus what the strike back costs, a
 move getting onto objectives the side does not hold yet, and standing within an enemy's charge
-reach costs a shooting unit. Markers are worth :data:`OBJECTIVE_VALUE` points of enemy removed.
+reach costs a shooting unit. What a marker is worth to a unit is :mod:`.needs`' to say.
 """
 
 from __future__ import annotations
@@ -18,10 +18,19 @@ from oprlab.game import geometry as geo
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff import CONSOLIDATE_INCHES, OBJECTIVE_RANGE, bennies_available
 from oprlab.game.state import GameState, UnitState
-from oprlab.players.rules.estimates import Role, break_chance, unit_facts, value_per_model
-from oprlab.players.rules.habits import SystemHabits, habits_for
-from oprlab.players.rules.style import RULES, Style
+from oprlab.players.rules.estimates import (
+    MELEE,
+    SHOOTING,
+    break_chance,
+    unit_facts,
+    value_per_model,
+)
+from oprlab.players.rules.needs import Needs
 from oprlab.players.rules.view import (
+    ADVANCE,
+    CHARGE,
+    HOLD,
+    IDLE,
     Point,
     View,
     held,
@@ -29,62 +38,26 @@ from oprlab.players.rules.view import (
     shooting_targets,
     step_toward,
 )
-from oprlab.rng import SeedLike
 from oprlab.rules.gff.attack import LONG_RANGE
 from oprlab.table.charge import can_charge
 from oprlab.table.movement import MoveRules
-from oprlab.units.model import Unit
 
-#: How much one objective is worth, in points of enemy removed.
-OBJECTIVE_VALUE = 60.0
 #: How much holding one more marker than now at the end of the round is worth (round 4).
 PROJECTION_VALUE = 40.0
 #: A charge that falls short is worth this much less than the move it becomes.
 SHORT_CHARGE = 1.0
-#: GFF's last round (``Style.last_round_push``): a marker is worth this many times as much
-#: (the markers held when it ends decide the game; points removed then decide nothing).
-LAST_ROUND_WEIGHT = 3.0
 #: The share of what cover would save from enemy shooters a unit out of cover counts as lost.
 COVER_SHARE = 0.5
-#: A marker's need of a unit where an enemy stands to take or contest it: the side's own
-#: marker with an enemy within reach (and, ``Style.contest_need``, one it does not hold that
-#: an enemy will contest at the round's end: the unit turns it from theirs to neutral).
-CONTESTED_NEED = 0.7
-#: A marker's need of a unit where no enemy would take it from the side.
-SAFE_NEED = 0.15
 
 
-class Scoring:
+class Scoring(Needs):
     """The scores of one decision's actions, read from one :class:`View` of the table."""
-
-    name = "rules"
-
-    def __init__(self, seed: SeedLike = 0, style: Style = RULES) -> None:
-        self.seed = seed
-        self.style = style
-        self.name = style.name
-        self._view: View | None = None
-
-    def _read(self, state: GameState) -> View:
-        view = self._view
-        if view is None or view.state is not state:
-            view = self._view = View(state)
-        return view
-
-    def habits(self, state: GameState) -> SystemHabits:
-        """This system's habits (its odds, its own decisions), found by its rules class."""
-        return habits_for(state)
-
-    def role(self, unit: Unit) -> Role:
-        """How the commander classes ``unit`` (melee, shooting or hybrid)."""
-        facts = unit_facts(unit)  # by identity: hashing a frozen Unit is slow
-        return facts[3] if self.style.role_from_output else facts[1]
 
     def score(self, state: GameState, a: Action) -> float:
         """What an activation is worth: expected points removed plus the position it leaves."""
         view = self._read(state)
         us = state.units[a.unit]
-        if a.kind is Kind.IDLE:
+        if a.kind is IDLE:
             if not self.habits(state).idle_for_all:
                 return 0.0  # GFF: a Shaken unit's only action
             # Riverside: Idle is open to every unit; it is worth taking to remove Shaken.
@@ -97,14 +70,14 @@ class Scoring:
             return stay + (1.0 if us.shaken else -1.0)
         assert us.placement is not None
         here = view.centroid(us)
-        if a.kind is Kind.HOLD:
+        if a.kind is HOLD:
             return (
                 self._position_value(state, us, here)
                 + self._best_shot_from(state, us, here, self._targets(state, us))
                 + self._projected(state, us, here)
                 + self._exposure(state, us, here, here)
             )
-        if a.kind is Kind.CHARGE:
+        if a.kind is CHARGE:
             arrives = not self.style.charge_arrival or self._arrives(
                 state, us, state.units[a.target]
             )
@@ -116,7 +89,7 @@ class Scoring:
         value -= self._hazard(state, us, here, end, a.kind)
         value += self._exposure(state, us, here, end)
         value += self._depth(state, us, here, end)
-        if a.kind is Kind.ADVANCE:
+        if a.kind is ADVANCE:
             value += 0.9 * self._best_shot_from(state, us, end)
         else:
             value -= self._rush_mark_down(state, us, here, end)
@@ -134,7 +107,7 @@ class Scoring:
         """What a Rush to ``end`` is marked down for the shot it gives up: ``Style.rush_cost``
         for a shooting unit, unless (``Style.rush_for_markers``, GFF) it leaves more markers
         held at the round's end than standing at ``here`` (seed 003 "Mission" 4-6)."""
-        if self.role(us.unit) is not Role.SHOOTING:
+        if self.role(us.unit) is not SHOOTING:
             return 0.0
         seizes = (
             self.style.rush_for_markers
@@ -170,7 +143,7 @@ class Scoring:
         if not (self.style.charge_as_move and self.habits(state).marker_habits):
             return 0.0
         kind = self.role(us.unit)
-        if kind is Role.MELEE:
+        if kind is MELEE:
             return 0.0
         value = self._exposure(state, us, here, end)
         if not fight:
@@ -322,12 +295,6 @@ class Scoring:
             return [False] * len(state.objectives)
         return _models_near(view, us, end, view.objectives)
 
-    def _last_round(self, state: GameState) -> float:
-        """How many times its usual worth a marker is worth now: :data:`LAST_ROUND_WEIGHT`
-        in the last round with ``Style.last_round_push`` where the system has it, else 1."""
-        push = self.style.last_round_push and self.habits(state).marker_habits
-        return LAST_ROUND_WEIGHT if push and state.round >= state.rounds else 1.0
-
     def _projection_weight(self, state: GameState) -> float:
         """Points for one more marker held at the round's end than now: weighted more as the
         game nears its end, when later moves can no longer undo it."""
@@ -367,16 +334,20 @@ class Scoring:
                     for count, close in zip(counts, near[other.uid], strict=True):
                         if close:
                             count[other.side] += 1
+            view.holding = [{side for side in (0, 1) if count[side] > 0} for count in counts]
+        assert view.holding is not None
+        out = list(view.holding)  # the sets are shared: read, never changed
         gone = [u for u in (us, skip) if u is not None and self._holds(state, u)]
         if len(gone) == 2 and gone[0] is gone[1]:
             gone.pop()
-        out: list[set[int]] = []
-        for i, count in enumerate(counts):
-            left = list(count)
-            for u in gone:
-                if near[u.uid][i]:
-                    left[u.side] -= 1
-            out.append({side for side in (0, 1) if left[side] > 0})
+        for u in gone:  # only the markers a unit taken out is near count again
+            for i, close in enumerate(near[u.uid]):
+                if close:
+                    left = list(counts[i])
+                    for v in gone:
+                        if near[v.uid][i]:
+                            left[v.side] -= 1
+                    out[i] = {side for side in (0, 1) if left[side] > 0}
         return out
 
     def _holds(self, state: GameState, other: UnitState) -> bool:
@@ -459,7 +430,7 @@ class Scoring:
         back = 0.0
         if target.models > 0:
             back = self.style.strike_back * self._melee_damage(view, target, us, charging=False)
-        bonus = self.style.charge_bonus if self.role(us.unit) is Role.MELEE else 0.0
+        bonus = self.style.charge_bonus if self.role(us.unit) is MELEE else 0.0
         assert target.placement is not None
         at = view.centroid(target)
         value = dealt - back + bonus + self._position_value(state, us, at, contested=target)
@@ -487,7 +458,7 @@ class Scoring:
             return found
         value = self._gains(self._worth(state, view, us, contested), at)
         kind = self.role(us.unit)
-        wary = kind is not Role.MELEE if self.style.weak_out_of_reach else kind is Role.SHOOTING
+        wary = kind is not MELEE if self.style.weak_out_of_reach else kind is SHOOTING
         if wary:
             threats = self._threats(state, view, us.side)
             if threats:
@@ -495,7 +466,7 @@ class Scoring:
                 for k, e, reach in threats:
                     if gaps[k] < reach:
                         value -= self.style.danger * self._melee_damage(view, e, us, charging=True)
-        elif kind is Role.MELEE:
+        elif kind is MELEE:
             dists = view.enemies(us.side).gaps(at)
             if dists:
                 value += 15.0 / (1.0 + min(dists) / 6.0)
@@ -510,11 +481,9 @@ class Scoring:
         threats = view.threats.get(side)
         if threats is None:
             threats = view.threats[side] = [
-                (k, e, move_allowance(state, e.unit, Kind.CHARGE) + 1.0)
+                (k, e, move_allowance(state, e.unit, CHARGE) + 1.0)
                 for k, e in enumerate(view.enemies(side).units)
-                if self.role(e.unit) is not Role.SHOOTING
-                and e.placement is not None
-                and not e.shaken
+                if self.role(e.unit) is not SHOOTING and e.placement is not None and not e.shaken
             ]
         return threats
 
@@ -529,7 +498,7 @@ class Scoring:
         """
         if not self.style.depth or state.round >= state.rounds:
             return 0.0
-        if self.role(us.unit) is not Role.SHOOTING:
+        if self.role(us.unit) is not SHOOTING:
             return 0.0
         view = self._read(state)
         threats = self._threats(state, view, us.side)
@@ -551,116 +520,13 @@ class Scoring:
         for position, full in worth:
             beyond = math.dist(at, position) - OBJECTIVE_RANGE + 0.5  # half an inch inside
             gains.append(full / (1.0 + (beyond if beyond > 0.0 else 0.0) / 4.0))
+        if not gains:
+            return 0.0
         gains.sort(reverse=True)
-        return sum(g * (1.0 if i == 0 else 0.25) for i, g in enumerate(gains))
-
-    def _need(
-        self,
-        state: GameState,
-        us: UnitState,
-        objective: int,
-        controller: int | None,
-        contested: UnitState | None,
-    ) -> float:
-        view = self._read(state)
-        key = (us.side, objective)
-        found = view.around.get(key)
-        if found is None:
-            enemies = view.enemies(us.side)
-            gaps = enemies.gaps(state.objectives[objective].position)
-            near = view.near_objectives()
-            found = view.around[key] = (
-                [  # enemies that could reach the marker by a Rush
-                    e
-                    for e, d in zip(enemies.units, gaps, strict=True)
-                    if not e.shaken
-                    and e.placement is not None
-                    and d <= move_allowance(state, e.unit, Kind.RUSH) + 3.0
-                ],
-                [  # friends on it
-                    f
-                    for f in view.side_friends(us.side)
-                    if not f.shaken and f.placement is not None and near[f.uid][objective]
-                ],
-            )
-        if self.style.contest_need and self.habits(state).marker_habits:
-            need = self._contest_need(state, view, us, objective, controller, contested)
-        else:
-            enemy_near = any(e is not contested for e in found[0])
-            need = 1.0 if controller != us.side else (CONTESTED_NEED if enemy_near else SAFE_NEED)
-        guarded = any(f is not us for f in found[1])
-        return need * (0.35 if guarded else 1.0)
-
-    def _contest_need(
-        self,
-        state: GameState,
-        view: View,
-        us: UnitState,
-        objective: int,
-        controller: int | None,
-        contested: UnitState | None,
-    ) -> float:
-        """``Style.contest_need`` (GFF): a marker's need of ``us`` from who will contest it.
-
-        A marker the side holds needs it while an enemy could reach it by a Rush (as without
-        the habit); one it does not hold, while no enemy will contest it at the round's end:
-        with one there the unit turns it neutral at best ("If units from both sides contest a
-        marker, it becomes neutral", seed 003 "Mission" 4-6), as much as guarding its own. A
-        charge's target (``contested``) stops contesting only if destroyed or Shaken: the
-        freed marker's need is weighted by the charge's chance of that.
-        """
-        if controller == us.side:
-            enemies, free = view.around[(us.side, objective)][0], SAFE_NEED
-        else:
-            enemies, free = self._contesters(state, view, us.side, objective), 1.0
-        if any(e is not contested for e in enemies):
-            return CONTESTED_NEED
-        if contested is None or not any(e is contested for e in enemies):
-            return free
-        chance = self._charge_break(state, view, us, contested)
-        return chance * free + (1.0 - chance) * CONTESTED_NEED
-
-    def _contesters(
-        self, state: GameState, view: View, side: int, objective: int
-    ) -> list[UnitState]:
-        """The enemies of ``side`` that will contest a marker at the round's end: those (not
-        Shaken) within 3" of it, and those yet to activate that could reach it by a Rush."""
-        key = (side, objective)
-        found = view.contesters.get(key)
-        if found is None:
-            near = view.near_objectives()
-            found = view.contesters[key] = [
-                e
-                for e in view.around[key][0]
-                if e.arrived != state.round
-                and ((e.uid in near and near[e.uid][objective]) or not e.activated)
-            ]
-        return found
-
-    def _charge_break(
-        self, state: GameState, view: View, us: UnitState, target: UnitState
-    ) -> float:
-        """The chance ``us``'s charge leaves ``target`` destroyed or Shaken (d6 exact odds of
-        the charge's melee attack: GFF's wound effects Shake or Knock Out)."""
-        key = (us.uid, target.uid)
-        found = view.charge_breaks.get(key)
-        if found is None:
-            found = view.charge_breaks[key] = break_chance(us, target, distance=0.0, charge=True)
-        return found
-
-    def _worth(
-        self, state: GameState, view: View, us: UnitState, contested: UnitState | None
-    ) -> list[tuple[Point, float]]:
-        """Each marker and what being on it is worth to ``us`` (60 points times its need)."""
-        other = "" if contested is None else contested.uid
-        worth = view.worth.get((us.uid, other))
-        if worth is None:
-            full = OBJECTIVE_VALUE * self._last_round(state)
-            worth = view.worth[(us.uid, other)] = [
-                (o.position, self._need(state, us, i, o.controller, contested) * full)
-                for i, o in enumerate(state.objectives)
-            ]
-        return worth
+        total = 0.0 + gains[0]  # summed left to right as ``sum`` adds (from 0)
+        for g in gains[1:]:
+            total += g * 0.25
+        return total
 
     def _arrives(self, state: GameState, us: UnitState, target: UnitState) -> bool:
         """Whether a charge of ``us`` at ``target`` reaches base contact (the table's own
@@ -679,7 +545,7 @@ class Scoring:
                 state.table,
                 us.placement,
                 target.placement,
-                move_allowance(state, us.unit, Kind.CHARGE),
+                move_allowance(state, us.unit, CHARGE),
                 others,
                 rules=MoveRules.of(us.unit, habits.movement),
             )
@@ -693,7 +559,7 @@ class Scoring:
         wound (seed 003 and seed 002 "Dangerous Terrain"; Riverside only on a Rush or Charge)."""
         if not self.style.dangerous_terrain or here == end:
             return 0.0
-        if kind is Kind.ADVANCE and not self.habits(state).dangerous_on_advance:
+        if kind is ADVANCE and not self.habits(state).dangerous_on_advance:
             return 0.0
         view = self._read(state)
         crossing = view.dangerous_crossings(us, here, end)
@@ -731,7 +597,7 @@ class Scoring:
         Being behind terrain from a given shooter is not counted: it needs sight lines from
         every enemy for every candidate move.
         """
-        if not self.style.cover or self.role(us.unit) is Role.MELEE:
+        if not self.style.cover or self.role(us.unit) is MELEE:
             return 0.0
         view = self._read(state)
         habits = self.habits(state)
@@ -741,7 +607,7 @@ class Scoring:
         shooters = view.shooters.get(us.side)
         if shooters is None:
             shooters = view.shooters[us.side] = [
-                (k, e, max(unit_facts(e.unit)[2]) + move_allowance(state, e.unit, Kind.ADVANCE))
+                (k, e, max(unit_facts(e.unit)[2]) + move_allowance(state, e.unit, ADVANCE))
                 for k, e in enumerate(enemies.units)
                 if unit_facts(e.unit)[2] and e.placement is not None and not e.shaken
             ]

@@ -26,6 +26,19 @@ from oprlab.units.model import Unit
 Point = tuple[float, float]
 FloatArray = npt.NDArray[np.float64]
 
+#: The kinds of action the commander compares, by plain names: in Python 3.11 ``EnumType``
+#: defines ``__getattr__``, so every attribute of an enum class (``Kind.HOLD``) is looked up
+#: through a slow hook (about 0.5 us, 15 times a global's cost), and a decision compares kinds
+#: hundreds of times.
+HOLD, RUSH, ADVANCE, CHARGE, IDLE, CAST = (
+    Kind.HOLD,
+    Kind.RUSH,
+    Kind.ADVANCE,
+    Kind.CHARGE,
+    Kind.IDLE,
+    Kind.CAST,
+)
+
 
 class Units:
     """Some units' alive models in one array: a point's distance to each unit in one call.
@@ -38,23 +51,30 @@ class Units:
     def __init__(self, units: list[UnitState]) -> None:
         self.units = units
         self.index = {u.uid: k for k, u in enumerate(units)}
-        self.models: list[tuple[FloatArray, FloatArray]] = []
-        starts: list[int] = []
-        n = 0
-        for u in units:
-            assert u.placement is not None
-            alive = u.placement.alive
-            c, r = u.placement.centres[alive], u.placement.radii[alive]
-            self.models.append((c, r))
-            starts.append(n)
-            n += len(r)
-        self.whole = all(len(r) for _, r in self.models)  # no unit without models left
-        if units:
-            c = np.concatenate([m[0] for m in self.models])
-            self.x, self.y = c[:, 0], c[:, 1]
-            self.r = np.concatenate([m[1] for m in self.models])
-        self.starts = np.array(starts, dtype=np.intp)
         self._gaps: dict[Point, list[float]] = {}
+        #: each unit's alive models, kept only when a unit has none left (:meth:`gaps`)
+        self.models: list[tuple[FloatArray, FloatArray]] = []
+        self.whole = True  # no unit without models left
+        self.starts = np.zeros(0, dtype=np.intp)
+        if not units:
+            return
+        places = [u.placement for u in units]
+        # every unit's models in one array, the removed ones dropped by one mask: a mask per
+        # unit cost a few numpy calls each, and a decision builds two groups
+        alive = ~np.concatenate([p.removed for p in places if p is not None])
+        sizes = np.array([len(p.radii) for p in places if p is not None], dtype=np.intp)
+        assert len(sizes) == len(units)  # every unit placed
+        ends = np.cumsum(sizes)
+        before = np.concatenate((np.zeros(1, dtype=np.intp), np.cumsum(alive, dtype=np.intp)))
+        self.starts = before[ends - sizes]  # the alive models ahead of each unit
+        self.whole = bool((before[ends] > self.starts).all())
+        c = np.concatenate([p.centres for p in places if p is not None])[alive]
+        self.x, self.y = c[:, 0], c[:, 1]
+        self.r = np.concatenate([p.radii for p in places if p is not None])[alive]
+        if not self.whole:
+            for p in places:
+                assert p is not None
+                self.models.append((p.centres[p.alive], p.radii[p.alive]))
 
     def prefetch(self, points: Sequence[Point]) -> None:
         """Measure from many points in one call (the same numbers :meth:`gaps` gives)."""
@@ -106,6 +126,8 @@ class View:
         self.near: dict[str, list[bool]] | None = None
         #: per marker, the units of each side that would hold it at the round's end
         self.holders: list[list[int]] | None = None
+        #: per marker, the sides that would hold it at the round's end (``holders`` above 0)
+        self.holding: list[set[int]] | None = None
         self.objectives = [o.position for o in state.objectives]
         self.friends: dict[int, list[UnitState]] = {}
         self.worth: dict[tuple[str, str], list[tuple[Point, float]]] = {}
@@ -123,6 +145,9 @@ class View:
         self.arrivals: dict[tuple[str, str], bool] = {}
         #: per side and marker: the enemies that could reach it by a Rush, the friends on it
         self.around: dict[tuple[int, int], tuple[list[UnitState], list[UnitState]]] = {}
+        #: per side and marker: the need of a unit of the side with no unit charged, the
+        #: friends on it
+        self.needs: dict[int, list[tuple[Point, float, list[UnitState]]]] = {}
         #: per side and marker: the enemies that will contest it at the round's end
         self.contesters: dict[tuple[int, int], list[UnitState]] = {}
         #: per charger and target: the chance the charge destroys or Shakes the target
