@@ -545,7 +545,7 @@ the warm-up, 177 of them composing a die's chain, about 1.4 ms each under cProfi
 rules/gff/fast.py's; the game's cover check traces its lines on an open table too (106 traces,
 `gff_fire`).
 
-Issue 13's cover and die-chain steps (spd12, thirteenth session; every golden unchanged and the
+Issue 13's cover and die-chain steps (spd12, twelfth session; every golden unchanged and the
 same digests of the games before and after; instructions by `PYTHONPATH=. .venv/bin/python -m
 bench.instructions gff300 --seeds 1-4`, `gff600 riverside --seeds 1-2` under callgrind, load 2 to
 6, each checkout in a worktree of the same path length; start 637bdad: 3.659 G, 6.539 G and 1.993
@@ -579,7 +579,7 @@ loops (shared with Riverside's fast path); the estimates' identity memo (`player
 asks, 2,051 misses) costs about 6% with its misses. The rules commander's cover check
 (players/rules/cover.py) keeps its own open-table shortcut, now the game's too.
 
-Issue 13's rules-commander steps (spd13, fourteenth session; every golden unchanged and the
+Issue 13's rules-commander steps (spd13, thirteenth session; every golden unchanged and the
 same digests of the games before and after; instructions by `PYTHONPATH=. .venv/bin/python -m
 bench.instructions gff300 --seeds 1-4`, `gff600 riverside --seeds 1-2` under callgrind, load 4 to
 9, each checkout in a worktree of the same path length; start a66ee08: 3.610 G, 6.461 G and 1.991
@@ -613,6 +613,34 @@ not worth a change; the garbage collector took about 35 ms of CPU in five games 
 one full collection over the memos' objects; the odds the memo misses (275 `attack_odds_fast`
 calls in four games) and the charge test (`can_charge`) remain the largest single costs under the
 commander's decisions, and neither is the commander's code.
+
+Issue 13's crossing test (spd14, thirteenth session; nothing kept in the engine: each attempt below
+played the same games, none paid; instructions by `PYTHONPATH=. .venv/bin/python -m
+bench.instructions gff300 --seeds 1-4`, `gff600 riverside --seeds 1-2` under callgrind, load 2 to
+8, each checkout in a worktree of the same path length; start a66ee08: 3.613 G, 6.458 G and 1.990
+G). cProfile puts the blockers' crossing test (`crossings_from`, 2,561 fans in two 600-point games
+and their warm-up, 27 segments against 190 edges on average) and `Blockers.contains` (1,792 calls
+in four 300-point games and their warm-up, most of a few points) at the top of movement's own time;
+counted alone by replaying the recorded calls under callgrind (a process with the calls less one
+without), the 1,732 crossing tests `NavGraph.clear` and `straight` make among the blockers in the
+warm-up and seed 1 of gff600 cost 573 M instructions (about 331 k a call, some 7% of the 9.15 G
+that process counts), and the 1,116 `contains` calls of gff300's warm-up and seeds 1-2 152 M (136 k
+a call). The crossing test's cost is numpy's buffering, not its arithmetic: a `(k, 1) x (m,)`
+product costs about 7.6 instructions an element (the iterator copies both operands into buffers), a
+product of two contiguous arrays 2.4, a strided or row-broadcast operand 4.5 to 5.6, and a gather
+(`take` or an index array) 20 to 40. Tried and not kept: `crossings_from` with its products laid
+out as `(2, k, m)`, so that the side of each edge's start and the denominator come out contiguous
+and the sums after them read no strided operand (the same bits; every golden and digest unchanged):
+the replay's 1,539 fans 514 -> 499 M, but GFF 300 pts 3.613 -> 3.612 G, 600 pts 6.458 -> 6.451 G
+(-0.1%) and Riverside 1.990 -> 1.993 G. Tests that leave out the edges of polygons whose bounding
+box (grown by 1e-6) meets no segment's box cost more than they spare, though they keep a fifth of
+the pairs (5,218 -> about 1,050 a call, the same answers): the pairs gathered into flat arrays 573
+-> 725 M (739 M with index arrays), into padded rows per near polygon 770 M, the columns of
+polygons near any segment of the call (40% of the edges) 858 M. Left: a sparser crossing test would
+need gathers that cost less than the products they spare (a compiled kernel, which the project has
+declined so far); the next saving is fewer sight lines, or lines kept across moves (after each move
+the blockers are rebuilt and every line is measured again: 152 new blocker sets in two 600-point
+games and their warm-up).
 
 The tenth session's whole change (gff8 and river8 merged, 27 Nov 2026; every golden and the same
 digests; `PYTHONPATH=. .venv/bin/python -m bench.instructions gff300 riverside --seeds 1-2`
