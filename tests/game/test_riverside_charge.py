@@ -33,9 +33,12 @@ def test_move_allowances_are_remembered_by_unit_and_action() -> None:
 def test_a_remembered_charge_knows_the_bases() -> None:
     """Contact is base to base ("Charge Action": move into base contact), so the charge memo
     tells apart two placements at the same centres with other bases."""
+    import numpy as np
+
     from oprlab.table.model import Placement
 
-    small = Placement([(10.0, 10.0), (11.5, 10.0)], [0.5, 0.5])
-    large = Placement([(10.0, 10.0), (11.5, 10.0)], [0.75, 0.75])
+    at = np.array([(10.0, 10.0), (11.5, 10.0)])
+    small = Placement(at, np.array([0.5, 0.5]))
+    large = Placement(at.copy(), np.array([0.75, 0.75]))
     assert riverside_charge._key(small) != riverside_charge._key(large)
     assert riverside_charge._key(small) == riverside_charge._key(small.copy())
