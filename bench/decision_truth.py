@@ -12,13 +12,17 @@ the share it gains over the rules commander's choice, averaged over the decision
 (``--judge``), for a few seconds of CPU instead of an hour of games::
 
     .venv/bin/python -m bench.decision_truth OUT.jsonl GAMES [--per 4] [--rollouts 64]
-        [--k 3] [--system gff] [--from K] [--player search] [--jobs 2]
+        [--k 3] [--system gff] [--from K] [--player search] [--phase deploy] [--jobs 2]
     .venv/bin/python -m bench.decision_truth OUT.jsonl --judge search,sx-r1-o4-h99 [--jobs 2]
 
 With ``--player`` the decisions are recorded from games that player (seat ``seed % 2``)
 plays against the rules commander, its own activations only: the states a searching side
 reaches, where the gain per decision adds up to its games' score (the performance difference
 of the two policies is the sum of these gains over the states the new one visits).
+
+With ``--phase deploy`` the decisions are deployments instead: the rules pick's place against
+its unit's places farthest from those taken (:func:`spread_deploys`), which no search form
+weighs (the judge gives the oracle alone): what a deployment's place is worth.
 
 A row of OUT per decision: the game seed, the player, the decision's index among the game's
 activations, the candidates (the rules pick first) and per candidate the rollouts' shares and
