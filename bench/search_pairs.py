@@ -64,7 +64,9 @@ def register(name: str) -> None:
     """``sx-k2-s3-h4-r1-o4-d1-t1-y2-w50-sure``: a search variant (candidates, samples, horizon,
     budget, dice reseeded after the candidate's own activation, extra samples of that
     activation, successive halving, strata of the activation's outcomes, the enemy's replies
-    searched, the worst reply's weight in percent, the sure rule; ``v1``: the learned value).
+    searched, the worst reply's weight in percent, the sure rule; ``v1``: the learned value;
+    ``e1``: the endgame value, a finished game worth its result; ``g1``: playouts past the
+    round's end, to the horizon or the game's end).
     Without ``b`` the budget is :data:`R3_BUDGET` (24), the one every variant in
     docs/commanders.md was measured at before ``search`` r4 made 48 the default, so their
     commands still play the same games."""
@@ -89,6 +91,8 @@ def register(name: str) -> None:
                     "t": "strata",
                     "y": "replies",
                     "v": "learned",
+                    "e": "endgame",
+                    "g": "through",
                 }[part[0]]
             ] = int(part[1:])
     COMMANDERS[name] = partial(SearchCommander, **kw)

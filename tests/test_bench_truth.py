@@ -110,6 +110,22 @@ def test_search_pairs_variants_keep_r3s_budget() -> None:
     assert longer.budget == 48 and longer.own == 0
 
 
+def test_a_variant_may_play_out_to_the_games_end() -> None:
+    """``sx-s1-h9999-e1-g1``: one sample a candidate, played past the round's end to the
+    game's end (``through``), valued by the result (``endgame``); without ``g1`` the playout
+    stops at the round's end."""
+    for name in ("sx-s1-h9999-e1-g1", "sx-s1-h9999-e1"):
+        register(name)
+    state, _ = dt.decisions("gff", SEED)[3]
+    rules = find_system("gff")
+    for name, through in (("sx-s1-h9999-e1-g1", True), ("sx-s1-h9999-e1", False)):
+        c = get_commander(name, 0)
+        assert isinstance(c, SearchCommander) and c.through is through and c.endgame
+        game = state.clone()
+        c._play_on(rules, game, state.round, 0, 9999)
+        assert game.done is through and (game.round == state.round + 1) is not through
+
+
 def test_decisions_of_a_searched_game_are_the_searching_sides() -> None:
     """With a player the game is that player (seat ``seed % 2``) against the rules commander,
     and only its activations are recorded: the states the search reaches, replayed alike."""

@@ -151,6 +151,7 @@ class SearchCommander:
         worst: float = 1.0,
         base: int = DEFAULT_BUDGET,
         learned: bool = False,
+        through: bool = False,
     ) -> None:
         head = head or ("search-end" if endgame else "search")
         self.name = head if budget == base else f"{head}:{budget}"  # base: the form's own
@@ -160,6 +161,7 @@ class SearchCommander:
         self.own, self.halve, self.strata = own, halve, strata
         self.replies, self.worst = replies, worst
         self.learned = learned
+        self.through = bool(through)  # playouts go on past the round's end (bench variants)
         self.rng = own_generator(seed)
         self.guide = RulesCommander(seed)  # prunes, and decides everything not searched
         self.policy = RulesCommander(seed)  # plays the copies on (its own view of them)
@@ -226,8 +228,9 @@ class SearchCommander:
 
     def _play_on(self, rules: RuleSystem, game: Any, start: int, nodes: int, horizon: int) -> int:
         """The rules commander plays both sides of ``game`` on, to the end of round ``start``
-        or ``horizon`` decisions in all (``nodes`` already played); the decisions then."""
-        while not game.done and game.round == start and nodes < horizon:
+        (with ``through``, of the game) or ``horizon`` decisions in all (``nodes`` already
+        played); the decisions then."""
+        while not game.done and (self.through or game.round == start) and nodes < horizon:
             actions = rules.legal_actions(game)
             if not actions:
                 break
