@@ -642,6 +642,24 @@ declined so far); the next saving is fewer sight lines, or lines kept across mov
 the blockers are rebuilt and every line is measured again: 152 new blocker sets in two 600-point
 games and their warm-up).
 
+Issue 13's exact odds the estimates' memo misses (spd15, thirteenth session; every golden
+unchanged and the same digest; `PYTHONPATH=. .venv/bin/python -m bench.instructions gff300
+--seeds 1-4` under callgrind, load 3 to 5, the base in a worktree of the same path length; start
+7115c20: 3.438 G). The misses do not ask the same odds under other keys: the 275
+`attack_odds_fast` calls of four 300-point games (after a warm-up game) are 275 distinct keys,
+264 with the weapons' names dropped, so a wider memo key would spare 11 of them. They took about
+3% of the games' CPU (39 ms of 1.22 s, timed around the calls), spread over the fast path's own
+caches, which are keyed on the whole target: the weapon cache (`_weapon`) never hit (275
+misses), the canonical key (`_canonical_at`) missed 97 times and the wound-effect table
+(`_effects`) 21. The canonical key is now looked up by what it keeps of the target (Defense,
+Tough, Regeneration, Stealth and Blast's models; 29 keys, not 97: a target that lost a model or
+took a marker finds its pair), and the wound-effect table by what it reads (models, markers,
+Tough and Shaken; 15 tables, not 21): GFF 300 pts 3.438 -> 3.427 G (-0.3%). Tests:
+tests/rules/gff/test_fast.py (the same objects for targets that differ only in what is dropped,
+the key's fields cover `DefenderProfile`, warm odds equal cold ones). Left: `_weapon` could skip
+its cache on the estimates' path (the odds memo already holds every query it would), and the 47
+die chains composed afresh (`float_die`) are new weapon, situation and target triples.
+
 The tenth session's whole change (gff8 and river8 merged, 27 Nov 2026; every golden and the same
 digests; `PYTHONPATH=. .venv/bin/python -m bench.instructions gff300 riverside --seeds 1-2`
 under callgrind, start 03d624e against the merge): GFF 300 pts 2.160 -> 2.065 G (-4.4% on these

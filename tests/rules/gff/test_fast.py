@@ -4,6 +4,7 @@ wound-effect table, the caches, on a broad grid and on drawn cases."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import replace
 from typing import Unpack, cast
@@ -287,3 +288,48 @@ def test_the_canonical_key_is_made_once_and_reads_blast() -> None:
     assert fast._canonical(blast, SHOOT, d)[1] == DefenderProfile(4, 3)
     assert fast._canonical(blast, SHOOT, replace(d, models=2))[1].models == 2
     assert fast._canonical(replace(blast, dice=6), SHOOT, d) is fast._canonical(blast, SHOOT, d)
+
+
+def test_the_wound_effect_table_is_shared_by_what_it_reads() -> None:
+    """The table reads the target's models, markers, Tough and Shaken only (seed 003 "Wound
+    Effects": die + markers, Knocked Out on 5+X, Shaken adds +1): targets that differ in
+    Defense, Regeneration, Stealth or Blast's models near share one; the odds equal cold ones."""
+    clear_caches()
+    key = repr(D6M)
+    fast._MECHANICS.setdefault(key, D6M)
+    d = DefenderProfile(4, 2, tough=3, markers=1)
+    table = fast._effects(d, SHOOT.defender, 0, key, 16)
+    other = replace(d, defense=2, regeneration=True, stealth=True, near=1)
+    assert fast._effects(other, SHOOT.defender, 0, key, 16) is table
+    for changed in (replace(d, markers=2), replace(d, shaken=True), replace(d, tough=6)):
+        assert fast._effects(changed, SHOOT.defender, 0, key, 16) is not table
+    warm = attack_odds_fast([weapon(6, ap=1)], other, SHOOT, D6M)
+    clear_caches()
+    cold = attack_odds_fast([weapon(6, ap=1)], other, SHOOT, D6M)
+    np.testing.assert_array_equal(warm.casualties, cold.casualties)
+    assert (warm.p_shaken, warm.p_destroyed) == (cold.p_shaken, cold.p_destroyed)
+
+
+def test_the_canonical_key_skips_what_it_drops() -> None:
+    """A target that lost a model or took a marker or Shaken finds the canonical pair made for
+    it before (the same objects); one of other Defense, Tough (off seed 003's clauses),
+    Regeneration or Stealth does not. The fields the key keeps and drops are all the target's."""
+    fields = {f.name for f in dataclasses.fields(DefenderProfile)}
+    assert set(fast._KEPT) | set(fast._DROPPED) == fields
+    assert not set(fast._KEPT) & set(fast._DROPPED)
+    clear_caches()
+    d = DefenderProfile(4, 5, tough=3)
+    first = fast._canonical(weapon(2), SHOOT, d)
+    same = replace(d, models=2, markers=1, shaken=True, near=3)
+    assert fast._canonical(weapon(2), SHOOT, same) is first
+    others = (
+        replace(d, defense=2),
+        replace(d, tough=6),
+        replace(d, regeneration=True),
+        replace(d, stealth=True),
+    )
+    for changed in others:
+        assert fast._canonical(weapon(2), SHOOT, changed) != first
+    blast = weapon(2, blast=3)
+    assert fast._canonical(blast, SHOOT, replace(d, near=2))[1].models == 2
+    assert fast._canonical(blast, SHOOT, d)[1].models == 3
