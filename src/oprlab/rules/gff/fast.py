@@ -67,9 +67,8 @@ def _canonical(
     the owners (a check's clock or pool: the fast path refuses stateful mechanics) nor, but
     for an Indirect weapon, whether the attacker moved.
     """
-    blast = p.blast
     unread_move = seed and not p.indirect
-    models = min(d.blast_models, blast) if blast > 1 else 1
+    models = min(d.blast_models, p.blast) if p.blast > 1 else 1
     # What of ``d`` the canonical target keeps (:data:`_KEPT`): a query whose target lost a
     # model or took a marker finds the same key (29 keys, not 97, in four 300-point games)
     key = (models, s, d.defense, d.tough, d.regeneration, d.stealth, ranges, unread_move, seed)
@@ -77,7 +76,7 @@ def _canonical(
     if found is None:
         if len(_CANONICAL) >= _CANONICAL_LIMIT:
             _CANONICAL.clear()
-        found = _CANONICAL[key] = _canonical_at(blast, s, d, ranges, unread_move, seed)
+        found = _CANONICAL[key] = _canonical_at(models, s, d, ranges, unread_move, seed)
     return found
 
 
@@ -92,19 +91,19 @@ _DROPPED = ("models", "markers", "shaken", "near")
 
 
 def _canonical_at(
-    blast: int,
+    models: int,
     s: Situation,
     d: DefenderProfile,
     ranges: tuple[float, ...],
     unread_move: bool = False,
     seed: bool = False,
 ) -> tuple[Situation, DefenderProfile]:
-    """:func:`_canonical` by the weapon's Blast (and ``unread_move``: not Indirect) alone,
-    made once a key of :data:`_CANONICAL`: a frozen dataclass costs thousands of instructions
-    to build, and every query the weapon cache misses needs one."""
+    """:func:`_canonical` with the target's models as Blast counts them (``models``) and
+    ``unread_move`` (not Indirect), made once a key of :data:`_CANONICAL`: a frozen dataclass
+    costs thousands of instructions to build, and every query the weapon cache misses needs
+    one."""
     over = [r for r in ranges if s.distance > r]
     s2 = replace(s, distance=max(over) + 1.0 if over else 0.0)
-    models = min(d.blast_models, blast) if blast > 1 else 1
     d2 = replace(d, models=models, markers=0, shaken=False, near=None)
     if seed:
         s2 = replace(s2, attacker=ATTACKER, defender=DEFENDER, moved=s.moved and not unread_move)
