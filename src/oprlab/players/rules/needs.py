@@ -27,6 +27,14 @@ LAST_ROUND_WEIGHT = 3.0
 CONTESTED_NEED = 0.7
 #: A marker's need of a unit where no enemy would take it from the side.
 SAFE_NEED = 0.15
+#: The share of a marker's need left for a unit when a friend already stands on it.
+FRIEND_ON_IT = 0.35
+
+
+def _guarded(need: float, us: UnitState, friends: list[UnitState]) -> float:
+    """``need``, cut to :data:`FRIEND_ON_IT` of it when a friend other than ``us`` is on the
+    marker: the one rule :meth:`Needs._need` and :meth:`Needs._worth` both apply."""
+    return need * (FRIEND_ON_IT if any(f is not us for f in friends) else 1.0)
 
 
 class Needs:
@@ -71,8 +79,7 @@ class Needs:
     ) -> float:
         view = self._read(state)
         need = self._side_need(state, view, us, objective, controller, contested)
-        guarded = any(f is not us for f in self._around(state, view, us.side, objective)[1])
-        return need * (0.35 if guarded else 1.0)
+        return _guarded(need, us, self._around(state, view, us.side, objective)[1])
 
     def _side_need(
         self,
@@ -184,7 +191,7 @@ class Needs:
             full = OBJECTIVE_VALUE * self._last_round(state)
             if contested is None:  # the side's needs, each halved where a friend stands
                 worth = [
-                    (at, need * (0.35 if any(f is not us for f in friends) else 1.0) * full)
+                    (at, _guarded(need, us, friends) * full)
                     for at, need, friends in self._side_needs(state, view, us)
                 ]
             else:
