@@ -20,7 +20,7 @@ from oprlab.game import geometry as geo
 from oprlab.game.actions import Kind
 from oprlab.game.gff import OBJECTIVE_RANGE
 from oprlab.game.state import GameState, UnitState
-from oprlab.table.model import TerrainType
+from oprlab.table.model import Placement, TerrainType
 from oprlab.units.model import Unit
 
 Point = tuple[float, float]
@@ -58,23 +58,23 @@ class Units:
         self.starts = np.zeros(0, dtype=np.intp)
         if not units:
             return
-        places = [u.placement for u in units]
+        places: list[Placement] = []
+        for u in units:
+            assert u.placement is not None  # every unit placed
+            places.append(u.placement)
         # every unit's models in one array, the removed ones dropped by one mask: a mask per
         # unit cost a few numpy calls each, and a decision builds two groups
-        alive = ~np.concatenate([p.removed for p in places if p is not None])
-        sizes = np.array([len(p.radii) for p in places if p is not None], dtype=np.intp)
-        assert len(sizes) == len(units)  # every unit placed
+        alive = ~np.concatenate([p.removed for p in places])
+        sizes = np.array([len(p.radii) for p in places], dtype=np.intp)
         ends = np.cumsum(sizes)
         before = np.concatenate((np.zeros(1, dtype=np.intp), np.cumsum(alive, dtype=np.intp)))
         self.starts = before[ends - sizes]  # the alive models ahead of each unit
         self.whole = bool((before[ends] > self.starts).all())
-        c = np.concatenate([p.centres for p in places if p is not None])[alive]
+        c = np.concatenate([p.centres for p in places])[alive]
         self.x, self.y = c[:, 0], c[:, 1]
-        self.r = np.concatenate([p.radii for p in places if p is not None])[alive]
+        self.r = np.concatenate([p.radii for p in places])[alive]
         if not self.whole:
-            for p in places:
-                assert p is not None
-                self.models.append((p.centres[p.alive], p.radii[p.alive]))
+            self.models = [(p.centres[p.alive], p.radii[p.alive]) for p in places]
 
     def prefetch(self, points: Sequence[Point]) -> None:
         """Measure from many points in one call (the same numbers :meth:`gaps` gives)."""
