@@ -91,17 +91,20 @@ def spread_deploys(actions: Sequence[Action], pick: Action, k: int) -> list[Acti
     """``pick`` and ``k - 1`` other places for its unit, each the farthest from those already
     taken (the first of equals in the listed order): the deployment zone's corners and middle
     rather than neighbouring points, so that what a place is worth shows."""
-    options = [a for a in actions if a.kind is Kind.DEPLOY and a.unit == pick.unit]
-    out = [pick]
+    assert pick.to is not None
+    places = [
+        (a, a.to)
+        for a in actions
+        if a.kind is Kind.DEPLOY and a.unit == pick.unit and a.to is not None
+    ]
+    out, taken = [pick], [pick.to]
     while len(out) < k:
-        far = max(
-            (a for a in options if a not in out and a.to is not None),
-            key=lambda a: min(math.dist(a.to or (0.0, 0.0), b.to or (0.0, 0.0)) for b in out),
-            default=None,
-        )
-        if far is None:
+        rest = [(a, at) for a, at in places if a not in out]
+        if not rest:
             break
+        far, at = max(rest, key=lambda place: min(math.dist(place[1], t) for t in taken))
         out.append(far)
+        taken.append(at)
     return out
 
 
@@ -252,7 +255,7 @@ def judge(path: str, names: list[str], jobs: int, margins: Sequence[float]) -> N
     by_game: dict[tuple[str, int, str], list[int]] = {}
     for i, r in enumerate(rows):
         by_game.setdefault((r["system"], r["seed"], r.get("player", "rules")), []).append(i)
-    truth = [
+    diffs = [  # per decision, each candidate's mean share less the rules pick's
         [sum(s) / len(s) - sum(r["shares"][0]) / len(r["shares"][0]) for s in r["shares"]]
         for r in rows
     ]
@@ -271,7 +274,7 @@ def judge(path: str, names: list[str], jobs: int, margins: Sequence[float]) -> N
                 means[i] = m
         for margin in margins:
             picks = [chosen(m, margin) for m in means]
-            gains = [t[p] for t, p in zip(truth, picks, strict=True)]
+            gains = [t[p] for t, p in zip(diffs, picks, strict=True)]
             off = sum(p > 0 for p in picks)
             paired = ""
             if not first:
@@ -285,7 +288,7 @@ def judge(path: str, names: list[str], jobs: int, margins: Sequence[float]) -> N
             )
         finite = [
             (m[1] - m[0], t[1])
-            for m, t in zip(means, truth, strict=True)
+            for m, t in zip(means, diffs, strict=True)
             if len(m) > 1 and m[0] is not None and m[1] is not None and math.isfinite(m[1] - m[0])
         ]
         if len(finite) > 2:
@@ -317,8 +320,7 @@ def oracle(rows: list[dict[str, Any]]) -> None:
 USAGE = (
     "python -m bench.decision_truth OUT.jsonl GAMES [--per N] [--rollouts R] [--k K]"
     " [--system S] [--from K] [--player P] [--phase activation|deploy] [--jobs J]"
-    " | OUT.jsonl --judge A,B [--margins M,M]"
-    " [--jobs J]"
+    " | OUT.jsonl --judge A,B [--margins M,M] [--jobs J]"
 )
 FLAGS = (
     "--per",
