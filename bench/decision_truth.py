@@ -12,7 +12,7 @@ the share it gains over the rules commander's choice, averaged over the decision
 (``--judge``), for a few seconds of CPU instead of an hour of games::
 
     .venv/bin/python -m bench.decision_truth OUT.jsonl GAMES [--per 4] [--rollouts 64]
-        [--k 3] [--system gff] [--from K] [--player search] [--phase deploy] [--jobs 2]
+        [--k 3] [--system gff] [--from K] [--player search] [--phase deploy|portfolio] [--jobs 2]
     .venv/bin/python -m bench.decision_truth OUT.jsonl --judge search,sx-r1-o4-h99 [--jobs 2]
 
 With ``--player`` the decisions are recorded from games that player (seat ``seed % 2``)
@@ -23,6 +23,12 @@ of the two policies is the sum of these gains over the states the new one visits
 With ``--phase deploy`` the decisions are deployments instead: the rules pick's place against
 its unit's places farthest from those taken (:func:`spread_deploys`), which no search form
 weighs (the judge gives the oracle alone): what a deployment's place is worth.
+
+With ``--phase portfolio`` the candidates of an activation are the picks of other commanders
+(:data:`PORTFOLIO`: ``rules-v1`` and the personalities) where one differs from the rules pick:
+what a portfolio search (the scripts' choices weighed by playouts, issue 14's anchor) could
+gain, and what each script alone gains or loses there (the judge gives the oracle and each
+script's gain).
 
 A row of OUT per decision: the game seed, the player, the decision's index among the game's
 activations, the candidates (the rules pick first) and per candidate the rollouts' shares and
@@ -57,21 +63,26 @@ Z95 = 1.959963984540054
 
 #: The decisions recorded: activations (what the search weighs) or deployments (which it
 #: does not: how much a deployment's place is worth, against the rules commander's).
-PHASES = ("activation", "deploy")
+PHASES = ("activation", "deploy", "portfolio")
+#: The scripts whose picks are the candidates of ``--phase portfolio``, after the rules pick.
+PORTFOLIO = ("rules-v1", "rules-aggressive", "rules-cautious")
 
 
 class _Recorder:
     """A commander (the rules commander, or ``player``) keeping a copy of the game at each
     decision of ``phase`` it makes that has a second candidate: an activation of another unit
     or kind than the rules pick (what :func:`candidates` would add, without scoring them), or
-    another place for the unit the rules pick deploys."""
+    another place for the unit the rules pick deploys, or (``portfolio``) another script's
+    pick. ``asked``: the decisions of the phase, with a second candidate or not."""
 
     def __init__(self, player: str = "rules", seed: int = 0, phase: str = "activation") -> None:
         self.name = player
         self.guide = RulesCommander(0)
         self.player = None if player == "rules" else get_commander(player, seed)
         self.phase = phase
+        self.scripts = [get_commander(n, 0) for n in PORTFOLIO] if phase == "portfolio" else []
         self.seen: list[tuple[Any, list[Action]]] = []
+        self.asked = 0
 
     def choose(self, state: Any, actions: Sequence[Action]) -> Action:
         pick = self.guide.choose(state, actions)
@@ -79,9 +90,18 @@ class _Recorder:
             other = pick.kind is Kind.DEPLOY and any(
                 a.unit == pick.unit and a.to != pick.to for a in actions
             )
+        elif self.phase == "portfolio":
+            other = any(a.kind in ACTIVATIONS for a in actions) and any(
+                s.choose(state, actions) != pick for s in self.scripts
+            )
         else:
             mine = (pick.unit, pick.kind)
             other = any(a.kind in ACTIVATIONS and (a.unit, a.kind) != mine for a in actions)
+        self.asked += (
+            pick.kind is Kind.DEPLOY
+            if self.phase == "deploy"
+            else any(a.kind in ACTIVATIONS for a in actions)
+        )
         if other:
             self.seen.append((state.clone(), list(actions)))
         return pick if self.player is None else self.player.choose(state, actions)
@@ -114,19 +134,34 @@ def decisions(
     """The decisions of ``phase`` with two or more candidates of game ``seed``: rules against
     rules (both sides'), or ``player`` in seat ``seed % 2`` against the rules commander (its
     own only: the states that player reaches)."""
-    s = spec()
-    m = s.matchups[0]
+    return _recorded(system, seed, player, phase).seen
+
+
+def _recorded(system: str, seed: int, player: str, phase: str) -> _Recorder:
+    """Game ``seed`` played with a recorder in the seats :func:`decisions` says."""
+    m = spec().matchups[0]
     if player == "rules":
         rec = _Recorder(phase=phase)
         play_game(m.army_a, m.army_b, [rec, rec], seed=seed, log=False, system=system)
-        return rec.seen
+        return rec
     register(player)
     seat = seed % 2
     rec = _Recorder(player, child_seed(seed, 3), phase)
     sides: list[Any] = [RulesCommander(0), RulesCommander(0)]
     sides[seat] = rec
     play_game(m.army_a, m.army_b, sides, seed=seed, log=False, system=system)
-    return rec.seen
+    return rec
+
+
+def portfolio(guide: RulesCommander, state: Any, actions: Sequence[Action]) -> list[Action]:
+    """The rules pick and each :data:`PORTFOLIO` script's pick that differs from those before
+    it, in that order."""
+    out = [guide.choose(state, actions)]
+    for name in PORTFOLIO:
+        a = get_commander(name, 0).choose(state, actions)
+        if a not in out:
+            out.append(a)
+    return out
 
 
 def rollout(rules: Any, state: Any, action: Action, dice: int, policy: RulesCommander) -> Any:
@@ -154,6 +189,8 @@ def truth(
     pick = guide.choose(state, actions)
     if phase == "deploy":
         cands = spread_deploys(actions, pick, k)
+    elif phase == "portfolio":
+        cands = portfolio(guide, state, actions)
     else:
         cands = candidates(guide, state, actions, pick, k)
     side = state.active
@@ -176,6 +213,9 @@ def truth(
         "round": state.round,
         "side": side,
         "cands": [str(a) for a in cands],
+        "by": {n: str(get_commander(n, 0).choose(state, actions)) for n in PORTFOLIO}
+        if phase == "portfolio"
+        else {},
         "shares": shares,
         "margins": margins,
     }
@@ -187,11 +227,15 @@ def game_truths(
     """The truths of ``per`` decisions of one game, chosen at random by the game's seed (less
     those in ``done``): the game is replayed once for all of them."""
     system, seed, player, per, rollouts, k, done, phase = task
-    seen = decisions(system, seed, player, phase)
+    rec = _recorded(system, seed, player, phase)
+    seen = rec.seen
     rng = np.random.Generator(np.random.PCG64(seed))
     picked = sorted(rng.choice(len(seen), min(per, len(seen)), replace=False))
     return [
-        truth((system, seed, int(i), rollouts, k, player, phase), seen)
+        {
+            **truth((system, seed, int(i), rollouts, k, player, phase), seen),
+            "of": [len(seen), rec.asked],
+        }
         for i in picked
         if int(i) not in done
     ]
@@ -248,8 +292,13 @@ def judge(path: str, names: list[str], jobs: int, margins: Sequence[float]) -> N
     candidate ranks the truth's (Spearman). A form may weigh fewer candidates than were
     recorded (the first few: the same pruning) or as many."""
     rows = [json.loads(x) for x in Path(path).read_text(encoding="utf-8").splitlines()]
-    if any(r.get("phase", PHASES[0]) != PHASES[0] for r in rows):
+    if any(r.get("phase", PHASES[0]) == "deploy" for r in rows):
         print("deployments: a search form weighs activations only; the oracle alone")
+        oracle(rows)
+        return
+    if any(r.get("phase", PHASES[0]) == "portfolio" for r in rows):
+        print("portfolio: no search form weighs the scripts' picks yet; each script and the oracle")
+        scripts(rows)
         oracle(rows)
         return
     by_game: dict[tuple[str, int, str], list[int]] = {}
@@ -298,6 +347,27 @@ def judge(path: str, names: list[str], jobs: int, margins: Sequence[float]) -> N
     oracle(rows)
 
 
+def scripts(rows: list[dict[str, Any]]) -> None:
+    """Per :data:`PORTFOLIO` script, the share its pick gains over the rules pick at the
+    recorded decisions (0 where they agree), and that times the share of a game's activations
+    where some script differs (``of``: such decisions and all the activations, per game)."""
+    games = {(r["system"], r["seed"], r.get("player", "rules")): r.get("of", (1, 1)) for r in rows}
+    differ = sum(d for d, _ in games.values()) / max(1, sum(n for _, n in games.values()))
+    for name in PORTFOLIO:
+        gains = []
+        for r in rows:
+            at = r["cands"].index(r["by"][name])
+            gains.append(
+                sum(r["shares"][at]) / len(r["shares"][at])
+                - sum(r["shares"][0]) / len(r["shares"][0])
+            )
+        same = sum(r["by"][name] == r["cands"][0] for r in rows)
+        print(
+            f"{name:20} decisions {len(gains):4}  same as rules {same:4}  gain per decision"
+            f" {_mean_ci(gains)}  ({differ:.2f} of activations differ)"
+        )
+
+
 def oracle(rows: list[dict[str, Any]]) -> None:
     """What a perfect chooser among the candidates would gain: chosen by the first half of
     the rollouts and scored by the second (so the rollouts' noise does not flatter it)."""
@@ -319,7 +389,7 @@ def oracle(rows: list[dict[str, Any]]) -> None:
 
 USAGE = (
     "python -m bench.decision_truth OUT.jsonl GAMES [--per N] [--rollouts R] [--k K]"
-    " [--system S] [--from K] [--player P] [--phase activation|deploy] [--jobs J]"
+    " [--system S] [--from K] [--player P] [--phase activation|deploy|portfolio] [--jobs J]"
     " | OUT.jsonl --judge A,B [--margins M,M] [--jobs J]"
 )
 FLAGS = (
@@ -387,7 +457,7 @@ def main(argv: list[str]) -> None:
             )
     phase = _flag(argv, "--phase", PHASES[0], number=False)
     if phase not in PHASES:
-        refuse("--phase", " or ".join(PHASES), repr(phase), USAGE)
+        refuse("--phase", ", ".join(PHASES), repr(phase), USAGE)
     done = rows_done(
         out,
         lambda r: (

@@ -139,3 +139,25 @@ def test_decisions_of_a_searched_game_are_the_searching_sides() -> None:
         dt.game_truths(("gff", SEED, "search:4", 2, 2, 2, [r["index"] for r in rows], "activation"))
         == []
     )
+
+
+def test_a_portfolio_weighs_other_scripts_picks(tmp_path: Path, capsys: object) -> None:
+    """``--phase portfolio``: the decisions where a script of :data:`PORTFOLIO` picks otherwise
+    than the rules commander, its candidates the distinct picks (the rules pick first); the
+    judge gives each script's gain and the oracle, no search form."""
+    rows = dt.game_truths(("gff", SEED, "rules", 2, 2, 2, [], "portfolio"))
+    assert len(rows) == 2
+    seen = dt.decisions("gff", SEED, "rules", "portfolio")
+    for r in rows:
+        state, actions = seen[r["index"]]
+        picks = [str(get_commander(n, 0).choose(state, actions)) for n in dt.PORTFOLIO]
+        assert r["cands"][0] == str(RulesCommander(0).choose(state, actions))
+        assert r["by"] == dict(zip(dt.PORTFOLIO, picks, strict=True))
+        assert set(r["cands"]) == {r["cands"][0], *picks} and len(set(r["cands"])) > 1
+        differ, asked = r["of"]
+        assert differ == len(seen) and asked > differ
+    path = tmp_path / "p.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    dt.judge(str(path), ["search:4"], 1, [0.0])
+    out = capsys.readouterr().out  # type: ignore[attr-defined]
+    assert "rules-v1" in out and "oracle over 2" in out and "search:4" not in out
