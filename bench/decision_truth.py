@@ -54,8 +54,9 @@ from oprlab.game.actions import ACTIVATIONS, Action, Kind
 from oprlab.game.play import play_game
 from oprlab.game.systems import find_system
 from oprlab.players import get_commander
+from oprlab.players.rules.style import STYLES
 from oprlab.players.rules_commander import RulesCommander
-from oprlab.players.search import SearchCommander, candidates, value
+from oprlab.players.search import PORTFOLIO, SearchCommander, candidates, scripts_picks, value
 from oprlab.rng import MAX_SEED, child_seed
 
 Z95 = 1.959963984540054
@@ -64,8 +65,6 @@ Z95 = 1.959963984540054
 #: The decisions recorded: activations (what the search weighs) or deployments (which it
 #: does not: how much a deployment's place is worth, against the rules commander's).
 PHASES = ("activation", "deploy", "portfolio")
-#: The scripts whose picks are the candidates of ``--phase portfolio``, after the rules pick.
-PORTFOLIO = ("rules-v1", "rules-aggressive", "rules-cautious")
 
 
 class _Recorder:
@@ -155,13 +154,9 @@ def _recorded(system: str, seed: int, player: str, phase: str) -> _Recorder:
 
 def portfolio(guide: RulesCommander, state: Any, actions: Sequence[Action]) -> list[Action]:
     """The rules pick and each :data:`PORTFOLIO` script's pick that differs from those before
-    it, in that order."""
-    out = [guide.choose(state, actions)]
-    for name in PORTFOLIO:
-        a = get_commander(name, 0).choose(state, actions)
-        if a not in out:
-            out.append(a)
-    return out
+    it, in that order (the candidates of a portfolio search, ``sx-p1``)."""
+    scripts = [RulesCommander(0, STYLES[n]) for n in PORTFOLIO]
+    return scripts_picks(scripts, state, actions, guide.choose(state, actions))
 
 
 def rollout(rules: Any, state: Any, action: Action, dice: int, policy: RulesCommander) -> Any:
@@ -242,13 +237,14 @@ def game_truths(
 
 
 def judge_game(
-    task: tuple[str, str, int, str, list[int], list[list[str]]],
+    task: tuple[str, str, int, str, list[int], list[list[str]], str],
 ) -> tuple[list[list[Any]], int]:
-    """What a search form makes of each candidate at the recorded decisions of one game: its
-    mean values, in the recorded candidates' order (``None`` where it did not weigh one), and
-    the decisions it applied on copies."""
-    name, system, seed, player, indices, cands = task
-    seen = decisions(system, seed, player)
+    """What a search form makes of each candidate at the recorded decisions of one game (of
+    ``phase``: the indices are among that phase's decisions): its mean values, in the
+    recorded candidates' order (``None`` where it did not weigh one), and the decisions it
+    applied on copies."""
+    name, system, seed, player, indices, cands, phase = task
+    seen = decisions(system, seed, player, phase)
     register(name)
     out, nodes = [], 0
     for index, names in zip(indices, cands, strict=True):
@@ -297,13 +293,13 @@ def judge(path: str, names: list[str], jobs: int, margins: Sequence[float]) -> N
         oracle(rows)
         return
     if any(r.get("phase", PHASES[0]) == "portfolio" for r in rows):
-        print("portfolio: no search form weighs the scripts' picks yet; each script and the oracle")
+        print("portfolio: each script's gain; a form that weighs other candidates (not sx-p1)")
+        print("is scored only where it plays one recorded")
         scripts(rows)
-        oracle(rows)
-        return
-    by_game: dict[tuple[str, int, str], list[int]] = {}
+    by_game: dict[tuple[str, int, str, str], list[int]] = {}
     for i, r in enumerate(rows):
-        by_game.setdefault((r["system"], r["seed"], r.get("player", "rules")), []).append(i)
+        key = (r["system"], r["seed"], r.get("player", "rules"), r.get("phase", PHASES[0]))
+        by_game.setdefault(key, []).append(i)
     diffs = [  # per decision, each candidate's mean share less the rules pick's
         [sum(s) / len(s) - sum(r["shares"][0]) / len(r["shares"][0]) for s in r["shares"]]
         for r in rows
@@ -311,8 +307,8 @@ def judge(path: str, names: list[str], jobs: int, margins: Sequence[float]) -> N
     first: list[float] = []
     for name in names:
         tasks = [
-            (name, sy, seed, pl, [rows[i]["index"] for i in ii], [rows[i]["cands"] for i in ii])
-            for (sy, seed, pl), ii in by_game.items()
+            (name, sy, seed, pl, [rows[i]["index"] for i in ii], [rows[i]["cands"] for i in ii], ph)
+            for (sy, seed, pl, ph), ii in by_game.items()
         ]
         with Pool(jobs) as pool:
             got = pool.map(judge_game, tasks)

@@ -66,7 +66,8 @@ def register(name: str) -> None:
     activation, successive halving, strata of the activation's outcomes, the enemy's replies
     searched, the worst reply's weight in percent, the sure rule; ``v1``: the learned value;
     ``e1``: the endgame value, a finished game worth its result; ``g1``: playouts past the
-    round's end, to the horizon or the game's end).
+    round's end, to the horizon or the game's end; ``p1``: the candidates are the picks of the
+    rules commander and of :data:`~oprlab.players.search.PORTFOLIO`'s scripts).
     Without ``b`` the budget is :data:`R3_BUDGET` (24), the one every variant in
     docs/commanders.md was measured at before ``search`` r4 made 48 the default, so their
     commands still play the same games."""
@@ -93,6 +94,7 @@ def register(name: str) -> None:
                     "v": "learned",
                     "e": "endgame",
                     "g": "through",
+                    "p": "portfolio",
                 }[part[0]]
             ] = int(part[1:])
     COMMANDERS[name] = partial(SearchCommander, **kw)

@@ -13,7 +13,7 @@ from bench.search_pairs import register
 from oprlab.game.systems import find_system
 from oprlab.players import get_commander
 from oprlab.players.rules_commander import RulesCommander
-from oprlab.players.search import R3_BUDGET, SearchCommander, value
+from oprlab.players.search import PORTFOLIO, R3_BUDGET, SearchCommander, value
 
 SEED = 11
 
@@ -67,7 +67,7 @@ def test_judge_scores_a_form_against_the_truth(tmp_path: Path, capsys: object) -
     path = tmp_path / "t.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     means, nodes = dt.judge_game(
-        ("search:4", "gff", SEED, "rules", [1, 2], [r["cands"] for r in rows])
+        ("search:4", "gff", SEED, "rules", [1, 2], [r["cands"] for r in rows], "activation")
     )
     assert nodes > 0 and all(m[0] is not None and m[1] is not None for m in means)
     dt.judge(str(path), ["search:4"], 1, [0.0])
@@ -144,20 +144,33 @@ def test_decisions_of_a_searched_game_are_the_searching_sides() -> None:
 def test_a_portfolio_weighs_other_scripts_picks(tmp_path: Path, capsys: object) -> None:
     """``--phase portfolio``: the decisions where a script of :data:`PORTFOLIO` picks otherwise
     than the rules commander, its candidates the distinct picks (the rules pick first); the
-    judge gives each script's gain and the oracle, no search form."""
+    judge gives each script's gain, the oracle and a portfolio search form's gain."""
     rows = dt.game_truths(("gff", SEED, "rules", 2, 2, 2, [], "portfolio"))
     assert len(rows) == 2
     seen = dt.decisions("gff", SEED, "rules", "portfolio")
     for r in rows:
         state, actions = seen[r["index"]]
-        picks = [str(get_commander(n, 0).choose(state, actions)) for n in dt.PORTFOLIO]
+        picks = [str(get_commander(n, 0).choose(state, actions)) for n in PORTFOLIO]
         assert r["cands"][0] == str(RulesCommander(0).choose(state, actions))
-        assert r["by"] == dict(zip(dt.PORTFOLIO, picks, strict=True))
+        assert r["by"] == dict(zip(PORTFOLIO, picks, strict=True))
         assert set(r["cands"]) == {r["cands"][0], *picks} and len(set(r["cands"])) > 1
         differ, asked = r["of"]
         assert differ == len(seen) and asked > differ
+    register("sx-p1-b8")  # the portfolio search weighs exactly the recorded candidates
+    means, nodes = dt.judge_game(
+        (
+            "sx-p1-b8",
+            "gff",
+            SEED,
+            "rules",
+            [r["index"] for r in rows],
+            [r["cands"] for r in rows],
+            "portfolio",
+        )
+    )
+    assert nodes > 0 and all(m is not None for ms in means for m in ms)
     path = tmp_path / "p.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    dt.judge(str(path), ["search:4"], 1, [0.0])
+    dt.judge(str(path), ["sx-p1-b8"], 1, [0.0])
     out = capsys.readouterr().out  # type: ignore[attr-defined]
-    assert "rules-v1" in out and "oracle over 2" in out and "search:4" not in out
+    assert "rules-v1" in out and "oracle over 2" in out and "sx-p1-b8" in out

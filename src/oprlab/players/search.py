@@ -38,6 +38,7 @@ from oprlab.game.state import GameState
 from oprlab.game.system import RuleSystem
 from oprlab.game.systems import find_system
 from oprlab.players.base import COMMANDERS, TUNED
+from oprlab.players.rules.style import STYLES
 from oprlab.players.rules_commander import OBJECTIVE_VALUE, RulesCommander
 from oprlab.players.search_value import WEIGHTS, standing, win_value
 from oprlab.rng import MAX_SEED, SeedLike, own_generator
@@ -47,6 +48,7 @@ __all__ = [
     "DEFAULT_BUDGET",
     "MAX_BUDGET",
     "OWN_SAMPLES",
+    "PORTFOLIO",
     "R3_BUDGET",
     "REPLIES",
     "SAMPLES",
@@ -84,6 +86,10 @@ OWN_SAMPLES = 4
 #: (300 points, budget 16, 96 pairs) -0.055 +- 0.092 against ``search`` and +0.010 +- 0.056
 #: against ``search:16`` (48): not stronger against the rules commander (docs/commanders.md).
 REPLIES = 2
+#: The scripts whose picks are the candidates with ``portfolio`` (after the rules pick): the
+#: rules commander before issue 14's fixes and its two personalities. Where all agree with the
+#: rules pick (about three activations in five in GFF) nothing is searched.
+PORTFOLIO = ("rules-v1", "rules-aggressive", "rules-cautious")
 #: A marker's worth in the last round with ``endgame`` (ten times a unit's trade: only
 #: markers decide the game then).
 LAST_ROUND_MARKER = 10 * OBJECTIVE_VALUE
@@ -109,6 +115,19 @@ def candidates(
         if (a.unit, a.kind) not in seen:
             out.append(a)
             seen.add((a.unit, a.kind))
+    return out
+
+
+def scripts_picks(
+    scripts: Sequence[RulesCommander], state: GameState, actions: Sequence[Action], pick: Action
+) -> list[Action]:
+    """``pick`` and each script's pick that differs from those before it, in order: a
+    portfolio's candidates (choices of whole policies, not the one scorer's runners-up)."""
+    out = [pick]
+    for script in scripts:
+        a = script.choose(state, actions)
+        if a not in out:
+            out.append(a)
     return out
 
 
@@ -152,6 +171,7 @@ class SearchCommander:
         base: int = DEFAULT_BUDGET,
         learned: bool = False,
         through: bool = False,
+        portfolio: bool = False,
     ) -> None:
         head = head or ("search-end" if endgame else "search")
         self.name = head if budget == base else f"{head}:{budget}"  # base: the form's own
@@ -165,6 +185,7 @@ class SearchCommander:
         self.rng = own_generator(seed)
         self.guide = RulesCommander(seed)  # prunes, and decides everything not searched
         self.policy = RulesCommander(seed)  # plays the copies on (its own view of them)
+        self.scripts = [RulesCommander(seed, STYLES[n]) for n in PORTFOLIO] if portfolio else []
         self.nodes = 0  # decisions applied on copies so far (the cost, for measurements)
         self.searched = self.changed = 0  # activations searched, and played off the rules pick
 
@@ -187,7 +208,10 @@ class SearchCommander:
         value over its samples (``-inf`` for one the sure rule or halving dropped); a lone
         candidate is not played out. Apart from :meth:`choose` so that a measurement can ask
         what the search thinks of each candidate (bench.decision_truth)."""
-        cands = candidates(self.guide, state, actions, pick, self.k)
+        if self.scripts:
+            cands = scripts_picks(self.scripts, state, actions, pick)
+        else:
+            cands = candidates(self.guide, state, actions, pick, self.k)
         if len(cands) < 2:
             return cands, [0.0]
         rules = find_system(str(getattr(state.rules, "name", state.system)))  # house rules too
