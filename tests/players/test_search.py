@@ -18,17 +18,20 @@ from oprlab.game.state import GameState, Objective, Phase
 from oprlab.game.system import RuleSystem
 from oprlab.game.systems import find_system
 from oprlab.players import Commander, get_commander
+from oprlab.players.rules.style import STYLES
 from oprlab.players.rules_commander import OBJECTIVE_VALUE, RulesCommander
 from oprlab.players.search import (
     DEFAULT_BUDGET,
     LAST_ROUND_MARKER,
     OWN_SAMPLES,
+    PORTFOLIO,
     R3_BUDGET,
     REPLIES,
     RESULT,
     SearchCommander,
     _strata,
     candidates,
+    scripts_picks,
     value,
 )
 from oprlab.rng import commander_stream
@@ -97,6 +100,45 @@ def test_candidates_are_the_rules_choice_then_other_units_or_kinds() -> None:
     assert cands[0] == pick and len(cands) == 3
     assert len({(a.unit, a.kind) for a in cands}) == 3
     assert all(a in actions for a in cands)
+
+
+def _portfolio_activations() -> tuple[tuple[GameState, Sequence[Action]], ...]:
+    """Two activations of a rules game (seed 2): the first where a portfolio script picks
+    otherwise than the rules commander, and the first where every script agrees with it."""
+    scripts = [RulesCommander(0, STYLES[n]) for n in PORTFOLIO]
+    state = play_setup(gff.new_game(line(), specials(), seed=2), RulesCommander().choose)
+    guide = RulesCommander()
+    found: dict[bool, tuple[GameState, Sequence[Action]]] = {}
+    while not state.done and len(found) < 2:
+        actions = gff.legal_actions(state)
+        pick = guide.choose(state, actions)
+        if any(a.kind in ACTIVATIONS for a in actions):
+            differ = any(s.choose(state, actions) != pick for s in scripts)
+            found.setdefault(differ, (state.clone(), actions))
+        gff.apply(state, pick)
+    return found[True], found[False]
+
+
+def test_a_portfolio_weighs_the_scripts_picks() -> None:
+    """``portfolio`` 1: the candidates are the rules pick and the scripts' distinct picks, in
+    :data:`PORTFOLIO`'s order; 2: the rules scorer's ``k`` candidates, then the scripts' picks
+    not among them; a decision where every script agrees is not played out."""
+    (state, actions), (agreed, same) = _portfolio_activations()
+    guide = RulesCommander()
+    pick = guide.choose(state, actions)
+    picks = [RulesCommander(0, STYLES[n]).choose(state, actions) for n in PORTFOLIO]
+    distinct = [pick] + [p for i, p in enumerate(picks) if p != pick and p not in picks[:i]]
+    scripts = [RulesCommander(0, STYLES[n]) for n in PORTFOLIO]
+    assert scripts_picks(scripts, state, actions, pick) == distinct and len(distinct) > 1
+    one = SearchCommander(seed=1, budget=8, portfolio=1)
+    cands, means = one.weigh(state, actions, pick)
+    assert cands == distinct and len(means) == len(cands) and one.nodes > 0
+    both = SearchCommander(seed=1, budget=8, portfolio=2)
+    cands, _ = both.weigh(state, actions, pick)
+    scored = candidates(guide, state, actions, pick, 2)
+    assert cands == scored + [a for a in distinct if a not in scored]
+    quiet = SearchCommander(seed=1, budget=8, portfolio=1)
+    assert quiet.choose(agreed, same) == guide.choose(agreed, same) and quiet.nodes == 0
 
 
 def test_search_leaves_the_real_game_and_its_dice_alone() -> None:

@@ -171,7 +171,7 @@ class SearchCommander:
         base: int = DEFAULT_BUDGET,
         learned: bool = False,
         through: bool = False,
-        portfolio: bool = False,
+        portfolio: int = 0,
     ) -> None:
         head = head or ("search-end" if endgame else "search")
         self.name = head if budget == base else f"{head}:{budget}"  # base: the form's own
@@ -185,7 +185,9 @@ class SearchCommander:
         self.rng = own_generator(seed)
         self.guide = RulesCommander(seed)  # prunes, and decides everything not searched
         self.policy = RulesCommander(seed)  # plays the copies on (its own view of them)
+        # 1: the scripts' picks are the candidates; 2: added to the rules scorer's (k) ones
         self.scripts = [RulesCommander(seed, STYLES[n]) for n in PORTFOLIO] if portfolio else []
+        self.union = portfolio > 1
         self.nodes = 0  # decisions applied on copies so far (the cost, for measurements)
         self.searched = self.changed = 0  # activations searched, and played off the rules pick
 
@@ -208,10 +210,13 @@ class SearchCommander:
         value over its samples (``-inf`` for one the sure rule or halving dropped); a lone
         candidate is not played out. Apart from :meth:`choose` so that a measurement can ask
         what the search thinks of each candidate (bench.decision_truth)."""
-        if self.scripts:
+        if self.scripts and not self.union:
             cands = scripts_picks(self.scripts, state, actions, pick)
         else:
             cands = candidates(self.guide, state, actions, pick, self.k)
+            for a in scripts_picks(self.scripts, state, actions, pick)[1:]:
+                if a not in cands:
+                    cands.append(a)
         if len(cands) < 2:
             return cands, [0.0]
         rules = find_system(str(getattr(state.rules, "name", state.system)))  # house rules too
