@@ -152,15 +152,16 @@ def test_search_leaves_the_real_game_and_its_dice_alone() -> None:
     assert pickle.dumps((state.units, state.log.events, state.rng.bit_generator.state)) == before
 
 
-def test_search_games_replay_from_the_seed() -> None:
+@pytest.mark.parametrize("searcher", ["search:6", "search-portfolio:6"])
+def test_search_games_replay_from_the_seed(searcher: str) -> None:
     """One seed is one game with a search commander (budget 6, either seat)."""
     logs = []
     for _ in range(2):
-        names = ("search:6", "rules")
+        names = (searcher, "rules")
         cs = [get_commander(n, commander_stream(8, i)) for i, n in enumerate(names)]
         result, state = play_game(line(), specials(), cs, seed=8)
         logs.append(state.log.events)
-        assert result.commanders == ("search:6", "rules")
+        assert result.commanders == (searcher, "rules")
     assert logs[0] == logs[1]
 
 
@@ -253,9 +254,13 @@ def test_search_budgets() -> None:
     assert v3.budget == R3_BUDGET == 24 and v3.name == "search-v3" and v3.own == OWN_SAMPLES
     assert get_commander("search:24").name == "search:24"
     assert get_commander("search-v3:48").name == "search-v3:48"
-    for form in ("search-v2", "search-end", "search-sure", "search-reply"):
+    for form in ("search-v2", "search-end", "search-sure", "search-reply", "search-portfolio"):
         c = get_commander(form)
         assert isinstance(c, SearchCommander) and c.budget == R3_BUDGET and c.name == form
+    portfolio = get_commander("search-portfolio:12")
+    assert isinstance(portfolio, SearchCommander) and portfolio.name == "search-portfolio:12"
+    assert len(portfolio.scripts) == len(PORTFOLIO) and not portfolio.union
+    assert portfolio.own == OWN_SAMPLES and portfolio.budget == 12
 
 
 def test_split_dice_average_the_activation_over_its_extra_samples(

@@ -50,7 +50,8 @@ _TUNED: dict[str, dict[str, Callable[[SeedLike, str], Commander]]] = {"opr": TUN
 #: ``search`` r3: the dice split after the candidate's own activation, with four extra samples
 #: of it (``search-v2`` r2 plays the games ``search`` r2 played); ``search-reply`` r1: new
 #: (issue 14: ``search`` with a ply of the enemy's replies); ``search`` r4: budget 48 instead of
-#: 24 (``search-v3`` r3 plays the games ``search`` r3 played).
+#: 24 (``search-v3`` r3 plays the games ``search`` r3 played); ``search-portfolio`` r1: new
+#: (issue 14: the picks of other scripts as the candidates).
 REVISIONS: dict[str, dict[str, str]] = {
     "opr": {
         "random": "r1",
@@ -64,6 +65,7 @@ REVISIONS: dict[str, dict[str, str]] = {
         "search-end": "r2",
         "search-sure": "r1",
         "search-reply": "r1",
+        "search-portfolio": "r1",
     },
     "wwpd": {"random": "r1", "rules": "r2", "rules-v1": "r1"},
 }

@@ -454,7 +454,10 @@ def _dice(seed: int) -> np.random.Generator:
 #: samples; measured no stronger than ``search-v2``, docs/commanders.md) and ``search-reply``
 #: (``search-v3`` with the enemy's :data:`REPLIES` best replies searched, the worse counted;
 #: the horizon is ``search-v3``'s, so the replies spend up to twice its decisions after the
-#: activation). Every form but ``search`` keeps the budget it was measured at, :data:`R3_BUDGET`.
+#: activation); ``search-portfolio`` (``search-v3`` weighing the picks of :data:`PORTFOLIO`'s
+#: scripts against the rules pick, searching only where one differs: as strong as ``search``
+#: at a quarter of its cost, docs/commanders.md). Every form but ``search`` keeps the budget it
+#: was measured at, :data:`R3_BUDGET`.
 _R3 = {"budget": R3_BUDGET, "base": R3_BUDGET}
 FORMS: dict[str, dict[str, Any]] = {
     "search": {"own": OWN_SAMPLES},
@@ -463,6 +466,7 @@ FORMS: dict[str, dict[str, Any]] = {
     "search-end": {"endgame": True, **_R3},
     "search-sure": {"samples": SURE_SAMPLES, "sure": True, "head": "search-sure", **_R3},
     "search-reply": {"own": OWN_SAMPLES, "replies": REPLIES, "head": "search-reply", **_R3},
+    "search-portfolio": {"own": OWN_SAMPLES, "portfolio": 1, "head": "search-portfolio", **_R3},
 }
 
 
