@@ -672,6 +672,38 @@ strike-back choice (which had worked its odds afresh each time): GFF 300 pts 2.0
 (-1.7%), the same digest. This machine ran about
 1.4 times faster than in the ninth session (`oprlab check` 0.07 s wall against 0.13 s), so the
 CPU times below moved more than the instructions did.
+
+Issue 13's modules compiled ahead of time (mypyc, fourteenth session; nothing kept: whole games
+gain well under the numba trial's 1.25x). mypyc 2.4.1 (it ships inside mypy, a dev dependency)
+compiled the hot modules in place into one C extension (a `setup.py` with `mypycify([...],
+opt_level="3")`, gcc with `-ffp-contract=off`): 17 modules in 2.5 min (the rules commander's
+`players/rules/{bounds, scoring, view, needs, estimates, commander}`, `players/memo`,
+`table/{blockers, paths, formation, charge, movement, navgraph}`, `game/{geometry, actions, gff,
+state}`), then 55 in about 5 min (those and the rest of GFF's apply and legal actions:
+`game/gff_*`, `activation`, `objectives`, `casualties`, `rules/gff/{attack, fast, melee,
+profile}`, `units/model`, `table/{model, sight, cover, terrain, scene, measure}`, ...), on both
+cores at load 3. The same games both ways (the same digests; 20 of the 28 goldens played
+compiled, none moved). `PYTHONPATH=. .venv/bin/python -m bench.instructions gff300 --seeds 1-2`
+under callgrind, the same sources first on `PYTHONPATH` for pure: 1.734 G pure, 1.608 G with the
+17 (-7.3%, 1.08x), 1.519 G with the 55 (-12.4%, 1.14x); gff600 seed 1: 2.688 G pure, 2.400 G
+with the 55 (-10.7%, 1.12x). CPU of the games alone (seeds 1-10 of 300 points, pure and compiled
+in turn, 5 pairs, load 3 to 5): the 55 at 0.77 to 1.0 of pure, median 0.90; 600 points (seeds
+1-3, 3 pairs, load 6) too noisy to read (0.90 to 1.11). Why so little: under `perf record -e
+cpu-clock` the interpreter's bytecode loop is 17% of a pure run (imports included) and 5% of a
+run with the 55, and the compiled code itself 6%; the rest is what compiled code calls just as
+bytecode does: numpy on small arrays (21-24%), making and freeing tuples, lists and boxed
+floats, dict and attribute lookups, the garbage collector. Running compiled also needs more than
+annotations: a dataclass field annotated `object` fails at import (mypyc looks the name up in
+the module's globals; `object | None` passes), an attribute set from outside a class (the
+registry's `revision` on a commander) must be declared on it, with `OprRules` compiled
+`GffRules`' hooks given as `staticmethod(f)` attributes no longer override its methods (the
+base's `NotImplementedError` ran), so the procedure's bases stayed interpreted; a compiled class
+cannot be subclassed by interpreted code (the house rules' mixins composed with `GffRules` at
+run time, a test's `RulesCommander`) without
+`mypy_extensions.mypyc_attr(allow_interpreted_subclasses=True)` (a new run-time dependency),
+search's copies of a state (`object.__new__(GameState)`) fail on a native class, and an `if
+TYPE_CHECKING: ... else:` (`prob/floats.py`) compiles as unreachable. The 8 goldens that did not
+play compiled are those: five house rules and three search games.
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).
