@@ -64,9 +64,29 @@ def test_strength_writes_its_table_into_the_docs(tmp_path: Path) -> None:
     assert "old table" not in text and "`search:1` | 2 |" in text
 
 
+def test_another_form_writes_its_own_table(tmp_path: Path) -> None:
+    """``--form search-portfolio``: that form at each budget, its table between its own marker
+    lines; ``search``'s table is left as it was."""
+    doc = tmp_path / "doc.md"
+    begin, end = (
+        "<!-- strength:search-portfolio:begin -->",
+        "<!-- strength:search-portfolio:end -->",
+    )
+    doc.write_text(f"{BEGIN}\nsearch's\n{END}\n{begin}\nold\n{end}\n", encoding="utf-8")
+    args = ["gff/shooty-150.json", "gff/melee-150.json", "--budgets", "2", "--games", "1"]
+    form = ["--form", "search-portfolio", "--seed", "3", "--docs", str(doc), "--json"]
+    assert oprlab.cli.main(["strength", *args, *form]) == 0
+    text = doc.read_text(encoding="utf-8")
+    assert f"{BEGIN}\nsearch's\n{END}\n{begin}\n| system |" in text and "old" not in text
+    assert "`search-portfolio:2` | 2 |" in text
+    tasks = strength_tasks(["gff"], [2], 1, 3, "search-portfolio")
+    assert {t[2] for t in tasks} | {t[3] for t in tasks} == {BASE, "search-portfolio:2"}
+
+
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
+        (["--form", "rules"], "--form"),
         (["--budgets", "0"], "--budgets"),
         (["--budgets", "8,x"], "8,x"),
         (["--system", "wwpd"], "--system"),

@@ -1,7 +1,8 @@
 """Strength for time (issue 14, item 2): the search commander at several budgets against the
 rules commander, with what each budget costs.
 
-For each system and budget, ``search:BUDGET`` plays the rules commander on ``games`` seeds,
+For each system and budget, ``search:BUDGET`` (or another search form's, ``form:BUDGET``)
+plays the rules commander on ``games`` seeds,
 each seed twice (search on side A, then on side B: the seat-swapped pair of
 :mod:`oprlab.analysis.ladder`). The rules commander also plays itself on the same seeds: those
 games are the cost's yardstick. A row gives search's share of the points (a win 1, a draw 1/2)
@@ -48,15 +49,16 @@ class StrengthRow:
 
 
 def strength_tasks(
-    systems: Sequence[str], budgets: Sequence[int], games: int, seed: int
+    systems: Sequence[str], budgets: Sequence[int], games: int, seed: int, form: str = "search"
 ) -> list[Task]:
-    """Rules against itself once per seed, then each budget from both seats, per system."""
+    """Rules against itself once per seed, then ``form`` at each budget from both seats, per
+    system."""
     out: list[Task] = []
     for system in systems:
         for s in iter_seeds(seed, games):
             out.append((system, 0, BASE, BASE, s))
             for b in budgets:
-                name = f"search:{b}"
+                name = f"{form}:{b}"
                 out += [(system, 0, name, BASE, s), (system, 0, BASE, name, s)]
     return out
 
@@ -65,16 +67,19 @@ def play_curve(
     spec: LadderSpec,
     budgets: Sequence[int],
     *,
+    form: str = "search",
     n_jobs: int = 1,
     on_game: Callable[[LadderGame], None] | None = None,
 ) -> list[LadderGame]:
     """Every game of the curve (``spec`` gives the matchup, systems, seeds and table; its
     commanders are not used). Ctrl-C keeps the games already finished."""
-    todo = strength_tasks(spec.systems, budgets, spec.games, spec.seed)
+    todo = strength_tasks(spec.systems, budgets, spec.games, spec.seed, form)
     return play_tasks(spec, todo, n_jobs=n_jobs, on_game=on_game)
 
 
-def curve(games: Sequence[LadderGame], budgets: Sequence[int]) -> list[StrengthRow]:
+def curve(
+    games: Sequence[LadderGame], budgets: Sequence[int], form: str = "search"
+) -> list[StrengthRow]:
     """A row per system and budget, from the seeds whose both seats (and whose rules-against-
     rules game) finished."""
     base: dict[tuple[str, int], float] = {}
@@ -88,7 +93,7 @@ def curve(games: Sequence[LadderGame], budgets: Sequence[int]) -> list[StrengthR
     rows = []
     for system in dict.fromkeys(g.system for g in games):
         for b in budgets:
-            name = f"search:{b}"
+            name = f"{form}:{b}"
             pairs, spent, yard = [], 0.0, 0.0
             for (sys_, n, seed), pair in seats.items():
                 if sys_ != system or n != name or len(pair) < 2 or (system, seed) not in base:

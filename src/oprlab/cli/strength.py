@@ -17,14 +17,22 @@ from oprlab.cli.ladder import _systems
 from oprlab.cli.progress import games_bar
 from oprlab.commands.inputs import check_games, check_jobs, load_playable
 from oprlab.errors import OptionError
-from oprlab.players.search import MAX_BUDGET
+from oprlab.players.search import FORMS, MAX_BUDGET
 from oprlab.rng import make_rng
 from oprlab.table.terrain import generate_table
 
 DEFAULT_BUDGETS = "8,24,72"
 DEFAULT_ARMIES = ("gff/shooty-300.json", "gff/melee-300.json")
-#: The lines between which ``--docs`` writes the table (they must be in the file already).
+#: The lines between which ``--docs`` writes ``search``'s table (they must be in the file
+#: already); another form's are ``<!-- strength:FORM:begin -->`` and its end.
 BEGIN, END = "<!-- strength:begin -->", "<!-- strength:end -->"
+
+
+def markers(form: str) -> tuple[str, str]:
+    """The lines between which ``--docs`` writes ``form``'s table."""
+    if form == "search":
+        return BEGIN, END
+    return f"<!-- strength:{form}:begin -->", f"<!-- strength:{form}:end -->"
 
 
 def register(app: typer.Typer) -> None:
@@ -44,11 +52,24 @@ def _budgets(text: str) -> tuple[int, ...]:
     return tuple(dict.fromkeys(int(p) for p in parts))
 
 
-#: The markers as whole lines (a mention of them inside a sentence is not the place).
-_PLACE = re.compile("^" + re.escape(BEGIN) + r"$.*?^" + re.escape(END) + "$", re.S | re.M)
+def _place(form: str) -> re.Pattern[str]:
+    """The markers as whole lines (a mention of them inside a sentence is not the place)."""
+    begin, end = markers(form)
+    return re.compile("^" + re.escape(begin) + r"$.*?^" + re.escape(end) + "$", re.S | re.M)
 
 
-def _read_docs(path: Path) -> str:
+def _form(name: str) -> str:
+    if name not in FORMS:
+        raise OptionError(
+            "not a search form",
+            value=name,
+            expected="one of " + ", ".join(FORMS),
+            where="--form",
+        )
+    return name
+
+
+def _read_docs(path: Path, form: str = "search") -> str:
     """The docs file's text, refused (before any game) when it has no place for the table."""
     try:
         old = path.read_text(encoding="utf-8")
@@ -56,11 +77,12 @@ def _read_docs(path: Path) -> str:
         raise OptionError(
             "cannot read the docs file", value=str(path), expected=f"a readable file ({exc})"
         ) from exc
-    if not _PLACE.search(old):
+    begin, end = markers(form)
+    if not _place(form).search(old):
         raise OptionError(
             "the docs file has no place for the table",
             value=str(path),
-            expected=f"a file with a line {BEGIN} and, after it, a line {END}",
+            expected=f"a file with a line {begin} and, after it, a line {end}",
             where="--docs",
         )
     return old
@@ -72,6 +94,9 @@ def strength(
     budgets: str = typer.Option(
         DEFAULT_BUDGETS, help="Comma-separated search budgets (decisions per activation)."
     ),
+    form: str = typer.Option(
+        "search", help="The search form whose budgets vary: search, search-portfolio, ..."
+    ),
     system: list[str] = typer.Option(["gff"], help="Rule system, repeatable: gff, riverside."),
     games: int = typer.Option(10, help="Seeds per system and budget, each from both seats."),
     seed: int | None = typer.Option(None, help="Seed: the same seed plays the same games."),
@@ -81,18 +106,21 @@ def strength(
     ),
     jobs: int = typer.Option(1, help="Worker processes (0: all cores)."),
     docs: Path | None = typer.Option(
-        None, help=f"Write the Markdown table into this file, between {BEGIN} and {END}."
+        None,
+        help=f"Write the Markdown table into this file, between {BEGIN} and {END} "
+        "(another form: <!-- strength:FORM:begin --> and its end).",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """How strong the search commander is against the rules commander, for what it costs."""
     chosen = _budgets(budgets)
+    form = _form(form)
     systems = _systems(system)
     check_games(games)
     if table not in ("open", "random"):
         raise OptionError("unknown table", value=table, expected="open or random", where="--table")
     if docs is not None:
-        _read_docs(docs)  # refused before any game
+        _read_docs(docs, form)  # refused before any game
     a, b = load_playable([("army A", army_a), ("army B", army_b)], command="strength")
     seeded = make_rng(seed)
     spec = LadderSpec(
@@ -104,22 +132,27 @@ def strength(
         mechanic=mechanic,
         table=generate_table(seeded.seed) if table == "random" else None,
     )
-    total = len(strength_tasks(systems, chosen, games, seeded.seed))
+    total = len(strength_tasks(systems, chosen, games, seeded.seed, form))
     with games_bar(quiet=as_json) as progress:
         bar = progress.add_task("strength", total=total)
         played = play_curve(
-            spec, chosen, n_jobs=check_jobs(jobs, total), on_game=lambda _: progress.advance(bar)
+            spec,
+            chosen,
+            form=form,
+            n_jobs=check_jobs(jobs, total),
+            on_game=lambda _: progress.advance(bar),
         )
-    rows = curve(played, chosen)
+    rows = curve(played, chosen, form)
     if not rows:
         raise OptionError("no seed finished", expected="let at least one seed finish")
     if docs is not None:
-        table_md = f"{BEGIN}\n{markdown(rows)}\n{END}"
-        old = _read_docs(docs)  # as it is now: the games take a while
-        docs.write_text(_PLACE.sub(lambda _: table_md, old, count=1), encoding="utf-8")
+        begin, end = markers(form)
+        table_md = f"{begin}\n{markdown(rows)}\n{end}"
+        old = _read_docs(docs, form)  # as it is now: the games take a while
+        docs.write_text(_place(form).sub(lambda _: table_md, old, count=1), encoding="utf-8")
     if as_json:
         report = {
-            "record": spec.record() | {"budgets": list(chosen)},
+            "record": spec.record() | {"budgets": list(chosen), "form": form},
             "games": len(played),
             "interrupted": len(played) < total,
             "rows": [r.to_json() for r in rows],
