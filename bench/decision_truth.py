@@ -79,7 +79,7 @@ class _Recorder:
         self.guide = RulesCommander(0)
         self.player = None if player == "rules" else get_commander(player, seed)
         self.phase = phase
-        self.scripts = [get_commander(n, 0) for n in PORTFOLIO] if phase == "portfolio" else []
+        self.scripts = [RulesCommander(0, STYLES[n]) for n in PORTFOLIO] * (phase == "portfolio")
         self.seen: list[tuple[Any, list[Action]]] = []
         self.asked = 0
 
