@@ -68,7 +68,8 @@ def register(name: str) -> None:
     ``e1``: the endgame value, a finished game worth its result; ``g1``: playouts past the
     round's end, to the horizon or the game's end; ``p1``: the candidates are the picks of the
     rules commander and of :data:`~oprlab.players.search.PORTFOLIO`'s scripts; ``p2``: those
-    picks added to the rules scorer's ``k`` candidates).
+    picks added to the rules scorer's ``k`` candidates; ``p3``: the picks of
+    :data:`~oprlab.players.search.WIDE`'s scripts).
     Without ``b`` the budget is :data:`R3_BUDGET` (24), the one every variant in
     docs/commanders.md was measured at before ``search`` r4 made 48 the default, so their
     commands still play the same games."""

@@ -28,6 +28,7 @@ from oprlab.players.search import (
     R3_BUDGET,
     REPLIES,
     RESULT,
+    WIDE,
     SearchCommander,
     _strata,
     candidates,
@@ -139,6 +140,10 @@ def test_a_portfolio_weighs_the_scripts_picks() -> None:
     assert cands == scored + [a for a in distinct if a not in scored]
     quiet = SearchCommander(seed=1, budget=8, portfolio=1)
     assert quiet.choose(agreed, same) == guide.choose(agreed, same) and quiet.nodes == 0
+    wide = SearchCommander(seed=1, budget=8, portfolio=3)
+    assert [c.style for c in wide.scripts] == list(WIDE) and not wide.union
+    assert [c.style.name for c in one.scripts] == list(PORTFOLIO) == [s.name for s in WIDE[:3]]
+    assert len({s.name for s in WIDE}) == len(WIDE)  # each script another policy
 
 
 def test_search_leaves_the_real_game_and_its_dice_alone() -> None:

@@ -29,6 +29,7 @@ the value reads the OPR game state (markers, units), which the rules commander a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -40,7 +41,7 @@ from oprlab.game.state import GameState
 from oprlab.game.system import RuleSystem
 from oprlab.game.systems import find_system
 from oprlab.players.base import COMMANDERS, TUNED
-from oprlab.players.rules.style import STYLES
+from oprlab.players.rules.style import RULES, STYLES, Style
 from oprlab.players.rules_commander import OBJECTIVE_VALUE, RulesCommander
 from oprlab.players.search_value import WEIGHTS, standing, win_value
 from oprlab.rng import MAX_SEED, SeedLike, own_generator
@@ -54,8 +55,10 @@ __all__ = [
     "R3_BUDGET",
     "REPLIES",
     "SAMPLES",
+    "WIDE",
     "SearchCommander",
     "candidates",
+    "scripts_picks",
     "value",
 ]
 
@@ -93,6 +96,26 @@ REPLIES = 2
 #: rules pick nothing is searched (one script or more differs at 0.44 of GFF's activations and
 #: 0.37 of Riverside's, rules against rules).
 PORTFOLIO = ("rules-v1", "rules-aggressive", "rules-cautious")
+#: A wider portfolio (``portfolio`` 3): :data:`PORTFOLIO`'s scripts and ``rules`` with each of
+#: the habits built, measured level with it over whole games and left off (docs/commanders.md):
+#: the shooting army's depth, who will contest a marker, the last round's push for markers
+#: (with the Rush onto them, the shots at their holders, the rally that contests them), no Rush
+#: mark-down for shooters.
+WIDE: tuple[Style, ...] = (
+    *(STYLES[n] for n in PORTFOLIO),
+    replace(RULES, name="rules+depth", depth=True),
+    replace(RULES, name="rules+contest", contest_need=True),
+    replace(
+        RULES,
+        name="rules+push",
+        last_round_push=True,
+        rush_for_markers=True,
+        aim_markers=True,
+        shoot_markers=True,
+        rally_contests=True,
+    ),
+    replace(RULES, name="rules+rush", rush_cost=0.0),
+)
 #: A marker's worth in the last round with ``endgame`` (ten times a unit's trade: only
 #: markers decide the game then).
 LAST_ROUND_MARKER = 10 * OBJECTIVE_VALUE
@@ -188,9 +211,11 @@ class SearchCommander:
         self.rng = own_generator(seed)
         self.guide = RulesCommander(seed)  # prunes, and decides everything not searched
         self.policy = RulesCommander(seed)  # plays the copies on (its own view of them)
-        # 1: the scripts' picks are the candidates; 2: added to the rules scorer's (k) ones
-        self.scripts = [RulesCommander(seed, STYLES[n]) for n in PORTFOLIO] if portfolio else []
-        self.union = portfolio > 1
+        # 1: the scripts' picks are the candidates; 2: added to the rules scorer's (k) ones;
+        # 3: the wider portfolio's picks are the candidates
+        styles = WIDE if portfolio == 3 else [STYLES[n] for n in PORTFOLIO] if portfolio else []
+        self.scripts = [RulesCommander(seed, style) for style in styles]
+        self.union = portfolio == 2
         self.nodes = 0  # decisions applied on copies so far (the cost, for measurements)
         self.searched = self.changed = 0  # activations searched, and played off the rules pick
 
