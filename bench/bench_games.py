@@ -681,9 +681,9 @@ every newcomer clears the gap by half an inch and a margin (plain floats, `_amon
 passes without them, and only the rest are measured. The footprint sum read `_footprint` through
 an `lru_cache` that hashed the frozen Unit (every field, about 4 us a call, some 3,500 calls a
 600-point game): it is kept by the unit's identity; and `deploy_search._boxes` keeps the boxes of
-the units standing earlier in the phase. Together 600 pts 6.010 -> @600B@ G (@600P@), 300 pts
-3.421 -> @300B@ G (@300P@), Riverside (whose deployment shares the boxes) 1.923 -> @RIVB@ G; 600
-points now cost @RATIO@ times 300 by instructions (from 3.51). Tests:
+the units standing earlier in the phase. Together 600 pts 6.010 -> 5.902 G (-1.8%), 300 pts 3.421
+-> 3.409 G (-0.4%), Riverside (whose deployment shares the boxes) 1.923 -> 1.902 G (-1.1%); 600
+points now cost 3.46 times 300 by instructions (from 3.51). Tests:
 tests/game/test_gff_deploy_points.py (at every deployment decision of two open-table games played
 to the end, Scouts and Ambush too, every unit's grid points are the whole grid's fresh check, in
 order, the newcomers' check taken often; an answer kept without checking the newcomers fails it).
