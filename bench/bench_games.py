@@ -660,6 +660,54 @@ the key's fields cover `DefenderProfile`, warm odds equal cold ones). Left: `_we
 its cache on the estimates' path (the odds memo already holds every query it would), and the 47
 die chains composed afresh (`float_die`) are new weapon, situation and target triples.
 
+Issue 13's deployment grid and the path search's calls (spd16, fourteenth session; every golden
+unchanged and the same digests; instructions by `PYTHONPATH=. .venv/bin/python -m
+bench.instructions gff300 --seeds 1-4`, `gff600 riverside --seeds 1-2` under callgrind, load 2 to
+6, each checkout in a worktree of the same path length; start ae6a6b9: 3.421 G, 6.010 G and 1.923
+G). What grows faster than the army (cProfile of gff600 seeds 1-2 against gff300 seeds 1-4 by
+function, and CPU timed around the calls): A* among other units, 20% of a 600-point game's CPU
+against 12% of a 300-point game's (151 searches a game against 49; its crossing test's elements
+6.7 M a game against 0.39 M: 20 blockers of 8.5 edges each against 10, fans of 27 lines against
+15), and the legal actions (17% against 15%: every unit's listing each decision, deployment 5.1%
+against 4.4%, the sort of the listing 67,812 keys in two 600-point games). Kept: every deployment
+decision checked the whole grid again for every unit still to place, so a side's deployment grew
+with the square of its units; on an open table a point passes when the unit stands on the table
+and in its zone there and keeps the gap from each other unit, each unit asked on its own, so
+`gff_deploy._grid_points` works a unit's points out from those that passed for it earlier in the
+phase and the units placed since (168 of 243 grid checks in two 600-point games; tables with
+terrain are checked whole): 600 pts 6.010 -> 5.956 G (-0.9%), but 300 pts 3.421 -> 3.431 G
+(+0.3%), the newcomers' check making the same numpy calls for fewer points. A point whose bound to
+every newcomer clears the gap by half an inch and a margin (plain floats, `_among_newcomers`) now
+passes without them, and only the rest are measured. The footprint sum read `_footprint` through
+an `lru_cache` that hashed the frozen Unit (every field, about 4 us a call, some 3,500 calls a
+600-point game): it is kept by the unit's identity; and `deploy_search._boxes` keeps the boxes of
+the units standing earlier in the phase. Together 600 pts 6.010 -> 5.902 G (-1.8%), 300 pts 3.421
+-> 3.409 G (-0.4%), Riverside (whose deployment shares the boxes) 1.923 -> 1.902 G (-1.1%); 600
+points now cost 3.46 times 300 by instructions (from 3.51). Tests:
+tests/game/test_gff_deploy_points.py (at every deployment decision of two open-table games played
+to the end, Scouts and Ambush too, every unit's grid points are the whole grid's fresh check, in
+order, the newcomers' check taken often; an answer kept without checking the newcomers fails it).
+Tried and not kept, each playing the same games: the goal line of a popped node measured alone
+before its fan when no way is known yet (a way through the node would bound the fan): 1,343 more
+sight-line calls in two 600-point games for 2,340 fewer lines. A bound on the path's cost before
+the search: an oracle (each search run again with its own path's cost as the bound, fresh sight
+lines) measures 72% fewer lines (71,890 -> 17,492) and spends 45% less time in A* at 600 points
+(28% at 300), the same path in all 436 searches; a greedy probe (from each node the few nodes
+nearest the goal by way of it, each line tested and each cost summed as A* does, so the cost of a
+way A* could take) found a bound in 92 of 99 first searches on graphs of over 100 nodes, mostly
+within 1% of the best, and cut A*'s lines 66,501 -> 44,114, but added 561 calls and its own numpy
+work: 6.010 -> 6.030 G (+0.3%); started only after four pops without a way, 6.028 G (tests showed
+the same paths as the plain A* and failed with the bound understated by a tenth). A sight-line
+call costs what 14 lines cost at 600 points (one line 151 us, 27 lines 408 us, timed at load 4),
+so A* there is its calls (7 a search, about 50 numpy calls each), not its lines. Measured and not
+built: lines kept across blocker sets (the first lead): 14,116 of the 70,319 lines measured in two
+600-point games had been measured between the same two points among other blockers (98% with the
+same answer), and 218 of 2,561 calls had every line so known; keeping them needs each kept row
+checked against the blockers that changed near it (a numpy pass per row), for 8.5% of the calls.
+The listing's sort key kept per listed action: 431 -> 353 ns a key (timeit), not worth it. What
+the 600-point game needs next is fewer sight-line calls per A* search (one call per node popped,
+each about 50 numpy calls whatever its lines), or a compiled line test.
+
 The tenth session's whole change (gff8 and river8 merged, 27 Nov 2026; every golden and the same
 digests; `PYTHONPATH=. .venv/bin/python -m bench.instructions gff300 riverside --seeds 1-2`
 under callgrind, start 03d624e against the merge): GFF 300 pts 2.160 -> 2.065 G (-4.4% on these

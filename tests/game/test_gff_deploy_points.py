@@ -122,3 +122,78 @@ def test_open_table_gaps_fail_when_loosened(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(geo, "gaps_at_points", lambda *a: gaps_at_points(*a) + 0.5)
     _, differ, _ = _compare_open_deployment(np.random.default_rng(3), [])
     assert differ > 0
+
+
+def _compare_grids(rng: np.random.Generator) -> tuple[int, int, int]:
+    """Every deployment decision (Scouts and Ambush too) of two open-table games played to the
+    end: each unit's grid points worked out from the answer with fewer units standing
+    (``_grid_points``) against the whole grid checked afresh. How many were compared, how
+    many were worked out from an earlier answer, and how many differed."""
+    compared = incremental = differ = 0
+    real = gff_deploy._clear_points
+
+    def counted(*args: Any) -> Any:
+        nonlocal incremental
+        incremental += len(args) > 3
+        return real(*args)
+
+    for a, b in (
+        (load_army(sample_path("gff/shooty-300.txt")), load_army(sample_path("gff/melee-300.txt"))),
+        (specials(), specials()),  # Scouts and Ambushers
+    ):
+        state = gff.new_game(a, b, seed=compared)
+        while not state.done:
+            actions = gff.legal_actions(state)
+            if state.phase in DEPLOYING:
+                for us in gff_deploy._to_deploy(state, state.active):
+                    grid = (
+                        gff_deploy._ambush_grid(state)
+                        if state.phase == Phase.AMBUSH
+                        else gff_deploy._deploy_grid(state, us)
+                    )
+                    gff_deploy._clear_points = counted  # type: ignore[assignment]
+                    try:
+                        got = list(gff_deploy._grid_points(state, us, grid))
+                    finally:
+                        gff_deploy._clear_points = real
+                    differ += got != list(real(state, us, grid))
+                    compared += 1
+            gff.apply(state, actions[int(rng.integers(len(actions)))])
+    return compared, incremental, differ
+
+
+def test_grid_points_among_more_units_are_the_fresh_check() -> None:
+    """seed 003 "Deployment" 3 and "Movement" (1" from other units; Ambush: over 9" from
+    enemies): the grid points kept for a unit after more units were placed, worked out from the
+    points that passed before and the newcomers alone, are the points the whole grid keeps when
+    checked afresh among every unit, in the same order (both tables of each shape: the
+    answer kept for the same placements, and the newcomers' check, which occurs often)."""
+    compared, incremental, differ = _compare_grids(np.random.default_rng(5))
+    assert compared >= 40 and incremental >= 5 and differ == 0
+
+
+def test_grid_points_fail_when_the_newcomers_are_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison sees an answer kept without checking the units placed since."""
+    real = gff_deploy._clear_points
+
+    def blind(state: GameState, us: UnitState, points: Any, obstacles: Any = None) -> Any:
+        return iter(points) if obstacles is not None else real(state, us, points)
+
+    monkeypatch.setattr(gff_deploy, "_clear_points", blind)
+    rng = np.random.default_rng(5)
+    differ = 0
+    for seed in range(2):
+        state = gff.new_game(
+            load_army(sample_path("gff/shooty-300.txt")),
+            load_army(sample_path("gff/melee-300.txt")),
+            seed=seed,
+        )
+        while state.phase != Phase.ACTIVATION and not state.done:
+            actions = gff.legal_actions(state)
+            if state.phase in DEPLOYING:
+                for us in gff_deploy._to_deploy(state, state.active):
+                    grid = gff_deploy._deploy_grid(state, us)
+                    got = list(gff_deploy._grid_points(state, us, grid))
+                    differ += got != list(real(state, us, grid))
+            gff.apply(state, actions[int(rng.integers(len(actions)))])
+    assert differ > 0

@@ -73,11 +73,15 @@ def blockers(state: GameState, us: UnitState, enemy_gap: float = SPACING) -> lis
 def _boxes(state: GameState) -> dict[str, Rect]:
     """The bases' box of each unit on the table, remembered for the deployment phase."""
     memo = state.memo.deploy_boxes
-    # no unit moves during a deployment phase: its units and phase name the positions
+    # no unit moves during a deployment phase: its units and phase name the positions, and
+    # the units standing earlier in the phase keep their boxes
     key = (state.phase, state.round, tuple(u.uid for u in state.units.values() if u.on_table))
     if not (isinstance(memo, tuple) and memo[0] == key):
+        kept: dict[str, Rect] = (
+            memo[1] if isinstance(memo, tuple) and memo[0][:2] == key[:2] else {}
+        )
         boxes = {
-            o.uid: packing.bounds(o.placement)
+            o.uid: kept.get(o.uid) or packing.bounds(o.placement)
             for o in state.units.values()
             if o.on_table and o.placement is not None
         }

@@ -217,7 +217,7 @@ def ambush_candidates(state: GameState, us: UnitState) -> list[Point]:
 
 
 def _deploy_points(state: GameState, us: UnitState) -> Iterator[Point]:
-    return _clear_points(state, us, _deploy_grid(state, us))
+    return _grid_points(state, us, _deploy_grid(state, us))
 
 
 def _deploy_grid(state: GameState, us: UnitState) -> list[Point]:
@@ -238,7 +238,84 @@ def _deploy_grid(state: GameState, us: UnitState) -> list[Point]:
 
 
 def _ambush_points(state: GameState, us: UnitState) -> Iterator[Point]:
-    return _clear_points(state, us, _ambush_grid(state))
+    return _grid_points(state, us, _ambush_grid(state))
+
+
+def _grid_points(state: GameState, us: UnitState, grid: list[Point]) -> Iterator[Point]:
+    """:func:`_clear_points` of a deployment grid; on an open table, from the points that
+    passed when fewer units stood there, where the same unit asked then (issue 13: every
+    deployment decision asks again for every unit still to place, so a side's deployment cost
+    grew with the square of its units).
+
+    On an open table a point passes when the unit stands on the table and in its zone there
+    and keeps the gap from each other unit (1"; Ambush: over 9" from enemies), each unit
+    asked on its own (:func:`_deploy_problem`): so the points that pass among more units are
+    those that passed before and keep the gap from the units placed since, in the same
+    order. No unit moves during a deployment phase, so the phase, the round and which units
+    stand name the positions."""
+    if state.table.pieces:
+        return _clear_points(state, us, grid)
+    on = tuple(
+        uid
+        for uid, o in state.units.items()
+        if uid != us.uid and o.on_table and o.placement is not None
+    )
+    when = ("gff", state.phase, state.round)
+    edge = edge_of(state, us.side)
+    asked = (id(us.unit), us.models, us.side, us.reserve, edge, len(grid), grid[0], grid[-1])
+    memo = state.memo.deploy_points
+    entries: dict[object, _GridAnswer] = (
+        memo[1] if isinstance(memo, tuple) and memo[0] == when else {}
+    )
+    hit = entries.get(asked)
+    if hit is not None and (hit[0] is not us.unit or hit[1] is not state.table):
+        hit = None  # another unit or table under the same key (ids are reused)
+    if hit is not None and hit[2] == on:
+        return iter(hit[3])
+    if hit is not None and set(hit[2]) < set(on):
+        newcomers: list[_Obstacle] = []
+        for uid in on:
+            o = state.units[uid]
+            if uid not in hit[2] and o.placement is not None:
+                x, y, reach = geo.bounding_circle(o.placement)
+                newcomers.append((o.placement, x, y, reach, o.side != us.side))
+        got = _among_newcomers(state, us, hit[3], newcomers)
+    else:
+        got = tuple(_clear_points(state, us, grid))
+    # a new dict, never one changed in place: a copy of the state shares this memo's value
+    state.memo.deploy_points = (when, {**entries, asked: (us.unit, state.table, on, got)})
+    return iter(got)
+
+
+def _among_newcomers(
+    state: GameState, us: UnitState, points: tuple[Point, ...], newcomers: list[_Obstacle]
+) -> tuple[Point, ...]:
+    """The ``points`` (each passing among the units standing before) that also pass among
+    ``newcomers``, in order. A point whose bound to every newcomer clears what
+    :func:`_clear_points` asks of its own bound (the gap plus half an inch; Ambush: 9" from an
+    enemy) by ``_MARGIN`` more (``math.hypot`` here, numpy's there: they may differ in the last
+    digit) passes there without a gap measured; only the rest are asked of it."""
+    _, own = _origin_formation(us.unit, us.models, facing(us.side, edge_of(state, us.side)))
+    ambush = state.phase == Phase.AMBUSH
+    near = geo.SPACING + 0.5 + 2 * _MARGIN
+    far = AMBUSH_DISTANCE + 2 * _MARGIN
+    doubtful: list[Point] = []
+    for point in points:
+        for _, x, y, reach, enemy in newcomers:
+            apart = math.hypot(x - point[0], y - point[1]) - reach - own
+            if apart < near or (ambush and enemy and apart <= far):
+                doubtful.append(point)
+                break
+    if not doubtful:
+        return points
+    passed = set(_clear_points(state, us, doubtful, newcomers))
+    asked = set(doubtful)
+    return tuple(p for p in points if p in passed or p not in asked)
+
+
+#: A unit's grid points as :func:`_grid_points` keeps them: the unit and table asked about,
+#: the other units standing then (uids) and the points that passed.
+_GridAnswer = tuple[Unit, Table, tuple[str, ...], tuple[Point, ...]]
 
 
 def _ambush_grid(state: GameState) -> list[Point]:
@@ -257,9 +334,12 @@ def _ambush_grid(state: GameState) -> list[Point]:
 _MARGIN = 1e-6
 
 
-def _clear_points(state: GameState, us: UnitState, points: list[Point]) -> Iterator[Point]:
+def _clear_points(
+    state: GameState, us: UnitState, points: list[Point], obstacles: list[_Obstacle] | None = None
+) -> Iterator[Point]:
     """The points where :func:`_deploy_problem` finds nothing wrong, in order (issue 13: one
-    numpy call per question for all points instead of one per point).
+    numpy call per question for all points instead of one per point); among ``obstacles``
+    only, if given (default: every other unit on the table).
 
     The table and the zone are checked for every point at once with the same arithmetic as
     :func:`_standing` (so the same answers); a point that passes and stands clear of every
@@ -269,7 +349,8 @@ def _clear_points(state: GameState, us: UnitState, points: list[Point]) -> Itera
     """
     if not points:
         return
-    obstacles = _obstacles(state, us)
+    if obstacles is None:
+        obstacles = _obstacles(state, us)
     ambush = state.phase == Phase.AMBUSH
     zone = None if ambush else deployment_zone(state, us.side, scout=us.reserve == "scout")
     heading = facing(us.side, edge_of(state, us.side))
@@ -354,9 +435,22 @@ def _ground(state: GameState, us: UnitState, point: Point, per_row: int) -> str 
     return None
 
 
-@lru_cache(maxsize=1024)
 def _footprint(unit: Unit, models: int, heading: float) -> float:
-    return deploy_search.footprint(_formation_at_origin(unit, models, heading))
+    """The area the unit's usual formation needs (:func:`deploy_search.footprint`), by the
+    unit's identity: every deployment decision sums it over the units still to place, and an
+    ``lru_cache`` hashed the frozen Unit (every field) each time."""
+    found = _FOOTPRINTS.get((id(unit), models, heading))
+    if found is None or found[0] is not unit:
+        area = deploy_search.footprint(_formation_at_origin(unit, models, heading))
+        if len(_FOOTPRINTS) >= _CACHE_LIMIT:
+            _FOOTPRINTS.clear()
+        found = _FOOTPRINTS[(id(unit), models, heading)] = (unit, area)
+    return found[1]
+
+
+_FOOTPRINTS: dict[tuple[int, int, float], tuple[Unit, float]] = game_memo(
+    "game.gff_deploy._FOOTPRINTS"
+)
 
 
 @lru_cache(maxsize=1024)
