@@ -752,6 +752,26 @@ run time, a test's `RulesCommander`) without
 search's copies of a state (`object.__new__(GameState)`) fail on a native class, and an `if
 TYPE_CHECKING: ... else:` (`prob/floats.py`) compiles as unreachable. The 8 goldens that did not
 play compiled are those: five house rules and three search games.
+
+Issue 13's numpy calls on a unit's few models (spd17, fourteenth session; every golden unchanged
+and the same digests: gff300 seeds 1-4 bf97c2d4b223603f, gff600 and riverside seeds 1-3 as
+before). cProfile of seeds 1-4 after a warm-up game spreads numpy over many callers, none above
+1% of the games; those on a unit's few models in `game/geometry` were `_gap` (the memo's misses
+of a unit-to-unit gap, about 1,070 in the four games, a dozen or more numpy calls each),
+`point_gap` (about 820) and `model_gaps` (about 220), and `gff_room.extents` (about 270, about ten
+calls each). Up to 64 model pairs (`_SMALL_PAIRS`) the three now measure in Python floats, the
+same operations in the same order (IEEE products, differences and square roots give the same
+bits in Python as in numpy, and the least of the same numbers is the same), and `extents`
+always does; larger units keep numpy. `PYTHONPATH=. .venv/bin/python -m bench.instructions
+gff300 --seeds 1-4` under callgrind, each checkout a copy of its sources first on `PYTHONPATH`
+(load 6 to 9): 3.427 G before, 3.349 G with the gaps and `point_gap` (-2.3%), 3.334 G with
+`model_gaps` and `extents` too (-2.7% in all). A test checks the loops against the numpy
+formulas bit for bit on both sides of 64 pairs (`- (r + s)` in place of `- r - s` fails it).
+Left alone: the `hypot` sites (`View.reach`, `_models_near`, `bounding_circle`,
+`paths._dedupe`), since `math.hypot` is not numpy's libm `hypot` to the last bit (1,295 of
+200,000 random offsets differ); `table/charge.strikers` and `blockers.contains` (spd16's); the
+navgraph's segment tests (hundreds of elements, not a handful); `packing.bounds` (deployment
+only, about 400 calls, not measured).
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).

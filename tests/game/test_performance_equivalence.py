@@ -20,6 +20,7 @@ import pytest
 from oprlab.game import geometry as geo
 from oprlab.game import gff, gff_deploy
 from oprlab.game.actions import Action, Kind
+from oprlab.game.gff_room import extents
 from oprlab.game.play import play_game
 from oprlab.game.state import GameState
 from oprlab.players import get_commander
@@ -180,6 +181,35 @@ def test_gap_point_gap_and_centroid_equal_the_numpy_formulas() -> None:
         assert geo.point_gap(a, point) == float(max(0.0, e.min()))
         c = ca.mean(axis=0)
         assert geo.centroid(a) == (float(c[0]), float(c[1]))
+
+
+def test_small_gaps_in_python_floats_equal_the_numpy_formulas() -> None:
+    """Up to ``_SMALL_PAIRS`` model pairs are measured in a Python loop (issue 13), and a
+    formation's extents always: the same bits as numpy on both sides of that size, crowded and
+    overlapping bases included."""
+    rng = np.random.default_rng(13)
+    for n_a, n_b in [(1, 1), (3, 5), (8, 8), (8, 9), (11, 11)]:
+        for spread in (3.0, 48.0):
+            for _ in range(60):
+                a = Placement(rng.uniform(0.0, spread, (n_a, 2)), rng.uniform(0.3, 1.5, n_a))
+                b = Placement(rng.uniform(0.0, spread, (n_b, 2)), rng.uniform(0.3, 1.5, n_b))
+                off = a.centres[:, None, :] - b.centres[None, :, :]
+                d = np.linalg.norm(off, axis=2) - a.radii[:, None] - b.radii[None, :]
+                assert geo._gap(a, b) == float(max(0.0, d.min()))
+                point = (float(rng.uniform(0, spread)), float(rng.uniform(0, spread)))
+                e = np.linalg.norm(a.centres - np.asarray(point), axis=1) - a.radii
+                got = geo.point_gap(a, point)
+                assert type(got) is float and got == float(max(0.0, e.min()))
+                a.removed[rng.permutation(n_a)[: int(rng.integers(0, n_a))]] = True
+                ka = a.alive
+                d = np.linalg.norm(off[ka], axis=2) - a.radii[ka][:, None] - b.radii[None, :]
+                want = np.full(n_a, np.inf)
+                want[ka] = np.maximum(d.min(axis=1), 0.0)
+                assert geo.model_gaps(a, b).tobytes() == want.tobytes()
+                xs, ys, r = b.centres[:, 0], b.centres[:, 1], b.radii
+                w = float((xs + r).max() - (xs - r).min())
+                assert extents(b) == (w, float((ys + r).max() - (ys - r).min()))
+    assert 8 * 8 <= geo._SMALL_PAIRS < 8 * 9  # both sides of the threshold were measured
 
 
 def test_memoised_answers_follow_removed_models() -> None:

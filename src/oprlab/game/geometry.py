@@ -224,40 +224,94 @@ def settle_points(
     ]
 
 
+#: Up to this many model pairs a plain Python loop measures faster than numpy: each numpy call
+#: costs about a microsecond whatever its size, and ``_gap`` makes about fifteen (issue 13).
+_SMALL_PAIRS = 64
+
+
+def _alive_lists(p: Placement) -> tuple[list[list[float]], list[float]]:
+    """The living models' centres and radii as Python floats (for the small-size loops)."""
+    gone = p.removed.tolist()
+    return (
+        [c for c, out in zip(p.centres.tolist(), gone, strict=True) if not out],
+        [r for r, out in zip(p.radii.tolist(), gone, strict=True) if not out],
+    )
+
+
 def _gap(a: Placement, b: Placement) -> float:
     # The Euclidean norm of each offset, as ``np.linalg.norm(..., axis=2)`` computes it (the
-    # square root of the summed squares), without its overhead: the same bits.
+    # square root of the summed squares), without its overhead: the same bits. Few pairs are
+    # measured in Python floats, in the same order of operations: IEEE square roots, products
+    # and differences are exact to the last bit either way, so the minimum is the same.
+    ca, ra = _alive_lists(a)
+    cb, rb = _alive_lists(b)
+    if ca and cb and len(ca) * len(cb) <= _SMALL_PAIRS:
+        low = math.inf
+        for (x, y), r in zip(ca, ra, strict=True):
+            for (u, v), s in zip(cb, rb, strict=True):
+                dx, dy = x - u, y - v
+                d = math.sqrt(dx * dx + dy * dy) - r - s
+                if d < low:
+                    low = d
+        return max(0.0, low)
     ka, kb = a.alive, b.alive
-    ca, cb = a.centres[ka], b.centres[kb]
-    dx = ca[:, 0][:, None] - cb[:, 0][None, :]
-    dy = ca[:, 1][:, None] - cb[:, 1][None, :]
-    d = np.sqrt(dx * dx + dy * dy) - a.radii[ka][:, None] - b.radii[kb][None, :]
-    return float(max(0.0, d.min()))
+    cna, cnb = a.centres[ka], b.centres[kb]
+    dxs = cna[:, 0][:, None] - cnb[:, 0][None, :]
+    dys = cna[:, 1][:, None] - cnb[:, 1][None, :]
+    ds = np.sqrt(dxs * dxs + dys * dys) - a.radii[ka][:, None] - b.radii[kb][None, :]
+    return float(max(0.0, ds.min()))
 
 
 def model_gaps(a: Placement, b: Placement) -> npt.NDArray[np.float64]:
     """From each model of ``a`` to the closest living model of ``b``, base edge to base edge
     (at least 0; ``inf`` for removed models of ``a``): how far each model shoots."""
+    ca, ra = _alive_lists(a)
+    cb, rb = _alive_lists(b)
+    if ca and cb and len(ca) * len(cb) <= _SMALL_PAIRS:
+        # as below in Python floats (the same bits: see _gap), one numpy call for the answer
+        lows: list[float] = []
+        for (x, y), r in zip(ca, ra, strict=True):
+            low = math.inf
+            for (u, v), s in zip(cb, rb, strict=True):
+                dx, dy = x - u, y - v
+                d = math.sqrt(dx * dx + dy * dy) - r - s
+                if d < low:
+                    low = d
+            lows.append(max(low, 0.0))
+        each = iter(lows)
+        gone = a.removed.tolist()
+        return np.array([math.inf if out else next(each) for out in gone], dtype=np.float64)
     ka, kb = a.alive, b.alive
     out = np.full(len(a.radii), np.inf)
     if not ka.any() or not kb.any():
         return out
-    ca, cb = a.centres[ka], b.centres[kb]
-    dx = ca[:, 0][:, None] - cb[:, 0][None, :]
-    dy = ca[:, 1][:, None] - cb[:, 1][None, :]
-    d = np.sqrt(dx * dx + dy * dy) - a.radii[ka][:, None] - b.radii[kb][None, :]
-    out[ka] = np.maximum(d.min(axis=1), 0.0)
+    cna, cnb = a.centres[ka], b.centres[kb]
+    dxs = cna[:, 0][:, None] - cnb[:, 0][None, :]
+    dys = cna[:, 1][:, None] - cnb[:, 1][None, :]
+    ds = np.sqrt(dxs * dxs + dys * dys) - a.radii[ka][:, None] - b.radii[kb][None, :]
+    out[ka] = np.maximum(ds.min(axis=1), 0.0)
     return out
 
 
 def point_gap(p: Placement, point: Point) -> float:
     """Distance from a point to the closest base edge of a unit."""
+    centres, radii = _alive_lists(p)
+    if centres and len(centres) <= _SMALL_PAIRS:
+        # as below in Python floats (the same bits: see _gap)
+        px, py = float(point[0]), float(point[1])
+        low = math.inf
+        for (x, y), r in zip(centres, radii, strict=True):
+            dx, dy = x - px, y - py
+            d = math.sqrt(dx * dx + dy * dy) - r
+            if d < low:
+                low = d
+        return max(0.0, low)
     alive = p.alive
     c = p.centres[alive]
-    dx = c[:, 0] - point[0]
-    dy = c[:, 1] - point[1]
-    d = np.sqrt(dx * dx + dy * dy) - p.radii[alive]
-    return float(max(0.0, d.min()))
+    dxs = c[:, 0] - point[0]
+    dys = c[:, 1] - point[1]
+    ds = np.sqrt(dxs * dxs + dys * dys) - p.radii[alive]
+    return float(max(0.0, ds.min()))
 
 
 def inside_table(table: Table, p: Placement) -> bool:

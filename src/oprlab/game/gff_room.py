@@ -27,8 +27,18 @@ Zone = tuple[str, tuple[float, float, float, float], bool]
 
 def extents(p: Placement) -> tuple[float, float]:
     """The formation's size along x and along y, bases included (inches)."""
-    xs, ys, r = p.centres[:, 0], p.centres[:, 1], p.radii
-    return float((xs + r).max() - (xs - r).min()), float((ys + r).max() - (ys - r).min())
+    # in Python floats: a unit's few models cost less so than a numpy call each (issue 13);
+    # the sums, differences and extremes are the same bits as numpy's
+    c, r = p.centres.tolist(), p.radii.tolist()
+    xs = [x for x, _ in c]
+    ys = [y for _, y in c]
+    w = max([x + s for x, s in zip(xs, r, strict=True)]) - min(
+        [x - s for x, s in zip(xs, r, strict=True)]
+    )
+    d = max([y + s for y, s in zip(ys, r, strict=True)]) - min(
+        [y - s for y, s in zip(ys, r, strict=True)]
+    )
+    return w, d
 
 
 def fits(p: Placement, box: tuple[float, float, float, float]) -> bool:
