@@ -772,6 +772,13 @@ Left alone: the `hypot` sites (`View.reach`, `_models_near`, `bounding_circle`,
 200,000 random offsets differ); `table/charge.strikers` and `blockers.contains` (spd16's); the
 navgraph's segment tests (hundreds of elements, not a handful); `packing.bounds` (deployment
 only, about 400 calls, not measured).
+
+The fourteenth session's whole change (spd16 and spd17 merged, main b58d328; every golden and
+the same digest): `PYTHONPATH=. .venv/bin/python -m bench.instructions gff300 --seeds 1-4` under
+callgrind on a quiet machine, 3.433 G at the thirteenth session's end (ae6a6b9) -> 3.305 G
+(-3.7%). `make bench` run in the same hour found the machine at about half the speed of the
+table below (a 300-point game 391 ms; main and ae6a6b9 timed side by side then, 0.44-0.48 and
+0.48-0.50 s a game), so the table below is still the thirteenth session's quiet run.
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).
