@@ -56,7 +56,7 @@ from oprlab.game.systems import find_system
 from oprlab.players import get_commander
 from oprlab.players.rules.style import STYLES
 from oprlab.players.rules_commander import RulesCommander
-from oprlab.players.search import PORTFOLIO, SearchCommander, candidates, scripts_picks, value
+from oprlab.players.search import PORTFOLIO, SearchCommander, candidates, distinct, value
 from oprlab.rng import MAX_SEED, child_seed
 
 Z95 = 1.959963984540054
@@ -79,7 +79,9 @@ class _Recorder:
         self.guide = RulesCommander(0)
         self.player = None if player == "rules" else get_commander(player, seed)
         self.phase = phase
-        self.scripts = [RulesCommander(0, STYLES[n]) for n in PORTFOLIO] * (phase == "portfolio")
+        self.scripts = (
+            [RulesCommander(0, STYLES[n]) for n in PORTFOLIO] if phase == "portfolio" else []
+        )
         self.seen: list[tuple[Any, list[Action]]] = []
         self.asked = 0
 
@@ -152,13 +154,6 @@ def _recorded(system: str, seed: int, player: str, phase: str) -> _Recorder:
     return rec
 
 
-def portfolio(guide: RulesCommander, state: Any, actions: Sequence[Action]) -> list[Action]:
-    """The rules pick and each :data:`PORTFOLIO` script's pick that differs from those before
-    it, in that order (the candidates of a portfolio search, ``sx-p1``)."""
-    scripts = [RulesCommander(0, STYLES[n]) for n in PORTFOLIO]
-    return scripts_picks(scripts, state, actions, guide.choose(state, actions))
-
-
 def rollout(rules: Any, state: Any, action: Action, dice: int, policy: RulesCommander) -> Any:
     """``action`` then the rules commander on both sides to the game's end."""
     game = state.clone(np.random.Generator(np.random.PCG64(dice)))  # as the search's copies
@@ -182,10 +177,12 @@ def truth(
     rules = find_system(system)
     guide = RulesCommander(0)
     pick = guide.choose(state, actions)
+    by: dict[str, Action] = {}  # each portfolio script's pick
     if phase == "deploy":
         cands = spread_deploys(actions, pick, k)
-    elif phase == "portfolio":
-        cands = portfolio(guide, state, actions)
+    elif phase == "portfolio":  # the candidates of a portfolio search (sx-p1), in its order
+        by = {n: RulesCommander(0, STYLES[n]).choose(state, actions) for n in PORTFOLIO}
+        cands = distinct([pick, *by.values()])
     else:
         cands = candidates(guide, state, actions, pick, k)
     side = state.active
@@ -208,9 +205,7 @@ def truth(
         "round": state.round,
         "side": side,
         "cands": [str(a) for a in cands],
-        "by": {n: str(get_commander(n, 0).choose(state, actions)) for n in PORTFOLIO}
-        if phase == "portfolio"
-        else {},
+        "by": {n: str(a) for n, a in by.items()},
         "shares": shares,
         "margins": margins,
     }
@@ -300,10 +295,7 @@ def judge(path: str, names: list[str], jobs: int, margins: Sequence[float]) -> N
     for i, r in enumerate(rows):
         key = (r["system"], r["seed"], r.get("player", "rules"), r.get("phase", PHASES[0]))
         by_game.setdefault(key, []).append(i)
-    diffs = [  # per decision, each candidate's mean share less the rules pick's
-        [sum(s) / len(s) - sum(r["shares"][0]) / len(r["shares"][0]) for s in r["shares"]]
-        for r in rows
-    ]
+    diffs = [_gains(r) for r in rows]
     first: list[float] = []
     for name in names:
         tasks = [
@@ -352,16 +344,18 @@ def scripts(rows: list[dict[str, Any]]) -> None:
     for name in PORTFOLIO:
         gains = []
         for r in rows:
-            at = r["cands"].index(r["by"][name])
-            gains.append(
-                sum(r["shares"][at]) / len(r["shares"][at])
-                - sum(r["shares"][0]) / len(r["shares"][0])
-            )
+            gains.append(_gains(r)[r["cands"].index(r["by"][name])])
         same = sum(r["by"][name] == r["cands"][0] for r in rows)
         print(
             f"{name:20} decisions {len(gains):4}  same as rules {same:4}  gain per decision"
             f" {_mean_ci(gains)}  ({differ:.2f} of activations differ)"
         )
+
+
+def _gains(row: dict[str, Any]) -> list[float]:
+    """Per candidate of a recorded decision, its mean share less the rules pick's."""
+    means = [sum(s) / len(s) for s in row["shares"]]
+    return [m - means[0] for m in means]
 
 
 def oracle(rows: list[dict[str, Any]]) -> None:

@@ -58,6 +58,7 @@ __all__ = [
     "WIDE",
     "SearchCommander",
     "candidates",
+    "distinct",
     "scripts_picks",
     "value",
 ]
@@ -149,9 +150,13 @@ def scripts_picks(
 ) -> list[Action]:
     """``pick`` and each script's pick that differs from those before it, in order: a
     portfolio's candidates (choices of whole policies, not the one scorer's runners-up)."""
-    out = [pick]
-    for script in scripts:
-        a = script.choose(state, actions)
+    return distinct([pick, *(script.choose(state, actions) for script in scripts)])
+
+
+def distinct(picks: Sequence[Action]) -> list[Action]:
+    """``picks`` without repeats, in order (the first of equals kept)."""
+    out: list[Action] = []
+    for a in picks:
         if a not in out:
             out.append(a)
     return out
@@ -242,9 +247,8 @@ class SearchCommander:
             cands = scripts_picks(self.scripts, state, actions, pick)
         else:
             cands = candidates(self.guide, state, actions, pick, self.k)
-            for a in scripts_picks(self.scripts, state, actions, pick)[1:]:
-                if a not in cands:
-                    cands.append(a)
+            if self.union:
+                cands = distinct(cands + scripts_picks(self.scripts, state, actions, pick))
         if len(cands) < 2:
             return cands, [0.0]
         rules = find_system(str(getattr(state.rules, "name", state.system)))  # house rules too
