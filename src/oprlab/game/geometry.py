@@ -238,6 +238,24 @@ def _alive_lists(p: Placement) -> tuple[list[list[float]], list[float]]:
     )
 
 
+def _nearest_edges(
+    ca: list[list[float]], ra: list[float], cb: list[list[float]], rb: list[float]
+) -> list[float]:
+    """From each model of the first list (centres, radii) to the nearest of the second, base
+    edge to base edge, not clamped at 0: the same operations in the same order as the numpy
+    formulas of :func:`_gap` and :func:`model_gaps`, in Python floats (few pairs)."""
+    lows: list[float] = []
+    for (x, y), r in zip(ca, ra, strict=True):
+        low = math.inf
+        for (u, v), s in zip(cb, rb, strict=True):
+            dx, dy = x - u, y - v
+            d = math.sqrt(dx * dx + dy * dy) - r - s
+            if d < low:
+                low = d
+        lows.append(low)
+    return lows
+
+
 def _gap(a: Placement, b: Placement) -> float:
     # The Euclidean norm of each offset, as ``np.linalg.norm(..., axis=2)`` computes it (the
     # square root of the summed squares), without its overhead: the same bits. Few pairs are
@@ -246,14 +264,7 @@ def _gap(a: Placement, b: Placement) -> float:
     ca, ra = _alive_lists(a)
     cb, rb = _alive_lists(b)
     if ca and cb and len(ca) * len(cb) <= _SMALL_PAIRS:
-        low = math.inf
-        for (x, y), r in zip(ca, ra, strict=True):
-            for (u, v), s in zip(cb, rb, strict=True):
-                dx, dy = x - u, y - v
-                d = math.sqrt(dx * dx + dy * dy) - r - s
-                if d < low:
-                    low = d
-        return max(0.0, low)
+        return max(0.0, min(_nearest_edges(ca, ra, cb, rb)))
     ka, kb = a.alive, b.alive
     cna, cnb = a.centres[ka], b.centres[kb]
     dxs = cna[:, 0][:, None] - cnb[:, 0][None, :]
@@ -269,16 +280,7 @@ def model_gaps(a: Placement, b: Placement) -> npt.NDArray[np.float64]:
     cb, rb = _alive_lists(b)
     if ca and cb and len(ca) * len(cb) <= _SMALL_PAIRS:
         # as below in Python floats (the same bits: see _gap), one numpy call for the answer
-        lows: list[float] = []
-        for (x, y), r in zip(ca, ra, strict=True):
-            low = math.inf
-            for (u, v), s in zip(cb, rb, strict=True):
-                dx, dy = x - u, y - v
-                d = math.sqrt(dx * dx + dy * dy) - r - s
-                if d < low:
-                    low = d
-            lows.append(max(low, 0.0))
-        each = iter(lows)
+        each = (max(low, 0.0) for low in _nearest_edges(ca, ra, cb, rb))
         gone = a.removed.tolist()
         return np.array([math.inf if out else next(each) for out in gone], dtype=np.float64)
     ka, kb = a.alive, b.alive
