@@ -131,3 +131,37 @@ def test_the_printed_ladder_names_every_commander_and_pairing() -> None:
     text = console.export_text()
     assert "Ladder id: 6 games" in text and "strong" in text and "+0" in text
     assert "0.250" in text  # weak's share: 3 draws of 6 games
+
+
+def test_the_ladder_writes_its_tables_into_the_docs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--docs``: the ratings and the pairings replace what stood between the marker lines,
+    the text around them stays; the figures are the JSON report's."""
+    from oprlab.cli.ladder import BEGIN, END
+
+    doc = tmp_path / "commanders.md"
+    doc.write_text(f"before\n{BEGIN}\nold tables\n{END}\nafter\n", encoding="utf-8")
+    args = ["--commanders", "random,rules", "--games", "1", "--seed", "3", "--resamples", "50"]
+    assert oprlab.cli.main(["ladder", *args, "--docs", str(doc), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    text = doc.read_text(encoding="utf-8")
+    assert text.startswith(f"before\n{BEGIN}\n| commander | Elo |") and "old tables" not in text
+    assert text.endswith(f"{END}\nafter\n")
+    rules = next(r for r in report["ratings"] if r["commander"] == "rules")
+    assert f"| `rules` | {rules['elo']:+.0f} | [{rules['low']:+.0f}, " in text
+    (pair,) = report["pairs"]
+    assert f"| `{pair['first']}` | `{pair['second']}` | {pair['score']:.3f} |" in text
+
+
+def test_ladder_docs_without_markers_is_one_line_before_any_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from oprlab.cli.ladder import BEGIN
+
+    doc = tmp_path / "commanders.md"
+    doc.write_text("no markers\n", encoding="utf-8")
+    assert oprlab.cli.main(["ladder", "--games", "1", "--docs", str(doc)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and BEGIN in err[0] and "--docs" in err[0]
+    assert doc.read_text(encoding="utf-8") == "no markers\n"

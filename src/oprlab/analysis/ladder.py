@@ -46,6 +46,7 @@ __all__ = [
     "Rating",
     "bradley_terry",
     "ladder_id",
+    "markdown",
     "pair_scores",
     "play_ladder",
     "play_task",
@@ -387,6 +388,31 @@ def pair_scores(games: Sequence[LadderGame], names: Sequence[str]) -> list[dict[
             }
         )
     return out
+
+
+def markdown(rated: Sequence[Rating], pairs: Sequence[dict[str, Any]]) -> str:
+    """The ratings and the pairings as two Markdown tables (what ``oprlab ladder --docs``
+    writes), in the order and with the figures the printed tables show."""
+    lines = [
+        "| commander | Elo | 95% interval | games | score | think s/game |",
+        "|---|---:|---|---:|---:|---:|",
+    ]
+    for r in rated:
+        lines.append(
+            f"| `{r.commander}` | {r.elo:+.0f} | [{r.low:+.0f}, {r.high:+.0f}] | {r.games} | "
+            f"{r.score:.3f} | {r.think:.2f} |"
+        )
+    lines += [
+        "",
+        "| first | second | first's share | 95% interval | pairs |",
+        "|---|---|---:|---|---:|",
+    ]
+    for p in pairs:
+        lines.append(
+            f"| `{p['first']}` | `{p['second']}` | {p['score']:.3f} | "
+            f"[{p['low']:.3f}, {p['high']:.3f}] | {p['pairs']} |"
+        )
+    return "\n".join(lines)
 
 
 def _wins(games: Sequence[LadderGame], first: str, second: str) -> dict[str, Any]:

@@ -16,12 +16,14 @@ from oprlab.analysis.ladder import (
     Matchup,
     Rating,
     ladder_id,
+    markdown,
     pair_scores,
     play_ladder,
     ratings,
     store_ladder,
 )
 from oprlab.analysis.verdicts import Verdict, play_verdicts, robustness
+from oprlab.cli.docs_table import read_docs, write_docs
 from oprlab.cli.progress import games_bar
 from oprlab.commands.inputs import check_games, check_jobs, check_outputs, load_playable
 from oprlab.errors import OptionError
@@ -32,6 +34,8 @@ from oprlab.table.terrain import generate_table
 
 DEFAULT_COMMANDERS = "random,rules:0.5,rules,search"
 DEFAULT_ARMIES = ["gff/shooty-150.json", "gff/melee-150.json"]
+#: The lines between which ``--docs`` writes the tables (they must be in the file already).
+BEGIN, END = "<!-- ladder:begin -->", "<!-- ladder:end -->"
 
 
 def register(app: typer.Typer) -> None:
@@ -89,6 +93,9 @@ def ladder(
     resamples: int = typer.Option(RESAMPLES, help="Bootstrap resamples for the intervals."),
     jobs: int = typer.Option(1, help="Worker processes (0: all cores)."),
     out: Path | None = typer.Option(None, help="Store the games and ratings in this DuckDB file."),
+    docs: Path | None = typer.Option(
+        None, help=f"Write the Markdown tables into this file, between {BEGIN} and {END}."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Rate commanders against each other: Bradley-Terry on the Elo scale, 95% intervals."""
@@ -113,6 +120,8 @@ def ladder(
     if table not in ("open", "random"):
         raise OptionError("unknown table", value=table, expected="open or random", where="--table")
     check_outputs(out=out)
+    if docs is not None:
+        read_docs(docs, BEGIN, END)  # refused before any game
     loaded = load_playable([(f"army {i + 1}", ref) for i, ref in enumerate(refs)], command="ladder")
     seeded = make_rng(seed)
     spec = LadderSpec(
@@ -134,6 +143,8 @@ def ladder(
     rated = ratings(played, names, anchor=anchor, resamples=resamples, seed=seeded.seed)
     pairs = pair_scores(played, names)
     lid = store_ladder(out, spec, played, rated) if out is not None else ladder_id(spec)
+    if docs is not None:
+        write_docs(docs, BEGIN, END, markdown(rated, pairs))
     if as_json:
         report = {
             "ladder_id": lid,

@@ -4,7 +4,6 @@ commander (:mod:`oprlab.analysis.strength`), printed or written into a Markdown 
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import typer
@@ -13,6 +12,7 @@ from rich.table import Table
 
 from oprlab.analysis.ladder import LadderSpec, Matchup
 from oprlab.analysis.strength import StrengthRow, curve, markdown, play_curve, strength_tasks
+from oprlab.cli.docs_table import read_docs, write_docs
 from oprlab.cli.ladder import _systems
 from oprlab.cli.progress import games_bar
 from oprlab.commands.inputs import check_games, check_jobs, load_playable
@@ -52,12 +52,6 @@ def _budgets(text: str) -> tuple[int, ...]:
     return tuple(dict.fromkeys(int(p) for p in parts))
 
 
-def _place(form: str) -> re.Pattern[str]:
-    """The markers as whole lines (a mention of them inside a sentence is not the place)."""
-    begin, end = markers(form)
-    return re.compile("^" + re.escape(begin) + r"$.*?^" + re.escape(end) + "$", re.S | re.M)
-
-
 def _form(name: str) -> str:
     if name not in FORMS:
         raise OptionError(
@@ -67,25 +61,6 @@ def _form(name: str) -> str:
             where="--form",
         )
     return name
-
-
-def _read_docs(path: Path, form: str = "search") -> str:
-    """The docs file's text, refused (before any game) when it has no place for the table."""
-    try:
-        old = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise OptionError(
-            "cannot read the docs file", value=str(path), expected=f"a readable file ({exc})"
-        ) from exc
-    begin, end = markers(form)
-    if not _place(form).search(old):
-        raise OptionError(
-            "the docs file has no place for the table",
-            value=str(path),
-            expected=f"a file with a line {begin} and, after it, a line {end}",
-            where="--docs",
-        )
-    return old
 
 
 def strength(
@@ -120,7 +95,7 @@ def strength(
     if table not in ("open", "random"):
         raise OptionError("unknown table", value=table, expected="open or random", where="--table")
     if docs is not None:
-        _read_docs(docs, form)  # refused before any game
+        read_docs(docs, *markers(form))  # refused before any game
     a, b = load_playable([("army A", army_a), ("army B", army_b)], command="strength")
     seeded = make_rng(seed)
     spec = LadderSpec(
@@ -146,10 +121,7 @@ def strength(
     if not rows:
         raise OptionError("no seed finished", expected="let at least one seed finish")
     if docs is not None:
-        begin, end = markers(form)
-        table_md = f"{begin}\n{markdown(rows)}\n{end}"
-        old = _read_docs(docs, form)  # as it is now: the games take a while
-        docs.write_text(_place(form).sub(lambda _: table_md, old, count=1), encoding="utf-8")
+        write_docs(docs, *markers(form), markdown(rows))
     if as_json:
         report = {
             "record": spec.record() | {"budgets": list(chosen), "form": form},
