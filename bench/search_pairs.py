@@ -69,7 +69,8 @@ def register(name: str) -> None:
     round's end, to the horizon or the game's end; ``p1``: the candidates are the picks of the
     rules commander and of :data:`~oprlab.players.search.PORTFOLIO`'s scripts; ``p2``: those
     picks added to the rules scorer's ``k`` candidates; ``p3``: the picks of
-    :data:`~oprlab.players.search.WIDE`'s scripts).
+    :data:`~oprlab.players.search.WIDE`'s scripts; ``l3``: from round 3 on, each candidate
+    played to the game's end ``n`` times (``n4``; default 2) and valued by the result).
     Without ``b`` the budget is :data:`R3_BUDGET` (24), the one every variant in
     docs/commanders.md was measured at before ``search`` r4 made 48 the default, so their
     commands still play the same games."""
@@ -97,6 +98,8 @@ def register(name: str) -> None:
                     "e": "endgame",
                     "g": "through",
                     "p": "portfolio",
+                    "l": "late",
+                    "n": "late_samples",
                 }[part[0]]
             ] = int(part[1:])
     COMMANDERS[name] = partial(SearchCommander, **kw)

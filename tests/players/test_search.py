@@ -146,6 +146,25 @@ def test_a_portfolio_weighs_the_scripts_picks() -> None:
     assert len({s.name for s in WIDE}) == len(WIDE)  # each script another policy
 
 
+def test_from_the_late_round_each_candidate_is_played_to_the_games_end() -> None:
+    """``late``: from that round on the candidates are weighed as the whole-game form weighs
+    them (``late_samples`` playouts each to the game's end, valued by the game's result, dice common
+    to the candidates, the same stream): the same means and nodes as that form; before that
+    round, as the form without ``late``."""
+    (state, actions), _ = _portfolio_activations()
+    pick = RulesCommander().choose(state, actions)
+    whole = SearchCommander(
+        seed=1, samples=3, horizon=10**9, endgame=True, through=True, portfolio=1
+    )
+    closing = SearchCommander(seed=1, budget=8, portfolio=1, late=state.round, late_samples=3)
+    assert closing.weigh(state, actions, pick) == whole.weigh(state, actions, pick)
+    assert closing.nodes == whole.nodes > 0
+    early = SearchCommander(seed=1, budget=8, portfolio=1, late=state.round + 1)
+    plain = SearchCommander(seed=1, budget=8, portfolio=1)
+    assert early.weigh(state, actions, pick) == plain.weigh(state, actions, pick)
+    assert early.nodes == plain.nodes
+
+
 def test_search_leaves_the_real_game_and_its_dice_alone() -> None:
     """Playouts run on copies with their own dice: after a searched decision the game's units,
     log and dice generator are exactly as before, and the choice is a listed action."""

@@ -78,6 +78,8 @@ MAX_BUDGET = 10_000
 CANDIDATES = 2
 #: Dice samples per candidate.
 SAMPLES = 2
+#: A horizon no game reaches: playouts to the game's end.
+_WHOLE = 10**9
 #: Dice samples per candidate of ``search-sure``: three, so that with the budget of 24 each
 #: playout (24 / (2 x 3) = 4 decisions) reaches the enemy's reply to the candidate, and the
 #: sure rule asks for three agreeing samples before leaving the rules pick.
@@ -203,6 +205,8 @@ class SearchCommander:
         learned: bool = False,
         through: bool = False,
         portfolio: int = 0,
+        late: int = 0,
+        late_samples: int = SAMPLES,
     ) -> None:
         head = head or ("search-end" if endgame else "search")
         self.name = head if budget == base else f"{head}:{budget}"  # base: the form's own
@@ -222,6 +226,28 @@ class SearchCommander:
         self.scripts = [RulesCommander(seed, style) for style in styles]
         self.union = portfolio == 2
         self.nodes = 0  # decisions applied on copies so far (the cost, for measurements)
+        # from round ``late`` on, each candidate is played to the game's end ``late_samples``
+        # times and valued by the result (the oracle's way of choosing, where a rest of the
+        # game is short); the same stream, guide, policy and scripts
+        self.late = late
+        self.closer: SearchCommander | None = None
+        if late:
+            self.closer = SearchCommander(
+                seed,
+                budget,
+                samples=late_samples,
+                horizon=_WHOLE,
+                endgame=True,
+                through=True,
+                portfolio=portfolio,
+                k=k,
+            )
+            self.closer.rng, self.closer.guide, self.closer.policy = (
+                self.rng,
+                self.guide,
+                self.policy,
+            )
+            self.closer.scripts = self.scripts
         self.searched = self.changed = 0  # activations searched, and played off the rules pick
 
     def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
@@ -243,6 +269,11 @@ class SearchCommander:
         value over its samples (``-inf`` for one the sure rule or halving dropped); a lone
         candidate is not played out. Apart from :meth:`choose` so that a measurement can ask
         what the search thinks of each candidate (bench.decision_truth)."""
+        if self.closer is not None and state.round >= self.late:
+            before = self.closer.nodes
+            weighed = self.closer.weigh(state, actions, pick)
+            self.nodes += self.closer.nodes - before
+            return weighed
         if self.scripts and not self.union:
             cands = scripts_picks(self.scripts, state, actions, pick)
         else:
