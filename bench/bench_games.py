@@ -779,6 +779,51 @@ callgrind on a quiet machine, 3.433 G at the thirteenth session's end (ae6a6b9) 
 (-3.7%). `make bench` run in the same hour found the machine at about half the speed of the
 table below (a 300-point game 391 ms; main and ae6a6b9 timed side by side then, 0.44-0.48 and
 0.48-0.50 s a game), so the table below is still the thirteenth session's quiet run.
+
+Issue 13's commander steps (spd19, fifteenth session; every golden unchanged and the same
+digests: gff300 seeds 1-4 bf97c2d4b223603f, gff600 seeds 1-2 06822757a00e2d3f, riverside seeds
+1-2 994a91ae9f8f60f6; `PYTHONPATH=. .venv/bin/python -m bench.instructions gff300 --seeds 1-4`
+under callgrind, each checkout a copy of its sources first on `PYTHONPATH`, load 3 to 6; start
+9566a50: 3.316 G). What the leads found: the 473 `View.__init__` of the profile are
+`Units.__init__` (view.py's first class: 240 groups of enemies and 233 groups of every unit for
+the markers' nearness, one of each a decision), not two Views a decision; `expected_damage`'s
+4,664 asks in the four games and the warm-up replayed are 644 distinct keys of the estimates'
+memo, each missed once (its odds), so the decision's own memos already ask once per attacker,
+target, band and decision, and a memo across decisions could spare only the hits' few calls.
+Kept: `View.near_objectives` compares every unit's and marker's gap with 3" in its numpy pass
+(`np.where(low > 0.0, low, 0.0) <= 3`, what `max(0.0, v) <= 3` gives) rather than once a unit
+and marker in Python; `Needs._around` reads a side's enemies able to move (with their Rush
+reach) and its friends able to hold once and fills every marker of the side at once (5,722
+`move_allowance` calls in the profiled games were a Rush reach per enemy and marker);
+`_shot_bound` looks the habits and the projection weight up once a unit, not once an enemy:
+3.316 -> 3.283 G (-1.0%). `_move_bounds` turns its rows into one array with one gather (six
+arrays and six gathers before) and the goals into one run of floats (`np.fromiter`: a list of
+pairs converts at about twice the cost); `_swing` is worked out once a decision for the units of
+a side alike in what it reads (the side, and the markers a unit is near when it counts at the
+round's end: most units are near none), 712 -> 390 `_sides_near` calls; `_guarded` tells a
+friend other than the unit without a generator: -> 3.253 G; `_first_best` sorts the walks and
+charges apart as it reads the listing (the equal keys sorted keeps in order are of one kind, so
+in listing order either way) and the goals are read by `map(attrgetter("to"))`, not a call a
+move: -> 3.240 G. Together GFF 300 pts 3.316 -> 3.240 G (-2.3%), 600 pts (seeds 1-2) 5.744 ->
+5.594 G (-2.6%), Riverside (seeds 1-2) 1.867 -> 1.827 G (-2.1%). Tests:
+tests/players/test_rules_around.py (at every decision of two games, open and generated tables,
+each side's enemies and friends round every marker and every unit's nearness are the
+unit-by-unit reading; fails when the friends are read for one marker only) and
+test_rules_sides_near.py (every unit's shared `_swing` is its own, counted from its sides near;
+fails when the markers a unit is near are left out of the key). Tried and not kept: the moves'
+unit and kind numbered with `map(attrgetter(...))`, `dict.fromkeys` and `np.fromiter` (3.253 ->
+3.260 G with the goals' `map`) and the bounds' tiebreaks read by chained `map`s: in Python 3.11
+these C loops over method wrappers cost about twice the list comprehensions they replaced
+(timeit at load 5, 70 moves: 16 -> 28 us and 5 -> 10 us); `_gains` as a comprehension (4.5 ->
+6.8 us a call: a comprehension is a function call of its own in 3.11). Measured and not built:
+the bounds' sort by a heap (about 60 us of a loaded decision's 4 ms, a few tenths of a percent,
+and a heap keyed on negated bounds orders NaN as the sort does not); a unit's move row kept
+across decisions (it reads every enemy's gap and the markers' holders, and one unit of each side
+has moved between two decisions of a side: a key that says nothing moved costs what the row
+does). Left: the commander's cost is now spread thin (under cProfile no function of its own
+takes more than about 1% of the games by its own time: `_move_bounds`, `Units.__init__`,
+`_position_value` and `_gains` the largest); what would pay next is fewer rows and scores a
+decision, not cheaper ones.
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from oprlab.game.actions import Action
 from oprlab.game.play import play_game
 from oprlab.game.state import GameState, UnitState
+from oprlab.players.rules.view import held
 from oprlab.players.rules_commander import RulesCommander
 from oprlab.samples import sample_path
 from oprlab.table.deploy import mission_table
@@ -54,3 +55,33 @@ def test_sides_near_counted_once_are_those_of_every_other_unit() -> None:
         play_game(a, b, [Checking(seed), Checking(seed + 1)], seed=seed, table=table)
     assert seen["units"] > 500
     assert seen["held by both"] > 0 and seen["shaken"] > 0 and seen["pairs near"] > 100
+
+
+def test_swing_shared_by_alike_units_is_each_units_own() -> None:
+    """``_swing`` is worked out once a decision for units of a side that count near the same
+    markers (most are near none): each unit's must be its own, counted from its sides near."""
+    seen = {"units": 0, "shared": 0, "near": 0}
+
+    class Checking(RulesCommander):
+        def _best_action(self, state: GameState, actions: Sequence[Action]) -> Action:
+            view = self._read(state)
+            for us in state.units.values():
+                base, swing = 0, []
+                for o, sides in zip(state.objectives, self._sides_near(state, us), strict=True):
+                    away = held(o.controller, sides, us.side)
+                    there = held(o.controller, sides | {us.side}, us.side)
+                    base += away
+                    if there != away:
+                        swing.append((o.position[0], o.position[1], there - away))
+                assert self._swing(state, view, us) == (base, swing)
+                seen["units"] += 1
+                seen["near"] += bool(swing) and any(view.near_objectives().get(us.uid, []))
+            seen["shared"] += len(view.swings) - len(view.side_swings)
+            return super()._best_action(state, actions)
+
+    for seed, generated in ((5, True), (6, False)):
+        a = load_army(sample_path("gff/shooty-300.txt"))
+        b = load_army(sample_path("gff/melee-300.txt"))
+        table = mission_table(seed) if generated else None
+        play_game(a, b, [Checking(seed), Checking(seed + 1)], seed=seed, table=table)
+    assert seen["units"] > 500 and seen["shared"] > 500 and seen["near"] > 50

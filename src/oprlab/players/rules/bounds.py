@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections.abc import Sequence
+from itertools import chain
+from operator import attrgetter
 
 import numpy as np
 import numpy.typing as npt
@@ -90,7 +92,8 @@ class Bounds(Scoring):
         back)."""
         best: tuple[float, tuple[int, ...]] | None = None
         held: list[int] = []
-        moves: list[int] = []
+        walks: list[int] = []  # Rush and Advance
+        charges: list[int] = []
 
         def key_of(i: int, a: Action) -> tuple[float, tuple[int, ...]]:
             found = exact.get(i) or loose.get(i)
@@ -105,23 +108,28 @@ class Bounds(Scoring):
 
         for i, a in enumerate(actions):
             kind = a.kind
+            if kind is RUSH or kind is ADVANCE:  # the most listed: asked first
+                walks.append(i)  # bounded first: most cannot be the best
+                continue
+            if kind is CHARGE:
+                charges.append(i)  # likewise
+                continue
             if kind is HOLD and unit_facts(state.units[a.unit].unit)[2]:
                 held.append(i)
-                continue
-            if kind is RUSH or kind is ADVANCE or kind is CHARGE:
-                moves.append(i)  # bounded first: most cannot be the best
                 continue
             key = key_of(i, a)
             if best is None or key > best:
                 best = key
         # the highest bounds first, so that the best score rises early and skips the rest
         if not ceiling:
-            walks = [i for i in moves if actions[i].kind is not CHARGE]
             ceilings = self._move_bounds(state, [actions[i] for i in walks])
             ceiling.update(zip(walks, ceilings, strict=True))
-        for i in moves:
-            if i not in ceiling:  # a charge: first without its strike back
+        for i in charges:
+            if i not in ceiling:  # first without its strike back
                 ceiling[i] = self._charge_ceiling(state, actions[i], strike_back=False)
+        # walks before charges: the order sorted keeps for equal keys, whose kinds (and so
+        # tiebreaks) are equal, is the listing's either way
+        moves = walks + charges
         bounds = [(ceiling[i], _TIEBREAKS[actions[i].kind]) for i in moves]
         for k in sorted(range(len(moves)), key=bounds.__getitem__, reverse=True):
             if best is not None and bounds[k] < best:
@@ -189,21 +197,27 @@ class Bounds(Scoring):
                 common = shared[unit] = self._unit_row(state, view, state.units[unit])
             rows.append(self._move_row(state, view, state.units[unit], kind, common))
         pick = np.array(which, dtype=np.intp)
-        here = np.array([r[0] for r in rows], dtype=np.float64)[pick]
-        allowance = np.array([r[1] for r in rows], dtype=np.float64)[pick]
-        to = np.array([a.to for a in moves], dtype=np.float64)
+        # every row's numbers in one array, gathered once, a row per move: the centroid (2),
+        # the allowance, the terms that do not depend on the end, the reach, each marker's
+        # worth and projected gain (a decision's few rows cost more to convert than to use,
+        # so one array and one gather rather than one of each a column)
+        m = len(state.objectives)
+        columns = [(*r[0], r[1], r[2], r[5], *r[3], *r[4]) for r in rows]
+        table = np.array(columns, dtype=np.float64)[pick]
+        here, allowance = table[:, 0:2], table[:, 2]
+        # the goals as one run of floats: half the cost of converting a list of pairs
+        goals = chain.from_iterable(map(_GOAL, moves))  # every Rush and Advance has one
+        to = np.fromiter(goals, dtype=np.float64, count=2 * len(moves)).reshape(-1, 2)
         # step_toward for every move: the goal when within the allowance, else the allowance
         delta = to - here
         d = np.hypot(delta[:, 0], delta[:, 1])
         f = np.divide(allowance, d, out=np.ones_like(d), where=d > allowance)
         ends = np.where((d <= allowance)[:, None], to, here + delta * f[:, None])
-        value = np.array([r[2] for r in rows], dtype=np.float64)[pick]  # shot, -5
+        value = table[:, 3]  # shot, -5: a column of ``table``, added to in place
         value += self._standing_bounds(state, view, [state.units[u] for u, _ in keys], pick, ends)
         markers = view.points()
         if len(markers):
-            full = np.array([r[3] for r in rows], dtype=np.float64)[pick]
-            swing = np.array([r[4] for r in rows], dtype=np.float64)[pick]
-            reach = np.array([r[5] for r in rows], dtype=np.float64)[pick]
+            full, swing, reach = table[:, 5 : 5 + m], table[:, 5 + m :], table[:, 4]
             gaps = np.hypot(
                 ends[:, 0, None] - markers[None, :, 0], ends[:, 1, None] - markers[None, :, 1]
             )
@@ -334,14 +348,17 @@ class Bounds(Scoring):
         # the system's own odds (rules-v1: GFF's in every system, then not a bound in Riverside)
         damage = self.habits(state).damage if self.style.own_odds_bound else expected_damage
         enemies = view.enemies(us.side)
+        aims = self.style.aim_markers and self.habits(state).marker_habits
+        weight = self._projection_weight(state) if aims else 0.0
+        shots = view.shots
         for e, g in zip(enemies.units, enemies.gaps(here), strict=True):
             lo = max(0.0, g - allowance - 1e-6)
             hi = min(float(reach), g + allowance + 1e-6)
             if lo > reach:
                 continue
             aim = 0.0  # at most the whole stake of breaking it (a chance is at most 1)
-            if self.style.aim_markers and self.habits(state).marker_habits:
-                aim = self._marker_stake(state, us, e) * self._projection_weight(state)
+            if aims:
+                aim = self._marker_stake(state, us, e) * weight
             fars = {lo > LONG_RANGE, hi > LONG_RANGE}
             for idx in range(bisect_left(reaches, lo), bisect_left(reaches, hi) + 1):
                 if idx >= len(reaches):
@@ -356,11 +373,9 @@ class Bounds(Scoring):
                     else:
                         continue  # no distance in this band is (or is not) at long range
                     key = (us.uid, e.uid, idx, far)
-                    value = view.shots.get(key)
+                    value = shots.get(key)
                     if value is None:
-                        value = view.shots[key] = damage(
-                            us, e, melee=False, distance=d, charging=False
-                        )
+                        value = shots[key] = damage(us, e, melee=False, distance=d, charging=False)
                     best = max(best, value + aim)
         return best
 
@@ -432,3 +447,7 @@ _TIEBREAKS = {k: (-ord(k.value[0]),) for k in Kind}
 
 def _tiebreak(a: Action) -> tuple[int, ...]:
     return _TIEBREAKS[a.kind]
+
+
+#: A move's goal (every Rush and Advance has one), read in C (``map``) for every move.
+_GOAL = attrgetter("to")

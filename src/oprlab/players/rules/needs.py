@@ -34,7 +34,10 @@ FRIEND_ON_IT = 0.35
 def _guarded(need: float, us: UnitState, friends: list[UnitState]) -> float:
     """``need``, cut to :data:`FRIEND_ON_IT` of it when a friend other than ``us`` is on the
     marker: the one rule :meth:`Needs._need` and :meth:`Needs._worth` both apply."""
-    return need * (FRIEND_ON_IT if any(f is not us for f in friends) else 1.0)
+    # a friend other than ``us`` (the units are distinct): ``any(f is not us for f in
+    # friends)`` without a generator, asked for every unit and marker of a decision
+    other = len(friends) > 1 or (len(friends) == 1 and friends[0] is not us)
+    return need * (FRIEND_ON_IT if other else 1.0)
 
 
 class Needs:
@@ -101,27 +104,29 @@ class Needs:
     def _around(
         self, state: GameState, view: View, side: int, objective: int
     ) -> tuple[list[UnitState], list[UnitState]]:
-        """The enemies of ``side`` that could reach a marker by a Rush, the friends on it."""
+        """The enemies of ``side`` that could reach a marker by a Rush, the friends on it;
+        worked out for every marker of the side at once (the enemies able to move and their
+        Rush reach, the friends able to hold, read once rather than once a marker)."""
         key = (side, objective)
         found = view.around.get(key)
         if found is None:
             enemies = view.enemies(side)
-            gaps = enemies.gaps(state.objectives[objective].position)
+            rushers = [
+                (k, e, move_allowance(state, e.unit, RUSH) + 3.0)
+                for k, e in enumerate(enemies.units)
+                if not e.shaken and e.placement is not None
+            ]
+            holders = [
+                f for f in view.side_friends(side) if not f.shaken and f.placement is not None
+            ]
             near = view.near_objectives()
-            found = view.around[key] = (
-                [  # enemies that could reach the marker by a Rush
-                    e
-                    for e, d in zip(enemies.units, gaps, strict=True)
-                    if not e.shaken
-                    and e.placement is not None
-                    and d <= move_allowance(state, e.unit, RUSH) + 3.0
-                ],
-                [  # friends on it
-                    f
-                    for f in view.side_friends(side)
-                    if not f.shaken and f.placement is not None and near[f.uid][objective]
-                ],
-            )
+            for i, o in enumerate(state.objectives):
+                gaps = enemies.gaps(o.position)
+                view.around[(side, i)] = (
+                    [e for k, e, reach in rushers if gaps[k] <= reach],  # could reach it
+                    [f for f in holders if near[f.uid][i]],  # friends on it
+                )
+            found = view.around[key]
         return found
 
     def _contest_need(

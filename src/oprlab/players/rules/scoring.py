@@ -304,18 +304,28 @@ class Scoring(Needs):
         self, state: GameState, view: View, us: UnitState
     ) -> tuple[int, list[tuple[float, float, int]]]:
         """Markers held (ours minus theirs) with ``us`` near none, and for each marker where
-        standing near it changes that count, its position and the change (Mission 4-6)."""
+        standing near it changes that count, its position and the change (Mission 4-6).
+
+        It depends on ``us`` only through its side and, when it counts near markers at the
+        round's end, the markers it is near (:meth:`_sides_near` takes it out of those): units
+        alike in both share one answer a decision (most are near no marker)."""
         found = view.swings.get(us.uid)
         if found is None:
-            base = 0
-            swing: list[tuple[float, float, int]] = []
-            for o, sides in zip(state.objectives, self._sides_near(state, us), strict=True):
-                away = held(o.controller, sides, us.side)
-                there = held(o.controller, sides | {us.side}, us.side)
-                base += away
-                if there != away:
-                    swing.append((o.position[0], o.position[1], there - away))
-            found = view.swings[us.uid] = (base, swing)
+            near = view.near_objectives().get(us.uid)
+            counted = near is not None and any(near) and self._holds(state, us)
+            key = (us.side, tuple(near) if near is not None and counted else ())
+            found = view.side_swings.get(key)
+            if found is None:
+                base = 0
+                swing: list[tuple[float, float, int]] = []
+                for o, sides in zip(state.objectives, self._sides_near(state, us), strict=True):
+                    away = held(o.controller, sides, us.side)
+                    there = held(o.controller, sides | {us.side}, us.side)
+                    base += away
+                    if there != away:
+                        swing.append((o.position[0], o.position[1], there - away))
+                found = view.side_swings[key] = (base, swing)
+            view.swings[us.uid] = found
         return found
 
     def _sides_near(

@@ -132,6 +132,10 @@ class View:
         self.friends: dict[int, list[UnitState]] = {}
         self.worth: dict[tuple[str, str], list[tuple[Point, float]]] = {}
         self.swings: dict[str, tuple[int, list[tuple[float, float, int]]]] = {}
+        #: :attr:`swings` by side and the markers a unit counts near (shared, never changed)
+        self.side_swings: dict[
+            tuple[int, tuple[bool, ...]], tuple[int, list[tuple[float, float, int]]]
+        ] = {}
         self.positions: dict[tuple[str, Point, str], float] = {}
         self.projected: dict[tuple[str, Point], float] = {}
         self.charges: dict[tuple[str, str], float] = {}
@@ -271,9 +275,11 @@ class View:
                     dx = group.x[None, :] - pts[:, 0][:, None]
                     dy = group.y[None, :] - pts[:, 1][:, None]
                     d = np.sqrt(dx * dx + dy * dy) - group.r[None, :]
-                    low = np.minimum.reduceat(d, group.starts, axis=1).T.tolist()
-                    for u, row in zip(units, low, strict=True):
-                        self.near[u.uid] = [max(0.0, v) <= OBJECTIVE_RANGE for v in row]
+                    low = np.minimum.reduceat(d, group.starts, axis=1)
+                    # max(0.0, v) <= range for each v (NaN and -0.0 give 0.0 as max does)
+                    close = (np.where(low > 0.0, low, 0.0) <= OBJECTIVE_RANGE).T.tolist()
+                    for u, row in zip(units, close, strict=True):
+                        self.near[u.uid] = row
                 else:
                     for u in units:
                         assert u.placement is not None
