@@ -12,13 +12,10 @@ from collections.abc import Sequence
 from oprlab.game import geometry as geo
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff import OBJECTIVE_RANGE
-from oprlab.game.play import play_game
 from oprlab.game.state import GameState, UnitState
 from oprlab.players.rules.view import View, move_allowance
 from oprlab.players.rules_commander import RulesCommander
-from oprlab.samples import sample_path
-from oprlab.table.deploy import mission_table
-from oprlab.units.load import load_army
+from tests.players.checked_games import play_checked
 
 
 def _one_by_one(
@@ -67,10 +64,6 @@ def test_around_every_marker_at_once_is_the_unit_by_unit_reading() -> None:
                     seen["friends"] += len(found[1])
             return super()._best_action(state, actions)
 
-    for seed, generated in ((3, True), (4, False)):
-        a = load_army(sample_path("gff/shooty-300.txt"))
-        b = load_army(sample_path("gff/melee-300.txt"))
-        table = mission_table(seed) if generated else None
-        play_game(a, b, [Checking(seed), Checking(seed + 1)], seed=seed, table=table)
+    play_checked(Checking, ((3, True), (4, False)))
     assert seen["markers"] > 500
     assert seen["enemies"] > 200 and seen["friends"] > 100 and seen["near"] > 100

@@ -12,14 +12,11 @@ from dataclasses import replace
 import pytest
 
 from oprlab.game.actions import Action
-from oprlab.game.play import play_game
 from oprlab.game.state import GameState
 from oprlab.players.rules.needs import OBJECTIVE_VALUE
 from oprlab.players.rules.style import RULES, Style
 from oprlab.players.rules_commander import RulesCommander
-from oprlab.samples import sample_path
-from oprlab.table.deploy import mission_table
-from oprlab.units.load import load_army
+from tests.players.checked_games import play_checked
 
 
 @pytest.mark.parametrize("style", [RULES, replace(RULES, contest_need=True, last_round_push=True)])
@@ -47,11 +44,6 @@ def test_worth_by_side_is_each_units_need_marker_by_marker(style: Style) -> None
                 seen["differ"] += len({w for _, w in worth}) > 1
             return super()._best_action(state, actions)
 
-    for seed, generated in ((5, True), (6, False)):
-        a = load_army(sample_path("gff/shooty-300.txt"))
-        b = load_army(sample_path("gff/melee-300.txt"))
-        table = mission_table(seed) if generated else None
-        sides = [Checking(seed, style), Checking(seed + 1, style)]
-        play_game(a, b, sides, seed=seed, table=table)
+    play_checked(lambda seed: Checking(seed, style))
     assert seen["units"] > 500
     assert seen["guarded"] > 50 and seen["differ"] > 100

@@ -9,13 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from oprlab.game.actions import Action
-from oprlab.game.play import play_game
 from oprlab.game.state import GameState, UnitState
-from oprlab.players.rules.view import held
 from oprlab.players.rules_commander import RulesCommander
-from oprlab.samples import sample_path
-from oprlab.table.deploy import mission_table
-from oprlab.units.load import load_army
+from tests.players.checked_games import play_checked
 
 
 def _one_by_one(
@@ -48,11 +44,7 @@ def test_sides_near_counted_once_are_those_of_every_other_unit() -> None:
                     seen["pairs near"] += sides != self._sides_near(state, us)
             return super()._best_action(state, actions)
 
-    for seed, generated in ((5, True), (6, False)):
-        a = load_army(sample_path("gff/shooty-300.txt"))
-        b = load_army(sample_path("gff/melee-300.txt"))
-        table = mission_table(seed) if generated else None
-        play_game(a, b, [Checking(seed), Checking(seed + 1)], seed=seed, table=table)
+    play_checked(Checking)
     assert seen["units"] > 500
     assert seen["held by both"] > 0 and seen["shaken"] > 0 and seen["pairs near"] > 100
 
@@ -66,22 +58,12 @@ def test_swing_shared_by_alike_units_is_each_units_own() -> None:
         def _best_action(self, state: GameState, actions: Sequence[Action]) -> Action:
             view = self._read(state)
             for us in state.units.values():
-                base, swing = 0, []
-                for o, sides in zip(state.objectives, self._sides_near(state, us), strict=True):
-                    away = held(o.controller, sides, us.side)
-                    there = held(o.controller, sides | {us.side}, us.side)
-                    base += away
-                    if there != away:
-                        swing.append((o.position[0], o.position[1], there - away))
+                base, swing = self._swing_of(state, us)
                 assert self._swing(state, view, us) == (base, swing)
                 seen["units"] += 1
                 seen["near"] += bool(swing) and any(view.near_objectives().get(us.uid, []))
             seen["shared"] += len(view.swings) - len(view.side_swings)
             return super()._best_action(state, actions)
 
-    for seed, generated in ((5, True), (6, False)):
-        a = load_army(sample_path("gff/shooty-300.txt"))
-        b = load_army(sample_path("gff/melee-300.txt"))
-        table = mission_table(seed) if generated else None
-        play_game(a, b, [Checking(seed), Checking(seed + 1)], seed=seed, table=table)
+    play_checked(Checking)
     assert seen["units"] > 500 and seen["shared"] > 500 and seen["near"] > 50

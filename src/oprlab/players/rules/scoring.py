@@ -316,17 +316,23 @@ class Scoring(Needs):
             key = (us.side, tuple(near) if near is not None and counted else ())
             found = view.side_swings.get(key)
             if found is None:
-                base = 0
-                swing: list[tuple[float, float, int]] = []
-                for o, sides in zip(state.objectives, self._sides_near(state, us), strict=True):
-                    away = held(o.controller, sides, us.side)
-                    there = held(o.controller, sides | {us.side}, us.side)
-                    base += away
-                    if there != away:
-                        swing.append((o.position[0], o.position[1], there - away))
-                found = view.side_swings[key] = (base, swing)
+                found = view.side_swings[key] = self._swing_of(state, us)
             view.swings[us.uid] = found
         return found
+
+    def _swing_of(
+        self, state: GameState, us: UnitState
+    ) -> tuple[int, list[tuple[float, float, int]]]:
+        """:meth:`_swing` worked out for ``us`` alone (what the shared answer must equal)."""
+        base = 0
+        swing: list[tuple[float, float, int]] = []
+        for o, sides in zip(state.objectives, self._sides_near(state, us), strict=True):
+            away = held(o.controller, sides, us.side)
+            there = held(o.controller, sides | {us.side}, us.side)
+            base += away
+            if there != away:
+                swing.append((o.position[0], o.position[1], there - away))
+        return base, swing
 
     def _sides_near(
         self, state: GameState, us: UnitState, skip: UnitState | None = None
