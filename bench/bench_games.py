@@ -824,6 +824,42 @@ does). Left: the commander's cost is now spread thin (under cProfile no function
 takes more than about 1% of the games by its own time: `_move_bounds`, `Units.__init__`,
 `_position_value` and `_gains` the largest); what would pay next is fewer rows and scores a
 decision, not cheaper ones.
+
+Issue 13's movement steps (spd18, fifteenth session; every golden unchanged and the same digests:
+gff300 seeds 1-4 bf97c2d4b223603f, gff600 seeds 1-2 06822757a00e2d3f, riverside seeds 1-2
+994a91ae9f8f60f6; `PYTHONPATH=. .venv/bin/python -m bench.instructions gff300 --seeds 1-4` and
+`gff600 riverside --seeds 1-2` under callgrind, each checkout a copy of its sources first on
+`PYTHONPATH` (paths of the same length), load 4 to 7). The path search was replayed alone: the 282
+`find_path` calls of seeds 1-4 (after the warm-up game) recorded with their blockers and played
+again in order under callgrind, each answer checked against the game's: 935 M instructions at the
+start, some 28% of the four games, of which the sight-line fans (`NavGraph.clear` from one point,
+1,069 calls in 198 A* searches) about 350 M, each about 340 k whatever its 15 lines (a fan with
+its lines cut to one still costs 120 k in the crossing test alone). Kept, each giving the same
+paths by construction and tested so: the first A* search's ellipse narrowed from 1.3 to 1.1 times
+`|s g|` (plus 4"): 931 -> 906 M (the fan's path below already in), the fans' lines 15,524 ->
+11,570 (1.15: 915 M; 1.05: 909 M; pads of 2" and 6" with 1.1 cost more; any ellipse gives the
+plain search's path, checked for 1.0 with no pad to 2.0); the escape rings of a start or goal
+inside a blocker tested 32 points at a time, not 128 (the first free point is usually among the
+first few dozen): 906 -> 864 M (8, 16 and 24 within 4 M of 32; 256: 914 M); and a fan's own path
+in `NavGraph.clear` (`_fan`), whose crossing test keeps only whether each line crosses anything
+(`blockers.crossed_from`: the larger of each pair's two products, the least of a row's, one
+comparison, from the same products) and whose sample points go straight to the blockers' test: the
+fans 385 -> 369 M. Together the replay 935 -> 864 M (-7.7%), GFF 300 pts 3.318 -> 3.261 G (-1.7%),
+GFF 600 pts 5.753 -> 5.691 G (-1.1%), Riverside 1.863 -> 1.843 G (-1.1%). Tests:
+tests/table/test_table_speedups.py (the fan's answer against the rows' crossings; A* against the
+plain search for four ellipses, failing when the first search's path is returned unchecked; the
+escape point against the plain one for chunks of 1 to 10,000). Tried and not kept: measuring the
+heap top's unknown lines (and its goal line) in one batch with the popped node's, so that the next
+pop, when it is that node, measures nothing: 1,069 calls became 329 fans and 605 pairs (135 fewer
+calls, 1,884 more lines, most in the costlier two-start test), 931 -> 951 M; `Blockers.contains`
+in Python floats for up to 8 points (each polygon's box, then its half-planes, the same products):
+its own replay 246 -> 216 M, but the per-blockers rows it needs cost about 90 us and a set of
+blockers lives for some 3.5 such calls (158 sets, 551 calls), so the path replay rose 935 -> 961
+M; `_PATIENCE` 24 or 96 (914 and 906 M, nothing). Measured and left: the same line asked twice
+among the same blockers (the brief's first lead) is rare: 324 of 17,275 lines in the four games,
+16 asked the other way round, 49 of 1,382 calls wholly known; the search's cost is one fan per
+node popped (5.4 a search), each mostly numpy's per-call cost, so what is left is fewer pops or a
+compiled line test.
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).

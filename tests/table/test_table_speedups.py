@@ -21,6 +21,7 @@ from oprlab.table.blockers import (
     Blockers,
     _convex_hull,
     blockers_for,
+    crossed_from,
     crossings,
     crossings_from,
 )
@@ -173,6 +174,29 @@ def test_astar_without_the_second_search_finds_the_plain_path(
     assert skipped >= 15
 
 
+@pytest.mark.parametrize(("ellipse", "pad"), [(1.0, 0.0), (1.1, 4.0), (1.3, 4.0), (2.0, 8.0)])
+def test_astar_finds_the_plain_path_whatever_the_first_ellipse(
+    monkeypatch: pytest.MonkeyPatch, ellipse: float, pad: float
+) -> None:
+    """The first search's ellipse only decides how much A* measures, never its answer (the
+    ellipse is tuned to what it costs): the plain search's path, point for point, with a
+    narrow ellipse and a wide one, on an open table and a generated one."""
+    monkeypatch.setattr(paths, "_ELLIPSE", ellipse)
+    monkeypatch.setattr(paths, "_ELLIPSE_PAD", pad)
+    for terrain in (None, 4):
+        table = Table() if terrain is None else mission_table(terrain)
+        rng = np.random.default_rng(31 if terrain is None else terrain)
+        for _ in range(4):
+            blockers = blockers_for(_random_units(rng, int(rng.integers(6, 12))), 0.5)
+            nav = nav_graph(table, 0.5)
+            for _ in range(8):
+                s, g = rng.uniform(1, 47, 2), rng.uniform(1, 47, 2)
+                got, found = paths._astar(nav, s, g, blockers)
+                want, found_plain = _plain_astar(nav, s, g, blockers)
+                assert found == found_plain
+                assert np.array_equal(np.array(got), np.array(want))
+
+
 def _random_units(rng: np.random.Generator, count: int) -> list[Placement]:
     out = []
     for _ in range(count):
@@ -195,11 +219,16 @@ def _plain_nearest_free(
     return None
 
 
-def test_nearest_free_skipping_rings_inside_a_blocker_finds_the_plain_point() -> None:
+@pytest.mark.parametrize("chunk", [1, 7, 32, 128, 10_000])
+def test_nearest_free_skipping_rings_inside_a_blocker_finds_the_plain_point(
+    monkeypatch: pytest.MonkeyPatch, chunk: int
+) -> None:
     """A goal inside another unit (a move toward an enemy) escapes to the first free point of
     the rings; the rings nearer than its depth inside the blocker are not tested, and the
     point found is the one testing them all finds (centres of units, deep inside, and points
-    near their edges, on an open table and a generated one)."""
+    near their edges, on an open table and a generated one), however many points are tested
+    at a time (the chunk is tuned to what it costs)."""
+    monkeypatch.setattr(paths, "_ESCAPE_CHUNK", chunk)
     deep = 0
     for terrain in (None, 4):
         table = Table() if terrain is None else mission_table(terrain)
@@ -288,6 +317,7 @@ def test_a_fan_of_sight_lines_is_each_line_tested_on_its_own() -> None:
                 rows = np.repeat(a[None, :], len(ends), axis=0)
                 fan = crossings_from(a, ends, p, q)
                 assert np.array_equal(fan, crossings(rows, ends, p, q))
+                assert np.array_equal(crossed_from(a, ends, p, q), fan.any(axis=1))
                 for static in (True, False):
                     clear = nav.clear(a, ends, blockers, static=static)
                     assert np.array_equal(clear, nav.clear(rows, ends, blockers, static=static))

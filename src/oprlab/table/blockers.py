@@ -90,6 +90,30 @@ def crossings_from(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -
     return out
 
 
+def crossed_from(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> BoolArray:
+    """``(k,)``: whether each segment of a fan from ``a`` properly crosses any edge: the any of
+    :func:`crossings_from`'s rows, from the same products (a pair crosses when both its
+    products are below the bound, that is when the larger is; a row has such a pair when its
+    least larger one is), in fewer numpy calls."""
+    if len(b) == 0 or len(p) == 0:
+        return np.zeros(len(b), dtype=np.bool_)
+    start, vec = _edge_rows(p, q)
+    w = start - a[:, None]
+    d = b - a
+    wv = np.concatenate((w, vec), axis=1)
+    both = d[:, 0:1] * wv[1] - d[:, 1:2] * wv[0]
+    m = len(p)
+    o1, den = both[:, :m], both[:, m:]
+    o3 = vec[1] * w[0] - vec[0] * w[1]
+    s1 = o1 + den
+    s1 *= o1
+    s3 = o3 - den
+    s3 *= o3
+    np.maximum(s1, s3, out=s1)
+    out: BoolArray = np.minimum.reduce(s1, axis=1) < -1e-12
+    return out
+
+
 #: The edge side of :func:`crossings` for frozen edge arrays (the table's obstacles and the
 #: blockers' edges, asked about many times), by the arrays' identity. Only read-only arrays
 #: that own their data are kept (nothing can change them), and each entry holds its arrays, so

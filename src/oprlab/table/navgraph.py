@@ -23,8 +23,8 @@ from oprlab.table.blockers import (
     NO_BLOCKERS,
     Blockers,
     cross2,
+    crossed_from,
     crossings,
-    crossings_from,
     freeze,
 )
 from oprlab.table.formation import (
@@ -99,15 +99,19 @@ class NavGraph:
         ``a`` may be one point ``(2,)``: a fan of segments from it to each ``b[i]`` (the same
         answers as with ``a`` repeated, for less work)."""
         fan = a.ndim == 1
-        cross = crossings_from if fan else crossings
+        if fan and len(blockers):
+            return self._fan(a, b, blockers, static)
         ok: BoolArray
         if static and len(blockers):
             p, q = blockers.with_edges(self.edge_a, self.edge_b)
-            ok = ~np.logical_or.reduce(cross(a, b, p, q), axis=1)
+            ok = ~np.logical_or.reduce(crossings(a, b, p, q), axis=1)
         elif static and len(self.edge_a):
-            ok = ~np.logical_or.reduce(cross(a, b, self.edge_a, self.edge_b), axis=1)
+            if fan:
+                ok = ~crossed_from(a, b, self.edge_a, self.edge_b)
+            else:
+                ok = ~np.logical_or.reduce(crossings(a, b, self.edge_a, self.edge_b), axis=1)
         elif len(blockers):
-            ok = ~np.logical_or.reduce(cross(a, b, blockers.corners, blockers.ends), axis=1)
+            ok = ~np.logical_or.reduce(crossings(a, b, blockers.corners, blockers.ends), axis=1)
         else:
             ok = np.ones(len(b), dtype=np.bool_)
         if (self.geom is None or not static) and not len(blockers):
@@ -124,6 +128,25 @@ class NavGraph:
             inside |= shapely.contains_xy(self.geom, samples[:, 0], samples[:, 1])
         inside |= blockers.contains(samples)
         ok[idx[inside.reshape(-1, len(_SAMPLES)).any(axis=1)]] = False
+        return ok
+
+    def _fan(self, a: FloatArray, b: FloatArray, blockers: Blockers, static: bool) -> BoolArray:
+        """:meth:`clear` of a fan from ``a`` among ``blockers`` (the path search's sight
+        lines): the same tests in fewer numpy calls. On a table with no obstacle edges the
+        blockers' own edge arrays are the edges (the same numbers as joined to none)."""
+        if static and len(self.edge_a):
+            p, q = blockers.with_edges(self.edge_a, self.edge_b)
+        else:
+            p, q = blockers.corners, blockers.ends
+        ok: BoolArray = ~crossed_from(a, b, p, q)
+        idx = ok.nonzero()[0]
+        if not len(idx):
+            return ok
+        samples = (a + (b[idx] - a)[:, None, :] * _SAMPLE_COL).reshape(-1, 2)
+        inside = blockers.contains(samples)
+        if static and self.geom is not None:
+            inside |= shapely.contains_xy(self.geom, samples[:, 0], samples[:, 1])
+        ok[idx[np.logical_or.reduce(inside.reshape(-1, len(_SAMPLES)), axis=1)]] = False
         return ok
 
     def straight(

@@ -81,8 +81,10 @@ def _nearest_free(nav: NavGraph, p: FloatArray, blockers: Blockers) -> FloatArra
 
 #: Inches a ring must lie inside a blocker's depth to be skipped (far above round-off).
 _DEPTH_MARGIN = 1e-7
-#: Escape points tested at a time (the first rings past a blocker's edge are usually free).
-_ESCAPE_CHUNK = 128
+#: Escape points tested at a time (the first rings past a blocker's edge are usually free, so
+#: a smaller batch tests fewer points past the first free one for few more calls; any size
+#: finds the same point).
+_ESCAPE_CHUNK = 32
 
 
 def _escape_bands() -> list[tuple[FloatArray, FloatArray]]:
@@ -396,8 +398,9 @@ _PATIENCE = 48
 #: A* first searches near the straight line when there are more nodes than this.
 _NEAR_NODES = 24
 #: The ellipse of that first search: nodes ``j`` with ``|s j| + |j g|`` at most this many times
-#: ``|s g|``, plus the pad (inches).
-_ELLIPSE = 1.3
+#: ``|s g|``, plus the pad (inches). Any ellipse gives the same path; a narrow one measures
+#: fewer lines and seldom needs the second search.
+_ELLIPSE = 1.1
 _ELLIPSE_PAD = 4.0
 #: Inches by which every node outside the ellipse must be too far round for the first search's
 #: path to stand (the path costs are sums of a few hypotenuses: round-off is ~1e-13).
