@@ -55,9 +55,10 @@ games from 5.05 to 4.29 G instructions (-15%) with every answer the same.
 Issue 13's movement steps after those (every answer the same: the recorded moves' digests,
 every golden and performance hash): a path end inside another unit (a move toward an enemy)
 escapes to a free point without testing the rings of escape points that lie inside that unit's
-blocker (`Blockers.depth`), and tests the rest 128 points at a time (32 since spd18); a segment's ends and
-sample points are tested in one point test (`NavGraph.straight`: the centre's straight line,
-the models' lines); `Blockers.contains` tests every half-plane at once for a few points.
+blocker (`Blockers.depth`), and tests the rest 128 points at a time (32 since spd18); a
+segment's ends and sample points are tested in one point test (`NavGraph.straight`: the
+centre's straight line, the models' lines); `Blockers.contains` tests every half-plane at once
+for a few points.
 Counted in instructions (`perf stat -e instructions:u`, load 8-13 while measured): the
 recorded moves of ten 300-pt games (seeds 1-10, 549 calls) 4.72 -> 4.12 G a replay (-13%);
 one open-table move 2.29 -> 2.08 M (-9%); whole games, rules commanders, the process less
