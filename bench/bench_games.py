@@ -860,6 +860,12 @@ among the same blockers (the brief's first lead) is rare: 324 of 17,275 lines in
 16 asked the other way round, 49 of 1,382 calls wholly known; the search's cost is one fan per
 node popped (5.4 a search), each mostly numpy's per-call cost, so what is left is fewer pops or a
 compiled line test.
+
+The fifteenth session's whole change (spd18 and spd19 merged, main 368b8df and its rewrap;
+every golden and the same digest): `PYTHONPATH=. .venv/bin/python -m bench.instructions gff300
+--seeds 1-4` under callgrind, 3.309 G at the fourteenth session's end (9566a50) -> 3.189 G
+(-3.6%). `make bench` was not run: the machine was loaded all session (load 3 to 7), so the
+table below is still the thirteenth session's quiet run.
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).
