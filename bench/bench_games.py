@@ -864,8 +864,12 @@ compiled line test.
 The fifteenth session's whole change (spd18 and spd19 merged, main 368b8df and its rewrap;
 every golden and the same digest): `PYTHONPATH=. .venv/bin/python -m bench.instructions gff300
 --seeds 1-4` under callgrind, 3.309 G at the fourteenth session's end (9566a50) -> 3.189 G
-(-3.6%). `make bench` was not run: the machine was loaded all session (load 3 to 7), so the
-table below is still the thirteenth session's quiet run.
+(-3.6%). `make bench` run at the session's end (load 0.1) found the machine about 1.6 times
+slower than the thirteenth session's quiet run (bare python 17 ms against 13, a 300-point game
+302 ms), so it was not kept: the table below is still the thirteenth session's. Timed side by
+side instead (`farm-bench -n 5 --vs` with six 300-point games, seeds 1-6, a whole process each,
+main against ae6a6b9, the commit the table was made on, in turn): CPU 2.68 s against 3.29 s,
+0.84 (0.74 to 0.96 over the five pairs), which puts the table's 192 ms near 160 ms today.
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).
