@@ -299,14 +299,9 @@ def point_gap(p: Placement, point: Point) -> float:
     """Distance from a point to the closest base edge of a unit."""
     centres, radii = _alive_lists(p)
     if centres and len(centres) <= _SMALL_PAIRS:
-        # as below in Python floats (the same bits: see _gap)
-        px, py = float(point[0]), float(point[1])
-        low = math.inf
-        for (x, y), r in zip(centres, radii, strict=True):
-            dx, dy = x - px, y - py
-            d = math.sqrt(dx * dx + dy * dy) - r
-            if d < low:
-                low = d
+        # as below in Python floats (the same bits: see _gap): the point as a model of radius
+        # 0 (a square is the same either way round, and taking 0.0 away changes no float)
+        (low,) = _nearest_edges([[float(point[0]), float(point[1])]], [0.0], centres, radii)
         return max(0.0, low)
     alive = p.alive
     c = p.centres[alive]
