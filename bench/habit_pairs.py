@@ -10,7 +10,7 @@ system and matchup, and each commander's dangerous wounds and short charges per 
 side)::
 
     .venv/bin/python -m bench.habit_pairs OUT.jsonl 60 [rules-v1,rules] [--jobs 2] [--from K]
-        [--system gff]
+        [--system gff] [--mirror]
     .venv/bin/python -m bench.habit_pairs OUT.jsonl --report [rules]
     .venv/bin/python -m bench.habit_pairs B.jsonl --paired A.jsonl [NEW_IN_B [NEW_IN_A]]
     .venv/bin/python -m bench.habit_pairs OUT.json --diff N [rules,rules-v1] [--from K]
@@ -22,6 +22,8 @@ side)::
 (``rules-with-rush_cost=0``), for ablations; ``--from K`` starts at
 the K-th seed (to add games to a file). Each game's line records the markers each side holds
 at the end of each round (``held``), and ``--report`` gives their means per commander and army.
+``--mirror`` plays the four 300-point lists each against itself in turn (a pair the armies
+cannot decide), and ``--report`` counts the pairs a commander won from both seats (``swept``).
 ``--paired`` compares two files played on the same seeds: the mean over seeds of the newer
 commander's pair score in ``B`` less its pair score in ``A`` (the same opponent), with its
 normal 95% interval, and how many pairs did not move. ``--diff`` plays the first commander
@@ -61,7 +63,13 @@ from oprlab.units.formats import army_format
 MATCHUPS = (
     ("gff/shooty-300.json", "gff/melee-300.json"),
     ("gff/elite-300.json", "gff/horde-300.json"),
+    *((f"gff/{n}-300.json",) * 2 for n in ("shooty", "melee", "elite", "horde")),
 )
+#: the design's matchups: the two lopsided ones (the default), or ``--mirror``'s four lists
+#: each against itself, where the armies cannot decide a pair and only the commanders (and the
+#: dice) can: 98% of elite/horde pairs and two thirds of shooty/melee pairs split whoever
+#: plays (the sixteenth session's count), so they dilute a commander's share toward 1/2
+PLAIN, MIRRORED = (0, 1), (2, 3, 4, 5)
 SYSTEMS = ("gff", "riverside")
 FIRST_SEED = 5000
 Task = tuple[str, int, str, str, int]
@@ -112,13 +120,18 @@ def register(name: str) -> None:
 
 
 def tasks(
-    n: int, names: tuple[str, str], start: int = 0, systems: tuple[str, ...] = SYSTEMS
+    n: int,
+    names: tuple[str, str],
+    start: int = 0,
+    systems: tuple[str, ...] = SYSTEMS,
+    design: tuple[int, ...] = PLAIN,
 ) -> Iterator[Task]:
-    """Seed by seed, each system, both seats; the matchups alternate by seed."""
+    """Seed by seed, each system, both seats; the design's matchups take turns by seed."""
     for k in range(start, start + n):
+        m = design[k % len(design)]
         for system in systems:
-            yield (system, k % 2, names[0], names[1], FIRST_SEED + k)
-            yield (system, k % 2, names[1], names[0], FIRST_SEED + k)
+            yield (system, m, names[0], names[1], FIRST_SEED + k)
+            yield (system, m, names[1], names[0], FIRST_SEED + k)
 
 
 def _army(system: str, name: str) -> Any:
@@ -203,7 +216,11 @@ def report(path: str, new: str) -> list[str]:
             return
         mean = sum(vals) / n
         half = 1.96 * math.sqrt(sum((v - mean) ** 2 for v in vals) / (n - 1) / n)
-        out.append(f"{label}: {new} {mean:.3f} [{mean - half:.3f}, {mean + half:.3f}], {n} pairs")
+        won, lost = vals.count(1.0), vals.count(0.0)
+        out.append(
+            f"{label}: {new} {mean:.3f} [{mean - half:.3f}, {mean + half:.3f}], {n} pairs; "
+            f"swept {won} / {lost}" + (f" ({won / (won + lost):.3f})" if won + lost else "")
+        )
 
     share("all", list(pairs))
     for s in SYSTEMS:
@@ -320,6 +337,7 @@ def differences(games: list[dict[str, Any]]) -> list[str]:
 
 USAGE = (
     "python -m bench.habit_pairs OUT.jsonl N [OLD,NEW] [--jobs J] [--from K] [--system S]"
+    " [--mirror]"
     " | OUT.jsonl --report [NAME] | B.jsonl --paired A.jsonl [NEW_IN_B [NEW_IN_A]]"
     " | OUT.json --diff N [FIRST,SECOND] [--from K] [--system S]"
 )
@@ -338,6 +356,7 @@ def main(argv: list[str]) -> None:
         rest = [a for a in argv[1:] if a != "--report"]
         print("\n".join(report(path, rest[0] if rest else "rules")))
         return
+    design = MIRRORED if "--mirror" in argv else PLAIN
     opts = {
         k: int(argument(argv, argv.index(k) + 1, k, USAGE, number=True))
         for k in ("--jobs", "--from")
@@ -376,7 +395,7 @@ def main(argv: list[str]) -> None:
         Path(path).write_text(json.dumps(games), encoding="utf-8")
         print("\n".join(differences(games)))
         return
-    todo = list(tasks(n, (first, second), opts.get("--from", 0), systems))
+    todo = list(tasks(n, (first, second), opts.get("--from", 0), systems, design))
     with Pool(opts.get("--jobs", 2)) as pool, open(path, "a", encoding="utf-8") as f:
         for game in pool.imap_unordered(play, todo):
             f.write(json.dumps(game) + "\n")

@@ -19,6 +19,7 @@ from oprlab.analysis.ladder import (
     bradley_terry,
     pair_scores,
     ratings,
+    swept_cells,
     tasks,
 )
 from tests.game import line, specials
@@ -66,6 +67,25 @@ def test_ratings_anchor_intervals_and_pairs() -> None:
     (pair,) = pair_scores(games, ["weak", "strong"])
     assert pair["first"] == "weak" and pair["score"] == pytest.approx(1 / 8)
     assert pair["pairs"] == 4 and pair["wins"]["won"] == 1
+
+
+def test_sweeps_count_the_pairs_the_commanders_decided() -> None:
+    """Five seat-swapped pairs: ``strong`` wins seeds 0 and 1 from both seats, ``weak`` seed 2;
+    on seeds 3 and 4 side A wins both games (the armies decide). The share is 1/2 + (2 - 1) /
+    (2 x 5) = 0.6 over all pairs, ``strong`` took 2 of the 3 sweeps, 3 of 5 pairs decided."""
+    games = []
+    for seed, (first, second) in enumerate([(0, 1), (0, 1), (1, 0), (0, 0), (0, 0)]):
+        games.append(_game("strong", "weak", first, seed))
+        games.append(_game("weak", "strong", second, seed))
+    (pair,) = pair_scores(games, ["strong", "weak"])
+    assert pair["score"] == pytest.approx(0.6)
+    swept = pair["swept"]
+    assert (swept["first"], swept["second"], swept["decided"]) == (2, 1, pytest.approx(0.6))
+    assert swept["share"][0] == pytest.approx(2 / 3)
+    assert swept["share"][1] < 2 / 3 < swept["share"][2]
+    assert swept_cells(pair).startswith("2 / 1 | 0.667 [")
+    (split,) = pair_scores(games[6:], ["strong", "weak"])
+    assert split["swept"]["share"] is None and swept_cells(split) == "0 / 0 | -"
 
 
 def test_every_pairing_plays_each_seed_from_both_seats() -> None:

@@ -385,9 +385,28 @@ def pair_scores(games: Sequence[LadderGame], names: Sequence[str]) -> list[dict[
                 "high": min(1.0, m + half),
                 "pairs": len(x),
                 "wins": _wins(games, names[i], names[j]),
+                "swept": _swept(x),
             }
         )
     return out
+
+
+def _swept(means: np.ndarray) -> dict[str, Any]:
+    """The pairs a commander won from both seats: the ones the commanders decided. In the rest
+    the same side won both games (the armies, the seats or the dice decided) and each scores
+    1/2 whoever plays (a draw 1/4 or 3/4), so the share over all pairs is about 1/2 + (first
+    - second) / (2 pairs): with lopsided armies most pairs split and no commander's share can
+    go far from 1/2. ``share``: the first's share of the sweeps (Wilson 95% interval), the
+    strength the split pairs dilute; ``decided``: the sweeps' fraction of the pairs."""
+    first = int(np.sum(means == 1.0))
+    second = int(np.sum(means == 0.0))
+    iv = wilson(first, first + second) if first + second else None
+    return {
+        "first": first,
+        "second": second,
+        "decided": (first + second) / len(means) if len(means) else float("nan"),
+        "share": None if iv is None else [iv.estimate, iv.low, iv.high],
+    }
 
 
 def markdown(rated: Sequence[Rating], pairs: Sequence[dict[str, Any]]) -> str:
@@ -404,15 +423,24 @@ def markdown(rated: Sequence[Rating], pairs: Sequence[dict[str, Any]]) -> str:
         )
     lines += [
         "",
-        "| first | second | first's share | 95% interval | pairs |",
-        "|---|---|---:|---|---:|",
+        "| first | second | first's share | 95% interval | pairs | swept by first / second "
+        "| first's share of the sweeps |",
+        "|---|---|---:|---|---:|---:|---|",
     ]
     for p in pairs:
         lines.append(
             f"| `{p['first']}` | `{p['second']}` | {p['score']:.3f} | "
-            f"[{p['low']:.3f}, {p['high']:.3f}] | {p['pairs']} |"
+            f"[{p['low']:.3f}, {p['high']:.3f}] | {p['pairs']} | {swept_cells(p)} |"
         )
     return "\n".join(lines)
+
+
+def swept_cells(pair: dict[str, Any]) -> str:
+    """The sweeps' two cells (``3 / 1 | 0.750 [0.301, 0.954]``), as the tables print them."""
+    swept = pair["swept"]
+    share = swept["share"]
+    shown = "-" if share is None else f"{share[0]:.3f} [{share[1]:.3f}, {share[2]:.3f}]"
+    return f"{swept['first']} / {swept['second']} | {shown}"
 
 
 def _wins(games: Sequence[LadderGame], first: str, second: str) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from oprlab.analysis.ladder import (
     play_ladder,
     ratings,
     store_ladder,
+    swept_cells,
 )
 from oprlab.analysis.verdicts import Verdict, play_verdicts, robustness
 from oprlab.cli.docs_table import read_docs, write_docs
@@ -183,15 +184,18 @@ def _print(
     grid = Table(
         title="Pairings: the first's share of points (95% interval over seat-swapped pairs)"
     )
-    for col in ("first", "second", "score", "95% interval", "pairs"):
+    for col in ("first", "second", "score", "95% interval", "pairs", "swept", "share of sweeps"):
         grid.add_column(col, justify="left" if col in ("first", "second") else "right")
     for p in pairs:
+        swept, share = swept_cells(p).split(" | ")
         grid.add_row(
             str(p["first"]),
             str(p["second"]),
             f"{p['score']:.3f}",
             f"[{p['low']:.3f}, {p['high']:.3f}]",
             str(p["pairs"]),
+            swept,
+            share,
         )
     console.print(grid)
 
