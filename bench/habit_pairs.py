@@ -75,25 +75,11 @@ FIRST_SEED = 5000
 Task = tuple[str, int, str, str, int]
 
 
-def _ablations() -> None:
-    """Register ``rules-no-FIELD`` (a habit ``rules`` has, off) and ``rules-with-FIELD`` (one
-    it lacks, on) for each boolean habit field of ``Style``, each with ``rules``' revision
-    marked as changed (``get_commander`` records every commander's revision)."""
-    for f in fields(Style):
-        on = getattr(RULES, f.name)
-        if isinstance(on, bool):
-            name = f"rules-{'no' if on else 'with'}-{f.name}"
-            style = replace(RULES, name=name, **{f.name: not on})
-            COMMANDERS[name] = partial(RulesCommander, style=style)
-            REVISIONS["opr"][name] = f"{REVISIONS['opr']['rules']}+{name}"
-
-
-_ablations()
-
-
 def register(name: str) -> None:
-    """Register ``rules-with-A+B`` (or ``rules-no-A+B``): ``rules`` with several boolean
-    ``Style`` fields switched at once (the single ones are registered on import)."""
+    """Register ``rules-with-A+B`` (or ``rules-no-A+B``, or one field): ``rules`` with boolean
+    ``Style`` fields switched, marked as a changed revision of ``rules``. Done by name when
+    asked (and again in each worker), not on import: importing this module leaves the
+    registry of commanders as it was."""
     for prefix, on in (("rules-with-", True), ("rules-no-", False)):
         if name.startswith(prefix) and name not in COMMANDERS:
             names = name[len(prefix) :].split("+")
@@ -153,6 +139,8 @@ def _game(system: str, m: int, cmds: list[Any], seed: int) -> Any:
 def play(task: Task) -> dict[str, Any]:
     """One game: who won, the markers, each side's dangerous wounds and short charges."""
     system, m, a, b, seed = task
+    register(a)
+    register(b)
     cmds = [
         get_commander(n, commander_stream(seed, i), system=system) for i, n in enumerate((a, b))
     ]
@@ -313,6 +301,8 @@ class Shadow:
 def shadow_play(task: tuple[str, int, str, str, int, int]) -> dict[str, Any]:
     """One game: ``first`` in ``seat`` against ``second``, shadowed by ``second``; the counts."""
     system, m, first, second, seed, seat = task
+    register(first)
+    register(second)
     names = (first, second) if seat == 0 else (second, first)
     cmds = [get_commander(n, commander_stream(seed, i), system=system) for i, n in enumerate(names)]
     spy = Shadow(cmds[seat], get_commander(second, commander_stream(seed, seat), system=system))
