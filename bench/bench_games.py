@@ -901,13 +901,15 @@ the same floats below 1024 unless the product is exactly a half, left to `round`
 million values, ties and signed zeros among them): the replay 165 -> 146 M but the games 3.147 ->
 3.143 G (-0.1%: most hulls of several models are kept from an earlier game), not worth its proof;
 the key's loop as one comprehension over a dict by identity: 25 -> 24 M a replay (its cost is the
-bytes and their hashing). Measured and left: `has_room`'s options (the first lead): in seeds 1-4
-its 70 calls each listed the options of one unit (2,253 in all), and the listing of actions that
-followed asked for every one of the 70 again (kept by `deploy_search.remembered`), besides 55 for
-the side's other units, so a first-found answer or a cheaper test would only move the work to the
-listing; `contains`, the fans and `_graph_search` (spd18's) were not touched. What is left of the
-build is the key and the hulls of units of several models (the same units at another mover's
-radius: the corners scale, but the chain's round-off need not).
+bytes and their hashing); the three padded rows of a set as one block (one allocation, rows and
+views of it): the sets' build with kept parts 61 -> 61 M a replay, nothing. Measured and left:
+`has_room`'s options (the first lead): in seeds 1-4 its 70 calls each listed the options of one
+unit (2,253 in all), and the listing of actions that followed asked for every one of the 70 again
+(kept by `deploy_search.remembered`), besides 55 for the side's other units, so a first-found
+answer or a cheaper test would only move the work to the listing; `contains`, the fans and
+`_graph_search` (spd18's) were not touched. What is left of the build is the key and the hulls of
+units of several models (the same units at another mover's radius: the corners scale, but the
+chain's round-off need not).
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).
