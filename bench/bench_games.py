@@ -870,6 +870,46 @@ slower than the thirteenth session's quiet run (bare python 17 ms against 13, a 
 side instead (`farm-bench -n 5 --vs` with six 300-point games, seeds 1-6, a whole process each,
 main against ae6a6b9, the commit the table was made on, in turn): CPU 2.68 s against 3.29 s,
 0.84 (0.74 to 0.96 over the five pairs), which puts the table's 192 ms near 160 ms today.
+
+Issue 13's table steps (spd20, sixteenth session; every golden unchanged and the same digests:
+gff300 seeds 1-4 bf97c2d4b223603f, gff600 seeds 1-2 06822757a00e2d3f, riverside seeds 1-2
+994a91ae9f8f60f6; `PYTHONPATH=. .venv/bin/python -m bench.instructions gff300 --seeds 1-4` and
+`gff600 riverside --seeds 1-2` under callgrind, each checkout measured in its own tree, load 2 to
+5; start 2724aa3: 3.193 G). The blockers' build was replayed alone: the 301 `blockers_for` calls
+of seeds 1-4 (after the warm-up game) recorded with their placements and made again in order, the
+kept sets and parts emptied first, every set's arrays checked bit for bit: 212 M at the start,
+some 6.6% of the four games, of which about 23 M the key (the bytes of each placement, hashed and
+looked up), about 58 M building the sets (`Blockers.__init__`) and the rest the units' hulls.
+What the leads found: in seeds 0-10, 242 of 687 calls found their set kept, and of the 445 sets
+built only 2 had been built before and dropped, so the same set is not built twice for one table;
+the units' parts were kept 3,363 times and made 1,059 times, 521 for a unit that had moved and
+538 for a unit where it stood already, for a mover of another base (radii 0.49, 0.63 and 0.79").
+Kept: one standing model (311 of the replay's 491 parts: 263 units of one model, heroes,
+vehicles, monsters, and 48 units down to their last) is its octagon's eight corners, rounded as
+the hull rounds them, in the order the monotone chain gives them (from the leftmost,
+counter-clockwise: for any reach over 0.01" all eight are strict corners), without the sort and
+the chains, and a unit of one model is read in Python floats from its placement's lists (a
+product and a sum, the same bits as numpy's); and a set's layout (each polygon's first corner,
+each corner's next one, each corner's slot in the padded rows) is kept by the polygons' sizes (88
+layouts for the replay's 202 sets), a dozen numpy calls fewer a set: the replay 212 -> 165 M, GFF
+300 pts 3.193 -> 3.147 G (-1.4%), 600 pts (seeds 1-2) 5.528 -> 5.494 G (-0.6%), Riverside (seeds
+1-2) 1.806 -> 1.783 G (-1.3%). Tests: tests/table/test_blockers_build.py (the octagon against the
+chain over its corners for 20,000 random spots, bases and gaps; sets of mixed sizes, each pattern
+met again with other corners, against the plain build; a lone model removed blocks nothing).
+Tried and not kept: `round(v, 9)` for a hull's points in one numpy pass (`rint(v * 1e9) / 1e9`,
+the same floats below 1024 unless the product is exactly a half, left to `round`; checked on 3.8
+million values, ties and signed zeros among them): the replay 165 -> 146 M but the games 3.147 ->
+3.143 G (-0.1%: most hulls of several models are kept from an earlier game), not worth its proof;
+the key's loop as one comprehension over a dict by identity: 25 -> 24 M a replay (its cost is the
+bytes and their hashing); the three padded rows of a set as one block (one allocation, rows and
+views of it): the sets' build with kept parts 61 -> 61 M a replay, nothing. Measured and left:
+`has_room`'s options (the first lead): in seeds 1-4 its 70 calls each listed the options of one
+unit (2,253 in all), and the listing of actions that followed asked for every one of the 70 again
+(kept by `deploy_search.remembered`), besides 55 for the side's other units, so a first-found
+answer or a cheaper test would only move the work to the listing; `contains`, the fans and
+`_graph_search` (spd18's) were not touched. What is left of the build is the key and the hulls of
+units of several models (the same units at another mover's radius: the corners scale, but the
+chain's round-off need not).
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).

@@ -225,28 +225,22 @@ class Blockers:
 
     def __init__(self, polygons: Sequence[FloatArray] = ()) -> None:
         self.polygons = tuple(np.asarray(p, dtype=np.float64) for p in polygons)
-        k = max((len(p) for p in self.polygons), default=0)
-        b = len(self.polygons)
-        self.nx = np.zeros((b, k))
-        self.ny = np.zeros((b, k))
-        self.d = np.full((b, k), -1.0)  # padding: 0 > -1 always holds
-        if b == 0:
+        first, nxt, slots, shape = _layout(tuple(len(p) for p in self.polygons))
+        self.nx = np.zeros(shape)
+        self.ny = np.zeros(shape)
+        self.d = np.full(shape, -1.0)  # padding: 0 > -1 always holds
+        if not self.polygons:
             self.corners = np.zeros((0, 2))
             self.ends = np.zeros((0, 2))
-            first = np.zeros(0, dtype=np.intp)
         else:
             # all polygons at once: each corner, the next corner round its polygon, its edge
-            sizes = np.array([len(p) for p in self.polygons])
-            first = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-            which = np.repeat(np.arange(b), sizes)
-            col = np.arange(len(which)) - first[which]
-            nxt = first[which] + (col + 1) % sizes[which]
             self.corners = np.concatenate(self.polygons)
             self.ends = self.corners[nxt]
             e = self.ends - self.corners
-            self.nx[which, col] = -e[:, 1]
-            self.ny[which, col] = e[:, 0]
-            self.d[which, col] = -e[:, 1] * self.corners[:, 0] + e[:, 0] * self.corners[:, 1]
+            minus_ey = -e[:, 1]
+            self.nx.ravel()[slots] = minus_ey
+            self.ny.ravel()[slots] = e[:, 0]
+            self.d.ravel()[slots] = minus_ey * self.corners[:, 0] + e[:, 0] * self.corners[:, 1]
         freeze(self.corners, self.ends)
         self._first = first
         self._boxed: tuple[FloatArray, tuple[FloatArray, ...]] | None = None
@@ -341,6 +335,35 @@ class Blockers:
         return out
 
 
+def _layout(sizes: tuple[int, ...]) -> tuple[IntArray, IntArray, IntArray, tuple[int, int]]:
+    """Where the corners of polygons of ``sizes`` go in :class:`Blockers`' arrays: each
+    polygon's first corner in the list of all, each corner's next one round its polygon, each
+    corner's slot in the padded ``(polygons, most corners)`` rows (flat), and their shape.
+    Kept by the sizes: a move among the same units asks for the same layout again."""
+    found = _LAYOUTS.get(sizes)
+    if found is None:
+        b, k = len(sizes), max(sizes, default=0)
+        if b == 0:
+            empty = np.zeros(0, dtype=np.intp)
+            found = (empty, empty, empty, (0, 0))
+        else:
+            size = np.array(sizes)
+            first = np.concatenate([[0], np.cumsum(size)[:-1]])
+            which = np.repeat(np.arange(b), size)
+            col = np.arange(len(which)) - first[which]
+            nxt = first[which] + (col + 1) % size[which]
+            found = (first, nxt, which * k + col, (b, k))
+            for x in found[:3]:
+                x.flags.writeable = False  # shared by every set of these sizes
+        make_room(_LAYOUTS, _LAYOUTS_SIZE)
+        _LAYOUTS[sizes] = found
+    return found
+
+
+#: :func:`_layout` by the polygons' sizes.
+_LAYOUTS: dict[tuple[int, ...], tuple[IntArray, IntArray, IntArray, tuple[int, int]]] = {}
+_LAYOUTS_SIZE = 256
+
 #: Point-and-half-plane pairs up to which :meth:`Blockers.contains` tests every pair.
 _DENSE = 4096
 #: Inches a blocker's bounding box is grown by before the exact test (far above round-off).
@@ -386,9 +409,11 @@ def blockers_for(
         pkey = (key[0], key[1], part)
         polys = _PARTS.get(pkey)
         if polys is None:
-            keep = o.alive
-            c, r = o.centres[keep], o.radii[keep]
-            polys = _unit_polygons(part[0], c, r, radius, gap) if len(c) else []
+            polys = _lone_polygons(o, key[0], key[1]) if len(o.radii) == 1 and not part[0] else None
+            if polys is None:
+                keep = o.alive
+                c, r = o.centres[keep], o.radii[keep]
+                polys = _unit_polygons(part[0], c, r, radius, gap) if len(c) else []
             make_room(_PARTS, 4 * _BLOCKERS_SIZE)
             _PARTS[pkey] = polys
         out += polys
@@ -409,9 +434,42 @@ def _unit_polygons(
             for centre, rr in zip(c, r, strict=True)
         ]
     reach = radius + r + gap + CLEARANCE
+    if len(c) == 1 and reach[0] >= _WIDE:
+        return [_octagon_hull(float(c[0, 0]), float(c[0, 1]), float(reach[0]))]
     pts = (c[:, None, :] + reach[:, None, None] * _OCTAGON[None, :, :]).reshape(-1, 2)
     hull = _convex_hull(pts)
     return [hull] if len(hull) >= 3 else []
+
+
+def _lone_polygons(o: Placement, radius: float, gap: float) -> list[FloatArray] | None:
+    """:func:`_unit_polygons` of a unit of one model, read in Python floats (most blockers
+    are one model: a hero, a vehicle, a monster); ``None`` when the reach is too small for
+    :func:`_octagon_hull`."""
+    if o.removed.tolist()[0]:
+        return []
+    ((x, y),) = o.centres.tolist()
+    reach = radius + o.radii.tolist()[0] + gap + CLEARANCE  # in the order numpy adds them
+    return [_octagon_hull(x, y, reach)] if reach >= _WIDE else None
+
+
+#: Reach (inches) past which one model's eight octagon corners, rounded to 1e-9, are eight
+#: strict corners of their hull with a single leftmost one (their turns are about a third of
+#: the reach squared, round-off far below 1e-12).
+_WIDE = 0.01
+#: The corners of :data:`_OCTAGON` (as Python floats) in the order :func:`_convex_hull` gives
+#: them: from the leftmost (180 degrees), counter-clockwise.
+_HULL_CORNERS = tuple(tuple(_OCTAGON[k].tolist()) for k in (4, 5, 6, 7, 0, 1, 2, 3))
+
+
+def _octagon_hull(x: float, y: float, reach: float) -> FloatArray:
+    """:func:`_convex_hull` of one model's octagon of ``reach`` round ``(x, y)``, without the
+    sort and the chains: the corners worked out as :func:`_unit_polygons` works them (a
+    product, then a sum: the same bits in Python floats as in numpy), rounded as the hull
+    rounds them, in the order the chain gives them."""
+    return np.array(
+        [(round(x + reach * ox, 9), round(y + reach * oy, 9)) for ox, oy in _HULL_CORNERS],
+        dtype=np.float64,
+    )
 
 
 _Part = tuple[bool, bytes, bytes, bytes]
