@@ -5,7 +5,8 @@ against melee-300 on an open table in each system, twice per variant (search on 
 side B), and once rules against rules (the cost's yardstick). Tasks run seed by seed, so a
 stopped run keeps a balanced prefix; one JSON line per game is appended to ``OUT`` (games already
 there are not played again, so a run resumes); ``--report``
-prints each variant's share of the points against rules over the pairs (normal 95% interval),
+prints each variant's share of the points against rules over the pairs (normal 95% interval;
+``swept W/L``: the pairs it won and lost from both seats, see docs/commanders.md),
 the paired difference from the first variant (or ``--against``'s) on the seeds both finished,
 and the cost; ``--only`` keeps the rows of the variants named::
 
@@ -184,7 +185,9 @@ def report(
                 )
             else:
                 line = f"{system:9} {name:24} pairs {len(pairs):3}  {m:.3f} [{lo:.3f}, {hi:.3f}]"
-                print(line + f"  cost {ratio:4.1f}x" + (f"  vs {first}: {diff}" if diff else ""))
+                won, lost = list(pairs.values()).count(1.0), list(pairs.values()).count(0.0)
+                line += f"  swept {won}/{lost}  cost {ratio:4.1f}x"
+                print(line + (f"  vs {first}: {diff}" if diff else ""))
 
 
 def share(winner: int | None, seat: int) -> float:
