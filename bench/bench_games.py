@@ -910,6 +910,36 @@ answer or a cheaper test would only move the work to the listing; `contains`, th
 `_graph_search` (spd18's) were not touched. What is left of the build is the key and the hulls of
 units of several models (the same units at another mover's radius: the corners scale, but the
 chain's round-off need not).
+
+Issue 13's path steps (spd21, sixteenth session; nothing kept in the engine, so every golden and
+digest is main's: gff300 seeds 1-4 bf97c2d4b223603f, gff600 seeds 1-2 06822757a00e2d3f; the
+crossing test replayed alone under callgrind with `PYTHONHASHSEED=0`, a process replaying the
+recorded calls less one that only loads them, load 2 to 3). Why a path search costs 3.6 times as
+much at 600 points: the fans' crossing test (`blockers.crossed_from` under `NavGraph._fan`) was
+recorded in gff600's warm-up and seeds 1-2 (2,816 fans, 20.9 lines against 176 edges on average,
+11.08 M pairs, 78% of the lines crossing something) and in gff300's warm-up and seeds 1-4 (1,137
+fans, 11.2 lines against 87 edges, 1.17 M pairs): 3.8 times the pairs a fan, and 9.3 fans an A*
+search against 5.8 (302 searches against 195). Replayed, a fan costs 298 k instructions at 600
+points (840 M in all) and 179 k at 300 (204 M); a fan of 12 lines costs 151 k against 10 edges,
+202 k against 107 and 246 k against 214, so some 150 k a call whatever its size and about 39 a
+pair (twelve array passes at 3.3 instructions an element, near the 2.4 of spd14's contiguous
+product): the pairs are half a fan's cost at 600 points, a sixth at 300. Tried and not kept, each
+giving the whole test's answer on every recorded fan: the fan's bounding box (grown by 1e-6) as a
+prefilter of the edges (the first lead) meets 39% of the edges at 600 points (28% at 300), but
+picking those columns by a mask costs more than it spares (838 -> 1,192 M in that run: the mask's
+gather, and the columns it gives come out strided); the edges kept sorted by their least x and by
+their least y, and the slice that can reach the fan's box found by bisection on whichever axis
+keeps fewer (views, no gather): half the edges but 71% of the pairs (a fan of many lines reaches
+across most of the table; x alone 79%, y alone 74%), the pairs spared about 40 k a fan and the
+box, bisections and slices 43 k: 840 -> 848 M. Only 13% of the pairs have boxes that meet (12% at
+300), which only a gather per pair reaches (spd14's, dearer than the products it spares). The side
+of each edge's start from one product of two rows kept y first (one numpy call fewer): 840 -> 833
+M (-0.8% of the test, about 0.1% of the games, not worth a second set of kept rows); both products
+of each pair from one broadcast `(k, 2, 2m)` product: 867 M. Left: the test is near numpy's floor
+for each element, and what grows at 600 points is the pairs a fan and the pops a search; what would
+pay is fewer pops (spd16's oracle bound spares 72% of the lines, but no bound cheap enough has been
+found) or a compiled line test. The blockers far from the move (the third lead) are the same edges
+the box spares: most fans reach past them.
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).
