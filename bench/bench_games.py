@@ -940,6 +940,17 @@ for each element, and what grows at 600 points is the pairs a fan and the pops a
 pay is fewer pops (spd16's oracle bound spares 72% of the lines, but no bound cheap enough has been
 found) or a compiled line test. The blockers far from the move (the third lead) are the same edges
 the box spares: most fans reach past them.
+
+The sixteenth session's whole change (spd20 merged; spd21 kept nothing; every golden and the
+same digests), timed side by side with the commit the table was made on (`farm-bench -n 5
+--vs`, six 300-point games, seeds 1-6, a whole process each, main 138ff10 against ae6a6b9 in
+turn, load under 1): CPU 2.90 s against 3.34 s, 0.85 (0.82 to 0.95 over the five pairs), as the
+fifteenth session's 0.84: the table's 192 ms is still near 160 ms today (spd20's -1.4% of
+instructions is inside that spread). `make bench` was run twice at the session's end on an
+otherwise idle machine and not kept: bare python took 14.5 and then 17.2 ms (13 in the
+thirteenth session's run), and the games moved by a third between the two runs (600 points 944
+then 634 ms; 300 points 176 then 234 ms), so this machine's speed drifted within minutes and
+only a side-by-side ratio says anything; the table below is still the thirteenth session's.
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).
