@@ -50,6 +50,20 @@ def test_curve_scores_pairs_and_costs_against_the_yardstick() -> None:
     assert "| gff | `search:8` | 4 | 0.625 |" in markdown([row])
 
 
+def test_curve_counts_the_pairs_search_swept() -> None:
+    """Seed 0: search wins from both seats; seed 1: rules does; seed 2: side A wins both games
+    (split); seed 3: a draw and a win (3/4, not a sweep). Swept 1 / 1."""
+    games = [_game(BASE, BASE, seed, 0, 1.0) for seed in range(4)]
+    for seed, (first, second) in enumerate([(0, 1), (1, 0), (0, 0), (None, 1)]):
+        games += [
+            _game("search:8", BASE, seed, first, 2.0),
+            _game(BASE, "search:8", seed, second, 2.0),
+        ]
+    (row,) = curve(games, [8])
+    assert row.swept == (1, 1) and row.score == pytest.approx((1 + 0 + 0.5 + 0.75) / 4)
+    assert markdown([row]).endswith("| 2.0x | 1 / 1 |")
+
+
 def test_strength_writes_its_table_into_the_docs(tmp_path: Path) -> None:
     """One seed at budget 1 (150 points, quick): the table replaces what stood between the
     marker lines, the text around them (a sentence naming the markers too) stays."""

@@ -43,6 +43,8 @@ class StrengthRow:
     high: float
     seconds: float  # CPU seconds per search-against-rules game
     cost: float  # over a rules-against-rules game on the same seeds
+    #: pairs the search won and lost from both seats (the rest split: see analysis.ladder)
+    swept: tuple[int, int] = (0, 0)
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -116,6 +118,7 @@ def curve(
                     min(1.0, m + half),
                     spent / (2 * len(x)),
                     spent / yard if yard > 0 else math.nan,
+                    (pairs.count(1.0), pairs.count(0.0)),
                 )
             )
     return rows
@@ -125,12 +128,13 @@ def markdown(rows: Sequence[StrengthRow]) -> str:
     """The curve as a Markdown table (what ``oprlab strength --docs`` writes)."""
     lines = [
         "| system | commander | games | score against rules | 95% interval | CPU per game "
-        "| vs rules |",
-        "|---|---|---:|---:|---|---:|---:|",
+        "| vs rules | swept (for / against) |",
+        "|---|---|---:|---:|---|---:|---:|---:|",
     ]
     for r in rows:
         lines.append(
             f"| {r.system} | `{r.commander}` | {r.games} | {r.score:.3f} | "
-            f"[{r.low:.3f}, {r.high:.3f}] | {r.seconds:.2f} s | {r.cost:.1f}x |"
+            f"[{r.low:.3f}, {r.high:.3f}] | {r.seconds:.2f} s | {r.cost:.1f}x | "
+            f"{r.swept[0]} / {r.swept[1]} |"
         )
     return "\n".join(lines)

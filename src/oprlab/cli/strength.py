@@ -136,7 +136,8 @@ def strength(
 
 def _print(console: Console, rows: list[StrengthRow], title: str) -> None:
     out = Table(title=f"Search against rules: {title}")
-    for col in ("system", "commander", "games", "score", "95% interval", "CPU/game", "vs rules"):
+    columns = ("system", "commander", "games", "score", "95% interval", "CPU/game", "vs rules")
+    for col in (*columns, "swept"):
         out.add_column(col, justify="left" if col in ("system", "commander") else "right")
     for r in rows:
         out.add_row(
@@ -147,5 +148,6 @@ def _print(console: Console, rows: list[StrengthRow], title: str) -> None:
             f"[{r.low:.3f}, {r.high:.3f}]",
             f"{r.seconds:.2f} s",
             f"{r.cost:.1f}x",
+            f"{r.swept[0]} / {r.swept[1]}",
         )
     console.print(out)
