@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.harness import argument
+from oprlab.analysis.ladder import sweeps
 from oprlab.errors import UserError
 from oprlab.game.play import play_game
 from oprlab.game.systems import find_system
@@ -204,7 +205,7 @@ def report(path: str, new: str) -> list[str]:
             return
         mean = sum(vals) / n
         half = 1.96 * math.sqrt(sum((v - mean) ** 2 for v in vals) / (n - 1) / n)
-        won, lost = vals.count(1.0), vals.count(0.0)
+        won, lost = sweeps(vals)
         out.append(
             f"{label}: {new} {mean:.3f} [{mean - half:.3f}, {mean + half:.3f}], {n} pairs; "
             f"swept {won} / {lost}" + (f" ({won / (won + lost):.3f})" if won + lost else "")

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.harness import append_rows, argument, flag, rows_done
-from oprlab.analysis.ladder import LadderSpec, Matchup, Task, play_task
+from oprlab.analysis.ladder import LadderSpec, Matchup, Task, play_task, sweeps
 from oprlab.errors import UserError
 from oprlab.players import get_commander
 from oprlab.players.base import COMMANDERS, REVISIONS
@@ -185,7 +185,7 @@ def report(
                 )
             else:
                 line = f"{system:9} {name:24} pairs {len(pairs):3}  {m:.3f} [{lo:.3f}, {hi:.3f}]"
-                won, lost = list(pairs.values()).count(1.0), list(pairs.values()).count(0.0)
+                won, lost = sweeps(pairs.values())
                 line += f"  swept {won}/{lost}  cost {ratio:4.1f}x"
                 print(line + (f"  vs {first}: {diff}" if diff else ""))
 

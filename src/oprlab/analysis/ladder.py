@@ -22,7 +22,7 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from itertools import combinations
 from typing import Any
@@ -391,6 +391,13 @@ def pair_scores(games: Sequence[LadderGame], names: Sequence[str]) -> list[dict[
     return out
 
 
+def sweeps(means: Iterable[float]) -> tuple[int, int]:
+    """How many seat-swapped pairs (each given as the first's mean score over its two games)
+    the first won from both seats and how many it lost from both: a mean of exactly 1 or 0."""
+    listed = list(means)
+    return listed.count(1.0), listed.count(0.0)
+
+
 def _swept(means: np.ndarray) -> dict[str, Any]:
     """The pairs a commander won from both seats: the ones the commanders decided. In the rest
     the same side won both games (the armies, the seats or the dice decided) and each scores
@@ -398,8 +405,7 @@ def _swept(means: np.ndarray) -> dict[str, Any]:
     - second) / (2 pairs): with lopsided armies most pairs split and no commander's share can
     go far from 1/2. ``share``: the first's share of the sweeps (Wilson 95% interval), the
     strength the split pairs dilute; ``decided``: the sweeps' fraction of the pairs."""
-    first = int(np.sum(means == 1.0))
-    second = int(np.sum(means == 0.0))
+    first, second = sweeps(means.tolist())
     iv = wilson(first, first + second) if first + second else None
     return {
         "first": first,

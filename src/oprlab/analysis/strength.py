@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from oprlab.analysis.ladder import LadderGame, LadderSpec, Task, play_tasks
+from oprlab.analysis.ladder import LadderGame, LadderSpec, Task, play_tasks, sweeps
 from oprlab.rng import iter_seeds
 
 __all__ = ["StrengthRow", "curve", "markdown", "play_curve", "strength_tasks"]
@@ -118,7 +118,7 @@ def curve(
                     min(1.0, m + half),
                     spent / (2 * len(x)),
                     spent / yard if yard > 0 else math.nan,
-                    (pairs.count(1.0), pairs.count(0.0)),
+                    sweeps(pairs),
                 )
             )
     return rows
