@@ -5,8 +5,8 @@ Other units block paths, keeping the 1" spacing "throughout the movement path" (
 Crossings are written in plain float arithmetic (see :mod:`oprlab.table.planar`) so one seed
 plays one game on every CPU.
 
-The fan test and the inside test run in C where :mod:`oprlab.table.kernels` says so (the same
-answers as the numpy written here).
+The crossing tests of whole segments (:func:`crossed_from`, :func:`crossed_any`) and the inside
+test run in C where :mod:`oprlab.table.kernels` says so: the same answers as the numpy here.
 
 May import ``oprlab.table.model``, ``oprlab.table.formation`` and ``oprlab.table.kernels``;
 numpy.
@@ -127,7 +127,7 @@ def _contiguous(*arrays: FloatArray) -> list[FloatArray]:
 def crossed_from_compiled(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> BoolArray:
     """:func:`crossed_from_numpy` in C: the same products of the same differences, a pair
     crossing when both are below the bound, each line's loop stopping at its first crossing
-    (for finite coordinates; a NaN would make numpy's row false)."""
+    (for finite coordinates, as on a table: a NaN would make numpy's row false)."""
     return _crossed(a, b, p, q)
 
 
@@ -379,7 +379,7 @@ class Blockers:
         return out
 
     def contains_numpy(self, points: FloatArray) -> BoolArray:
-        """:meth:`contains` in numpy."""
+        """:meth:`contains` in numpy (what runs without the kernel)."""
         if not self.polygons or len(points) == 0:
             return np.zeros(len(points), dtype=np.bool_)
         x, y = points[:, 0, None], points[:, 1, None]

@@ -3,7 +3,8 @@
 The C kernel (``_kernels.c``, built by ``make install`` where a C compiler is found) when it
 was built and ``OPRLAB_PURE`` is not set (or empty), else numpy. Both give the same booleans:
 the C does the same float products and differences in the same order, each rounded on its
-own. The kernel pays where numpy pays per call on tiny arrays (the path search's fans).
+own. The kernel pays where numpy pays per call on tiny arrays (the path search's fans: spd22
+in docs/benchmarks.md).
 
 May import only the compiled module beside it; numpy.
 """
@@ -44,5 +45,5 @@ def _load() -> Kernel | None:
 
 #: The compiled module, or ``None`` when numpy runs the tests.
 COMPILED = _load()
-#: Which runs the tests, for a user to read (``oprlab --version``).
+#: Which runs the tests, for a user to read (``make install`` prints it).
 IN_USE = "C kernel" if COMPILED is not None else "numpy"
