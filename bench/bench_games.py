@@ -951,6 +951,38 @@ otherwise idle machine and not kept: bare python took 14.5 and then 17.2 ms (13 
 thirteenth session's run), and the games moved by a third between the two runs (600 points 944
 then 634 ms; 300 points 176 then 234 ms), so this machine's speed drifted within minutes and
 only a side-by-side ratio says anything; the table below is still the thirteenth session's.
+
+Issue 13's compiled kernel (spd22, seventeenth session; every golden unchanged with the kernel
+and with `OPRLAB_PURE=1`, and the same digests: gff300 seeds 1-4 bf97c2d4b223603f, gff600 seeds
+1-2 06822757a00e2d3f, riverside seeds 1-2 994a91ae9f8f60f6; `PYTHONPATH=. .venv/bin/python -m
+bench.instructions` under callgrind, each step measured in its own copy of the tree, load 1 to
+4). Three small tests of the table now run in C where `make install` could build
+`src/oprlab/table/_kernels.c` (setup.py, an optional extension built with `-O2
+-ffp-contract=off`, reading contiguous float64 arrays through the buffer protocol, so no numpy
+headers): the fans' crossing test (`blockers.crossed_from`, spd21's), the same test for
+segments each from its own start (`crossed_any`, where `NavGraph.clear` and `straight` took the
+any of `crossings`' rows) and `Blockers.contains`' test of points against convex polygons;
+`oprlab.table.kernels` chooses, numpy where nothing was built or `OPRLAB_PURE` is set. Each loop
+does numpy's arithmetic in numpy's order (the same products of the same differences, each
+rounded on its own, no fused multiply-add) and stops a line at its first crossing and a polygon
+at its first failed half-plane; the answers were equal on all 3,953 of spd21's recorded fans,
+and tests/table/test_kernels.py checks them against numpy's (hypothesis: touching ends, edges
+run along, collinear and near-degenerate lines, fans like the search's, strided and integer
+arrays; it fails when a built kernel is not in use or was built from another source). Replayed
+alone as spd21 replayed it, the fans' test went 840 -> 134 M at 600 points (298 k -> 48 k a
+fan) and 197 -> 34 M at 300 (173 k -> 30 k). Whole games: 600 points (seeds 1-2) 5.494 G on
+main, 5.048 G (-8.1%) with the fans in C, 4.761 G (-13.3%) with `contains` too and 4.669 G
+(-15.0%) with the segments too; 300 points (seeds 1-4) 3.147 -> 2.883 G (fans and `contains`)
+-> 2.808 G (-10.8%); Riverside (seeds 1-2) 1.783 -> 1.625 -> 1.584 G (-11.2%). With
+`OPRLAB_PURE=1` the same tree plays them in 5.497 G and 3.159 G (+0.1% and +0.4% on main: the
+numpy path now pays a call more a test, kept for one place that chooses). A 600-point game
+now costs 3.3 times a 300-point one in instructions (3.5 before). A fresh `git clone` then `make
+install` built and imported the kernel and `make demo` ran; with `CC=/bin/false` the install
+went on in numpy and said so (`table tests: numpy`), and an edited kernel is rebuilt by the next
+`make install` (its stamp depends on the C file). Left: what a fan costs in C is still some 48 k
+instructions at 600 points (3,900 pairs each, less where a line stops early, and the call), so
+fewer A* pops would still pay; `Blockers.depth` and sight's `_crossings` (shooting) were not
+measured.
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).

@@ -5,7 +5,11 @@ Other units block paths, keeping the 1" spacing "throughout the movement path" (
 Crossings are written in plain float arithmetic (see :mod:`oprlab.table.planar`) so one seed
 plays one game on every CPU.
 
-May import ``oprlab.table.model`` and ``oprlab.table.formation``; numpy.
+The crossing tests of whole segments (:func:`crossed_from`, :func:`crossed_any`) and the inside
+test run in C where :mod:`oprlab.table.kernels` says so: the same answers as the numpy here.
+
+May import ``oprlab.table.model``, ``oprlab.table.formation`` and ``oprlab.table.kernels``;
+numpy.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from oprlab.memo import make_room
+from oprlab.table import kernels
 from oprlab.table.formation import (
     CLEARANCE,
     SPACING,
@@ -90,7 +95,7 @@ def crossings_from(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -
     return out
 
 
-def crossed_from(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> BoolArray:
+def crossed_from_numpy(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> BoolArray:
     """``(k,)``: whether each segment of a fan from ``a`` properly crosses any edge: the any of
     :func:`crossings_from`'s rows, from the same products (a pair crosses when both its
     products are below the bound, that is when the larger is; a row has such a pair when its
@@ -112,6 +117,52 @@ def crossed_from(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> 
     np.maximum(s1, s3, out=s1)
     out: BoolArray = np.minimum.reduce(s1, axis=1) < -1e-12
     return out
+
+
+def _contiguous(*arrays: FloatArray) -> list[FloatArray]:
+    """The arrays as the kernel reads them: C-contiguous float64 (a copy only where not)."""
+    return [np.ascontiguousarray(x, dtype=np.float64) for x in arrays]
+
+
+def crossed_from_compiled(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> BoolArray:
+    """:func:`crossed_from_numpy` in C: the same products of the same differences, a pair
+    crossing when both are below the bound, each line's loop stopping at its first crossing
+    (for finite coordinates, as on a table: a NaN would make numpy's row false)."""
+    return _crossed(a, b, p, q)
+
+
+def crossed_any_numpy(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> BoolArray:
+    """``(k,)``: whether each segment ``a[i]b[i]`` properly crosses any edge ``p[j]q[j]``: the
+    any of :func:`crossings`' rows."""
+    out: BoolArray = np.logical_or.reduce(crossings(a, b, p, q), axis=1)
+    return out
+
+
+def crossed_any_compiled(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> BoolArray:
+    """:func:`crossed_any_numpy` in C (its side of ``a`` from an edge is ``y - x`` where
+    :func:`crossings` has ``-(x - y)``: the same number, up to the sign of a zero, which no
+    product below the bound can see)."""
+    return _crossed(a, b, p, q)
+
+
+def _crossed(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> BoolArray:
+    """The kernel's crossing test: ``a`` one point (a fan) or one a segment."""
+    compiled = _COMPILED
+    assert compiled is not None
+    out = np.empty(len(b), dtype=np.bool_)
+    try:
+        compiled.crossed(a, b, p, q, out)
+    except (BufferError, TypeError, ValueError):  # strided, or not float64: copied
+        a, b, p, q = _contiguous(a, b, p, q)
+        compiled.crossed(a, b, p, q, out)
+    return out
+
+
+_COMPILED = kernels.COMPILED
+#: ``(k,)``: whether each segment of a fan from ``a`` properly crosses any edge ``p -> q``.
+crossed_from = crossed_from_numpy if _COMPILED is None else crossed_from_compiled
+#: ``(k,)``: whether each segment ``a[i] -> b[i]`` properly crosses any edge ``p -> q``.
+crossed_any = crossed_any_numpy if _COMPILED is None else crossed_any_compiled
 
 
 #: The edge side of :func:`crossings` for frozen edge arrays (the table's obstacles and the
@@ -312,7 +363,23 @@ class Blockers:
         return self._boxed
 
     def contains(self, points: FloatArray) -> BoolArray:
-        """Which points lie strictly inside any of the polygons."""
+        """Which points lie strictly inside any of the polygons (in C where
+        :mod:`oprlab.table.kernels` says so: the same sides, so the same answers)."""
+        if not self.polygons or len(points) == 0:
+            return np.zeros(len(points), dtype=np.bool_)
+        compiled = _COMPILED
+        if compiled is None:
+            return self.contains_numpy(points)
+        out = np.empty(len(points), dtype=np.bool_)
+        try:
+            compiled.inside(points, self.nx, self.ny, self.d, self.nx.shape[1], out)
+        except (BufferError, TypeError, ValueError):  # strided, or not float64: copied
+            (points,) = _contiguous(points)
+            compiled.inside(points, self.nx, self.ny, self.d, self.nx.shape[1], out)
+        return out
+
+    def contains_numpy(self, points: FloatArray) -> BoolArray:
+        """:meth:`contains` in numpy (what runs without the kernel)."""
         if not self.polygons or len(points) == 0:
             return np.zeros(len(points), dtype=np.bool_)
         x, y = points[:, 0, None], points[:, 1, None]

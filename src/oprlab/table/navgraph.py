@@ -23,6 +23,7 @@ from oprlab.table.blockers import (
     NO_BLOCKERS,
     Blockers,
     cross2,
+    crossed_any,
     crossed_from,
     crossings,
     freeze,
@@ -104,14 +105,14 @@ class NavGraph:
         ok: BoolArray
         if static and len(blockers):
             p, q = blockers.with_edges(self.edge_a, self.edge_b)
-            ok = ~np.logical_or.reduce(crossings(a, b, p, q), axis=1)
+            ok = ~crossed_any(a, b, p, q)
         elif static and len(self.edge_a):
             if fan:
                 ok = ~crossed_from(a, b, self.edge_a, self.edge_b)
             else:
-                ok = ~np.logical_or.reduce(crossings(a, b, self.edge_a, self.edge_b), axis=1)
+                ok = ~crossed_any(a, b, self.edge_a, self.edge_b)
         elif len(blockers):
-            ok = ~np.logical_or.reduce(crossings(a, b, blockers.corners, blockers.ends), axis=1)
+            ok = ~crossed_any(a, b, blockers.corners, blockers.ends)
         else:
             ok = np.ones(len(b), dtype=np.bool_)
         if (self.geom is None or not static) and not len(blockers):
@@ -171,9 +172,9 @@ class NavGraph:
         ok: BoolArray = ~np.logical_or.reduce(hit[2 * n :].reshape(n, len(_SAMPLES)), axis=1)
         if len(blockers):
             p, q = blockers.with_edges(self.edge_a, self.edge_b)
-            ok &= ~crossings(a, b, p, q).any(axis=1)
+            ok &= ~crossed_any(a, b, p, q)
         elif len(self.edge_a):
-            ok &= ~crossings(a, b, self.edge_a, self.edge_b).any(axis=1)
+            ok &= ~crossed_any(a, b, self.edge_a, self.edge_b)
         return free[:n], free[n:], ok
 
     def climb(self, a: FloatArray, b: FloatArray) -> FloatArray:

@@ -1,0 +1,223 @@
+/* The table's crossing and inside tests as plain loops (oprlab.table.kernels chooses them).
+ *
+ * numpy pays per call on the path search's tiny arrays (a fan of ~20 lines against ~180
+ * edges); these loops do the same float arithmetic, each product and difference rounded on
+ * its own, in the order oprlab.table.blockers writes it. Build with -ffp-contract=off (no
+ * fused multiply-add) and no -ffast-math, so every double has numpy's bits. Buffers are
+ * contiguous float64 (and bool for the answers), read through the buffer protocol: no numpy
+ * headers are needed to build.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+/* Per-edge values of a fan test, kept on the stack for small edge sets. */
+#define STACK_EDGES 256
+
+/* A C-contiguous buffer of `format` ("d" float64, "?" bool): a BufferError for a strided
+ * array, a TypeError for another type (an int64 array must not be read as doubles). */
+static int
+get(PyObject *obj, Py_buffer *buf, const char *format, int writable, const char *name)
+{
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, buf, flags) < 0)
+        return -1;
+    if (buf->format == NULL || strcmp(buf->format, format) != 0) {
+        PyErr_Format(PyExc_TypeError, "%s: format %s, expected %s", name,
+                     buf->format ? buf->format : "B", format);
+        PyBuffer_Release(buf);
+        return -1;
+    }
+    return 0;
+}
+
+/* Buffers for `n` objects, each released again if a later one fails. */
+static int
+get_all(PyObject **objs, Py_buffer *bufs, int n, const char *names)
+{
+    for (int i = 0; i < n; i++) {
+        int out = i == n - 1;
+        if (get(objs[i], &bufs[i], out ? "?" : "d", out, names) < 0) {
+            while (i--)
+                PyBuffer_Release(&bufs[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int
+check_len(Py_buffer *buf, Py_ssize_t doubles, const char *name)
+{
+    if (buf->len != doubles * (Py_ssize_t)sizeof(double)) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd bytes, expected %zd doubles", name,
+                     buf->len, doubles);
+        return -1;
+    }
+    return 0;
+}
+
+/* Whether each segment a -> b[i] (i < k) properly crosses any edge p[j] -> q[j] (j < m), as
+ * blockers.crossed_from_numpy works it out: with w = p - a, e = q - p, d = b - a,
+ * o1 = dx*wy - dy*wx, den = dx*ey - dy*ex, o3 = ey*wx - ex*wy, a pair crosses when both
+ * (o1 + den)*o1 and (o3 - den)*o3 are below -1e-12. `edge` holds 5 doubles an edge. */
+static void
+fan(double ax, double ay, const double *pb, Py_ssize_t k, const double *pp, const double *pq,
+    Py_ssize_t m, double *edge, char *hit)
+{
+    for (Py_ssize_t j = 0; j < m; j++) {
+        double px = pp[2 * j], py = pp[2 * j + 1];
+        double wx = px - ax, wy = py - ay;
+        double ex = pq[2 * j] - px, ey = pq[2 * j + 1] - py;
+        double *row = edge + 5 * j;
+        row[0] = wx;
+        row[1] = wy;
+        row[2] = ex;
+        row[3] = ey;
+        row[4] = ey * wx - ex * wy; /* side of a from the edge */
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        double dx = pb[2 * i] - ax, dy = pb[2 * i + 1] - ay;
+        char crossed = 0;
+        for (Py_ssize_t j = 0; j < m; j++) {
+            const double *row = edge + 5 * j;
+            double o1 = dx * row[1] - dy * row[0];
+            double den = dx * row[3] - dy * row[2];
+            double s1 = (o1 + den) * o1;
+            if (!(s1 < -1e-12))
+                continue;
+            double o3 = row[4];
+            double s3 = (o3 - den) * o3;
+            if (s3 < -1e-12) {
+                crossed = 1;
+                break;
+            }
+        }
+        hit[i] = crossed;
+    }
+}
+
+/* crossed(a, b, p, q, out): whether each segment a -> b[i] properly crosses any edge
+ * p[j] -> q[j]; `a` one point (a fan: each edge's side of it worked out once) or one a
+ * segment (blockers.crossings' rows: its o3 is -(ex*wy - ey*wx), the same number up to the
+ * sign of a zero, which no product below -1e-12 can see). */
+static PyObject *
+crossed(PyObject *self, PyObject *args)
+{
+    PyObject *objs[5];
+    Py_buffer bufs[5];
+    if (!PyArg_UnpackTuple(args, "crossed", 5, 5, &objs[0], &objs[1], &objs[2], &objs[3],
+                           &objs[4])
+        || get_all(objs, bufs, 5, "crossed") < 0)
+        return NULL;
+    Py_buffer a = bufs[0], b = bufs[1], p = bufs[2], q = bufs[3], out = bufs[4];
+    PyObject *result = NULL;
+    double stack[5 * STACK_EDGES];
+    double *edge = stack;
+    Py_ssize_t k = b.len / (Py_ssize_t)(2 * sizeof(double));
+    Py_ssize_t m = p.len / (Py_ssize_t)(2 * sizeof(double));
+    int one = a.len == (Py_ssize_t)(2 * sizeof(double));
+    if ((!one && check_len(&a, 2 * k, "a")) || check_len(&b, 2 * k, "b")
+        || check_len(&p, 2 * m, "p") || check_len(&q, 2 * m, "q"))
+        goto done;
+    if (out.len != k) {
+        PyErr_SetString(PyExc_ValueError, "out: one byte a segment");
+        goto done;
+    }
+    if (m > STACK_EDGES) {
+        edge = PyMem_Malloc(5 * (size_t)m * sizeof(double));
+        if (edge == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    const double *pa = a.buf, *pb = b.buf, *pp = p.buf, *pq = q.buf;
+    char *hit = out.buf;
+    if (one)
+        fan(pa[0], pa[1], pb, k, pp, pq, m, edge, hit);
+    else
+        for (Py_ssize_t i = 0; i < k; i++)
+            fan(pa[2 * i], pa[2 * i + 1], pb + 2 * i, 1, pp, pq, m, edge, hit + i);
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    if (edge != stack)
+        PyMem_Free(edge);
+    for (int i = 0; i < 5; i++)
+        PyBuffer_Release(&bufs[i]);
+    return result;
+}
+
+/* inside(points, nx, ny, d, out): whether each point lies strictly inside any polygon given
+ * as rows of half-planes (Blockers' padded (polygons, corners) arrays, padding always
+ * passing): (x*nx + y*ny) - d > 1e-9 on every half-plane of one row. */
+static PyObject *
+inside(PyObject *self, PyObject *args)
+{
+    PyObject *objs[5];
+    Py_buffer bufs[5];
+    Py_ssize_t corners;
+    if (!PyArg_ParseTuple(args, "OOOOnO", &objs[0], &objs[1], &objs[2], &objs[3], &corners,
+                          &objs[4])
+        || get_all(objs, bufs, 5, "inside") < 0)
+        return NULL;
+    Py_buffer pts = bufs[0], nx = bufs[1], ny = bufs[2], d = bufs[3], out = bufs[4];
+    PyObject *result = NULL;
+    Py_ssize_t n = pts.len / (Py_ssize_t)(2 * sizeof(double));
+    Py_ssize_t planes = nx.len / (Py_ssize_t)sizeof(double);
+    if (check_len(&pts, 2 * n, "points") || check_len(&ny, planes, "ny")
+        || check_len(&d, planes, "d"))
+        goto done;
+    if (corners <= 0 || planes % corners || out.len != n) {
+        PyErr_SetString(PyExc_ValueError, "inside: shapes disagree");
+        goto done;
+    }
+    const double *xy = pts.buf, *pnx = nx.buf, *pny = ny.buf, *pd = d.buf;
+    char *hit = out.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        double x = xy[2 * i], y = xy[2 * i + 1];
+        char in = 0;
+        for (Py_ssize_t start = 0; start < planes && !in; start += corners) {
+            Py_ssize_t j = start, end = start + corners;
+            while (j < end && (x * pnx[j] + y * pny[j]) - pd[j] > 1e-9)
+                j++;
+            in = j == end;
+        }
+        hit[i] = in;
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    for (int i = 0; i < 5; i++)
+        PyBuffer_Release(&bufs[i]);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"crossed", crossed, METH_VARARGS,
+     "crossed(a, b, p, q, out): whether each segment a -> b[i] properly crosses any edge."},
+    {"inside", inside, METH_VARARGS,
+     "inside(points, nx, ny, d, corners, out): whether each point is inside any polygon."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_kernels", "The table's crossing and inside tests in C.", -1,
+    methods,
+};
+
+#ifndef SOURCE_DIGEST
+#define SOURCE_DIGEST ""
+#endif
+
+PyMODINIT_FUNC
+PyInit__kernels(void)
+{
+    PyObject *m = PyModule_Create(&module);
+    /* the first 16 hex digits of this file's sha256 (setup.py): a stale build can be seen */
+    if (m != NULL && PyModule_AddStringConstant(m, "SOURCE_DIGEST", SOURCE_DIGEST) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

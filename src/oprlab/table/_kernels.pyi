@@ -1,0 +1,24 @@
+# The C kernel's functions (_kernels.c); oprlab.table.kernels chooses whether they run.
+import numpy as np
+import numpy.typing as npt
+
+#: The first 16 hex digits of the sha256 of the _kernels.c it was built from.
+SOURCE_DIGEST: str
+
+def crossed(
+    a: npt.NDArray[np.float64],
+    b: npt.NDArray[np.float64],
+    p: npt.NDArray[np.float64],
+    q: npt.NDArray[np.float64],
+    out: npt.NDArray[np.bool_],
+    /,
+) -> None: ...
+def inside(
+    points: npt.NDArray[np.float64],
+    nx: npt.NDArray[np.float64],
+    ny: npt.NDArray[np.float64],
+    d: npt.NDArray[np.float64],
+    corners: int,
+    out: npt.NDArray[np.bool_],
+    /,
+) -> None: ...

@@ -1,0 +1,49 @@
+"""The one place that chooses how the table's crossing and inside tests run.
+
+The C kernel (``_kernels.c``, built by ``make install`` where a C compiler is found) when it
+was built and ``OPRLAB_PURE`` is not set (or empty), else numpy. Both give the same booleans:
+the C does the same float products and differences in the same order, each rounded on its
+own. The kernel pays where numpy pays per call on tiny arrays (the path search's fans: spd22
+in docs/benchmarks.md).
+
+May import only the compiled module beside it; numpy.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+_Floats = npt.NDArray[np.float64]
+_Bools = npt.NDArray[np.bool_]
+
+
+class Kernel(Protocol):
+    """What the compiled module offers (its stub: ``_kernels.pyi``)."""
+
+    SOURCE_DIGEST: str
+
+    def crossed(self, a: _Floats, b: _Floats, p: _Floats, q: _Floats, out: _Bools, /) -> None: ...
+
+    def inside(
+        self, points: _Floats, nx: _Floats, ny: _Floats, d: _Floats, corners: int, out: _Bools, /
+    ) -> None: ...
+
+
+def _load() -> Kernel | None:
+    if os.environ.get("OPRLAB_PURE"):
+        return None
+    try:
+        from oprlab.table import _kernels
+    except ImportError:  # built without a compiler: numpy gives the same answers
+        return None
+    return _kernels
+
+
+#: The compiled module, or ``None`` when numpy runs the tests.
+COMPILED = _load()
+#: Which runs the tests, for a user to read (``make install`` prints it).
+IN_USE = "C kernel" if COMPILED is not None else "numpy"
