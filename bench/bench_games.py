@@ -983,6 +983,35 @@ went on in numpy and said so (`table tests: numpy`), and an edited kernel is reb
 instructions at 600 points (3,900 pairs each, less where a line stops early, and the call), so
 fewer A* pops would still pay; `Blockers.depth` and sight's `_crossings` (shooting) were not
 measured.
+
+Issue 13's terrain steps (spd23, seventeenth session; every golden unchanged with the kernel and
+with `OPRLAB_PURE=1`, and the same digests with both: gff300 seeds 1-4 bf97c2d4b223603f, gff600
+seeds 1-2 06822757a00e2d3f, riverside seeds 1-2 994a91ae9f8f60f6; `PYTHONPATH=. .venv/bin/python -m
+bench.instructions` under callgrind, each step measured in its own copy of the tree, load 3 to 4).
+The lab's designs and `bench.habit_pairs` play on generated tables, so `bench.instructions` has a
+kind for them: `gffterrain`, gff300's lists on `mission_table(seed)`, seeds 1-2 by default (games
+d9545c92ddc19417 before and after). Two steps, each where a cProfile of four such games put the
+time. GFF deployment on a table with terrain asked `_deploy_problem` one by one about every grid
+point that stood on the table and in its zone (3,718 calls, 1.24 s of 8.8 s), though 1,237 of the
+1,453 `legal_end` checks it made had no other unit near the point and 1,243 passed (68 failed on
+terrain, so settling only the points a model cannot stand on would have spared little): the points
+whose bounds clear every unit are now settled at once by `formation.fits_alone_at`, `legal_end`'s
+own checks (on the table, each model standable, no overlap, cohesion) element by element on every
+such point's models (the same bits: the models' sums are `geo.translated`'s, a two-term sum and a
+square root round the same whatever the array's shape, and `standable` is asked once a base size),
+and only points near a unit are asked one by one (591 calls; `_clear_points` 1.33 -> 0.60 s). Then
+`NavGraph.climb` and `crossing_params` take `blockers.crossings`' whole matrix from a new C
+function beside spd22's (`crossings` in `_kernels.c`, each pair tested as `crossed` tests it; the
+climb keeps its float `@` product of the matrix and the heights, and a fan's start is passed once,
+not repeated). Instructions, gffterrain seeds 1-2: 3.690 G on main, 3.277 G (-11.2%) with the
+deployment step, 2.960 G (-19.8%) with the crossings in C too; gff300 seeds 1-4 (open tables, where
+neither step has much to do): 2.808 -> 2.802 G (-0.2%). tests/table/test_fits_alone.py checks
+`fits_alone_at` against `legal_end` at every point (hypothesis: mission tables, rows and blobs
+nudged apart or together, models removed, two base sizes), tests/game/test_gff_deploy_points.py
+that a terrain table's deployment leaves no point to the one-point check before any unit stands
+(and under half after) with the same answers, tests/table/test_kernels.py the new function against
+numpy's matrix. Left: sight's terrain trace (`_trace_terrain`, 0.53 s of the four games) and
+`NavGraph.clear` were not touched.
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).

@@ -11,8 +11,10 @@ games can be seen to::
 
     PYTHONPATH=. .venv/bin/python -m bench.instructions [KIND ...] [--seeds A-B] [--repeat N]
 
-KIND is one of gff300 (seeds 1-10), gff600 (1-3), riverside (1-3), wwpd (1-3); all four by
-default. Rules commanders, open table, d6. Linux with ``perf`` or ``valgrind`` only.
+KIND is one of gff300 (seeds 1-10), gff600 (1-3), riverside (1-3), wwpd (1-3), gffterrain
+(1-2); all five by default. Rules commanders, d6, open table except gffterrain: gff300's lists on
+each seed's generated table (``mission_table(seed)``), the lab's usual game. Linux with
+``perf`` or ``valgrind`` only.
 """
 
 from __future__ import annotations
@@ -27,13 +29,14 @@ from pathlib import Path
 
 from bench.harness import positional, refuse
 
-USAGE = "python -m bench.instructions [gff300|gff600|riverside|wwpd ...] [--repeat N]"
+USAGE = "python -m bench.instructions [gff300|gff600|riverside|wwpd|gffterrain ...] [--repeat N]"
 #: kind -> (system, seeds played after the warm-up game)
 KINDS: dict[str, tuple[str, range]] = {
     "gff300": ("gff", range(1, 11)),
     "gff600": ("gff", range(1, 4)),
     "riverside": ("riverside", range(1, 4)),
     "wwpd": ("wwpd", range(1, 4)),
+    "gffterrain": ("gff", range(1, 3)),
 }
 
 
@@ -55,6 +58,7 @@ def play(kind: str, seeds: range) -> str:
     """Play the warm-up game and ``seeds``; a digest of every game's log."""
     from oprlab.game.play import play_game
     from oprlab.players import get_commander
+    from oprlab.table.deploy import mission_table
 
     system = KINDS[kind][0]
     a, b = _armies(kind)
@@ -68,7 +72,8 @@ def play(kind: str, seeds: range) -> str:
                 get_commander("rules", seed + 1, system=system),
             ]
         )
-        _, state = play_game(a, b, sides, seed=seed, system=system)
+        table = mission_table(seed) if kind == "gffterrain" else None
+        _, state = play_game(a, b, sides, seed=seed, system=system, table=table)
         if seed:  # the golden games' hash: the log's events
             digest.update(json.dumps(state.log.events).encode())
     return digest.hexdigest()[:16]

@@ -197,3 +197,33 @@ def test_grid_points_fail_when_the_newcomers_are_left_out(monkeypatch: pytest.Mo
                     differ += got != list(real(state, us, grid))
             gff.apply(state, actions[int(rng.integers(len(actions)))])
     assert differ > 0
+
+
+def test_terrain_table_points_clear_of_units_are_settled_at_once() -> None:
+    """On a table with terrain a point whose bounds clear every other unit is checked for the
+    unit alone (on the table, off impassable and unstable terrain: seed 002 "Terrain
+    Movement"; cohesion: seed 003 "MOVEMENT") with all such points at once: before any unit
+    stands no point is left to the one-point check, and later only some are; the answers are
+    the one-point check's."""
+    a = load_army(sample_path("gff/shooty-300.txt"))
+    b = load_army(sample_path("gff/melee-300.txt"))
+    rng = np.random.default_rng(11)
+    compared = differ = 0
+    asked_alone: list[int] = []
+    asked_among: list[int] = []
+    points_among = 0
+    for seed in range(2):
+        state = gff.new_game(a, b, seed=seed, table=generate_table(seed))
+        while state.phase != Phase.ACTIVATION and not state.done:
+            actions = gff.legal_actions(state)
+            if state.phase in DEPLOYING:
+                for us in gff_deploy._to_deploy(state, state.active):
+                    grid = gff_deploy._deploy_grid(state, us)
+                    alone = not gff_deploy._obstacles(state, us)
+                    got = _at_once(state, us, grid, asked_alone if alone else asked_among)
+                    differ += got != _one_by_one(state, us, grid)
+                    compared += 1
+                    points_among += 0 if alone else len(grid)
+            gff.apply(state, actions[int(rng.integers(len(actions)))])
+    assert compared >= 8 and differ == 0
+    assert not asked_alone and 0 < len(asked_among) < points_among / 2

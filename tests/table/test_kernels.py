@@ -32,7 +32,8 @@ from oprlab.table.blockers import (
     crossed_any_numpy,
     crossed_from_compiled,
     crossed_from_numpy,
-    crossings,
+    crossings_compiled,
+    crossings_numpy,
 )
 from oprlab.table.model import FloatArray
 
@@ -74,7 +75,7 @@ def test_compiled_fan_test_gives_numpys_booleans(
     want = crossed_from_numpy(a, b, p, q)
     assert crossed_from_compiled(a, b, p, q).tolist() == want.tolist()
     # and the full matrix's rows (a repeated): the same products again
-    full = crossings(np.repeat(a[None, :], len(b), axis=0), b, p, q).any(axis=1)
+    full = crossings_numpy(np.repeat(a[None, :], len(b), axis=0), b, p, q).any(axis=1)
     assert full.tolist() == want.tolist()
 
 
@@ -91,6 +92,24 @@ def test_compiled_segment_test_gives_numpys_booleans(
         a[0] = b[0]  # a segment of no length
     want = crossed_any_numpy(a, b, p, q)
     assert crossed_any_compiled(a, b, p, q).tolist() == want.tolist()
+
+
+@compiled
+@settings(max_examples=300)
+@given(fans(), st.data())
+def test_compiled_crossings_give_numpys_matrix(
+    fan: tuple[FloatArray, FloatArray, FloatArray, FloatArray], data: st.DataObject
+) -> None:
+    """Every pair of segment and edge (the climb over elevated edges weighs each crossing by
+    its height: seed 003 "Terrain"), from one start (a fan) or each from its own: numpy's
+    matrix, and numpy's from the start given once or repeated."""
+    a, b, p, q = fan
+    one = a[None, :]
+    want = crossings_numpy(np.repeat(one, len(b), axis=0), b, p, q)
+    assert crossings_numpy(one, b, p, q).tolist() == want.tolist()
+    assert crossings_compiled(one, b, p, q).tolist() == want.tolist()
+    starts = b[::-1] + data.draw(_points(len(b), coord))
+    assert crossings_compiled(starts, b, p, q).tolist() == crossings_numpy(starts, b, p, q).tolist()
 
 
 @compiled
@@ -156,9 +175,11 @@ def test_the_kernel_is_in_use_when_built_unless_pure() -> None:
     if os.environ.get("OPRLAB_PURE") or not built:
         assert kernels.COMPILED is None and kernels.IN_USE == "numpy"
         assert blockers.crossed_from is crossed_from_numpy
+        assert blockers.crossings is crossings_numpy
     else:
         assert kernels.COMPILED is not None and kernels.IN_USE == "C kernel"
         assert blockers.crossed_from is crossed_from_compiled
+        assert blockers.crossings is crossings_compiled
 
 
 def test_oprlab_pure_switches_to_numpy() -> None:

@@ -23,7 +23,7 @@ from oprlab.game import gff_setup as edges
 from oprlab.game.gff_setup import GffOptions
 from oprlab.game.state import GameState, Phase, UnitState
 from oprlab.memo import game_memo
-from oprlab.table.formation import is_coherent
+from oprlab.table.formation import fits_alone_at, is_coherent
 from oprlab.table.model import Placement, Point, Table
 from oprlab.units.model import Unit
 from oprlab.units.rule_scope import unit_rule
@@ -343,9 +343,10 @@ def _clear_points(
 
     The table and the zone are checked for every point at once with the same arithmetic as
     :func:`_standing` (so the same answers); a point that passes and stands clear of every
-    other unit's bounding circle with room to spare, on a table without terrain, needs
-    nothing more. Any other point (near a unit, on terrain, on the edge of a bound) is asked
-    of :func:`_deploy_problem` itself.
+    other unit's bounding circle with room to spare needs nothing more on a table without
+    terrain, and on one with terrain only the unit's own checks, made for all such points at
+    once. Any other point (near a unit, on the edge of a bound) is asked of
+    :func:`_deploy_problem` itself.
     """
     if not points:
         return
@@ -384,6 +385,15 @@ def _clear_points(
                     passes &= (gap[:, enemy] > AMBUSH_DISTANCE).all(axis=1)
                 settled[ask] = passes
                 ok[ask] = passes
+    if state.table.pieces:
+        # on a terrain table a point whose bounds clear every unit (so none is near it) is
+        # what fits asks of the unit alone: settled for all such points at once, as
+        # legal_end's checks (formation.fits_alone_at); the rest are asked one by one
+        alone = ok & clear if obstacles else ok.copy()
+        if alone.any():
+            passes = fits_alone_at(state.table, xs[alone], ys[alone], base.radii, base.alive)
+            settled[alone] = passes
+            ok[alone] = passes
     fine_at: list[bool] = ok.tolist()
     known_at: list[bool] = settled.tolist()
     for p, fine, known in zip(points, fine_at, known_at, strict=True):

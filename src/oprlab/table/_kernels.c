@@ -148,6 +148,85 @@ done:
     return result;
 }
 
+/* The pairs of fan(): hit[i*m + j] whether segment a -> b[i] properly crosses edge j, every
+ * pair tested (blockers.crossings' matrix, for the climb over elevated edges). */
+static void
+fan_pairs(double ax, double ay, const double *pb, Py_ssize_t k, const double *pp,
+          const double *pq, Py_ssize_t m, double *edge, char *hit)
+{
+    for (Py_ssize_t j = 0; j < m; j++) {
+        double px = pp[2 * j], py = pp[2 * j + 1];
+        double wx = px - ax, wy = py - ay;
+        double ex = pq[2 * j] - px, ey = pq[2 * j + 1] - py;
+        double *row = edge + 5 * j;
+        row[0] = wx;
+        row[1] = wy;
+        row[2] = ex;
+        row[3] = ey;
+        row[4] = ey * wx - ex * wy;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        double dx = pb[2 * i] - ax, dy = pb[2 * i + 1] - ay;
+        char *out = hit + i * m;
+        for (Py_ssize_t j = 0; j < m; j++) {
+            const double *row = edge + 5 * j;
+            double o1 = dx * row[1] - dy * row[0];
+            double den = dx * row[3] - dy * row[2];
+            double o3 = row[4];
+            out[j] = (o1 + den) * o1 < -1e-12 && (o3 - den) * o3 < -1e-12;
+        }
+    }
+}
+
+/* crossings(a, b, p, q, out): out[i, j] (k*m bytes) whether segment a -> b[i] properly
+ * crosses edge p[j] -> q[j], as crossed() tests a pair; `a` one point or one a segment. */
+static PyObject *
+crossings(PyObject *self, PyObject *args)
+{
+    PyObject *objs[5];
+    Py_buffer bufs[5];
+    if (!PyArg_UnpackTuple(args, "crossings", 5, 5, &objs[0], &objs[1], &objs[2], &objs[3],
+                           &objs[4])
+        || get_all(objs, bufs, 5, "crossings") < 0)
+        return NULL;
+    Py_buffer a = bufs[0], b = bufs[1], p = bufs[2], q = bufs[3], out = bufs[4];
+    PyObject *result = NULL;
+    double stack[5 * STACK_EDGES];
+    double *edge = stack;
+    Py_ssize_t k = b.len / (Py_ssize_t)(2 * sizeof(double));
+    Py_ssize_t m = p.len / (Py_ssize_t)(2 * sizeof(double));
+    int one = a.len == (Py_ssize_t)(2 * sizeof(double));
+    if ((!one && check_len(&a, 2 * k, "a")) || check_len(&b, 2 * k, "b")
+        || check_len(&p, 2 * m, "p") || check_len(&q, 2 * m, "q"))
+        goto done;
+    if (out.len != k * m) {
+        PyErr_SetString(PyExc_ValueError, "out: one byte a segment and edge");
+        goto done;
+    }
+    if (m > STACK_EDGES) {
+        edge = PyMem_Malloc(5 * (size_t)m * sizeof(double));
+        if (edge == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    const double *pa = a.buf, *pb = b.buf, *pp = p.buf, *pq = q.buf;
+    char *hit = out.buf;
+    if (one)
+        fan_pairs(pa[0], pa[1], pb, k, pp, pq, m, edge, hit);
+    else
+        for (Py_ssize_t i = 0; i < k; i++)
+            fan_pairs(pa[2 * i], pa[2 * i + 1], pb + 2 * i, 1, pp, pq, m, edge, hit + i * m);
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    if (edge != stack)
+        PyMem_Free(edge);
+    for (int i = 0; i < 5; i++)
+        PyBuffer_Release(&bufs[i]);
+    return result;
+}
+
 /* inside(points, nx, ny, d, out): whether each point lies strictly inside any polygon given
  * as rows of half-planes (Blockers' padded (polygons, corners) arrays, padding always
  * passing): (x*nx + y*ny) - d > 1e-9 on every half-plane of one row. */
@@ -196,6 +275,8 @@ done:
 static PyMethodDef methods[] = {
     {"crossed", crossed, METH_VARARGS,
      "crossed(a, b, p, q, out): whether each segment a -> b[i] properly crosses any edge."},
+    {"crossings", crossings, METH_VARARGS,
+     "crossings(a, b, p, q, out): whether each segment a -> b[i] properly crosses each edge."},
     {"inside", inside, METH_VARARGS,
      "inside(points, nx, ny, d, corners, out): whether each point is inside any polygon."},
     {NULL, NULL, 0, NULL},

@@ -13,6 +13,14 @@ def crossed(
     out: npt.NDArray[np.bool_],
     /,
 ) -> None: ...
+def crossings(
+    a: npt.NDArray[np.float64],
+    b: npt.NDArray[np.float64],
+    p: npt.NDArray[np.float64],
+    q: npt.NDArray[np.float64],
+    out: npt.NDArray[np.bool_],
+    /,
+) -> None: ...
 def inside(
     points: npt.NDArray[np.float64],
     nx: npt.NDArray[np.float64],

@@ -5,8 +5,9 @@ Other units block paths, keeping the 1" spacing "throughout the movement path" (
 Crossings are written in plain float arithmetic (see :mod:`oprlab.table.planar`) so one seed
 plays one game on every CPU.
 
-The crossing tests of whole segments (:func:`crossed_from`, :func:`crossed_any`) and the inside
-test run in C where :mod:`oprlab.table.kernels` says so: the same answers as the numpy here.
+The crossing tests of whole segments (:func:`crossed_from`, :func:`crossed_any`,
+:func:`crossings`) and the inside test run in C where :mod:`oprlab.table.kernels` says so: the
+same answers as the numpy here.
 
 May import ``oprlab.table.model``, ``oprlab.table.formation`` and ``oprlab.table.kernels``;
 numpy.
@@ -46,16 +47,17 @@ def cross2(ax: FloatArray, ay: FloatArray, bx: FloatArray, by: FloatArray) -> Fl
     return out
 
 
-def crossings(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> BoolArray:
-    """``(k, m)``: whether segment ``a[i]b[i]`` properly crosses segment ``p[j]q[j]``.
+def crossings_numpy(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> BoolArray:
+    """``(k, m)``: whether segment ``a[i]b[i]`` properly crosses segment ``p[j]q[j]`` (``a``
+    may be one row: every segment from that point).
 
     Touching at an end or running along an edge is not a crossing: paths may hug a corner.
     Each cross product is two float multiplications and a subtraction, each rounded on its
     own: numpy may fuse a complex product into a multiply-add on some CPUs and not on others,
     and a seed must give the same game on every machine.
     """
-    if len(a) == 0 or len(p) == 0:
-        return np.zeros((len(a), len(p)), dtype=np.bool_)
+    if len(b) == 0 or len(p) == 0:
+        return np.zeros((len(b), len(p)), dtype=np.bool_)
     px, py, ex, ey = _edges(p, q)
     dx = (b[:, 0] - a[:, 0])[:, None]
     dy = (b[:, 1] - a[:, 1])[:, None]
@@ -133,8 +135,24 @@ def crossed_from_compiled(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatA
 
 def crossed_any_numpy(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> BoolArray:
     """``(k,)``: whether each segment ``a[i]b[i]`` properly crosses any edge ``p[j]q[j]``: the
-    any of :func:`crossings`' rows."""
-    out: BoolArray = np.logical_or.reduce(crossings(a, b, p, q), axis=1)
+    any of :func:`crossings_numpy`' rows."""
+    out: BoolArray = np.logical_or.reduce(crossings_numpy(a, b, p, q), axis=1)
+    return out
+
+
+def crossings_compiled(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> BoolArray:
+    """:func:`crossings_numpy` in C: each pair tested as :func:`crossed_any_compiled` tests it
+    (``a`` one row: a fan, each edge's side of it worked out once)."""
+    compiled = _COMPILED
+    assert compiled is not None
+    out = np.zeros((len(b), len(p)), dtype=np.bool_)
+    if out.size == 0:
+        return out
+    try:
+        compiled.crossings(a, b, p, q, out)
+    except (BufferError, TypeError, ValueError):  # strided, or not float64: copied
+        a, b, p, q = _contiguous(a, b, p, q)
+        compiled.crossings(a, b, p, q, out)
     return out
 
 
@@ -159,6 +177,9 @@ def _crossed(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> Bool
 
 
 _COMPILED = kernels.COMPILED
+#: ``(k, m)``: whether segment ``a[i] -> b[i]`` (``a`` one row: a fan) properly crosses edge
+#: ``p[j] -> q[j]``.
+crossings = crossings_numpy if _COMPILED is None else crossings_compiled
 #: ``(k,)``: whether each segment of a fan from ``a`` properly crosses any edge ``p -> q``.
 crossed_from = crossed_from_numpy if _COMPILED is None else crossed_from_compiled
 #: ``(k,)``: whether each segment ``a[i] -> b[i]`` properly crosses any edge ``p -> q``.

@@ -405,6 +405,43 @@ def legal_end(
     return problems
 
 
+def fits_alone_at(
+    table: Table, xs: FloatArray, ys: FloatArray, radii: FloatArray, alive: BoolArray
+) -> BoolArray:
+    """Whether :func:`legal_end` finds nothing wrong (GFF, no other unit near) with a formation
+    of ``radii`` (``alive`` models) standing at each row of ``xs``/``ys``: one numpy pass for
+    a deployment grid on a terrain table instead of one check a point (issue 13). Every test
+    is :func:`legal_end`'s arithmetic element by element (the same bits): on the table, each
+    model standable, no bases overlapping, in cohesion (a two-term sum and a square root are
+    rounded the same whatever the array's shape)."""
+    x, y, r = xs[:, alive], ys[:, alive], radii[alive]
+    ok: BoolArray = np.asarray(
+        ((x - r >= -TOL) & (x + r <= table.width + TOL)).all(axis=1)
+        & ((y - r >= -TOL) & (y + r <= table.depth + TOL)).all(axis=1),
+        dtype=np.bool_,
+    )
+    for radius in np.unique(r).tolist():  # standable is asked of one base size at a time
+        cols = r == radius
+        rows = np.flatnonzero(ok)
+        pts = np.stack((x[rows][:, cols], y[rows][:, cols]), axis=-1).reshape(-1, 2)
+        stand = standable(table, pts, radius - CLEARANCE).reshape(len(rows), int(cols.sum()))
+        ok[rows] = stand.all(axis=1)
+    n = len(r)
+    if n < 2 or not ok.any():
+        return ok
+    rows = np.flatnonzero(ok)
+    c = np.stack((x[rows], y[rows]), axis=-1)
+    diff = c[:, :, None, :] - c[:, None, :, :]
+    g = np.sqrt((diff * diff).sum(axis=-1)) - r[None, :, None] - r[None, None, :]
+    diagonal = np.eye(n, dtype=np.bool_)[None, :, :]
+    g = np.where(diagonal, np.inf, g)
+    fine = ~(g < -TOL).any(axis=(1, 2))  # overlaps
+    fine &= ~(g.min(axis=2) > COHESION + TOL).any(axis=1)  # is_coherent: each within 1"
+    fine &= np.where(diagonal, 0.0, g).max(axis=(1, 2)) <= GFF_SPREAD + TOL  # all within 6"
+    ok[rows] = fine
+    return ok
+
+
 # --- settling wished-for positions into legal ones -----------------------------------------
 
 

@@ -178,9 +178,10 @@ class NavGraph:
         return free[:n], free[n:], ok
 
     def climb(self, a: FloatArray, b: FloatArray) -> FloatArray:
-        """Vertical inches climbed or dropped along each segment (crossing elevated edges)."""
-        if len(self.climb_h) == 0 or len(a) == 0:
-            return np.zeros(len(a))
+        """Vertical inches climbed or dropped along each segment ``a[i] -> b[i]`` (``a`` may
+        be one row: every segment from that point) crossing elevated edges."""
+        if len(self.climb_h) == 0 or len(b) == 0:
+            return np.zeros(len(b))
         out: FloatArray = (
             crossings(a, b, self.climb_a, self.climb_b).astype(np.float64) @ self.climb_h
         )
@@ -192,7 +193,7 @@ class NavGraph:
         d = b - a
         out: FloatArray = np.hypot(d[:, 0], d[:, 1])
         if len(self.climb_h):
-            start = np.broadcast_to(a, b.shape) if a.ndim == 1 else a
+            start = a[None, :] if a.ndim == 1 else a  # a fan: one start
             out = out + self.climb(start, b)
         return out
 
