@@ -1012,6 +1012,20 @@ that a terrain table's deployment leaves no point to the one-point check before 
 (and under half after) with the same answers, tests/table/test_kernels.py the new function against
 numpy's matrix. Left: sight's terrain trace (`_trace_terrain`, 0.53 s of the four games) and
 `NavGraph.clear` were not touched.
+
+The seventeenth session's side-by-side measurements (`farm-bench --vs`, whole processes in
+turn, CPU, load 2-4 beside a helper). Against the bench table's commit ae6a6b9 (six 300-point
+games a process, 20 pairs): main with spd22's kernel 0.79 (0.66 to 1.09), so the table's 192
+ms is about 150 ms today; the kernel against `OPRLAB_PURE=1` in the same tree 0.91; 600 points
+(two games a process, 5 pairs) 0.74. Against the code just before issue 13's first step
+(1af4b01, the code the issue measured; seeds 1-10 and the warm-up game, 10 pairs): main's `rules`
+0.66 and main's `rules-v1` (the commander that code had) 0.55 of its CPU, imports included:
+about 1.6 and 2.0 times as fast in the games alone. Read in one process, that code's 300-point
+games took 220 to 560 ms a game on this machine within minutes (the issue gives 480 ms), so
+its absolute baseline moves with the machine and only a ratio measured side by side holds: by
+that measure the games are 2.0 times as fast as the issue's own (the same commander), not the
+3.2 that about 150 ms against 480 ms would suggest, and the issue's 5 times is about 2.5 times
+further on.
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).
