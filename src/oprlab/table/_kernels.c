@@ -57,13 +57,10 @@ check_len(Py_buffer *buf, Py_ssize_t doubles, const char *name)
     return 0;
 }
 
-/* Whether each segment a -> b[i] (i < k) properly crosses any edge p[j] -> q[j] (j < m), as
- * blockers.crossed_from_numpy works it out: with w = p - a, e = q - p, d = b - a,
- * o1 = dx*wy - dy*wx, den = dx*ey - dy*ex, o3 = ey*wx - ex*wy, a pair crosses when both
- * (o1 + den)*o1 and (o3 - den)*o3 are below -1e-12. `edge` holds 5 doubles an edge. */
+/* Each edge's numbers for the segments from (ax, ay): w = p - a, e = q - p and the side of a
+ * from the edge, o3 = ey*wx - ex*wy; `edge` holds 5 doubles an edge. */
 static void
-fan(double ax, double ay, const double *pb, Py_ssize_t k, const double *pp, const double *pq,
-    Py_ssize_t m, double *edge, char *hit)
+edge_rows(double ax, double ay, const double *pp, const double *pq, Py_ssize_t m, double *edge)
 {
     for (Py_ssize_t j = 0; j < m; j++) {
         double px = pp[2 * j], py = pp[2 * j + 1];
@@ -76,6 +73,17 @@ fan(double ax, double ay, const double *pb, Py_ssize_t k, const double *pp, cons
         row[3] = ey;
         row[4] = ey * wx - ex * wy; /* side of a from the edge */
     }
+}
+
+/* Whether each segment a -> b[i] (i < k) properly crosses any edge p[j] -> q[j] (j < m), as
+ * blockers.crossed_from_numpy works it out: with d = b - a and edge_rows' numbers,
+ * o1 = dx*wy - dy*wx, den = dx*ey - dy*ex, a pair crosses when both (o1 + den)*o1 and
+ * (o3 - den)*o3 are below -1e-12. */
+static void
+fan(double ax, double ay, const double *pb, Py_ssize_t k, const double *pp, const double *pq,
+    Py_ssize_t m, double *edge, char *hit)
+{
+    edge_rows(ax, ay, pp, pq, m, edge);
     for (Py_ssize_t i = 0; i < k; i++) {
         double dx = pb[2 * i] - ax, dy = pb[2 * i + 1] - ay;
         char crossed = 0;
@@ -97,74 +105,13 @@ fan(double ax, double ay, const double *pb, Py_ssize_t k, const double *pp, cons
     }
 }
 
-/* crossed(a, b, p, q, out): whether each segment a -> b[i] properly crosses any edge
- * p[j] -> q[j]; `a` one point (a fan: each edge's side of it worked out once) or one a
- * segment (blockers.crossings' rows: its o3 is -(ex*wy - ey*wx), the same number up to the
- * sign of a zero, which no product below -1e-12 can see). */
-static PyObject *
-crossed(PyObject *self, PyObject *args)
-{
-    PyObject *objs[5];
-    Py_buffer bufs[5];
-    if (!PyArg_UnpackTuple(args, "crossed", 5, 5, &objs[0], &objs[1], &objs[2], &objs[3],
-                           &objs[4])
-        || get_all(objs, bufs, 5, "crossed") < 0)
-        return NULL;
-    Py_buffer a = bufs[0], b = bufs[1], p = bufs[2], q = bufs[3], out = bufs[4];
-    PyObject *result = NULL;
-    double stack[5 * STACK_EDGES];
-    double *edge = stack;
-    Py_ssize_t k = b.len / (Py_ssize_t)(2 * sizeof(double));
-    Py_ssize_t m = p.len / (Py_ssize_t)(2 * sizeof(double));
-    int one = a.len == (Py_ssize_t)(2 * sizeof(double));
-    if ((!one && check_len(&a, 2 * k, "a")) || check_len(&b, 2 * k, "b")
-        || check_len(&p, 2 * m, "p") || check_len(&q, 2 * m, "q"))
-        goto done;
-    if (out.len != k) {
-        PyErr_SetString(PyExc_ValueError, "out: one byte a segment");
-        goto done;
-    }
-    if (m > STACK_EDGES) {
-        edge = PyMem_Malloc(5 * (size_t)m * sizeof(double));
-        if (edge == NULL) {
-            PyErr_NoMemory();
-            goto done;
-        }
-    }
-    const double *pa = a.buf, *pb = b.buf, *pp = p.buf, *pq = q.buf;
-    char *hit = out.buf;
-    if (one)
-        fan(pa[0], pa[1], pb, k, pp, pq, m, edge, hit);
-    else
-        for (Py_ssize_t i = 0; i < k; i++)
-            fan(pa[2 * i], pa[2 * i + 1], pb + 2 * i, 1, pp, pq, m, edge, hit + i);
-    Py_INCREF(Py_None);
-    result = Py_None;
-done:
-    if (edge != stack)
-        PyMem_Free(edge);
-    for (int i = 0; i < 5; i++)
-        PyBuffer_Release(&bufs[i]);
-    return result;
-}
-
 /* The pairs of fan(): hit[i*m + j] whether segment a -> b[i] properly crosses edge j, every
  * pair tested (blockers.crossings' matrix, for the climb over elevated edges). */
 static void
 fan_pairs(double ax, double ay, const double *pb, Py_ssize_t k, const double *pp,
           const double *pq, Py_ssize_t m, double *edge, char *hit)
 {
-    for (Py_ssize_t j = 0; j < m; j++) {
-        double px = pp[2 * j], py = pp[2 * j + 1];
-        double wx = px - ax, wy = py - ay;
-        double ex = pq[2 * j] - px, ey = pq[2 * j + 1] - py;
-        double *row = edge + 5 * j;
-        row[0] = wx;
-        row[1] = wy;
-        row[2] = ex;
-        row[3] = ey;
-        row[4] = ey * wx - ex * wy;
-    }
+    edge_rows(ax, ay, pp, pq, m, edge);
     for (Py_ssize_t i = 0; i < k; i++) {
         double dx = pb[2 * i] - ax, dy = pb[2 * i + 1] - ay;
         char *out = hit + i * m;
@@ -178,16 +125,19 @@ fan_pairs(double ax, double ay, const double *pb, Py_ssize_t k, const double *pp
     }
 }
 
-/* crossings(a, b, p, q, out): out[i, j] (k*m bytes) whether segment a -> b[i] properly
- * crosses edge p[j] -> q[j], as crossed() tests a pair; `a` one point or one a segment. */
+/* What crossed() and crossings() share: read the segments a -> b[i] and the edges
+ * p[j] -> q[j] (`a` one point, a fan: each edge's side of it worked out once; or one a
+ * segment), check the answer's room (a byte a segment, or with `pairs` a byte a segment and
+ * edge) and run fan() or fan_pairs(). With `a` one a segment, blockers.crossings has
+ * o3 = -(ex*wy - ey*wx): the same number up to the sign of a zero, which no product below
+ * -1e-12 can see. */
 static PyObject *
-crossings(PyObject *self, PyObject *args)
+segments(PyObject *args, const char *name, int pairs)
 {
     PyObject *objs[5];
     Py_buffer bufs[5];
-    if (!PyArg_UnpackTuple(args, "crossings", 5, 5, &objs[0], &objs[1], &objs[2], &objs[3],
-                           &objs[4])
-        || get_all(objs, bufs, 5, "crossings") < 0)
+    if (!PyArg_UnpackTuple(args, name, 5, 5, &objs[0], &objs[1], &objs[2], &objs[3], &objs[4])
+        || get_all(objs, bufs, 5, name) < 0)
         return NULL;
     Py_buffer a = bufs[0], b = bufs[1], p = bufs[2], q = bufs[3], out = bufs[4];
     PyObject *result = NULL;
@@ -199,8 +149,9 @@ crossings(PyObject *self, PyObject *args)
     if ((!one && check_len(&a, 2 * k, "a")) || check_len(&b, 2 * k, "b")
         || check_len(&p, 2 * m, "p") || check_len(&q, 2 * m, "q"))
         goto done;
-    if (out.len != k * m) {
-        PyErr_SetString(PyExc_ValueError, "out: one byte a segment and edge");
+    if (out.len != (pairs ? k * m : k)) {
+        PyErr_Format(PyExc_ValueError, "%s: out: one byte a segment%s", name,
+                     pairs ? " and edge" : "");
         goto done;
     }
     if (m > STACK_EDGES) {
@@ -212,11 +163,13 @@ crossings(PyObject *self, PyObject *args)
     }
     const double *pa = a.buf, *pb = b.buf, *pp = p.buf, *pq = q.buf;
     char *hit = out.buf;
+    Py_ssize_t stride = pairs ? m : 1;
     if (one)
-        fan_pairs(pa[0], pa[1], pb, k, pp, pq, m, edge, hit);
+        (pairs ? fan_pairs : fan)(pa[0], pa[1], pb, k, pp, pq, m, edge, hit);
     else
         for (Py_ssize_t i = 0; i < k; i++)
-            fan_pairs(pa[2 * i], pa[2 * i + 1], pb + 2 * i, 1, pp, pq, m, edge, hit + i * m);
+            (pairs ? fan_pairs : fan)(pa[2 * i], pa[2 * i + 1], pb + 2 * i, 1, pp, pq, m, edge,
+                                      hit + i * stride);
     Py_INCREF(Py_None);
     result = Py_None;
 done:
@@ -225,6 +178,21 @@ done:
     for (int i = 0; i < 5; i++)
         PyBuffer_Release(&bufs[i]);
     return result;
+}
+
+/* crossed(a, b, p, q, out): whether each segment a -> b[i] properly crosses any edge. */
+static PyObject *
+crossed(PyObject *self, PyObject *args)
+{
+    return segments(args, "crossed", 0);
+}
+
+/* crossings(a, b, p, q, out): out[i, j] (k*m bytes) whether segment a -> b[i] properly
+ * crosses edge p[j] -> q[j], as crossed() tests a pair. */
+static PyObject *
+crossings(PyObject *self, PyObject *args)
+{
+    return segments(args, "crossings", 1);
 }
 
 /* inside(points, nx, ny, d, out): whether each point lies strictly inside any polygon given

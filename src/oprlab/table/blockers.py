@@ -148,12 +148,7 @@ def crossings_compiled(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArra
     out = np.zeros((len(b), len(p)), dtype=np.bool_)
     if out.size == 0:
         return out
-    try:
-        compiled.crossings(a, b, p, q, out)
-    except (BufferError, TypeError, ValueError):  # strided, or not float64: copied
-        a, b, p, q = _contiguous(a, b, p, q)
-        compiled.crossings(a, b, p, q, out)
-    return out
+    return _run(compiled.crossings, a, b, p, q, out)
 
 
 def crossed_any_compiled(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> BoolArray:
@@ -167,12 +162,24 @@ def _crossed(a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray) -> Bool
     """The kernel's crossing test: ``a`` one point (a fan) or one a segment."""
     compiled = _COMPILED
     assert compiled is not None
-    out = np.empty(len(b), dtype=np.bool_)
+    return _run(compiled.crossed, a, b, p, q, np.empty(len(b), dtype=np.bool_))
+
+
+def _run(
+    kernel: Callable[[FloatArray, FloatArray, FloatArray, FloatArray, BoolArray], None],
+    a: FloatArray,
+    b: FloatArray,
+    p: FloatArray,
+    q: FloatArray,
+    out: BoolArray,
+) -> BoolArray:
+    """``kernel(a, b, p, q, out)``, the arrays copied to C-contiguous float64 first only when
+    it refuses them (strided, or another type), and ``out``."""
     try:
-        compiled.crossed(a, b, p, q, out)
+        kernel(a, b, p, q, out)
     except (BufferError, TypeError, ValueError):  # strided, or not float64: copied
         a, b, p, q = _contiguous(a, b, p, q)
-        compiled.crossed(a, b, p, q, out)
+        kernel(a, b, p, q, out)
     return out
 
 
