@@ -393,11 +393,11 @@ class Blockers:
     def contains(self, points: FloatArray) -> BoolArray:
         """Which points lie strictly inside any of the polygons (in C where
         :mod:`oprlab.table.kernels` says so: the same sides, so the same answers)."""
-        if not self.polygons or len(points) == 0:
-            return np.zeros(len(points), dtype=np.bool_)
         compiled = _COMPILED
         if compiled is None:
             return self.contains_numpy(points)
+        if not self.polygons or len(points) == 0:
+            return np.zeros(len(points), dtype=np.bool_)
         out = np.empty(len(points), dtype=np.bool_)
         try:
             compiled.inside(points, self.nx, self.ny, self.d, self.nx.shape[1], out)

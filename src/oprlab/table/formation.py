@@ -68,10 +68,12 @@ def check_system(system: str) -> str:
 def gaps(
     centres_a: FloatArray, radii_a: FloatArray, centres_b: FloatArray, radii_b: FloatArray
 ) -> FloatArray:
-    """Edge-to-edge distances ``(len(a), len(b))`` between round bases (negative = overlap)."""
-    diff = centres_a[:, None, :] - centres_b[None, :, :]
+    """Edge-to-edge distances ``(len(a), len(b))`` between round bases (negative = overlap);
+    centres and radii may carry leading dimensions (one set of bases a row), each row worked
+    out as on its own (the same bits)."""
+    diff = centres_a[..., :, None, :] - centres_b[..., None, :, :]
     dist = np.sqrt((diff * diff).sum(axis=-1))
-    out: FloatArray = dist - radii_a[:, None] - radii_b[None, :]
+    out: FloatArray = dist - radii_a[..., :, None] - radii_b[..., None, :]
     return out
 
 
@@ -431,8 +433,7 @@ def fits_alone_at(
         return ok
     rows = np.flatnonzero(ok)
     c = np.stack((x[rows], y[rows]), axis=-1)
-    diff = c[:, :, None, :] - c[:, None, :, :]
-    g = np.sqrt((diff * diff).sum(axis=-1)) - r[None, :, None] - r[None, None, :]
+    g = gaps(c, r, c, r)  # a row a point, as legal_end's overlaps and is_coherent ask it
     diagonal = np.eye(n, dtype=np.bool_)[None, :, :]
     g = np.where(diagonal, np.inf, g)
     fine = ~(g < -TOL).any(axis=(1, 2))  # overlaps
