@@ -8,7 +8,7 @@ import icepool
 import numpy as np
 import numpy.typing as npt
 
-from bench.harness import Result, measure
+from bench.harness import Result, measure, prose
 from oprlab.analysis.montecarlo import simulate_attacks
 from oprlab.mechanics.d6 import D6
 from oprlab.rules.gff import exact, fast
@@ -17,21 +17,7 @@ from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
 from oprlab.rules.gff.resolve import Roller, resolve_attack
 
 TITLE = "GFF attacks: exact odds and Monte Carlo"
-NOTES = """
-The query: 20 attack dice at Quality 4+ with Rending and Deadly(3), shooting a single model with
-Defense 4+, Tough(3) and Regeneration (which Rending ignores); it gives the distributions of hits,
-wounds and casualties and the chances of Destroyed and Shaken. Fast path: float odds by numpy
-convolution; each weapon's dice and each target's wound-effect table are cached, so the cold call
-(every cache of the fast path cleared first) and the warm call are shown apart; so is a query where
-Deadly meets a five-model target (the 20 dice plus 10 rifles at five Tough(3) models: the Deadly
-dice move the wound-track position die by die). icepool: the same query written independently as
-icepool dice (one die's outcome as a Die, 20 of them summed, then the wound effect); its hits and
-wounds pmfs and the Destroyed and Shaken odds must equal ours within 1e-9 or the benchmark fails,
-and the name shows how many times faster the fast path is. Exact: the same odds as Fractions. Monte
-Carlo: attack sequences per second on one core, vectorised with numpy (d6 faces drawn as arrays and
-looked up in tables made from the rules hooks) for 5 to 40 dice, and the sequential driver that
-rolls one check at a time (the one that also plays the clock).
-"""
+NOTES = prose("attacks")
 
 QUALITY = 4
 DEFENSE = 4

@@ -7,7 +7,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.harness import Result
+from bench.harness import Result, prose
 from oprlab.analysis.lab.design import build_cells
 from oprlab.analysis.lab.model import parse_experiment
 from oprlab.analysis.lab.run import run_experiment
@@ -16,12 +16,7 @@ from oprlab.players import get_commander
 from oprlab.rng import child_seed, commander_stream
 
 TITLE = "Balance lab overhead (GFF 150 pts, d6 and clock, rules commanders, open table)"
-NOTES = """
-The same games (2 cells x SEEDS seeds x 2 seats) played by a plain loop over ``play_game`` and
-by ``run_experiment`` in this process (``n_jobs=1``), CPU time of this process. The lab adds the
-round and decision hooks (first player, lead changes), the points lost, one committed DuckDB
-insert per game and the stopping look. Measured on the 2-core machine: see docs/experiments.md.
-"""
+NOTES = prose("lab")
 
 SEEDS = 3
 TEXT = f"""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bench.harness import Result, measure
+from bench.harness import Result, measure, prose
 from oprlab.mechanics import Check, Owner, Test, get_mechanic
 from oprlab.mechanics.d6 import face_table
 from oprlab.mechanics.dq import opposed_result_dist, quality_dist
@@ -14,12 +14,7 @@ from oprlab.units.model import Army, Unit
 from oprlab.units.text import format_army_text, parse_army_text
 
 TITLE = "Checks and army import"
-NOTES = """
-Exact: listing every outcome of one check with its probability (cached per check after the
-first call, as the attack pipeline uses it). Sampled: drawing outcomes with an injected numpy
-Generator, one at a time and vectorised. Import: a 2,000-point list made of the bundled sample
-units, read from Army Forge text and JSON.
-"""
+NOTES = prose("mechanics")
 
 
 def _big_army() -> Army:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from bench.harness import Result, measure
+from bench.harness import Result, measure, prose
 from oprlab.game import geometry
 from oprlab.game.play import play_game
 from oprlab.players import get_commander
@@ -27,56 +27,7 @@ from oprlab.table.terrain import generate_table
 from oprlab.units.load import load_army
 
 TITLE = "Movement on the table"
-NOTES = """
-Tables are 48"x48" with 10 or 25 random rectangles (2-8" a side, turned at random) crowded
-between the deployment zones, half impassable and half difficult (a stress test: most moves must
-detour), and a table from `generate_table(1, pieces=20)` (the Riverside presets: hills, forests,
-lakes, forest walls, ruins, ramps, barricades). A move is one unit's Rush (12") toward a
-goal in the far half, round terrain and past another unit, as `move_unit` plays it: the centre's
-path, the models' spots, every model's path and the difficult-terrain choice. Moves cycle
-through 16 starts and goals per table. The navigation graph (corners of the inflated obstacles,
-all-pairs shortest paths) is built once per table and base size and cached; its build time is
-shown on its own and grows with the square of the obstacle corners (times their edges for the
-visibility test). A move on an open stretch costs a few numpy calls per model; a move that has
-to search round terrain costs a visibility test from its ends to every corner, so it grows
-with the number of pieces; bigger units pay per model for spots and paths. Other units'
-obstacles (and what the search learnt among them) are kept while those units stand still, so
-the cycled moves here, past one unit that never moves, reuse them as a game's moves do.
-
-A game's table moves: a GFF game between rules commanders (seed 1, the bundled shooty and melee
-lists, open table) is played once with every call into the table layer's moves recorded
-(`move_unit`, `charge_move`, `pile_in`, `separate`: arguments and a hash of the answer), then
-the calls are made again in order, with the caches a game fills move by move emptied first;
-a replay fails if any answer changed. Its time is the movement share of one game without a
-profiler's distortion. On a busy machine, compare checkouts by instructions rather than time
-(`perf stat -e instructions:u`): issue 13's table steps took the recorded moves of ten 300-pt
-games from 5.05 to 4.29 G instructions (-15%) with every answer the same.
-
-Issue 13's movement steps after those (every answer the same: the recorded moves' digests,
-every golden and performance hash): a path end inside another unit (a move toward an enemy)
-escapes to a free point without testing the rings of escape points that lie inside that unit's
-blocker (`Blockers.depth`), and tests the rest 128 points at a time (32 since spd18); a
-segment's ends and sample points are tested in one point test (`NavGraph.straight`: the
-centre's straight line, the models' lines); `Blockers.contains` tests every half-plane at once
-for a few points.
-Counted in instructions (`perf stat -e instructions:u`, load 8-13 while measured): the
-recorded moves of ten 300-pt games (seeds 1-10, 549 calls) 4.72 -> 4.12 G a replay (-13%);
-one open-table move 2.29 -> 2.08 M (-9%); whole games, rules commanders, the process less
-one with the imports and the warm-up game only: 150 pts (seeds 1-5) 2.84 -> 2.67 G (-6%),
-300 pts (seeds 1-10) 13.91 -> 13.28 G (-4.5%), 600 pts (seeds 1-3) 15.75
--> 15.10 G (-4%; 600 points still cost 3.8 times 300). The table's moves are now 0.41 G
-of a 300-pt game's 1.33 G (31%; 55 calls a game, about 4.7 M instructions for each of its
-88 decisions). Where the recorded moves' time goes now
-(cProfile of the same replay): unit moves 66% (the centre's path 42%: A* among the other
-units 28%, of which its sight-line tests 18%, escaping from inside a unit 5%; the formation's
-spots and the models' paths 22%), charges 28% (charge move 17%, pile-in 6%, separating 6%);
-building the blockers is 9.5% within those. Tried and dropped: a reduced visibility graph (A*
-leaving a blocker corner only along lines tangent to its polygon) found a longer path in a
-terrain game, because the graph has no nodes where blockers meet terrain or the table edge,
-so its shortest paths may bend at a corner without wrapping it; and a fast path carrying the
-formation along the centre's path with every model straight in one test: it makes the same
-numpy calls as the general way (an open-table move -8%, games no faster).
-"""
+NOTES = prose("movement")
 
 T = TerrainType
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import shapely  # type: ignore[import-untyped, unused-ignore]
 
-from bench.harness import Result, measure
+from bench.harness import Result, measure, prose
 from oprlab.rng import make_rng
 from oprlab.table.cover import los_and_cover, los_and_cover_all
 from oprlab.table.model import MM_PER_INCH, Placement, Table, TerrainType
@@ -15,17 +15,7 @@ from oprlab.table.sight import SightCache
 from oprlab.table.terrain import generate_table, piece_polygon
 
 TITLE = "Table: line of sight and cover"
-NOTES = """
-One shooting activation of a 300-point game: a 5-model unit (25mm bases) in its deployment zone
-checks line of sight and cover against each of 8 enemy units of 1, 3, 5, 10, 5, 2, 10 and 1
-models (37 models) standing in the other half of a generated 20-piece table, each enemy unit
-with the other seven as possible blockers. One activation is 8 calls of `los_and_cover` (5 x 37
-= 185 shooter-target model pairs); Riverside traces 30 sight lines per pair (sampled bases),
-GFF one centre line for sight plus the sampled lines for cover. "cold" starts every activation
-with an empty SightCache; "cached" repeats it with nothing moved (the cache keys on the bytes of
-every position). The scaling rows vary the shooters, the enemy models and the pieces, Riverside,
-cold.
-"""
+NOTES = prose("table")
 
 RADIUS = 25 / MM_PER_INCH / 2
 ENEMY_SIZES = (1, 3, 5, 10, 5, 2, 10, 1)

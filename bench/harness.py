@@ -14,6 +14,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
+#: Each suite's prose for docs/benchmarks.md, one Markdown file a suite: it is most of what the
+#: doc says, kept out of the suites' code so that a paragraph is edited as text, once.
+NOTES_DIR = Path(__file__).parent / "notes"
+
+
+def prose(name: str) -> str:
+    """A suite's prose (``bench/notes/NAME.md``), led by a blank line as the doc sets it."""
+    return "\n" + (NOTES_DIR / f"{name}.md").read_text(encoding="utf-8")
+
 
 @dataclass(frozen=True)
 class Result:
