@@ -71,7 +71,8 @@ def register(name: str) -> None:
     rules commander and of :data:`~oprlab.players.search.PORTFOLIO`'s scripts; ``p2``: those
     picks added to the rules scorer's ``k`` candidates; ``p3``: the picks of
     :data:`~oprlab.players.search.WIDE`'s scripts; ``l3``: from round 3 on, each candidate
-    played to the game's end ``n`` times (``n4``; default 2) and valued by the result).
+    played to the game's end ``n`` times (``n4``; default 2) and valued by the result; ``u1``:
+    each activation of a continuation rolls dice keyed on the sample, round and unit).
     Without ``b`` the budget is :data:`R3_BUDGET` (24), the one every variant in
     docs/commanders.md was measured at before ``search`` r4 made 48 the default, so their
     commands still play the same games."""
@@ -101,6 +102,7 @@ def register(name: str) -> None:
                     "p": "portfolio",
                     "l": "late",
                     "n": "late_samples",
+                    "u": "keyed",
                 }[part[0]]
             ] = int(part[1:])
     COMMANDERS[name] = partial(SearchCommander, **kw)

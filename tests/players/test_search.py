@@ -525,3 +525,25 @@ def test_search_reply_spec_and_replay() -> None:
         assert search.searched > 1 and len(state.log.events) > len(start.log.events)
         logs.append(state.log.events)
     assert logs[0] == logs[1] and logs[0] is not logs[1]
+
+
+def test_keyed_dice_roll_a_units_activation_alike_whatever_came_before() -> None:
+    """With keyed dice (``sx-...-u1``) each activation of a continuation rolls dice keyed on the
+    sample, the round and the unit: two copies that differ only in how many dice their history
+    rolled play the same activations with the same results; on one stream they do not."""
+    state, _ = _first_activation(3)
+    rules = find_system("gff")
+
+    def played(key: int | None) -> list[Any]:
+        games = []
+        for extra in (0, 7):
+            game = state.clone(np.random.Generator(np.random.PCG64(21)))
+            game.rng.random(extra)  # a history that rolled more dice
+            SearchCommander(seed=5, keyed=key is not None)._play_on(rules, game, 1, 0, 6, key)
+            games.append(pickle.dumps((game.units, game.log.events)))
+        return games
+
+    keyed, plain = played(99), played(None)
+    assert keyed[0] == keyed[1]
+    assert plain[0] != plain[1]  # the scene's activations roll dice that matter
+    assert played(98)[0] != keyed[0]  # another sample's key rolls other dice

@@ -28,6 +28,7 @@ the value reads the OPR game state (markers, units), which the rules commander a
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import partial
@@ -207,6 +208,7 @@ class SearchCommander:
         portfolio: int = 0,
         late: int = 0,
         late_samples: int = SAMPLES,
+        keyed: bool = False,
     ) -> None:
         head = head or ("search-end" if endgame else "search")
         self.name = head if budget == base else f"{head}:{budget}"  # base: the form's own
@@ -216,6 +218,10 @@ class SearchCommander:
         self.own, self.halve, self.strata = own, halve, strata
         self.replies, self.worst = replies, worst
         self.learned = learned
+        # each activation of a continuation rolls dice keyed on (sample, round, unit), so the
+        # candidates' continuations roll the same dice for the same unit's activation however
+        # many dice the activations before it rolled
+        self.keyed = keyed
         self.through = bool(through)  # playouts go on past the round's end (bench variants)
         self.rng = own_generator(seed)
         self.guide = RulesCommander(seed)  # prunes, and decides everything not searched
@@ -318,15 +324,27 @@ class SearchCommander:
         self.nodes += self._play_on(rules, game, start, 1, horizon)
         return self._value(game, side)
 
-    def _play_on(self, rules: RuleSystem, game: Any, start: int, nodes: int, horizon: int) -> int:
+    def _play_on(
+        self,
+        rules: RuleSystem,
+        game: Any,
+        start: int,
+        nodes: int,
+        horizon: int,
+        key: int | None = None,
+    ) -> int:
         """The rules commander plays both sides of ``game`` on, to the end of round ``start``
         (with ``through``, of the game) or ``horizon`` decisions in all (``nodes`` already
-        played); the decisions then."""
+        played); the decisions then. With ``key`` each activation rolls dice keyed on it, the
+        round and the unit (:func:`_keyed_dice`)."""
         while not game.done and (self.through or game.round == start) and nodes < horizon:
             actions = rules.legal_actions(game)
             if not actions:
                 break
-            rules.apply(game, self.policy.choose(game, actions))
+            action = self.policy.choose(game, actions)
+            if key is not None and action.kind in ACTIVATIONS:
+                game.rng = _keyed_dice(key, game.round, action.unit)
+            rules.apply(game, action)
             nodes += 1
         return nodes
 
@@ -433,7 +451,8 @@ class SearchCommander:
         decisions) on with the dice reseeded to ``cont``, to the end of the round or
         ``horizon`` decisions in all; its value for ``side`` then."""
         game.rng = _dice(cont)
-        self.nodes += self._play_on(rules, game, start, nodes, horizon) - nodes
+        key = cont if self.keyed else None
+        self.nodes += self._play_on(rules, game, start, nodes, horizon, key) - nodes
         return self._value(game, side)
 
     def _answer(
@@ -506,6 +525,13 @@ def _strata(rows: Sequence[tuple[float, Any, int]], n: int) -> list[tuple[float,
 def _dice(seed: int) -> np.random.Generator:
     """A copy's own dice."""
     return np.random.Generator(np.random.PCG64(seed))
+
+
+def _keyed_dice(key: int, round_: int, unit: str) -> np.random.Generator:
+    """The dice of ``unit``'s activation in round ``round_`` of the continuation ``key``: the
+    same in every candidate's continuation, whatever the activations before it rolled."""
+    entropy = [int(key), int(round_), zlib.crc32(unit.encode("utf-8"))]
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(entropy)))
 
 
 #: The search's forms, as keyword arguments of :class:`SearchCommander`: ``search`` (the best
