@@ -10,7 +10,7 @@ system and matchup, and each commander's dangerous wounds and short charges per 
 side)::
 
     .venv/bin/python -m bench.habit_pairs OUT.jsonl 60 [rules-v1,rules] [--jobs 2] [--from K]
-        [--system gff] [--mirror]
+        [--system gff] [--mirror] [--keyed]
     .venv/bin/python -m bench.habit_pairs OUT.jsonl --report [rules]
     .venv/bin/python -m bench.habit_pairs B.jsonl --paired A.jsonl [NEW_IN_B [NEW_IN_A]]
     .venv/bin/python -m bench.habit_pairs OUT.json --diff N [rules,rules-v1] [--from K]
@@ -24,12 +24,16 @@ the K-th seed (to add games to a file). Each game's line records the markers eac
 at the end of each round (``held``), and ``--report`` gives their means per commander and army.
 ``--mirror`` plays the four 300-point lists each against itself in turn (a pair the armies
 cannot decide), and ``--report`` counts the pairs a commander won from both seats (``swept``).
-``--paired`` compares two files played on the same seeds: the mean over seeds of the newer
-commander's pair score in ``B`` less its pair score in ``A`` (the same opponent), with its
-normal 95% interval, and how many pairs did not move. ``--diff`` plays the first commander
-against the second and, at each of its decisions, asks the second what it would choose in the
-same position (the game follows the first): how often they differ, by round and the two
-kinds of action, written to ``OUT`` as JSON and printed; both score the same state, so where two
+``--keyed`` rolls each activation's dice from the seed, the round and the unit
+(:func:`~oprlab.rng.activation_dice`), so that two games of one seed that part (one commander for
+another, one habit more) roll the same dice for the same unit's activation after they part instead
+of every later die anew: a design with less noise between paired files (each line records ``"dice":
+"keyed"``; files of the two designs do not mix). ``--paired`` compares two files played on the same
+seeds: the mean over seeds of the newer commander's pair score in ``B`` less its pair score in ``A``
+(the same opponent), with its normal 95% interval, and how many pairs did not move. ``--diff`` plays
+the first commander against the second and, at each of its decisions, asks the second what it would
+choose in the same position (the game follows the first): how often they differ, by round and the
+two kinds of action, written to ``OUT`` as JSON and printed; both score the same state, so where two
 commanders part is counted, not guessed from results.
 """
 
@@ -50,13 +54,14 @@ from typing import Any
 from bench.harness import argument
 from oprlab.analysis.ladder import sweeps
 from oprlab.errors import UserError
+from oprlab.game.actions import ACTIVATIONS
 from oprlab.game.play import play_game
 from oprlab.game.systems import find_system
 from oprlab.players import get_commander
 from oprlab.players.base import COMMANDERS, REVISIONS
 from oprlab.players.rules.commander import RulesCommander
 from oprlab.players.rules.style import RULES, Style
-from oprlab.rng import commander_stream
+from oprlab.rng import activation_dice, commander_stream
 from oprlab.samples import sample_path
 from oprlab.table.deploy import mission_table
 from oprlab.units.formats import army_format
@@ -73,6 +78,9 @@ MATCHUPS = (
 PLAIN, MIRRORED = (0, 1), (2, 3, 4, 5)
 SYSTEMS = ("gff", "riverside")
 FIRST_SEED = 5000
+#: ``--keyed``: each activation rolls dice keyed on the game seed, the round and the unit
+#: (set before the workers start, so each inherits it)
+KEYED = False
 Task = tuple[str, int, str, str, int]
 
 
@@ -145,6 +153,8 @@ def play(task: Task) -> dict[str, Any]:
     cmds = [
         get_commander(n, commander_stream(seed, i), system=system) for i, n in enumerate((a, b))
     ]
+    if KEYED:
+        cmds = [KeyedDice(c, seed) for c in cmds]
     start = time.process_time()
     result, state = _game(system, m, cmds, seed)
     danger, short = [0, 0], [0, 0]
@@ -166,7 +176,23 @@ def play(task: Task) -> dict[str, Any]:
         "short": short,
         "held": held,
         "cpu": round(time.process_time() - start, 2),
+        **({"dice": "keyed"} if KEYED else {}),
     }
+
+
+class KeyedDice:
+    """``inner``'s choices, each activation it chooses rolling dice keyed on the game seed, the
+    round and the unit (both sides wrapped: every activation's dice), not the game's one
+    stream: the design's common random numbers."""
+
+    def __init__(self, inner: Any, seed: int) -> None:
+        self.inner, self.seed, self.name = inner, seed, inner.name
+
+    def choose(self, state: Any, actions: Any) -> Any:
+        action = self.inner.choose(state, actions)
+        if action.kind in ACTIVATIONS:
+            state.rng = activation_dice(self.seed, state.round, action.unit)
+        return action
 
 
 def _held(events: list[dict[str, Any]], rounds: int) -> list[list[int]]:
@@ -247,6 +273,21 @@ def report(path: str, new: str) -> list[str]:
     return out
 
 
+def dice_of(path: str) -> str | None:
+    """The dice design of a file's games (``"keyed"`` or ``"stream"``; ``None``: no file or no
+    game yet); a file that mixes them is refused."""
+    if not Path(path).exists():
+        return None
+    found = {
+        json.loads(line).get("dice", "stream")
+        for line in Path(path).read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    }
+    if len(found) > 1:
+        raise SystemExit(f"error: {path}: games of both dice designs ({sorted(found)})")
+    return found.pop() if found else None
+
+
 def _pair_scores(path: str, who: str) -> dict[tuple[str, int], float]:
     """Each seed's pair score (both seats played) for ``who``, by system and seed."""
     games: dict[tuple[str, int], list[float]] = defaultdict(list)
@@ -263,6 +304,11 @@ def _pair_scores(path: str, who: str) -> dict[tuple[str, int], float]:
 def paired(path_b: str, path_a: str, who_b: str, who_a: str) -> list[str]:
     """The paired difference of two files' pair scores on the seeds both played, per system
     and matchup: the seeds' own noise cancels, so two variants separate on fewer pairs."""
+    if dice_of(path_b) != dice_of(path_a):
+        raise SystemExit(
+            f"error: {path_b} rolls {dice_of(path_b)} dice and {path_a} {dice_of(path_a)}:"
+            " paired files must share the design (both --keyed or neither)"
+        )
     b, a = _pair_scores(path_b, who_b), _pair_scores(path_a, who_a)
     out = []
     for system in (None, *SYSTEMS):
@@ -328,7 +374,7 @@ def differences(games: list[dict[str, Any]]) -> list[str]:
 
 USAGE = (
     "python -m bench.habit_pairs OUT.jsonl N [OLD,NEW] [--jobs J] [--from K] [--system S]"
-    " [--mirror]"
+    " [--mirror] [--keyed]"
     " | OUT.jsonl --report [NAME] | B.jsonl --paired A.jsonl [NEW_IN_B [NEW_IN_A]]"
     " | OUT.json --diff N [FIRST,SECOND] [--from K] [--system S]"
 )
@@ -348,6 +394,14 @@ def main(argv: list[str]) -> None:
         print("\n".join(report(path, rest[0] if rest else "rules")))
         return
     design = MIRRORED if "--mirror" in argv else PLAIN
+    global KEYED
+    KEYED = "--keyed" in argv
+    if dice_of(path) not in (None, "keyed" if KEYED else "stream"):
+        raise SystemExit(
+            f"error: {path} holds games of the {dice_of(path)} dice design: add to it "
+            + ("without" if KEYED else "with")
+            + " --keyed, or write another file"
+        )
     opts = {
         k: int(argument(argv, argv.index(k) + 1, k, USAGE, number=True))
         for k in ("--jobs", "--from")

@@ -13,6 +13,7 @@ experiments), and one seed is still one game. Series derive each game's seed wit
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -85,6 +86,14 @@ def commander_stream(seed: int, side: int) -> np.random.SeedSequence:
     if side not in (0, 1):
         raise OptionError("side out of range", value=side, expected="0 or 1")
     return stream(seed, STREAMS[2 + side])
+
+
+def activation_dice(key: int, round_: int, unit: str) -> np.random.Generator:
+    """The dice of ``unit``'s activation in round ``round_`` under ``key``: the same whatever
+    the activations before it rolled (common random numbers for two games that part: a
+    search's candidates, two commanders or two rules on one seed)."""
+    entropy = [int(key), int(round_), zlib.crc32(unit.encode("utf-8"))]
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(entropy)))
 
 
 def own_generator(seed: SeedLike) -> np.random.Generator:

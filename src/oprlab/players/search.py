@@ -28,7 +28,6 @@ the value reads the OPR game state (markers, units), which the rules commander a
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import partial
@@ -45,7 +44,7 @@ from oprlab.players.base import COMMANDERS, TUNED
 from oprlab.players.rules.style import RULES, STYLES, Style
 from oprlab.players.rules_commander import OBJECTIVE_VALUE, RulesCommander
 from oprlab.players.search_value import WEIGHTS, standing, win_value
-from oprlab.rng import MAX_SEED, SeedLike, own_generator
+from oprlab.rng import MAX_SEED, SeedLike, activation_dice, own_generator
 
 __all__ = [
     "CANDIDATES",
@@ -336,14 +335,14 @@ class SearchCommander:
         """The rules commander plays both sides of ``game`` on, to the end of round ``start``
         (with ``through``, of the game) or ``horizon`` decisions in all (``nodes`` already
         played); the decisions then. With ``key`` each activation rolls dice keyed on it, the
-        round and the unit (:func:`_keyed_dice`)."""
+        round and the unit (:func:`~oprlab.rng.activation_dice`)."""
         while not game.done and (self.through or game.round == start) and nodes < horizon:
             actions = rules.legal_actions(game)
             if not actions:
                 break
             action = self.policy.choose(game, actions)
             if key is not None and action.kind in ACTIVATIONS:
-                game.rng = _keyed_dice(key, game.round, action.unit)
+                game.rng = activation_dice(key, game.round, action.unit)
             rules.apply(game, action)
             nodes += 1
         return nodes
@@ -525,13 +524,6 @@ def _strata(rows: Sequence[tuple[float, Any, int]], n: int) -> list[tuple[float,
 def _dice(seed: int) -> np.random.Generator:
     """A copy's own dice."""
     return np.random.Generator(np.random.PCG64(seed))
-
-
-def _keyed_dice(key: int, round_: int, unit: str) -> np.random.Generator:
-    """The dice of ``unit``'s activation in round ``round_`` of the continuation ``key``: the
-    same in every candidate's continuation, whatever the activations before it rolled."""
-    entropy = [int(key), int(round_), zlib.crc32(unit.encode("utf-8"))]
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(entropy)))
 
 
 #: The search's forms, as keyword arguments of :class:`SearchCommander`: ``search`` (the best
