@@ -25,7 +25,7 @@ at the end of each round (``held``), and ``--report`` gives their means per comm
 ``--mirror`` plays the four 300-point lists each against itself in turn (a pair the armies
 cannot decide), and ``--report`` counts the pairs a commander won from both seats (``swept``).
 ``--keyed`` rolls each activation's dice from the seed, the round and the unit
-(:func:`~oprlab.rng.activation_dice`), so that two games of one seed that part (one commander for
+(``play_game``'s keyed dice), so that two games of one seed that part (one commander for
 another, one habit more) roll the same dice for the same unit's activation after they part instead
 of every later die anew: a design with less noise between paired files (each line records ``"dice":
 "keyed"``; files of the two designs do not mix). ``--paired`` compares two files played on the same
@@ -54,14 +54,13 @@ from typing import Any
 from bench.harness import argument
 from oprlab.analysis.ladder import sweeps
 from oprlab.errors import UserError
-from oprlab.game.actions import ACTIVATIONS
 from oprlab.game.play import play_game
 from oprlab.game.systems import find_system
 from oprlab.players import get_commander
 from oprlab.players.base import COMMANDERS, REVISIONS
 from oprlab.players.rules.commander import RulesCommander
 from oprlab.players.rules.style import RULES, Style
-from oprlab.rng import activation_dice, commander_stream
+from oprlab.rng import commander_stream
 from oprlab.samples import sample_path
 from oprlab.table.deploy import mission_table
 from oprlab.units.formats import army_format
@@ -142,6 +141,7 @@ def _game(system: str, m: int, cmds: list[Any], seed: int) -> Any:
         seed=seed,
         table=mission_table(seed),
         system=system,
+        dice="keyed" if KEYED else "stream",
     )
 
 
@@ -153,8 +153,6 @@ def play(task: Task) -> dict[str, Any]:
     cmds = [
         get_commander(n, commander_stream(seed, i), system=system) for i, n in enumerate((a, b))
     ]
-    if KEYED:
-        cmds = [KeyedDice(c, seed) for c in cmds]
     start = time.process_time()
     result, state = _game(system, m, cmds, seed)
     danger, short = [0, 0], [0, 0]
@@ -178,21 +176,6 @@ def play(task: Task) -> dict[str, Any]:
         "cpu": round(time.process_time() - start, 2),
         **({"dice": "keyed"} if KEYED else {}),
     }
-
-
-class KeyedDice:
-    """``inner``'s choices, each activation it chooses rolling dice keyed on the game seed, the
-    round and the unit (both sides wrapped: every activation's dice), not the game's one
-    stream: the design's common random numbers."""
-
-    def __init__(self, inner: Any, seed: int) -> None:
-        self.inner, self.seed, self.name = inner, seed, inner.name
-
-    def choose(self, state: Any, actions: Any) -> Any:
-        action = self.inner.choose(state, actions)
-        if action.kind in ACTIVATIONS:
-            state.rng = activation_dice(self.seed, state.round, action.unit)
-        return action
 
 
 def _held(events: list[dict[str, Any]], rounds: int) -> list[list[int]]:

@@ -10,18 +10,11 @@ from bench.habit_pairs import (
     MATCHUPS,
     MIRRORED,
     PLAIN,
-    KeyedDice,
     dice_of,
     paired,
     report,
     tasks,
 )
-
-from oprlab.game import gff
-from oprlab.game.actions import ACTIVATIONS
-from oprlab.players.rules_commander import RulesCommander
-from oprlab.rng import activation_dice
-from tests.game import line, play_setup, specials
 
 
 def test_the_mirror_design_plays_each_list_against_itself_in_turn() -> None:
@@ -50,27 +43,6 @@ def test_the_report_counts_the_pairs_a_commander_swept(tmp_path: Path) -> None:
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     lines = report(str(path), "rules")
     assert lines[0] == "all: rules 0.500 [-0.066, 1.066], 3 pairs; swept 1 / 1 (0.500)"
-
-
-def test_keyed_dice_roll_each_activation_from_the_seed_round_and_unit() -> None:
-    """``--keyed``: each activation the wrapped commander chooses sets the game's dice to the
-    activation's own (seed, round, unit); its other decisions (a shot's target) roll on from
-    there. Seen over the first rounds of a rules game, both kinds of decision met."""
-    state = play_setup(gff.new_game(line(), specials(), seed=3), RulesCommander().choose)
-    keyed = KeyedDice(RulesCommander(), 41)
-    seen = set()
-    while state.round <= 2 and not state.done:
-        actions = gff.legal_actions(state)
-        before = state.rng.bit_generator.state
-        action = keyed.choose(state, actions)
-        if action.kind in ACTIVATIONS:
-            own = activation_dice(41, state.round, action.unit)
-            assert state.rng.bit_generator.state == own.bit_generator.state
-        else:
-            assert state.rng.bit_generator.state == before
-        seen.add(action.kind in ACTIVATIONS)
-        gff.apply(state, action)
-    assert seen == {True, False} and keyed.name == "rules"
 
 
 def test_files_of_the_two_dice_designs_do_not_mix(tmp_path: Path) -> None:

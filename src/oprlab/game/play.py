@@ -9,26 +9,37 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from oprlab.errors import OprlabError
+from oprlab.errors import OprlabError, OptionError
+from oprlab.game.actions import ACTIVATIONS
 from oprlab.game.system import GameResult, NotDeployed, RuleSystem, flat_readings
 from oprlab.game.systems import VERSIONS, find_system
 from oprlab.mechanics import Mechanic
 from oprlab.memo import begin_game
+from oprlab.rng import activation_dice
 from oprlab.table.model import Table
 
 __all__ = [
+    "DICE_DESIGNS",
     "ENGINE_VERSIONS",
     "MAX_DECISIONS",
     "Commander",
     "GameResult",
     "IllegalActionError",
     "NotDeployed",
+    "check_dice",
     "play_game",
     "result_of",
 ]
 
 #: A generous bound on decisions per game; a game that needs more is a bug, not a long game.
 MAX_DECISIONS = 10_000
+#: How a game's dice are drawn. ``"stream"``: one stream of the seed, each die the next (every
+#: stored game and golden). ``"keyed"``: each activation rolls from its own stream, keyed on
+#: the seed, the round and the unit (:func:`oprlab.rng.activation_dice`), so two games of one
+#: seed that part (another rule, commander or reading) still roll the same dice for the same
+#: unit's activation: common random numbers past the first difference. An experimenter's
+#: design, not a rule: each game is as random either way. OPR systems (GFF, Riverside).
+DICE_DESIGNS = ("stream", "keyed")
 
 
 class Commander(Protocol):
@@ -64,6 +75,7 @@ def play_game(
     on_round: Callable[[Any, int], None] | None = None,
     options: Any = None,
     on_decision: Callable[[Any, Any], None] | None = None,
+    dice: str = "stream",
 ) -> tuple[GameResult, Any]:
     """Play one game to its end; returns the result and the final state (with its log).
 
@@ -74,9 +86,11 @@ def play_game(
     :class:`~oprlab.game.trail.Trail` of the moves. ``options`` are the system's readings
     (:mod:`oprlab.game.options`; ``None``: its defaults). A game of other armies or another
     table than the last empties the memos of the last game's units (:mod:`oprlab.memo`).
+    ``dice``: one of :data:`DICE_DESIGNS`.
     """
-    begin_game(army_a, army_b, table)
     rules = find_system(system) if isinstance(system, str) else system
+    keyed = check_dice(dice, rules.name)
+    begin_game(army_a, army_b, table)
     state = rules.new_game(
         army_a, army_b, seed=seed, mechanic=mechanic, table=table, log=log, readings=options
     )
@@ -93,6 +107,8 @@ def play_game(
                 f"action: {action}"
             )
         before = state.round
+        if keyed and action.kind in ACTIVATIONS:
+            state.rng = activation_dice(seed, state.round, action.unit)
         rules.apply(state, action)
         if on_decision is not None:
             on_decision(state, action)
@@ -102,6 +118,18 @@ def play_game(
         if decisions > MAX_DECISIONS:
             raise OprlabError(f"game {seed} did not end after {MAX_DECISIONS} decisions")
     return result_of(rules, state, commanders, decisions), state
+
+
+def check_dice(dice: str, system: str) -> bool:
+    """Whether ``dice`` is the keyed design; one line for an unknown design or keyed dice in a
+    system whose decisions are not OPR activations (WWPD)."""
+    if dice not in DICE_DESIGNS:
+        raise OptionError("unknown dice design", value=dice, expected=" or ".join(DICE_DESIGNS))
+    if dice == "keyed" and system.split("+")[0] not in ("gff", "riverside"):
+        raise OptionError(
+            "keyed dice follow OPR activations", value=system, expected="gff or riverside"
+        )
+    return dice == "keyed"
 
 
 def result_of(

@@ -75,6 +75,7 @@ class Cell:
     pools: tuple[Pool | None, Pool | None] = (None, None)  # sides drawn from a pool per seed
     points: int = 0  # the points limit of pool sides
     revisions: tuple[str, str] = ("", "")  # army A's and B's commander revisions
+    dice: str = "stream"  # the experiment's dice design (play_game's ``dice``)
 
     @property
     def system(self) -> str:
@@ -210,6 +211,7 @@ def build_cells(
                     "revisions": list(revisions),
                     "table": None if fixed is None else _hash(repr(fixed)),
                     "version": find_system(system).version,
+                    **({"dice": exp.dice} if exp.dice != "stream" else {}),
                 }
             )
             cells.append(
@@ -227,6 +229,7 @@ def build_cells(
                     pools=pools[m],
                     points=exp.matchups[m].points or 0,
                     revisions=revisions,
+                    dice=exp.dice,
                 )
             )
     return cells
@@ -330,6 +333,7 @@ def play_cell_game(
         options=options,
         on_round=on_round,
         on_decision=on_decision,
+        dice=cell.dice,
     )
     flip = seat == 1
 

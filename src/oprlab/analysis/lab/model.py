@@ -165,6 +165,12 @@ class Experiment(BaseModel):
     stop: Stop = Field(
         default_factory=lambda: Stop.model_validate({}), description="a [stop] table"
     )
+    dice: Literal["stream", "keyed"] = Field(
+        "stream",
+        description="how every cell's games roll: stream (each die the next of the seed's "
+        "stream) or keyed (each activation its own dice, keyed on the seed, round and unit: "
+        "cells that part still roll alike; gff and riverside)",
+    )
 
     @field_validator("matchups")
     @classmethod
@@ -177,7 +183,10 @@ class Experiment(BaseModel):
         """What decides the games (everything but the name, question and stopping rule): the
         part of the file that enters the experiment's hash, so growing ``seeds`` or changing
         the rule reuses every stored game."""
-        return self.model_dump(include={"seed", "matchups", "factors"})
+        decided = self.model_dump(include={"seed", "matchups", "factors"})
+        if self.dice != "stream":  # the stream's experiments keep the hashes they were stored by
+            decided["dice"] = self.dice
+        return decided
 
 
 def parse_experiment(text: str, source: str = "<experiment>") -> Experiment:
@@ -215,6 +224,13 @@ def _check_levels(exp: Experiment, source: str) -> None:
     formats: dict[str, str] = {}
     for i, system in enumerate(f.system):
         where = f"{source}: factors.system[{i}]"
+        if exp.dice == "keyed" and system.split("+")[0] not in ("gff", "riverside"):
+            raise ParseError(
+                "keyed dice follow OPR activations",
+                value=system,
+                where=f"{source}: dice",
+                expected="dice = 'stream' for wwpd, or only gff and riverside systems",
+            )
         try:
             rules = find_system(system)
         except UserError as exc:

@@ -37,7 +37,14 @@ from oprlab.analysis.lab.tally import SeedTable, Tally, tally_games
 from oprlab.game.systems import VERSIONS
 from oprlab.version import __version__
 
-__all__ = ["DESIGN_NOTE", "STATISTICS_NOTE", "build_report", "needs_seeds", "report_html"]
+__all__ = [
+    "DESIGN_NOTE",
+    "KEYED_NOTE",
+    "STATISTICS_NOTE",
+    "build_report",
+    "needs_seeds",
+    "report_html",
+]
 
 DESIGN_NOTE = (
     "Every cell plays the same seeds; each seed is played twice, army A on the first side and "
@@ -46,6 +53,11 @@ DESIGN_NOTE = (
     "first factor fixes who wins the roll-off: then it is that level's), and cells "
     "differ only by their factor (common random numbers). A score is army A's: a win 1, a draw "
     "1/2; a seed's score is the mean of its two seats."
+)
+KEYED_NOTE = (
+    " Dice are keyed: each activation rolls its own dice, keyed on the game seed, the round and "
+    "the unit, so two cells whose games part (a unit acts otherwise, a rule rolls more dice) "
+    "still roll the same dice for the same unit's activation after they part."
 )
 STATISTICS_NOTE = (
     "Intervals are 95%. A cell's score: a t interval over its seeds' scores. An effect: the mean "
@@ -108,7 +120,7 @@ def build_report(
             "played": seeds,
             **tally.seed_summary(exp.seed),
         },
-        "design": DESIGN_NOTE,
+        "design": DESIGN_NOTE + (KEYED_NOTE if exp.dice == "keyed" else ""),
         "statistics": STATISTICS_NOTE,
         "stopping": {
             **exp.stop.model_dump(),
