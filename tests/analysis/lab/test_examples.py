@@ -25,6 +25,7 @@ EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "experiments"
         ("perk-price.toml", 2, 1),  # gff+fortifications vs gff: a composed system's cells
         ("first-mover.toml", 4, 4),  # A first vs the roll-off per system; riverside vs gff
         ("wwpd-pinning.toml", 2, 1),  # WWPD: pinning off vs the Leadership reading
+        ("strike-back-keyed.toml", 2, 1),  # keyed dice: always striking back vs by choice
     ],
 )
 def test_example_reads(
@@ -47,4 +48,10 @@ def test_every_example_is_listed() -> None:
         "perk-price.toml",
         "first-mover.toml",
         "wwpd-pinning.toml",
+        "strike-back-keyed.toml",
     }
+
+
+def test_the_keyed_example_keys_its_cells() -> None:
+    exp = load_experiment(str(EXAMPLES / "strike-back-keyed.toml"))
+    assert exp.dice == "keyed" and {c.dice for c in build_cells(exp)} == {"keyed"}
