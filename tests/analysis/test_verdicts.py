@@ -108,3 +108,20 @@ def test_same_verdict_but_a_commander_that_moves_the_share_depends() -> None:
     assert rows[1].diff == pytest.approx(4 / 6)
     assert rows[1].diff_low > 0
     assert overall == "depends"
+
+
+def test_verdict_with_keyed_dice_records_the_design(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--dice keyed`` plays the verdict's games keyed and its record says so; the stream's
+    record has no dice key (its ladders keep their ids); an unknown design is one line naming
+    ``--dice`` before any game."""
+    base = ["gff/shooty-150.json", "gff/melee-150.json", "--commanders", "rules,rules-v1"]
+    base += ["--games", "2", "--seed", "5", "--json"]
+    reports = {}
+    for dice in ("stream", "keyed"):
+        assert oprlab.cli.main(["verdict", *base, "--dice", dice]) == 0
+        reports[dice] = json.loads(capsys.readouterr().out)
+    assert "dice" not in reports["stream"]["record"]
+    assert reports["keyed"]["record"]["dice"] == "keyed"
+    assert oprlab.cli.main(["verdict", *base, "--dice", "loaded"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "error: --dice: unknown dice design (got 'loaded'); expected stream or keyed"

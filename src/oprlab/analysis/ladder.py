@@ -85,10 +85,13 @@ class LadderSpec:
     seed: int = 0
     mechanic: str = "d6"
     table: Table | None = None
+    dice: str = "stream"  # play_game's dice design
 
     def record(self) -> dict[str, Any]:
-        """Everything that fixes the games, in plain values (what :func:`ladder_id` hashes)."""
+        """Everything that fixes the games, in plain values (what :func:`ladder_id` hashes);
+        the dice design only when keyed, so the stream's ladders keep their ids."""
         return {
+            **({"dice": self.dice} if self.dice != "stream" else {}),
             "commanders": list(self.commanders),
             "matchups": [
                 [_army_hash(m.army_a), _army_hash(m.army_b), m.name] for m in self.matchups
@@ -187,6 +190,7 @@ def play_task(spec: LadderSpec, task: Task) -> LadderGame:
         table=spec.table,
         log=False,
         system=system,
+        dice=spec.dice,
     )
     return LadderGame(
         system=system,

@@ -4,6 +4,7 @@ seeds paired, rated on the Elo scale with bootstrap intervals (:mod:`oprlab.anal
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import typer
@@ -88,6 +89,11 @@ def ladder(
     table: str = typer.Option(
         "open", help="open (no terrain) or random (one table generated from the seed)."
     ),
+    dice: str = typer.Option(
+        "stream",
+        help="stream (each die the next of the seed's stream) or keyed (each activation its own "
+        "dice, keyed on the seed, round and unit: games that part still roll alike).",
+    ),
     anchor: str | None = typer.Option(
         None, help="The commander rated 0 (default: the first listed)."
     ),
@@ -120,6 +126,7 @@ def ladder(
         )
     if table not in ("open", "random"):
         raise OptionError("unknown table", value=table, expected="open or random", where="--table")
+    _check_dice(dice, systems)
     check_outputs(out=out)
     if docs is not None:
         read_docs(docs, BEGIN, END)  # refused before any game
@@ -133,6 +140,7 @@ def ladder(
         seed=seeded.seed,
         mechanic=mechanic,
         table=generate_table(seeded.seed) if table == "random" else None,
+        dice=dice,
     )
     total = len(systems) * len(spec.matchups) * games * len(names) * (len(names) - 1)
     n_jobs = check_jobs(jobs, total)
@@ -214,6 +222,11 @@ def verdict(
     table: str = typer.Option(
         "open", help="open (no terrain) or random (one table generated from the seed)."
     ),
+    dice: str = typer.Option(
+        "stream",
+        help="stream (each die the next of the seed's stream) or keyed (each activation its own "
+        "dice, keyed on the seed, round and unit: games that part still roll alike).",
+    ),
     jobs: int = typer.Option(1, help="Worker processes (0: all cores)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
@@ -223,6 +236,7 @@ def verdict(
     check_games(games)
     if table not in ("open", "random"):
         raise OptionError("unknown table", value=table, expected="open or random", where="--table")
+    _check_dice(dice, systems)
     a, b = load_playable([("army A", army_a), ("army B", army_b)], command="verdict")
     seeded = make_rng(seed)
     spec = LadderSpec(
@@ -233,6 +247,7 @@ def verdict(
         seed=seeded.seed,
         mechanic=mechanic,
         table=generate_table(seeded.seed) if table == "random" else None,
+        dice=dice,
     )
     total = games * len(names)
     with games_bar(quiet=as_json) as progress:
@@ -255,6 +270,19 @@ def verdict(
         return
     title = f"{spec.matchups[0].name} ({system}, {len(played)} games, seed {spec.seed})"
     print_verdicts(Console(), title, rows, overall)
+
+
+def _check_dice(dice: str, systems: Sequence[str]) -> None:
+    """``--dice``: one line for an unknown design, before any game."""
+    from oprlab.game.play import check_dice
+
+    for system in systems:
+        try:
+            check_dice(dice, system)
+        except OptionError as exc:
+            raise OptionError(
+                exc.message, value=exc.value, where="--dice", expected=exc.expected
+            ) from None
 
 
 def print_verdicts(console: Console, title: str, rows: list[Verdict], overall: str) -> None:
