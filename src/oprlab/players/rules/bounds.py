@@ -19,7 +19,13 @@ import numpy.typing as npt
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff import OBJECTIVE_RANGE
 from oprlab.game.state import GameState, UnitState
-from oprlab.players.rules.estimates import MELEE, SHOOTING, expected_damage, unit_facts
+from oprlab.players.rules.estimates import (
+    MELEE,
+    SHOOTING,
+    expected_damage,
+    pair_estimate,
+    unit_facts,
+)
 from oprlab.players.rules.scoring import SHORT_CHARGE, Scoring
 from oprlab.players.rules.view import (
     ADVANCE,
@@ -375,7 +381,9 @@ class Bounds(Scoring):
                     key = (us.uid, e.uid, idx, far)
                     value = shots.get(key)
                     if value is None:
-                        value = shots[key] = damage(us, e, melee=False, distance=d, charging=False)
+                        value = shots[key] = pair_estimate(
+                            damage, us, e, melee=False, distance=d, charging=False, band=idx
+                        )
                     best = max(best, value + aim)
         return best
 

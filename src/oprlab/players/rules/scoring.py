@@ -22,6 +22,7 @@ from oprlab.players.rules.estimates import (
     MELEE,
     SHOOTING,
     break_chance,
+    pair_estimate,
     unit_facts,
     value_per_model,
 )
@@ -398,12 +399,14 @@ class Scoring(Needs):
                 continue
             if d <= reach:
                 # the weapons that reach (those with a reach from this index on) and the band
-                key = (us.uid, e.uid, bisect_left(reaches, d), d > LONG_RANGE)
+                band = bisect_left(reaches, d)
+                key = (us.uid, e.uid, band, d > LONG_RANGE)
                 value = view.shots.get(key)
                 if value is None:
-                    value = view.shots[key] = self.habits(state).damage(
-                        us, e, melee=False, distance=d, charging=False
-                    )
+                    value = view.shots[key] = pair_estimate(
+                        self.habits(state).damage, us, e,
+                        melee=False, distance=d, charging=False, band=band,
+                    )  # fmt: skip
                 if targets is not None and self.style.cover:  # in sight: its cover is known
                     value = self._covered_shot(state, view, us, e, d, value)
                 if self.style.aim_markers and self.habits(state).marker_habits:
@@ -430,9 +433,10 @@ class Scoring(Needs):
         key = (attacker.uid, target.uid, charging)
         value = view.melee.get(key)
         if value is None:
-            value = view.melee[key] = self.habits(view.state).damage(
-                attacker, target, melee=True, distance=0.0, charging=charging
-            )
+            value = view.melee[key] = pair_estimate(
+                self.habits(view.state).damage, attacker, target,
+                melee=True, distance=0.0, charging=charging, band=-1,
+            )  # fmt: skip
         return value
 
     def _charge_value(self, state: GameState, us: UnitState, target: UnitState) -> float:
