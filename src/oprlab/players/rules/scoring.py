@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections.abc import Sequence
+from math import hypot
 
 import numpy as np
 
@@ -536,12 +537,15 @@ class Scoring(Needs):
     def _gains(worth: list[tuple[Point, float]], at: Point) -> float:
         """What standing at ``at`` is worth by the markers alone: each marker's worth, less
         the farther ``at`` is from within 3" of it; the best in full, the others a quarter."""
-        gains = []
-        for position, full in worth:
-            beyond = math.dist(at, position) - OBJECTIVE_RANGE + 0.5  # half an inch inside
-            gains.append(full / (1.0 + (beyond if beyond > 0.0 else 0.0) / 4.0))
-        if not gains:
+        if not worth:
             return 0.0
+        x, y = at
+        # ``math.dist(at, position)`` is ``hypot`` of the same differences (one norm in C)
+        gains: list[float] = []
+        add = gains.append
+        for (px, py), full in worth:
+            beyond = hypot(x - px, y - py) - OBJECTIVE_RANGE + 0.5  # half an inch inside
+            add(full / (1.0 + (beyond if beyond > 0.0 else 0.0) / 4.0))
         gains.sort(reverse=True)
         total = 0.0 + gains[0]  # summed left to right as ``sum`` adds (from 0)
         for g in gains[1:]:
@@ -651,9 +655,7 @@ class Scoring(Needs):
 def _models_near(view: View, us: UnitState, end: Point, points: Sequence[Point]) -> list[bool]:
     """Whether ``us``, moved so its centroid is at ``end``, has a model within 3" of each of
     ``points`` (seed 003 "Mission": a unit within 3" of a marker seizes or contests it)."""
-    assert us.placement is not None
-    alive = us.placement.alive
-    centres, radii = us.placement.centres[alive], us.placement.radii[alive]
+    centres, radii = view.alive(us)
     if not len(radii) or not points:
         return [False] * len(points)
     here = view.centroid(us)
