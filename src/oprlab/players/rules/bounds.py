@@ -193,8 +193,10 @@ class Bounds(Scoring):
         if not moves:
             return []
         view = self._read(state)
-        keys: dict[tuple[str, Kind], int] = {}
-        which = [keys.setdefault((a.unit, a.kind), len(keys)) for a in moves]
+        # each move's row, in C: (unit, kind) read by ``attrgetter``, the rows in first-seen order
+        pairs = list(map(_UNIT_KIND, moves))
+        keys: dict[tuple[str, Kind], int] = {k: n for n, k in enumerate(dict.fromkeys(pairs))}
+        which = list(map(keys.__getitem__, pairs))
         shared: dict[str, _UnitRow] = {}  # a unit's Rush and Advance rows share these
         rows = []
         for unit, kind in keys:
@@ -329,9 +331,10 @@ class Bounds(Scoring):
             pairs[row[m], t] = True
             lost = np.zeros(pairs.shape, dtype=np.float64)
             danger = self.style.danger
-            for r, k in zip(*pairs.nonzero(), strict=True):
-                e = threats[int(k)][1]
-                lost[r, k] = danger * self._melee_damage(view, e, units[int(r)], charging=True)
+            rs, ks = pairs.nonzero()
+            for r, k in zip(rs.tolist(), ks.tolist(), strict=True):  # Python ints: no scalars
+                e = threats[k][1]
+                lost[r, k] = danger * self._melee_damage(view, e, units[r], charging=True)
             out[moves] -= (inside * lost[row]).sum(axis=1)
         return out
 
@@ -459,3 +462,5 @@ def _tiebreak(a: Action) -> tuple[int, ...]:
 
 #: A move's goal (every Rush and Advance has one), read in C (``map``) for every move.
 _GOAL = attrgetter("to")
+#: A move's unit and kind, read in C (``map``) for every move.
+_UNIT_KIND = attrgetter("unit", "kind")

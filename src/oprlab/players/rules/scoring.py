@@ -300,7 +300,15 @@ class Scoring(Needs):
     def _projection_weight(self, state: GameState) -> float:
         """Points for one more marker held at the round's end than now: weighted more as the
         game nears its end, when later moves can no longer undo it."""
-        return PROJECTION_VALUE * (0.5 + state.round / (2 * state.rounds)) * self._last_round(state)
+        view = self._view
+        if view is not None and view.state is state and view.weight is not None:
+            return view.weight  # the same for every unit and place of a decision
+        weight = (
+            PROJECTION_VALUE * (0.5 + state.round / (2 * state.rounds)) * self._last_round(state)
+        )
+        if view is not None and view.state is state:
+            view.weight = weight
+        return weight
 
     def _swing(
         self, state: GameState, view: View, us: UnitState

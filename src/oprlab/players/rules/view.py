@@ -63,15 +63,23 @@ class Units:
             places.append(u.placement)
         # every unit's models in one array, the removed ones dropped by one mask: a mask per
         # unit cost a few numpy calls each, and a decision builds two groups
-        alive = ~np.concatenate([p.removed for p in places])
-        sizes = np.array([len(p.radii) for p in places], dtype=np.intp)
-        ends = np.cumsum(sizes)
-        before = np.concatenate((np.zeros(1, dtype=np.intp), np.cumsum(alive, dtype=np.intp)))
-        self.starts = before[ends - sizes]  # the alive models ahead of each unit
-        self.whole = bool((before[ends] > self.starts).all())
-        c = np.concatenate([p.centres for p in places])[alive]
-        self.x, self.y = c[:, 0], c[:, 1]
-        self.r = np.concatenate([p.radii for p in places])[alive]
+        removed = np.concatenate([p.removed for p in places])
+        sizes = np.fromiter(map(len, (p.radii for p in places)), dtype=np.intp, count=len(places))
+        ends = np.add.accumulate(sizes)  # ``np.cumsum``'s own sums, without its wrapper
+        centres = np.concatenate([p.centres for p in places])
+        radii = np.concatenate([p.radii for p in places])
+        if removed.any():
+            alive = ~removed
+            before = np.zeros(len(alive) + 1, dtype=np.intp)
+            np.add.accumulate(alive, dtype=np.intp, out=before[1:])
+            self.starts = before[ends - sizes]  # the alive models ahead of each unit
+            self.whole = bool((before[ends] > self.starts).all())
+            centres, radii = centres[alive], radii[alive]
+        else:  # no model removed (early in a game): each unit's models from its first on
+            self.starts = ends - sizes
+            self.whole = bool((sizes > 0).all())
+        self.x, self.y = centres[:, 0], centres[:, 1]
+        self.r = radii
         if not self.whole:
             self.models = [(p.centres[p.alive], p.radii[p.alive]) for p in places]
 
@@ -160,6 +168,8 @@ class View:
         self.shooters: dict[int, list[tuple[int, UnitState, float]]] = {}
         self.cover_gain: dict[tuple[str, str], float] = {}
         self.target_cover: dict[tuple[str, str], bool] = {}
+        #: :meth:`Scoring._projection_weight`, once a decision
+        self.weight: float | None = None
         #: each unit's alive models' centres and radii (:meth:`alive`)
         self.alive_models: dict[str, tuple[FloatArray, FloatArray]] = {}
         self._dangerous: FloatArray | None = None
