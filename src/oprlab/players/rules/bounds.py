@@ -136,7 +136,9 @@ class Bounds(Scoring):
         # walks before charges: the order sorted keeps for equal keys, whose kinds (and so
         # tiebreaks) are equal, is the listing's either way
         moves = walks + charges
-        bounds = [(ceiling[i], _TIEBREAKS[actions[i].kind]) for i in moves]
+        kinds = map(_KIND, map(actions.__getitem__, moves))  # read in C, as the goals are
+        tiebreaks = map(_TIEBREAKS.__getitem__, kinds)
+        bounds = list(zip(map(ceiling.__getitem__, moves), tiebreaks, strict=True))
         for k in sorted(range(len(moves)), key=bounds.__getitem__, reverse=True):
             if best is not None and bounds[k] < best:
                 break  # nor can any later one (a lower bound, and the best only rises)
@@ -462,5 +464,7 @@ def _tiebreak(a: Action) -> tuple[int, ...]:
 
 #: A move's goal (every Rush and Advance has one), read in C (``map``) for every move.
 _GOAL = attrgetter("to")
+#: An action's kind, read in C (``map``) for every move.
+_KIND = attrgetter("kind")
 #: A move's unit and kind, read in C (``map``) for every move.
 _UNIT_KIND = attrgetter("unit", "kind")

@@ -380,11 +380,12 @@ class Scoring(Needs):
         """Whether ``other`` counts near a marker at the round's end (seed 003 "Mission")."""
         if not other.on_table:
             return False
-        # GFF: a Shaken unit's one action is Idle, which rallies it, so one yet to activate
-        # contests again at the round's end (seed 003 "Shaken")
-        rally = self.style.rally_contests and not self.habits(state).idle_for_all
-        if other.shaken and not (rally and not other.activated):
-            return False
+        if other.shaken:  # the habits asked only then: every unit of a decision is asked
+            # GFF: a Shaken unit's one action is Idle, which rallies it, so one yet to activate
+            # contests again at the round's end (seed 003 "Shaken")
+            rally = self.style.rally_contests and not self.habits(state).idle_for_all
+            if not (rally and not other.activated):
+                return False
         return other.arrived != state.round and other.placement is not None
 
     def _best_shot_from(
