@@ -1026,6 +1026,39 @@ its absolute baseline moves with the machine and only a ratio measured side by s
 that measure the games are 2.0 times as fast as the issue's own (the same commander), not the
 3.2 that about 150 ms against 480 ms would suggest, and the issue's 5 times is about 2.5 times
 further on.
+
+Issue 13's commander steps (spd24, eighteenth session; every golden unchanged with the kernel and
+with `OPRLAB_PURE=1`, and the same digests: gff300 seeds 1-4 bf97c2d4b223603f, gff600 seeds 1-2
+06822757a00e2d3f, riverside seeds 1-2 994a91ae9f8f60f6, gffterrain seeds 1-2 d9545c92ddc19417;
+`PYTHONPATH=. .venv/bin/python -m bench.instructions` under callgrind, each step measured in its own
+copy of the tree, load 8 to 12). The rules commander's work per decision, where a cProfile of four
+gff300 games after a warm-up one put it (`_first_best` 0.92 s of 2.96 s profiled, its move bounds
+0.49 s), with the same choices. First, attack estimates are remembered across a game's decisions
+(`estimates.pair_estimate`): a decision's view keeps them by uid, so every decision asked the
+system's odds again for each pair it met (4,664 calls in the four games, 644 of them new questions);
+they are now keyed on what the odds read of the two units (the profile by identity, models, wound
+markers, Shaken, Fatigued) and of the attack (melee, charging, the band of the attacker's reaches
+and long range), and 1,252 of 4,329 asks reach the odds. Second, who stands within 3" of each marker
+is remembered by the bytes of each unit's models' places and the markers' (`View.near_objectives`
+measures only the units not found, each unit's minimum over its own models as in one call for all),
+each unit's alive models are selected once a decision (`View.alive`, read by the reach and each
+end's markers), and `_gains` takes `hypot` of the differences (the norm `math.dist` computes, the
+same bits). Third, `Units` skips its masks when no model is removed and sums with
+`np.add.accumulate` (no `cumsum` wrapper), each move's row, bound and tiebreak is read in C
+(`attrgetter`, `dict.fromkeys`, `map`), the projection weight is worked out once a decision and
+`_holds` asks the habits only for a Shaken unit. Instructions, gff300 seeds 1-4: 2.822 G on main,
+2.785 G (-1.3%) with the first step, 2.768 G (-1.9%) with the second, 2.766 G (-2.0%) with the third
+(0.07% more: trimming a decision's Python calls one by one buys little; remembering across decisions
+paid); riverside seeds 1-2: 1.597 G on main, 1.588 G (-0.6%), 1.580 G (-1.1%), 1.580 G (the third
+step nothing there). tests/players/test_rules_pair_estimate.py checks that each field of the key is
+a new question for both systems' odds and the same question is not; test_rules_near_memo.py that
+every row is `geometry.within`'s in two checked games, most of them from the memo, with units
+walking onto and off markers. Counted and not built: remembering the enemies' `Units` between
+decisions by their models' bytes (32 of 147 groups would be found in two gff300 games: an enemy has
+nearly always moved or lost a model since). Left: in a replay of 138 decisions (process time, no
+profiler) `_standing_bounds`, `_prefetch` (which builds the enemies' group) and `_charge_ceiling`
+each take about a sixth of `_best_action`, and the first unit's row a decision builds the side's
+needs (`_around`, `_side_needs`, `_sides_near`) unit by unit and marker by marker; none was changed.
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).
