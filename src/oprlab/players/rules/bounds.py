@@ -19,7 +19,13 @@ import numpy.typing as npt
 from oprlab.game.actions import Action, Kind
 from oprlab.game.gff import OBJECTIVE_RANGE
 from oprlab.game.state import GameState, UnitState
-from oprlab.players.rules.estimates import MELEE, SHOOTING, expected_damage, unit_facts
+from oprlab.players.rules.estimates import (
+    MELEE,
+    SHOOTING,
+    expected_damage,
+    pair_estimate,
+    unit_facts,
+)
 from oprlab.players.rules.scoring import SHORT_CHARGE, Scoring
 from oprlab.players.rules.view import (
     ADVANCE,
@@ -130,7 +136,9 @@ class Bounds(Scoring):
         # walks before charges: the order sorted keeps for equal keys, whose kinds (and so
         # tiebreaks) are equal, is the listing's either way
         moves = walks + charges
-        bounds = [(ceiling[i], _TIEBREAKS[actions[i].kind]) for i in moves]
+        kinds = map(_KIND, map(actions.__getitem__, moves))  # read in C, as the goals are
+        tiebreaks = map(_TIEBREAKS.__getitem__, kinds)
+        bounds = list(zip(map(ceiling.__getitem__, moves), tiebreaks, strict=True))
         for k in sorted(range(len(moves)), key=bounds.__getitem__, reverse=True):
             if best is not None and bounds[k] < best:
                 break  # nor can any later one (a lower bound, and the best only rises)
@@ -187,8 +195,10 @@ class Bounds(Scoring):
         if not moves:
             return []
         view = self._read(state)
-        keys: dict[tuple[str, Kind], int] = {}
-        which = [keys.setdefault((a.unit, a.kind), len(keys)) for a in moves]
+        # each move's row, in C: (unit, kind) read by ``attrgetter``, the rows in first-seen order
+        pairs = list(map(_UNIT_KIND, moves))
+        keys: dict[tuple[str, Kind], int] = {k: n for n, k in enumerate(dict.fromkeys(pairs))}
+        which = list(map(keys.__getitem__, pairs))
         shared: dict[str, _UnitRow] = {}  # a unit's Rush and Advance rows share these
         rows = []
         for unit, kind in keys:
@@ -323,9 +333,10 @@ class Bounds(Scoring):
             pairs[row[m], t] = True
             lost = np.zeros(pairs.shape, dtype=np.float64)
             danger = self.style.danger
-            for r, k in zip(*pairs.nonzero(), strict=True):
-                e = threats[int(k)][1]
-                lost[r, k] = danger * self._melee_damage(view, e, units[int(r)], charging=True)
+            rs, ks = pairs.nonzero()
+            for r, k in zip(rs.tolist(), ks.tolist(), strict=True):  # Python ints: no scalars
+                e = threats[k][1]
+                lost[r, k] = danger * self._melee_damage(view, e, units[r], charging=True)
             out[moves] -= (inside * lost[row]).sum(axis=1)
         return out
 
@@ -375,7 +386,9 @@ class Bounds(Scoring):
                     key = (us.uid, e.uid, idx, far)
                     value = shots.get(key)
                     if value is None:
-                        value = shots[key] = damage(us, e, melee=False, distance=d, charging=False)
+                        value = shots[key] = pair_estimate(
+                            damage, us, e, melee=False, distance=d, charging=False, band=idx
+                        )
                     best = max(best, value + aim)
         return best
 
@@ -451,3 +464,7 @@ def _tiebreak(a: Action) -> tuple[int, ...]:
 
 #: A move's goal (every Rush and Advance has one), read in C (``map``) for every move.
 _GOAL = attrgetter("to")
+#: An action's kind, read in C (``map``) for every move.
+_KIND = attrgetter("kind")
+#: A move's unit and kind, read in C (``map``) for every move.
+_UNIT_KIND = attrgetter("unit", "kind")

@@ -239,3 +239,47 @@ def _defender(unit: Unit, models: int, markers: int, shaken: bool) -> DefenderPr
 _DEFENDERS: dict[tuple[int, int, int, bool], tuple[Unit, DefenderProfile]] = game_memo(
     "players.rules.estimates._DEFENDERS"
 )
+
+
+def pair_estimate(
+    damage: Damage,
+    attacker: UnitState,
+    target: UnitState,
+    *,
+    melee: bool,
+    distance: float,
+    charging: bool,
+    band: int,
+) -> float:
+    """``damage(attacker, target, ...)`` for one attack, remembered across a game's decisions.
+
+    A decision's :class:`.view.View` keeps its estimates by the units' uids, so each decision
+    asked the system's odds again for every pair (about 20 a decision, each through the
+    weapons' lookup and the odds memo's key); most pairs stand as they stood the decision
+    before. The key is what an estimate reads of the two units (profile by identity, models,
+    wound markers, Shaken, Fatigued) and of the attack: melee, charging, and for a shot the band
+    of the attacker's reaches ``distance`` lies in (``band``, the weapons that reach) and
+    whether it is at long range, which is all the odds read of the distance.
+    """
+    a, t = attacker.unit, target.unit
+    key = (
+        id(damage), id(a), attacker.models, attacker.markers, attacker.shaken,
+        attacker.fatigued, id(t), target.models, target.markers, target.shaken,
+        target.fatigued, melee, charging, band, distance > LONG_RANGE,
+    )  # fmt: skip
+    hit = _PAIRS.get(key)
+    if hit is not None:
+        return hit[3]
+    value = damage(attacker, target, melee=melee, distance=distance, charging=charging)
+    if len(_PAIRS) >= _PAIRS_LIMIT:
+        _PAIRS.clear()
+    _PAIRS[key] = (damage, a, t, value)
+    return value
+
+
+#: :func:`pair_estimate`'s answers; each entry holds its function and units, so their ids stay
+#: unique while it stands.
+_PAIRS: dict[tuple[object, ...], tuple[Damage, Unit, Unit, float]] = game_memo(
+    "players.rules.estimates._PAIRS"
+)
+_PAIRS_LIMIT = 65536

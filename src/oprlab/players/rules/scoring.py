@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections.abc import Sequence
+from math import hypot
 
 import numpy as np
 
@@ -22,6 +23,7 @@ from oprlab.players.rules.estimates import (
     MELEE,
     SHOOTING,
     break_chance,
+    pair_estimate,
     unit_facts,
     value_per_model,
 )
@@ -298,7 +300,15 @@ class Scoring(Needs):
     def _projection_weight(self, state: GameState) -> float:
         """Points for one more marker held at the round's end than now: weighted more as the
         game nears its end, when later moves can no longer undo it."""
-        return PROJECTION_VALUE * (0.5 + state.round / (2 * state.rounds)) * self._last_round(state)
+        view = self._view
+        if view is not None and view.state is state and view.weight is not None:
+            return view.weight  # the same for every unit and place of a decision
+        weight = (
+            PROJECTION_VALUE * (0.5 + state.round / (2 * state.rounds)) * self._last_round(state)
+        )
+        if view is not None and view.state is state:
+            view.weight = weight
+        return weight
 
     def _swing(
         self, state: GameState, view: View, us: UnitState
@@ -370,11 +380,12 @@ class Scoring(Needs):
         """Whether ``other`` counts near a marker at the round's end (seed 003 "Mission")."""
         if not other.on_table:
             return False
-        # GFF: a Shaken unit's one action is Idle, which rallies it, so one yet to activate
-        # contests again at the round's end (seed 003 "Shaken")
-        rally = self.style.rally_contests and not self.habits(state).idle_for_all
-        if other.shaken and not (rally and not other.activated):
-            return False
+        if other.shaken:  # the habits asked only then: every unit of a decision is asked
+            # GFF: a Shaken unit's one action is Idle, which rallies it, so one yet to activate
+            # contests again at the round's end (seed 003 "Shaken")
+            rally = self.style.rally_contests and not self.habits(state).idle_for_all
+            if not (rally and not other.activated):
+                return False
         return other.arrived != state.round and other.placement is not None
 
     def _best_shot_from(
@@ -398,12 +409,14 @@ class Scoring(Needs):
                 continue
             if d <= reach:
                 # the weapons that reach (those with a reach from this index on) and the band
-                key = (us.uid, e.uid, bisect_left(reaches, d), d > LONG_RANGE)
+                band = bisect_left(reaches, d)
+                key = (us.uid, e.uid, band, d > LONG_RANGE)
                 value = view.shots.get(key)
                 if value is None:
-                    value = view.shots[key] = self.habits(state).damage(
-                        us, e, melee=False, distance=d, charging=False
-                    )
+                    value = view.shots[key] = pair_estimate(
+                        self.habits(state).damage, us, e,
+                        melee=False, distance=d, charging=False, band=band,
+                    )  # fmt: skip
                 if targets is not None and self.style.cover:  # in sight: its cover is known
                     value = self._covered_shot(state, view, us, e, d, value)
                 if self.style.aim_markers and self.habits(state).marker_habits:
@@ -430,9 +443,10 @@ class Scoring(Needs):
         key = (attacker.uid, target.uid, charging)
         value = view.melee.get(key)
         if value is None:
-            value = view.melee[key] = self.habits(view.state).damage(
-                attacker, target, melee=True, distance=0.0, charging=charging
-            )
+            value = view.melee[key] = pair_estimate(
+                self.habits(view.state).damage, attacker, target,
+                melee=True, distance=0.0, charging=charging, band=-1,
+            )  # fmt: skip
         return value
 
     def _charge_value(self, state: GameState, us: UnitState, target: UnitState) -> float:
@@ -532,12 +546,15 @@ class Scoring(Needs):
     def _gains(worth: list[tuple[Point, float]], at: Point) -> float:
         """What standing at ``at`` is worth by the markers alone: each marker's worth, less
         the farther ``at`` is from within 3" of it; the best in full, the others a quarter."""
-        gains = []
-        for position, full in worth:
-            beyond = math.dist(at, position) - OBJECTIVE_RANGE + 0.5  # half an inch inside
-            gains.append(full / (1.0 + (beyond if beyond > 0.0 else 0.0) / 4.0))
-        if not gains:
+        if not worth:
             return 0.0
+        x, y = at
+        # ``math.dist(at, position)`` is ``hypot`` of the same differences (one norm in C)
+        gains: list[float] = []
+        add = gains.append
+        for (px, py), full in worth:
+            beyond = hypot(x - px, y - py) - OBJECTIVE_RANGE + 0.5  # half an inch inside
+            add(full / (1.0 + (beyond if beyond > 0.0 else 0.0) / 4.0))
         gains.sort(reverse=True)
         total = 0.0 + gains[0]  # summed left to right as ``sum`` adds (from 0)
         for g in gains[1:]:
@@ -647,9 +664,7 @@ class Scoring(Needs):
 def _models_near(view: View, us: UnitState, end: Point, points: Sequence[Point]) -> list[bool]:
     """Whether ``us``, moved so its centroid is at ``end``, has a model within 3" of each of
     ``points`` (seed 003 "Mission": a unit within 3" of a marker seizes or contests it)."""
-    assert us.placement is not None
-    alive = us.placement.alive
-    centres, radii = us.placement.centres[alive], us.placement.radii[alive]
+    centres, radii = view.alive(us)
     if not len(radii) or not points:
         return [False] * len(points)
     here = view.centroid(us)

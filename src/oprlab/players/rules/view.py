@@ -50,7 +50,6 @@ class Units:
 
     def __init__(self, units: list[UnitState]) -> None:
         self.units = units
-        self.index = {u.uid: k for k, u in enumerate(units)}
         self._gaps: dict[Point, list[float]] = {}
         #: each unit's alive models, kept only when a unit has none left (:meth:`gaps`)
         self.models: list[tuple[FloatArray, FloatArray]] = []
@@ -64,15 +63,23 @@ class Units:
             places.append(u.placement)
         # every unit's models in one array, the removed ones dropped by one mask: a mask per
         # unit cost a few numpy calls each, and a decision builds two groups
-        alive = ~np.concatenate([p.removed for p in places])
-        sizes = np.array([len(p.radii) for p in places], dtype=np.intp)
-        ends = np.cumsum(sizes)
-        before = np.concatenate((np.zeros(1, dtype=np.intp), np.cumsum(alive, dtype=np.intp)))
-        self.starts = before[ends - sizes]  # the alive models ahead of each unit
-        self.whole = bool((before[ends] > self.starts).all())
-        c = np.concatenate([p.centres for p in places])[alive]
-        self.x, self.y = c[:, 0], c[:, 1]
-        self.r = np.concatenate([p.radii for p in places])[alive]
+        removed = np.concatenate([p.removed for p in places])
+        sizes = np.fromiter(map(len, (p.radii for p in places)), dtype=np.intp, count=len(places))
+        ends = np.add.accumulate(sizes)  # ``np.cumsum``'s own sums, without its wrapper
+        centres = np.concatenate([p.centres for p in places])
+        radii = np.concatenate([p.radii for p in places])
+        if removed.any():
+            alive = ~removed
+            before = np.zeros(len(alive) + 1, dtype=np.intp)
+            np.add.accumulate(alive, dtype=np.intp, out=before[1:])
+            self.starts = before[ends - sizes]  # the alive models ahead of each unit
+            self.whole = bool((before[ends] > self.starts).all())
+            centres, radii = centres[alive], radii[alive]
+        else:  # no model removed (early in a game): each unit's models from its first on
+            self.starts = ends - sizes
+            self.whole = bool((sizes > 0).all())
+        self.x, self.y = centres[:, 0], centres[:, 1]
+        self.r = radii
         if not self.whole:
             self.models = [(p.centres[p.alive], p.radii[p.alive]) for p in places]
 
@@ -161,6 +168,10 @@ class View:
         self.shooters: dict[int, list[tuple[int, UnitState, float]]] = {}
         self.cover_gain: dict[tuple[str, str], float] = {}
         self.target_cover: dict[tuple[str, str], bool] = {}
+        #: :meth:`Scoring._projection_weight`, once a decision
+        self.weight: float | None = None
+        #: each unit's alive models' centres and radii (:meth:`alive`)
+        self.alive_models: dict[str, tuple[FloatArray, FloatArray]] = {}
         self._dangerous: FloatArray | None = None
         self._cover: list[shapely.Polygon] | None = None
         self._points: FloatArray | None = None
@@ -171,6 +182,19 @@ class View:
             assert us.placement is not None
             c = self.centroids[us.uid] = geo.centroid(us.placement)
         return c
+
+    def alive(self, us: UnitState) -> tuple[FloatArray, FloatArray]:
+        """The centres and base radii of the unit's models still in play, selected once a
+        decision (the reach and each end's markers read them)."""
+        found = self.alive_models.get(us.uid)
+        if found is None:
+            assert us.placement is not None
+            alive = us.placement.alive
+            found = self.alive_models[us.uid] = (
+                us.placement.centres[alive],
+                us.placement.radii[alive],
+            )
+        return found
 
     def dangerous_crossings(self, us: UnitState, here: Point, end: Point) -> int:
         """How many of the unit's models cross dangerous terrain going straight from their
@@ -240,9 +264,7 @@ class View:
         """How far the unit's farthest base edge is from its centroid ``here``."""
         found = self.reaches.get(us.uid)
         if found is None:
-            assert us.placement is not None
-            alive = us.placement.alive
-            c, r = us.placement.centres[alive], us.placement.radii[alive]
+            c, r = self.alive(us)
             found = float((np.hypot(c[:, 0] - here[0], c[:, 1] - here[1]) + r).max())
             self.reaches[us.uid] = found
         return found
@@ -263,25 +285,28 @@ class View:
         """Each unit on the table: within 3" of each marker (:func:`geometry.within`).
 
         Measured as ``point_gap`` does (the square root of the summed squared offsets), for
-        every model and marker in one call.
+        every model and marker in one call. A unit's row depends only on its models' places
+        and the markers', and between two decisions most units stand where they stood: rows are
+        remembered by those numbers' bytes (:data:`_NEAR`), and only the units not found there
+        are measured (each unit's minimum over its own models, as in one call for all).
         """
         if self.near is None:
             units = [u for u in self.state.units.values() if u.on_table]
             self.near = {}
             if units and self.objectives:
-                group = Units(units)
-                if group.whole:
-                    pts = self.points()
-                    dx = group.x[None, :] - pts[:, 0][:, None]
-                    dy = group.y[None, :] - pts[:, 1][:, None]
-                    d = np.sqrt(dx * dx + dy * dy) - group.r[None, :]
-                    low = np.minimum.reduceat(d, group.starts, axis=1)
-                    # max(0.0, v) <= range for each v (NaN and -0.0 give 0.0 as max does)
-                    close = (np.where(low > 0.0, low, 0.0) <= OBJECTIVE_RANGE).T.tolist()
-                    for u, row in zip(units, close, strict=True):
-                        self.near[u.uid] = row
-                else:
-                    for u in units:
+                markers = self.points().tobytes()
+                todo: list[tuple[UnitState, tuple[bytes, ...]]] = []
+                for u in units:
+                    p = u.placement
+                    assert p is not None
+                    key = (markers, p.centres.tobytes(), p.radii.tobytes(), p.removed.tobytes())
+                    found = _NEAR.get(key)
+                    if found is None:
+                        todo.append((u, key))
+                        found = []  # its place in the units' order, filled below
+                    self.near[u.uid] = found
+                if todo and not self._measure_near(todo):
+                    for u in units:  # a unit without models: each one by geometry, as before
                         assert u.placement is not None
                         self.near[u.uid] = [
                             geo.within(u.placement, o, OBJECTIVE_RANGE) for o in self.objectives
@@ -289,6 +314,35 @@ class View:
             else:
                 self.near = {u.uid: [False] * len(self.objectives) for u in units}
         return self.near
+
+    def _measure_near(self, todo: list[tuple[UnitState, tuple[bytes, ...]]]) -> bool:
+        """Measure :meth:`near_objectives`' rows of the units in ``todo`` (each with its
+        :data:`_NEAR` key) in one call and remember them; False (nothing measured) when one of
+        them has no model left."""
+        units = [u for u, _ in todo]
+        group = Units(units)
+        if not group.whole:
+            return False
+        assert self.near is not None
+        pts = self.points()
+        dx = group.x[None, :] - pts[:, 0][:, None]
+        dy = group.y[None, :] - pts[:, 1][:, None]
+        d = np.sqrt(dx * dx + dy * dy) - group.r[None, :]
+        low = np.minimum.reduceat(d, group.starts, axis=1)
+        # max(0.0, v) <= range for each v (NaN and -0.0 give 0.0 as max does)
+        close = (np.where(low > 0.0, low, 0.0) <= OBJECTIVE_RANGE).T.tolist()
+        if len(_NEAR) + len(units) > _NEAR_LIMIT:
+            _NEAR.clear()
+        for (u, key), row in zip(todo, close, strict=True):
+            self.near[u.uid] = _NEAR[key] = row
+        return True
+
+
+#: :meth:`View.near_objectives`' rows by the bytes of the markers' places and a unit's models'
+#: (centres, radii, removed): only numbers, so one global memo, emptied at its limit. The rows
+#: are shared between decisions: read, never changed.
+_NEAR: dict[tuple[bytes, ...], list[bool]] = {}
+_NEAR_LIMIT = 8192
 
 
 def move_allowance(state: GameState, unit: Unit, kind: Kind) -> float:
