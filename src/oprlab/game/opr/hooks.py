@@ -102,9 +102,8 @@ class OprRules(Activation):
                     for pt, k in self.deploy_options(state, us)
                 )
         elif phase == Phase.ACTIVATION:
-            for us in activation.can_activate(state, side):
-                out.extend(self.unit_actions(state, us))
-                out.extend(self.special_actions(state, us))
+            listed = state.offered = self.activation_actions(state, side)  # in order already
+            return listed
         elif phase == Phase.CLOCKS:
             out = bennies.start_clock_actions(state)
         elif phase == Phase.DEFEND:
@@ -245,6 +244,15 @@ class OprRules(Activation):
     def special_actions(self, state: GameState, us: UnitState) -> list[Action]:
         """What a unit may do before or besides its action (spells, Teleport)."""
         return []
+
+    def activation_actions(self, state: GameState, side: int) -> list[Action]:
+        """Each unit of ``side`` that may activate: :meth:`unit_actions` and
+        :meth:`special_actions`, in canonical order (:meth:`Action.sort_key`)."""
+        out: list[Action] = []
+        for us in activation.can_activate(state, side):
+            out += self.unit_actions(state, us)
+            out += self.special_actions(state, us)
+        return sorted(out, key=Action.sort_key)
 
     def step_actions(self, state: GameState, us: UnitState, phase: Phase) -> list[Action]:
         """The decisions of an activation's second half (shoot, act after casting...)."""
