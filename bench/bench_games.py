@@ -1026,6 +1026,61 @@ its absolute baseline moves with the machine and only a ratio measured side by s
 that measure the games are 2.0 times as fast as the issue's own (the same commander), not the
 3.2 that about 150 ms against 480 ms would suggest, and the issue's 5 times is about 2.5 times
 further on.
+
+Issue 13's scaling steps (spd25, eighteenth session; every golden unchanged with the kernel and
+with `OPRLAB_PURE=1`, and the same digests: gff300 seeds 1-4 bf97c2d4b223603f, gff600 seeds 1-2
+06822757a00e2d3f, riverside seeds 1-2 994a91ae9f8f60f6, gffterrain seeds 1-2 d9545c92ddc19417;
+`PYTHONPATH=. .venv/bin/python -m bench.instructions gff300 --seeds 1-4` and `gff600 --seeds 1-2`
+under callgrind, each step measured in its own worktree of the same path length, load 4 to 12
+beside other helpers; start 6c503da: 2.813 G and 4.684 G, so a 600-point game cost 3.33 times a
+300-point one). What grows faster than the army: cProfile with a CPU-time timer of gff600 seeds 1-2
+against gff300 seeds 1-4, each after a warm-up game, a function's time a 600-point game over its
+time a 300-point game (the whole game 3.2 times). The top ten of those with at least 2% of a
+600-point game: the charge's contact search (`charge._reach_contact_search`) 8.6 times (2.9% of a
+600-point game), the exact odds' `fast._die` 5.8 (2.2%), `fast._weapon` 5.7 (2.6%) and
+`attack_chain.float_sums` 5.7 (3.0%), `charge._reaches_contact` 5.7 (3.5%) and `charge._progress`
+5.6 (5.1%), the commander's odds memo (`players.memo.get`, `estimates._expected`) 5.6 (7.0%), the
+listing's `activation.marker_and_enemy_goals` 5.5 (2.4%), `players.memo.attack` 5.4 (8.9%) and
+`bounds._shot_bound` 5.3 (6.3%); then `expected_damage` 5.2 (11%), `bounds._move_row` 5.0 (6.9%),
+`gff.move_goals` 4.8 (2.9%), `activation.unit_action_list` 4.8 (3.5%), `charge.can_charge` 4.7
+(5.0%), `paths._graph_search` 4.7 (5.6%) and `geometry.gap` 4.7 (4.4%). By part: the legal actions
+3.9 times (22% of a 600-point game under the profiler: every unit still to act lists its moves to
+every marker and enemy and its charges at every decision, 16,892 actions listed a 600-point game
+against 3,364, 211 a listing against 82), the rules commander 3.7 (49%, its scoring of those
+actions: spd24's), apply 2.4 (30%: a move or a charge costs about the same a call at both sizes,
+there are just more of them) and the deployment options 3.7 (6%: each decision lists every unit
+still to place). Of the brief's suspects, `gff_setup`'s generator (objective markers, 1.05 times)
+and `blockers.blockers_for` (2.7) do not grow faster than the army. Two steps, both in the listing.
+First, GFF's activation listing: `activation.Foes` reads the markers, the enemies' centres, their
+gap keys (the bytes `geometry.gap`'s memo is keyed on) and their bounding circles once a decision
+for all the units listed; a charge target's exact gap is measured only where the two bounding
+circles come within the charge's reach (the circles' gap is at most the models' gap; 1,387 gaps
+asked in two 600-point games, from 8,673); each unit's Advance and Rush to a point, its benny
+charges and spells are made once and handed out again (`activation._moves_to`, `_benny_charge`,
+`casting._cast`; a benny charge and a spell were a new frozen Action every listing); and
+`GffRules.activation_actions` gives the units by uid, each with its actions in `Action.sort_key`'s
+order as `unit_action_list` now makes them (goals by point, charges by target, spells sorted with
+the rest only when there are any), so the listing is not sorted whole: 300 pts 2.813 -> 2.693 G
+(-4.3%), 600 pts 4.684 -> 4.359 G (-6.9%). Second, the deployment listing: the units by uid and
+each unit's options sorted as plain (point, formation) tuples (`deploy_search.remembered` sorts
+them once for the units that stand alike), not a sort of every DEPLOY action by its twelve-field
+key; and Riverside's Hold and Idle are listed once (`listed`), not made afresh for each unit at
+each decision: 300 pts 2.693 -> 2.689 G (-0.1%), 600 pts 4.359 -> 4.325 G (-0.8%), Riverside (seeds
+1-2, whose listing keeps its sort) 1.593 G at the start, 1.595 G after the first step and the
+deployment's order, 1.589 G with its Hold and Idle listed once (-0.3% in all). Both steps: 300 pts
+2.813 -> 2.689 G (-4.4%), 600 pts 4.684 -> 4.325 G (-7.7%), so a 600-point game now costs 3.22
+times a 300-point one by instructions (3.33 before; the issue's target is 2.5).
+tests/game/test_gff_listing.py plays a 600-point game with Casters and bennies (13 units a side, so
+A10 sorts before A2) and checks every activation listing against the generic one (each unit's
+actions and spells, sorted), every unit's charge targets against each enemy's exact gap and every
+deployment listing against every option sorted (each fails with the units in listing order or the
+circles' bound without the target's radius), and the circles' bound against the models' gap
+(hypothesis). Measured and not built: a memo of a unit's whole listing by its goals and targets
+(only 163 of 1,392 unit listings in two 600-point games were the unit's last one again: between two
+decisions of a side an enemy acts and most often moves, which moves a goal). Left: the rest of the
+listing is a dictionary lookup or two an action (15,421 moves looked up in two 600-point games);
+the contact search and A* grow with the units that block (`charge._progress`,
+`paths._graph_search`), and most of the rest that grows is the commander's.
 """
 #: Filled in by :func:`run` with the measured split and growth (``python -m bench`` prints it
 #: after running the suite).

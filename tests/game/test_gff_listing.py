@@ -1,8 +1,9 @@
-"""GFF's activation listing (issue 13's speed): each decision's markers and enemies read once
-(``activation.Foes``), charges measured only where the bounding circles allow, and the units'
-actions put in canonical order without sorting the whole listing. Every answer must be the one
-the plain listing gives: seed 003 "Playing the Game" (each unit may Hold, Advance, Rush or
-Charge) and "Charge" (a target within charge distance, base to base)."""
+"""The listing of legal actions (issue 13's speed). GFF's activations: each decision's markers
+and enemies read once (``activation.Foes``), charges measured only where the bounding circles
+allow, the units' actions put in canonical order without sorting the whole listing; every
+deployment: each unit's options sorted as plain tuples. Every answer must be the one the plain
+listing gives: seed 003 "Playing the Game" (each unit may Hold, Advance, Rush or Charge),
+"Charge" (a target within charge distance, base to base) and "Deployment"."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from oprlab.game import activation, casting, gff
 from oprlab.game import geometry as geo
 from oprlab.game.actions import Action, Kind, listed
 from oprlab.game.gff_moving import move_allowance
-from oprlab.game.opr.hooks import OprRules
+from oprlab.game.opr.hooks import DEPLOY_PHASES, OprRules
 from oprlab.game.state import GameState, Phase
 from oprlab.players import get_commander
 from oprlab.samples import sample_path
@@ -46,16 +47,18 @@ def test_every_activation_listing_is_the_plain_sorted_one() -> None:
     """A whole 600-point game with Casters and bennies (benny charges, spells; 13 units a side,
     so A10 sorts before A2): at each activation the listing is the generic one (each unit's
     actions and spells, sorted), in the same order, and each unit's charge targets are the
-    ones every enemy's exact gap gives."""
+    ones every enemy's exact gap gives; at each deployment the listing is every unit's options
+    sorted (seed 003 "Deployment")."""
     a, b = _army("shooty-300", "elite-300"), _army("melee-300", "horde-300")
     state = gff.new_game(a, b, seed=3, mechanic="clock-bennies")
     sides = [get_commander("rules", 3), get_commander("rules", 4)]
-    checked = spells = charges = 0
+    checked = spells = charges = deployments = 0
+    rules = state.rules
+    assert isinstance(rules, OprRules)
     while not state.done:
         actions = gff.legal_actions(state)
         if state.phase == Phase.ACTIVATION:
-            plain = OprRules.activation_actions(state.rules, state, state.active)  # type: ignore[arg-type]
-            assert actions == plain
+            assert actions == OprRules.activation_actions(rules, state, state.active)
             foes = activation.Foes(state, state.active)
             for us in activation.can_activate(state, state.active):
                 if not us.shaken and any(w.melee for w in us.unit.weapons):
@@ -64,8 +67,16 @@ def test_every_activation_listing_is_the_plain_sorted_one() -> None:
                     charges += len(found)
             spells += sum(x.kind is Kind.CAST for x in actions)
             checked += 1
+        elif state.phase in DEPLOY_PHASES:
+            plain = [
+                listed(Kind.DEPLOY, us.uid, to=pt, formation=k)
+                for us in rules.to_deploy(state, state.active)
+                for pt, k in rules.deploy_options(state, us)
+            ]
+            assert actions == sorted(plain, key=Action.sort_key)
+            deployments += 1
         gff.apply(state, sides[state.active].choose(state, actions))
-    assert checked > 20 and spells > 0 and charges > 0
+    assert checked > 20 and spells > 0 and charges > 0 and deployments > 10
 
 
 def _placement(points: list[tuple[float, float]], radius: float, gone: int) -> Placement:
