@@ -29,7 +29,7 @@ from oprlab.game.state import GameState, Objective, Phase, Rules, UnitState
 from oprlab.mechanics import Mechanic, get_mechanic
 from oprlab.mechanics.dice import Dice
 from oprlab.rng import generator
-from oprlab.table.model import Point, Table
+from oprlab.table.model import Placement, Point, Table
 from oprlab.units.model import Army
 from oprlab.units.rule_scope import unit_rule
 
@@ -156,6 +156,36 @@ def pass_turn(state: GameState, prefer: int, end_round: Step) -> None:
     end_round(state)
 
 
+#: Each unit's Advance and Rush to a point (:func:`listed`'s actions) by unit and point, and its
+#: charge with a benny's extra attack by unit and target: every decision lists each unit's moves
+#: to every goal again, most unchanged since the last, and one lookup a goal costs less than two
+#: of :func:`listed`'s (global memos of values, each emptied whole at its limit).
+_MOVES: dict[tuple[str, Point], tuple[Action, Action]] = {}
+_BENNY_CHARGES: dict[tuple[str, str], Action] = {}
+_MEMO_LIMIT = 16384
+
+
+def _moves_to(uid: str, goal: Point) -> tuple[Action, Action]:
+    key = (uid, goal)
+    found = _MOVES.get(key)
+    if found is None:
+        if len(_MOVES) >= _MEMO_LIMIT:
+            _MOVES.clear()
+        advance, rush = listed(Kind.ADVANCE, uid, to=goal), listed(Kind.RUSH, uid, to=goal)
+        found = _MOVES[key] = (advance, rush)
+    return found
+
+
+def _benny_charge(charge: Action) -> Action:
+    key = (charge.unit, charge.target)
+    found = _BENNY_CHARGES.get(key)
+    if found is None:
+        if len(_BENNY_CHARGES) >= _MEMO_LIMIT:
+            _BENNY_CHARGES.clear()
+        found = _BENNY_CHARGES[key] = replace(charge, benny=True)
+    return found
+
+
 def unit_action_list(
     us: UnitState,
     first: list[Action],
@@ -164,28 +194,63 @@ def unit_action_list(
     *,
     benny_charges: bool,
 ) -> list[Action]:
-    """A unit's actions: ``first`` (Hold, Idle: each system's), Advance and Rush to each goal,
-    Charge each target, and with ``benny_charges`` each charge again with a benny's extra
-    attack (seed 000 "Bennies")."""
+    """A unit's actions: ``first`` (Hold, Idle: each system's), Advance to each goal, Rush to
+    each, Charge each target, and with ``benny_charges`` each charge again with a benny's extra
+    attack (seed 000 "Bennies").
+
+    After ``first`` they come in :meth:`Action.sort_key`'s order (goals by their point, charges
+    by target, the benny's after the plain one): GFF's listing takes them as they come, and a
+    sort of them finds one ascending run."""
     acts = list(first)
     uid = us.uid
-    for goal in goals:  # made once each (:func:`listed`): most are listed every decision
-        acts.append(listed(Kind.ADVANCE, uid, to=goal))
-        acts.append(listed(Kind.RUSH, uid, to=goal))
-    charges = [listed(Kind.CHARGE, uid, target=t) for t in charge_targets]
-    if charges and benny_charges:
-        charges += [replace(a, benny=True) for a in charges]
-    return acts + charges
+    moves = [_moves_to(uid, goal) for goal in sorted(goals)]
+    acts += [advance for advance, _ in moves]
+    acts += [rush for _, rush in moves]
+    for target in sorted(charge_targets):
+        charge = listed(Kind.CHARGE, uid, target=target)
+        acts.append(charge)
+        if benny_charges:
+            acts.append(_benny_charge(charge))
+    return acts
+
+
+#: An enemy unit as :class:`Foes` holds it: its uid, placement, gap key and bounding circle.
+Foe = tuple[str, Placement, geo.GapKey, tuple[float, float, float]]
+
+
+class Foes:
+    """What each unit of a side lists its moves and charges against, read once a listing: the
+    objective markers and the enemy units' centres (its goals but the way home, as
+    :func:`marker_and_enemy_goals`), and the enemy units with their positions' bytes (the key
+    of :func:`geometry.gap`'s memo), so a listing of many units asks for each enemy's once."""
+
+    __slots__ = ("_placed", "_side", "_state", "goals")
+
+    def __init__(self, state: GameState, side: int) -> None:
+        self._state, self._side = state, side
+        self.goals: list[Point] = [o.position for o in state.objectives]
+        for e in state.enemies(side):
+            assert e.placement is not None
+            self.goals.append(geo.centroid(e.placement))
+        self._placed: list[Foe] | None = None
+
+    def placed(self) -> list[Foe]:
+        """Each enemy unit on the table: its uid, its placement, its gap key and its bounding
+        circle (:func:`geometry.bounding_circle`)."""
+        if self._placed is None:
+            self._placed = []
+            for e in self._state.enemies(self._side):
+                p = e.placement
+                assert p is not None
+                key = geo.gap_key(p)
+                self._placed.append((e.uid, p, key, geo.bounding_circle(p, key)))
+        return self._placed
 
 
 def marker_and_enemy_goals(state: GameState, us: UnitState) -> list[Point]:
     """Where a unit may head: each objective marker, then each enemy unit on the table (its
     centre); each system adds its way home."""
-    goals: list[Point] = [o.position for o in state.objectives]
-    for e in state.enemies(us.side):
-        assert e.placement is not None
-        goals.append(geo.centroid(e.placement))
-    return goals
+    return Foes(state, us.side).goals
 
 
 def log_activation(state: GameState, us: UnitState, a: Action, **more: object) -> None:
@@ -275,6 +340,8 @@ def deployer_with_room(state: GameState, has_room: Callable[[GameState, int], bo
 
 
 __all__: Sequence[str] = [
+    "Foe",
+    "Foes",
     "Step",
     "begin_round",
     "can_activate",

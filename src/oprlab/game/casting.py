@@ -141,10 +141,27 @@ def cast_actions(
                 continue
             for t in aims:
                 for boost in range(min(spare, BOOST_LISTED) + 1):
-                    acts.append(
-                        Action(Kind.CAST, us.uid, target=t, spell=sp.name, value=value, boost=boost)
-                    )
+                    acts.append(_cast(us.uid, t, sp.name, value, boost))
     return acts
+
+
+#: Cast actions by their fields (a global memo of values, emptied whole at its limit): a Caster
+#: lists the same spells at the same targets every decision, and a frozen Action costs some
+#: 19,000 instructions to build (:func:`oprlab.game.actions.listed`).
+_CASTS: dict[tuple[str, str, str, int, int], Action] = {}
+_CASTS_LIMIT = 16384
+
+
+def _cast(uid: str, target: str, spell: str, value: int, boost: int) -> Action:
+    key = (uid, target, spell, value, boost)
+    found = _CASTS.get(key)
+    if found is None:
+        if len(_CASTS) >= _CASTS_LIMIT:
+            _CASTS.clear()
+        found = _CASTS[key] = Action(
+            Kind.CAST, uid, target=target, spell=spell, value=value, boost=boost
+        )
+    return found
 
 
 def cast_problem(

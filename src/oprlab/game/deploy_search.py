@@ -145,8 +145,9 @@ def crowded(state: GameState, zone: Rect, need: float) -> bool:
 
 
 def remembered(state: GameState, us: UnitState, find: Callable[[], list[Option]]) -> list[Option]:
-    """``find()`` for ``us``, remembered until a unit is placed or the phase changes (the
-    phase deciding whether a side goes on asks first, the listing of actions next).
+    """``find()`` for ``us`` in order (by point, then formation: the listing's order),
+    remembered until a unit is placed or the phase changes (the phase deciding whether a side
+    goes on asks first, the listing of actions next).
 
     Units that stand alike share the answer: where a unit may deploy depends on it only
     through its side, its reserve, its models, their bases and whether it flies (terrain).
@@ -166,7 +167,7 @@ def remembered(state: GameState, us: UnitState, find: Callable[[], list[Option]]
     )
     found = memo[1].get(alike)
     if found is None:
-        found = memo[1][alike] = tuple(find())
+        found = memo[1][alike] = tuple(sorted(find()))
     return list(found)
 
 

@@ -85,6 +85,15 @@ def centroid(p: Placement) -> Point:
     return found
 
 
+#: A placement's positions as bytes (centres, radii, removed): :func:`gap`'s memo key is the two
+#: units' keys one after the other.
+GapKey = tuple[bytes, bytes, bytes]
+
+
+def gap_key(p: Placement) -> GapKey:
+    return (p.centres.tobytes(), p.radii.tobytes(), p.removed.tobytes())
+
+
 def gap(a: Placement, b: Placement) -> float:
     """Unit to unit: the closest models, base edge to base edge (seed 002 "Measuring")."""
     key = (
@@ -96,11 +105,22 @@ def gap(a: Placement, b: Placement) -> float:
         b.removed.tobytes(),
     )
     found = _GAPS.get(key)
-    if found is None:
-        found = _gap(a, b)
-        if len(_GAPS) >= _MEMO_LIMIT:
-            _GAPS.clear()
-        _GAPS[key] = found
+    return _gap_kept(a, b, key) if found is None else found
+
+
+def keyed_gap(a: Placement, a_key: GapKey, b: Placement, b_key: GapKey) -> float:
+    """:func:`gap` given each placement's :func:`gap_key`: a listing that measures every unit
+    of a side to the same enemies reads each enemy's bytes once."""
+    key = a_key + b_key
+    found = _GAPS.get(key)
+    return _gap_kept(a, b, key) if found is None else found
+
+
+def _gap_kept(a: Placement, b: Placement, key: tuple[bytes, ...]) -> float:
+    found = _gap(a, b)
+    if len(_GAPS) >= _MEMO_LIMIT:
+        _GAPS.clear()
+    _GAPS[key] = found
     return found
 
 
@@ -109,9 +129,11 @@ def gap(a: Placement, b: Placement) -> float:
 _CIRCLES: dict[tuple[bytes, bytes, bytes], tuple[float, float, float]] = {}
 
 
-def bounding_circle(p: Placement) -> tuple[float, float, float]:
-    """The alive models' mean centre and the radius of the circle round it that holds them."""
-    key = (p.centres.tobytes(), p.radii.tobytes(), p.removed.tobytes())
+def bounding_circle(p: Placement, key: GapKey | None = None) -> tuple[float, float, float]:
+    """The alive models' mean centre and the radius of the circle round it that holds them
+    (``key``: the placement's :func:`gap_key`, when the caller has it)."""
+    if key is None:
+        key = (p.centres.tobytes(), p.radii.tobytes(), p.removed.tobytes())
     found = _CIRCLES.get(key)
     if found is None:
         c, r = p.centres[p.alive], p.radii[p.alive]

@@ -46,7 +46,9 @@ May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.units``, ``oprlab.mechan
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from operator import attrgetter
 
 from oprlab.errors import OptionError, UserError
 from oprlab.game import activation, bennies, benny_defence, objectives
@@ -223,27 +225,41 @@ def objective_candidates(state: GameState) -> list[Point]:
 
 
 _can_activate = activation.can_activate
+_uid = attrgetter("uid")
 
 
-def move_goals(state: GameState, us: UnitState) -> list[Point]:
-    """Canonical destinations: each objective, each enemy unit, and back toward home."""
-    goals = activation.marker_and_enemy_goals(state, us)
+def move_goals(state: GameState, us: UnitState, foes: activation.Foes | None = None) -> list[Point]:
+    """Canonical destinations: each objective, each enemy unit, and back toward home (``foes``:
+    the listing's markers and enemies, read once for all its units)."""
+    goals = list((foes or activation.Foes(state, us.side)).goals)
     assert us.placement is not None
     goals.append(edges.home_point(state.table, edge_of(state, us.side), geo.centroid(us.placement)))
     return list(dict.fromkeys(goals))  # two goals at one point are one action
 
 
-def charge_targets(state: GameState, us: UnitState) -> list[str]:
+def charge_targets(
+    state: GameState, us: UnitState, foes: activation.Foes | None = None
+) -> list[str]:
     """Enemy units within charge distance (at least one model can reach base contact)."""
-    assert us.placement is not None
+    here = us.placement
+    assert here is not None
     if not any(w.melee for w in us.unit.weapons) and not any_has(us.unit, "Impact"):
         return []
     reach = move_allowance(us.unit, Kind.CHARGE)
+    own = geo.gap_key(here)
+    x, y, spread = geo.bounding_circle(here, own)
+    far = reach + spread + _BOUND_MARGIN
     return [
-        e.uid
-        for e in state.enemies(us.side)
-        if e.placement is not None and geo.gap(us.placement, e.placement) <= reach
+        uid
+        for uid, there, key, (ex, ey, their) in (foes or activation.Foes(state, us.side)).placed()
+        if math.hypot(ex - x, ey - y) - their <= far  # the circles' gap bounds the models' gap
+        and geo.keyed_gap(here, own, there, key) <= reach
     ]
+
+
+#: How far the bounding circles' gap may fall short of its exact value in floats (the
+#: bound itself is at most the models' :func:`geometry.gap`).
+_BOUND_MARGIN = 1e-6
 
 
 bennies_available = bennies.bennies_available
@@ -254,15 +270,18 @@ def legal_actions(state: GameState) -> list[Action]:
     return state.rules.legal_actions(state)
 
 
-def unit_actions(state: GameState, us: UnitState) -> list[Action]:
-    """The actions one unit may take on activation (its shooting is the next decision)."""
+def unit_actions(
+    state: GameState, us: UnitState, foes: activation.Foes | None = None
+) -> list[Action]:
+    """The actions one unit may take on activation (its shooting is the next decision), in
+    canonical order (Hold first, then :func:`activation.unit_action_list`'s)."""
     if us.shaken:
-        return [Action(Kind.IDLE, us.uid)]  # Shaken: must stay idle to stop being Shaken
+        return [listed(Kind.IDLE, us.uid)]  # Shaken: must stay idle to stop being Shaken
     acts = [listed(Kind.HOLD, us.uid)]
     if unit_rule(us.unit, "Immobile"):
         return acts
-    goals = move_goals(state, us)
-    targets = charge_targets(state, us)
+    goals = move_goals(state, us, foes)
+    targets = charge_targets(state, us, foes)
     extra = bool(_melee_weapons(us.unit)) and bennies_available(state, us.side) > 0
     return activation.unit_action_list(us, acts, goals, targets, benny_charges=extra)
 
@@ -649,6 +668,19 @@ class GffRules(OprRules):
 
     def special_actions(self, state: GameState, us: UnitState) -> list[Action]:
         return cast_actions(state, us)
+
+    def activation_actions(self, state: GameState, side: int) -> list[Action]:
+        """Each unit's actions, the markers and enemies read once for all (``Foes``), in
+        canonical order without a sort of the whole listing: :meth:`Action.sort_key` orders
+        by unit first, so the units in order of uid, each with :func:`unit_actions` (in order
+        already) and its spells, the two sorted together only when it has spells."""
+        foes = activation.Foes(state, side)
+        out: list[Action] = []
+        for us in sorted(activation.can_activate(state, side), key=_uid):
+            acts = self.unit_actions(state, us, foes)
+            spells = self.special_actions(state, us)
+            out += sorted(acts + spells, key=Action.sort_key) if spells else acts
+        return out
 
     def step_actions(self, state: GameState, us: UnitState, phase: Phase) -> list[Action]:
         if phase == Phase.ACT and state.pending is not None:  # a Caster has cast

@@ -56,7 +56,7 @@ from oprlab.game import geometry as geo
 from oprlab.game import riverside_abilities as abilities
 from oprlab.game import riverside_combat as combat
 from oprlab.game import riverside_defend as defend
-from oprlab.game.actions import Action, Kind
+from oprlab.game.actions import Action, Kind, listed
 from oprlab.game.bennies import bennies_available
 from oprlab.game.opr.hooks import OprRules, Step, opr_rules
 from oprlab.game.riverside_attacks import _charge, _defend, _shoot_step, shooting_targets
@@ -257,7 +257,7 @@ def unit_actions(state: GameState, us: UnitState) -> list[Action]:
     Every unit may take every action: seed 002 only says Idle removes Shaken (a Shaken unit
     that does something else stays Shaken). Immobile units (a GFF rule) only Hold or Idle.
     """
-    acts = [Action(Kind.HOLD, us.uid), Action(Kind.IDLE, us.uid)]
+    acts = [listed(Kind.HOLD, us.uid), listed(Kind.IDLE, us.uid)]  # made once (listed)
     if unit_rule(us.unit, "Immobile"):
         return acts
     goals = move_goals(state, us)

@@ -18,6 +18,7 @@ the procedure's parts in ``oprlab.game.opr`` (rounds, setup, activation) and bel
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import Any, ClassVar
 
 from oprlab.game import activation, bennies, deploy_search, objectives
@@ -34,6 +35,8 @@ __all__ = ["DEPLOY_PHASES", "OprRules", "opr_rules"]
 
 #: Phases in which units are set up, one decision a unit.
 DEPLOY_PHASES = (Phase.DEPLOY, Phase.SCOUT, Phase.AMBUSH)
+
+_uid = attrgetter("uid")
 
 #: A step of the procedure: what an action of one kind does to the game.
 Step = Callable[[GameState, UnitState, Action], None]
@@ -96,15 +99,20 @@ class OprRules(Activation):
         elif phase in (Phase.ZONE, Phase.ZONES):
             out = [Action(Kind.CHOOSE_ZONE, choice=c) for c in self.zone_choices(state)]
         elif phase in DEPLOY_PHASES:
-            for us in self.to_deploy(state, side):
-                out.extend(
-                    listed_action(Kind.DEPLOY, us.uid, to=pt, formation=k)
-                    for pt, k in self.deploy_options(state, us)
-                )
+            # in canonical order without a sort of the whole listing: Action.sort_key orders
+            # by unit, then (all else equal for a DEPLOY) by point and formation, so the units
+            # by uid, each with its (point, formation) options sorted as the plain tuples
+            for us in sorted(self.to_deploy(state, side), key=_uid):
+                uid = us.uid
+                out += [
+                    listed_action(Kind.DEPLOY, uid, to=pt, formation=k)
+                    for pt, k in sorted(self.deploy_options(state, us))
+                ]
+            state.offered = out
+            return out
         elif phase == Phase.ACTIVATION:
-            for us in activation.can_activate(state, side):
-                out.extend(self.unit_actions(state, us))
-                out.extend(self.special_actions(state, us))
+            listed = state.offered = self.activation_actions(state, side)  # in order already
+            return listed
         elif phase == Phase.CLOCKS:
             out = bennies.start_clock_actions(state)
         elif phase == Phase.DEFEND:
@@ -245,6 +253,15 @@ class OprRules(Activation):
     def special_actions(self, state: GameState, us: UnitState) -> list[Action]:
         """What a unit may do before or besides its action (spells, Teleport)."""
         return []
+
+    def activation_actions(self, state: GameState, side: int) -> list[Action]:
+        """Each unit of ``side`` that may activate: :meth:`unit_actions` and
+        :meth:`special_actions`, in canonical order (:meth:`Action.sort_key`)."""
+        out: list[Action] = []
+        for us in activation.can_activate(state, side):
+            out += self.unit_actions(state, us)
+            out += self.special_actions(state, us)
+        return sorted(out, key=Action.sort_key)
 
     def step_actions(self, state: GameState, us: UnitState, phase: Phase) -> list[Action]:
         """The decisions of an activation's second half (shoot, act after casting...)."""

@@ -1,0 +1,132 @@
+"""The listing of legal actions (issue 13's speed). GFF's activations: each decision's markers
+and enemies read once (``activation.Foes``), charges measured only where the bounding circles
+allow, the units' actions put in canonical order without sorting the whole listing; every
+deployment: each unit's options sorted as plain tuples. Every answer must be the one the plain
+listing gives: seed 003 "Playing the Game" (each unit may Hold, Advance, Rush or Charge),
+"Charge" (a target within charge distance, base to base) and "Deployment"."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from oprlab.game import activation, casting, gff
+from oprlab.game import geometry as geo
+from oprlab.game.actions import Action, Kind, listed
+from oprlab.game.gff_moving import move_allowance
+from oprlab.game.opr.hooks import DEPLOY_PHASES, OprRules
+from oprlab.game.state import GameState, Phase
+from oprlab.players import get_commander
+from oprlab.samples import sample_path
+from oprlab.table.model import Placement
+from oprlab.units.load import load_army
+from oprlab.units.model import Army
+from tests.game import line
+
+
+def _plain_targets(state: GameState, uid: str) -> list[str]:
+    """Charge targets as the rule reads: every enemy whose closest models are in reach."""
+    us = state.units[uid]
+    assert us.placement is not None
+    reach = move_allowance(us.unit, Kind.CHARGE)
+    return sorted(
+        e.uid
+        for e in state.enemies(us.side)
+        if e.placement is not None and geo._gap(us.placement, e.placement) <= reach
+    )
+
+
+def _army(*names: str) -> Army:
+    armies = [load_army(sample_path(f"gff/{n}.txt")) for n in names]
+    units = tuple(u for a in armies for u in a.units)
+    return Army(" and ".join(names), "GFF", sum(a.points for a in armies), units)
+
+
+def test_every_activation_listing_is_the_plain_sorted_one() -> None:
+    """A whole 600-point game with Casters and bennies (benny charges, spells; 13 units a side,
+    so A10 sorts before A2): at each activation the listing is the generic one (each unit's
+    actions and spells, sorted), in the same order, and each unit's charge targets are the
+    ones every enemy's exact gap gives; at each deployment the listing is every unit's options
+    sorted (seed 003 "Deployment")."""
+    a, b = _army("shooty-300", "elite-300"), _army("melee-300", "horde-300")
+    state = gff.new_game(a, b, seed=3, mechanic="clock-bennies")
+    sides = [get_commander("rules", 3), get_commander("rules", 4)]
+    checked = spells = charges = deployments = 0
+    rules = state.rules
+    assert isinstance(rules, OprRules)
+    while not state.done:
+        actions = gff.legal_actions(state)
+        if state.phase == Phase.ACTIVATION:
+            assert actions == OprRules.activation_actions(rules, state, state.active)
+            foes = activation.Foes(state, state.active)
+            for us in activation.can_activate(state, state.active):
+                if not us.shaken and any(w.melee for w in us.unit.weapons):
+                    found = gff.charge_targets(state, us, foes)
+                    assert sorted(found) == _plain_targets(state, us.uid)
+                    charges += len(found)
+            spells += sum(x.kind is Kind.CAST for x in actions)
+            checked += 1
+        elif state.phase in DEPLOY_PHASES:
+            plain = [
+                listed(Kind.DEPLOY, us.uid, to=pt, formation=k)
+                for us in rules.to_deploy(state, state.active)
+                for pt, k in rules.deploy_options(state, us)
+            ]
+            assert actions == sorted(plain, key=Action.sort_key)
+            deployments += 1
+        gff.apply(state, sides[state.active].choose(state, actions))
+    assert checked > 20 and spells > 0 and charges > 0 and deployments > 10
+
+
+def _placement(points: list[tuple[float, float]], radius: float, gone: int) -> Placement:
+    removed = np.zeros(len(points), dtype=np.bool_)
+    removed[: min(gone, len(points) - 1)] = True
+    return Placement(np.array(points), np.full(len(points), radius), removed=removed)
+
+
+_POINTS = st.lists(st.tuples(st.floats(0.0, 60.0), st.floats(0.0, 40.0)), min_size=1, max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    _POINTS,
+    _POINTS,
+    st.sampled_from([0.5, 0.63, 1.0, 1.57]),
+    st.sampled_from([0.5, 0.98, 1.2]),
+    st.integers(0, 3),
+)
+def test_the_circles_gap_bounds_the_models_gap(
+    first: list[tuple[float, float]],
+    second: list[tuple[float, float]],
+    r1: float,
+    r2: float,
+    gone: int,
+) -> None:
+    """What charge_targets skips on: the bounding circles' gap (less the margin) is never
+    more than the closest models' gap, so no unit in reach is left out."""
+    a, b = _placement(first, r1, gone), _placement(second, r2, 0)
+    x, y, spread = geo.bounding_circle(a, geo.gap_key(a))
+    u, v, their = geo.bounding_circle(b)
+    bound = float(np.hypot(u - x, v - y)) - spread - their
+    assert bound - gff._BOUND_MARGIN <= geo.gap(a, b)
+    assert geo.keyed_gap(a, geo.gap_key(a), b, geo.gap_key(b)) == geo._gap(a, b)
+
+
+def test_moves_benny_charges_and_spells_are_made_once() -> None:
+    """The listing hands out the same objects each decision, equal to ones built afresh."""
+
+    us = gff.new_game(line(), line(), seed=0).units["A1"]
+    first = [listed(Kind.HOLD, "A1")]
+    once = activation.unit_action_list(
+        us, first, [(3.0, 4.0), (1.0, 9.0)], ["B2", "B1"], benny_charges=True
+    )
+    again = activation.unit_action_list(
+        us, first, [(1.0, 9.0), (3.0, 4.0)], ["B1", "B2"], benny_charges=True
+    )
+    assert all(x is y for x, y in zip(once, again, strict=True))
+    assert once == sorted(once, key=Action.sort_key)
+    assert once[-1] == Action(Kind.CHARGE, "A1", target="B2", benny=True)
+    spell = casting._cast("A7", "B1", "Bolt", 2, 1)
+    assert spell is casting._cast("A7", "B1", "Bolt", 2, 1)
+    assert spell == Action(Kind.CAST, "A7", target="B1", spell="Bolt", value=2, boost=1)
