@@ -30,6 +30,7 @@ from oprlab.analysis.results import (
     game_from_row,
     load_results,
     play_series_to,
+    series_record,
     summarize_results,
 )
 from oprlab.analysis.series import SeriesSpec, play_one, play_series
@@ -557,3 +558,19 @@ def test_bad_out_options_are_one_line_and_exit_2(
     assert code == 2
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
+
+
+def test_keyed_dice_make_another_series_and_the_stream_keeps_its_id(tmp_path: Path) -> None:
+    """A series with keyed dice records the design and is another series (other games) than
+    the stream's; the stream's record has no dice key, so its stored series keep their ids;
+    the keyed games are ``play_game``'s keyed games."""
+    spec = _spec(5)
+    keyed = dataclasses.replace(spec, dice="keyed")
+    assert "dice" not in series_record(spec) and series_record(keyed)["dice"] == "keyed"
+    path = tmp_path / "r.duckdb"
+    plain, other = play_series_to(path, spec, 2), play_series_to(path, keyed, 2)
+    assert plain.series_id != other.series_id
+    seeds = spawn(5, 2)
+    assert [g.decisions for g in other.result.games] == [
+        play_one(keyed, s).decisions for s in seeds
+    ]

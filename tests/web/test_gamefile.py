@@ -134,3 +134,18 @@ def test_actions_of_each_system_round_trip_through_json() -> None:
     assert action_to_json(move) == {"kind": "move", "unit": "A2", "to": [3.5, 4.0]}
     assert action_from_json(action_to_json(move), "x", WwpdAction) == move
     assert GameSetup.from_json(GameSetup("a", "b").to_json(), "x") == GameSetup("a", "b")
+
+
+def test_a_keyed_battle_log_says_so_and_replays(tmp_path: Path, capsys: Any) -> None:
+    """``battle --dice keyed --log``: the setup says ``dice: keyed`` and the file plays again
+    to the same events (each activation's dice keyed as ``play_game`` keys them); a stream
+    game's setup has no ``dice`` (its files read as before); a keyed game is another game."""
+    args = ("gff/shooty-150", "gff/melee-150", "--seed", "4")
+    keyed = _battle_log(tmp_path, *args, "--dice", "keyed")
+    assert keyed["setup"]["dice"] == "keyed"
+    assert engine.replay_stored(keyed, "game.json").state.log.events == keyed["events"]
+    plain = _battle_log(tmp_path, *args)
+    assert "dice" not in plain["setup"] and plain["events"] != keyed["events"]
+    capsys.readouterr()
+    assert main(["battle", *args, "--dice", "keyed", "--system", "wwpd"]) == 2
+    assert "--dice: keyed dice follow OPR activations" in capsys.readouterr().err

@@ -159,6 +159,7 @@ def series_record(spec: SeriesSpec, *, table_ref: str | None = None) -> dict[str
     table_hash = None if spec.table is None else content_hash(spec.table)
     rules = find_system(spec.system)
     return {
+        **({"dice": spec.dice} if spec.dice != "stream" else {}),  # stream series keep their ids
         "seed": spec.seed,
         "system": spec.system,
         "rules_version": rules.version,

@@ -55,6 +55,7 @@ class SeriesSpec:
     seed: int = 0
     system: str = "gff"
     options: Any = None  # the system's rule options (oprlab.game.options); None: defaults
+    dice: str = "stream"  # play_game's dice design
 
 
 def play_one(spec: SeriesSpec, game_seed: int) -> GameResult:
@@ -73,6 +74,7 @@ def play_one(spec: SeriesSpec, game_seed: int) -> GameResult:
         log=False,
         system=spec.system,
         options=spec.options,
+        dice=spec.dice,
     )
     return result
 

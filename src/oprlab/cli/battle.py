@@ -17,7 +17,13 @@ from oprlab.analysis.pictures import battle_svg
 from oprlab.analysis.series import SeriesSpec, dask_backend, play_series
 from oprlab.cli.account import account
 from oprlab.cli.progress import games_bar
-from oprlab.commands.inputs import check_games, check_jobs, check_outputs, load_playable
+from oprlab.commands.inputs import (
+    check_dice_option,
+    check_games,
+    check_jobs,
+    check_outputs,
+    load_playable,
+)
 from oprlab.errors import OptionError, ParseError
 from oprlab.files import read_text, write_atomic
 from oprlab.game.options import parse_options
@@ -135,10 +141,17 @@ def battle(
         help="Play the series on a Dask cluster: a scheduler address (tcp://host:8786), or "
         "'local' for an in-process one.",
     ),
+    dice: str = typer.Option(
+        "stream",
+        help="stream (each die the next of the seed's stream) or keyed (each activation its own "
+        "dice, keyed on the seed, round and unit: games that part still roll alike; gff and "
+        "riverside).",
+    ),
 ) -> None:
     """Play a whole game between two armies, or a series of games."""
     rules = find_system(system)  # an unknown name, or DQ: one line naming what exists
     chosen = _mechanic(rules, mechanic)
+    check_dice_option(dice, [rules.name])
     as_series = _check_options(
         games=games,
         log=log,
@@ -178,6 +191,7 @@ def battle(
                 seed=seeded.seed,
                 commanders=(commander_a, commander_b),
                 rule_options=rules_option,
+                dice=dice,
             )
         result, state = play_game(
             a,
@@ -190,6 +204,7 @@ def battle(
             on_round=drawing.on_round,
             options=options,
             on_decision=drawing.on_decision,
+            dice=dice,
         )
         # Files first, then the account: a reader that closes the pipe early loses no file.
         drawing.finish(state, result.to_json())
@@ -203,7 +218,9 @@ def battle(
     rules.new_game(
         a, b, seed=seeded.seed, mechanic=chosen, table=board, log=False, readings=options
     )
-    spec = SeriesSpec(a, b, (commander_a, commander_b), chosen, board, seeded.seed, system, options)
+    spec = SeriesSpec(
+        a, b, (commander_a, commander_b), chosen, board, seeded.seed, system, options, dice
+    )
     if names:
         _across(console, spec, names, games, n_jobs=n_jobs, cluster=cluster, as_json=as_json)
         return
@@ -229,6 +246,7 @@ def _game_setup(
     seed: int,
     commanders: tuple[str, str],
     rule_options: list[str],
+    dice: str = "stream",
 ) -> Any:
     """What fixes a game, for ``--log``: both lists' text (files or samples, read again as
     they were just read), the rules, the table (a terrain file's text) and the seed."""
@@ -250,6 +268,7 @@ def _game_setup(
         commander_b=commanders[1],
         rule_options=tuple(rule_options),
         terrain=terrain,
+        dice=dice,
     )
 
 

@@ -4,7 +4,6 @@ seeds paired, rated on the Elo scale with bootstrap intervals (:mod:`oprlab.anal
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from pathlib import Path
 
 import typer
@@ -27,7 +26,13 @@ from oprlab.analysis.ladder import (
 from oprlab.analysis.verdicts import Verdict, play_verdicts, robustness
 from oprlab.cli.docs_table import read_docs, write_docs
 from oprlab.cli.progress import games_bar
-from oprlab.commands.inputs import check_games, check_jobs, check_outputs, load_playable
+from oprlab.commands.inputs import (
+    check_dice_option,
+    check_games,
+    check_jobs,
+    check_outputs,
+    load_playable,
+)
 from oprlab.errors import OptionError
 from oprlab.game.systems import find_system
 from oprlab.players import get_commander
@@ -126,7 +131,7 @@ def ladder(
         )
     if table not in ("open", "random"):
         raise OptionError("unknown table", value=table, expected="open or random", where="--table")
-    _check_dice(dice, systems)
+    check_dice_option(dice, systems)
     check_outputs(out=out)
     if docs is not None:
         read_docs(docs, BEGIN, END)  # refused before any game
@@ -236,7 +241,7 @@ def verdict(
     check_games(games)
     if table not in ("open", "random"):
         raise OptionError("unknown table", value=table, expected="open or random", where="--table")
-    _check_dice(dice, systems)
+    check_dice_option(dice, systems)
     a, b = load_playable([("army A", army_a), ("army B", army_b)], command="verdict")
     seeded = make_rng(seed)
     spec = LadderSpec(
@@ -270,19 +275,6 @@ def verdict(
         return
     title = f"{spec.matchups[0].name} ({system}, {len(played)} games, seed {spec.seed})"
     print_verdicts(Console(), title, rows, overall)
-
-
-def _check_dice(dice: str, systems: Sequence[str]) -> None:
-    """``--dice``: one line for an unknown design, before any game."""
-    from oprlab.game.play import check_dice
-
-    for system in systems:
-        try:
-            check_dice(dice, system)
-        except OptionError as exc:
-            raise OptionError(
-                exc.message, value=exc.value, where="--dice", expected=exc.expected
-            ) from None
 
 
 def print_verdicts(console: Console, title: str, rows: list[Verdict], overall: str) -> None:

@@ -79,6 +79,19 @@ def check_games(games: int) -> int:
     return games
 
 
+def check_dice_option(dice: str, systems: Sequence[str]) -> None:
+    """``--dice``: one line for an unknown design, or keyed dice in WWPD, before any game."""
+    from oprlab.game.play import check_dice
+
+    for system in systems:
+        try:
+            check_dice(dice, system)
+        except OptionError as exc:
+            raise OptionError(
+                exc.message, value=exc.value, where="--dice", expected=exc.expected
+            ) from None
+
+
 def check_outputs(**paths: Path | None) -> None:
     """Refuse, before any work, an output file that could not be written; ``name=path`` pairs
     name the option (``svg_rounds`` -> ``--svg-rounds``)."""

@@ -30,15 +30,15 @@ from oprlab.commands.odds import (
     opr_mechanics,
 )
 from oprlab.errors import OptionError, UserError
-from oprlab.game.actions import Action
+from oprlab.game.actions import ACTIVATIONS, Action
 from oprlab.game.options import parse_options, settable
-from oprlab.game.play import GameResult, result_of
+from oprlab.game.play import GameResult, check_dice, result_of
 from oprlab.game.system import RuleSystem
 from oprlab.game.systems import find_system, system_names
 from oprlab.game.trail import Trail
 from oprlab.players import get_commander
 from oprlab.players.base import commander_revision
-from oprlab.rng import commander_stream
+from oprlab.rng import activation_dice, commander_stream
 from oprlab.samples import sample_names, sample_text
 from oprlab.table.model import Table
 from oprlab.table.terrain import generate_table, load_table
@@ -258,6 +258,7 @@ def check_setup(s: GameSetup) -> RuleSystem:
     for who, name in (("commander A", s.commander_a), ("commander B", s.commander_b)):
         if name not in (*COMMANDERS, "person"):
             raise OptionError(f"unknown {who}", value=name, expected=" or ".join(COMMANDERS))
+    check_dice(s.dice, rules.name)
     return rules
 
 
@@ -301,6 +302,8 @@ class Recorded:
         sight = sight_lines(self.state, action)
         before = centres(self.state)
         first = len(self.state.log.events)
+        if self.setup.dice == "keyed" and action.kind in ACTIVATIONS:  # as play_game rolls
+            self.state.rng = activation_dice(self.setup.seed, self.state.round, action.unit)
         self.rules.apply(self.state, action)
         self.actions.append(action)
         self.trail.record(self.state, action)

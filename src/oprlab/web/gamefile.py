@@ -39,7 +39,9 @@ class GameSetup:
     """Everything that fixes a game: the two lists (their text), the rules and the seed.
 
     ``table``: ``open``, ``random`` (generated from the seed) or ``file`` (``terrain`` holds
-    the terrain file's JSON text, as ``battle --table FILE`` read it).
+    the terrain file's JSON text, as ``battle --table FILE`` read it). ``dice``: ``stream``
+    or ``keyed`` (``battle --dice``: each activation's dice keyed on the seed, round and unit),
+    written only when keyed.
     """
 
     list_a: str
@@ -54,12 +56,15 @@ class GameSetup:
     commander_b: str = "rules"
     rule_options: tuple[str, ...] = ()
     terrain: str = ""
+    dice: str = "stream"
 
     def to_json(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)
         out["rule_options"] = list(self.rule_options)
         if not self.terrain:
             del out["terrain"]
+        if self.dice == "stream":  # files of the stream read as they always did
+            del out["dice"]
         return out
 
     @staticmethod
