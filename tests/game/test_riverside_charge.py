@@ -3,6 +3,7 @@ Actions", "Charge Action"): the answers kept for speed are the answers worked ou
 
 from __future__ import annotations
 
+from oprlab.game import geometry as geo
 from oprlab.game import riverside_charge
 from oprlab.game.actions import Kind
 from oprlab.table.movement import unit_allowance
@@ -40,5 +41,5 @@ def test_a_remembered_charge_knows_the_bases() -> None:
     at = np.array([(10.0, 10.0), (11.5, 10.0)])
     small = Placement(at, np.array([0.5, 0.5]))
     large = Placement(at.copy(), np.array([0.75, 0.75]))
-    assert riverside_charge._key(small) != riverside_charge._key(large)
-    assert riverside_charge._key(small) == riverside_charge._key(small.copy())
+    assert geo.gap_key(small) != geo.gap_key(large)  # the charge memo's key of a placement
+    assert geo.gap_key(small) == geo.gap_key(small.copy())

@@ -91,6 +91,9 @@ GapKey = tuple[bytes, bytes, bytes]
 
 
 def gap_key(p: Placement) -> GapKey:
+    """A placement by its models' centres, bases and losses: all a unit-to-unit answer reads of
+    it (two units never share centres, but a key without the bases would answer for a unit of
+    other bases standing where one stood)."""
     return (p.centres.tobytes(), p.radii.tobytes(), p.removed.tobytes())
 
 
@@ -133,7 +136,7 @@ def bounding_circle(p: Placement, key: GapKey | None = None) -> tuple[float, flo
     """The alive models' mean centre and the radius of the circle round it that holds them
     (``key``: the placement's :func:`gap_key`, when the caller has it)."""
     if key is None:
-        key = (p.centres.tobytes(), p.radii.tobytes(), p.removed.tobytes())
+        key = gap_key(p)
     found = _CIRCLES.get(key)
     if found is None:
         c, r = p.centres[p.alive], p.radii[p.alive]

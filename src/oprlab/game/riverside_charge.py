@@ -59,7 +59,7 @@ def charge_targets(state: GameState, us: UnitState) -> list[str]:
         return []
     reach = move_allowance(us.unit, Kind.CHARGE)
     near: list[Placement] | None = None
-    head = (reach, unit_rule(us.unit, "Flying"), unit_rule(us.unit, "Strider"), _key(unit))
+    head = (reach, unit_rule(us.unit, "Flying"), unit_rule(us.unit, "Strider"), geo.gap_key(unit))
     out = []
     for e in state.enemies(us.side):
         target = e.placement
@@ -79,13 +79,6 @@ def charge_targets(state: GameState, us: UnitState) -> list[str]:
 _CHARGE_MEMO_SIZE = 4096
 
 
-def _key(p: Placement) -> tuple[bytes, bytes, bytes]:
-    """A placement by its models' centres, bases and losses: all that a charge's answer reads
-    of it (two units never share centres, but a key that left the bases out would answer for
-    a unit of other bases standing where one stood)."""
-    return (p.centres.tobytes(), p.radii.tobytes(), p.removed.tobytes())
-
-
 def _can_charge(
     state: GameState,
     us: UnitState,
@@ -99,7 +92,7 @@ def _can_charge(
     own positions."""
     assert us.placement is not None
     reach = head[0]
-    key = (*head, _key(target), tuple(sorted(_key(p) for p in others)))
+    key = (*head, geo.gap_key(target), tuple(sorted(geo.gap_key(p) for p in others)))
     memo = state.memo.charge
     if key not in memo:
         if len(memo) >= _CHARGE_MEMO_SIZE:

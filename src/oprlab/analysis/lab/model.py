@@ -216,6 +216,7 @@ def load_experiment(path: str) -> Experiment:
 def _check_levels(exp: Experiment, source: str) -> None:
     """What the schema cannot say: names the registries know, readings each system accepts."""
     from oprlab.game.options import parse_options
+    from oprlab.game.play import check_dice
     from oprlab.game.systems import SYSTEMS, find_system
     from oprlab.mechanics import mechanic_names
     from oprlab.players.base import get_commander
@@ -224,13 +225,15 @@ def _check_levels(exp: Experiment, source: str) -> None:
     formats: dict[str, str] = {}
     for i, system in enumerate(f.system):
         where = f"{source}: factors.system[{i}]"
-        if exp.dice == "keyed" and system.split("+")[0] not in ("gff", "riverside"):
+        try:
+            check_dice(exp.dice, system)  # the schema knows the designs; this, the systems
+        except UserError as exc:
             raise ParseError(
-                "keyed dice follow OPR activations",
-                value=system,
+                exc.message,
+                value=exc.value,
                 where=f"{source}: dice",
                 expected="dice = 'stream' for wwpd, or only gff and riverside systems",
-            )
+            ) from None
         try:
             rules = find_system(system)
         except UserError as exc:

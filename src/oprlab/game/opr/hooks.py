@@ -101,12 +101,13 @@ class OprRules(Activation):
         elif phase in DEPLOY_PHASES:
             # in canonical order without a sort of the whole listing: Action.sort_key orders
             # by unit, then (all else equal for a DEPLOY) by point and formation, so the units
-            # by uid, each with its (point, formation) options sorted as the plain tuples
+            # by uid, each with its (point, formation) options as deploy_options gives them
+            # (in that order: deploy_search.remembered sorts them once when it finds them)
             for us in sorted(self.to_deploy(state, side), key=_uid):
                 uid = us.uid
                 out += [
                     listed_action(Kind.DEPLOY, uid, to=pt, formation=k)
-                    for pt, k in sorted(self.deploy_options(state, us))
+                    for pt, k in self.deploy_options(state, us)
                 ]
             state.offered = out
             return out

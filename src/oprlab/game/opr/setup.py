@@ -69,7 +69,8 @@ class Deployment(Rounds):
         raise NotImplementedError
 
     def deploy_options(self, state: GameState, us: UnitState) -> list[deploy_search.Option]:
-        """Where and in which formation ``us`` may be set up."""
+        """Where and in which formation ``us`` may be set up, sorted by (point, formation) (the
+        listing's order: :func:`deploy_search.remembered` gives them so)."""
         raise NotImplementedError
 
     def no_room_reason(self, state: GameState, us: UnitState) -> str:

@@ -299,7 +299,7 @@ class View:
                 for u in units:
                     p = u.placement
                     assert p is not None
-                    key = (markers, p.centres.tobytes(), p.radii.tobytes(), p.removed.tobytes())
+                    key = (markers, *geo.gap_key(p))
                     found = _NEAR.get(key)
                     if found is None:
                         todo.append((u, key))
