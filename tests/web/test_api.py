@@ -236,6 +236,44 @@ def test_rule_options_from_the_form_reach_the_game(client: TestClient) -> None:
     assert 'id="error">error: ' in bad.text
 
 
+def test_keyed_dice_from_the_form_play_the_command_lines_keyed_game(client: TestClient) -> None:
+    """The form's dice choice reaches the game: a keyed game is `play_game(..., dice="keyed")`'s
+    game and its setup says so; the form offers keyed dice only where they apply, and a WWPD
+    game asked to roll keyed is the command line's error line."""
+    r = client.get("/replay/game", params=_setup(5) | {"dice": "keyed"})
+    assert r.status_code == 200
+    key = re.search(r'href="/api/games/([^"]+)"', r.text)
+    assert key is not None
+    stored = client.get(f"/api/games/{key.group(1)}").json()
+    assert stored["setup"]["dice"] == "keyed"
+    a, b = load_army("gff/shooty-150"), load_army("gff/melee-150")
+    commanders = [
+        get_commander("rules", commander_stream(5, 0)),
+        get_commander("random", commander_stream(5, 1)),
+    ]
+    _, keyed = play_game(a, b, commanders, seed=5, table=generate_table(5), dice="keyed")
+    assert stored["events"] == keyed.log.events
+    stream = client.get("/api/games/" + _stored_key(client, _setup(5))).json()
+    assert "dice" not in stream["setup"] and stream["events"] != keyed.log.events
+    form = client.get("/replay").text
+    keyed_option = re.search(r'<option data-systems="([^"]*)"[^>]*>keyed</option>', form)
+    assert keyed_option is not None
+    assert "gff" in keyed_option.group(1).split() and "wwpd" not in keyed_option.group(1).split()
+    bad = client.get(
+        "/replay/game",
+        params=_setup(5)
+        | {"a": "wwpd/colonial", "b": "wwpd/colonial", "system": "wwpd", "mechanic": "wwpd"}
+        | {"dice": "keyed"},
+    )
+    assert bad.status_code == 400 and "keyed dice follow OPR activations" in bad.text
+
+
+def _stored_key(client: TestClient, params: dict[str, Any]) -> str:
+    key = re.search(r'href="/api/games/([^"]+)"', client.get("/replay/game", params=params).text)
+    assert key is not None
+    return key.group(1)
+
+
 def test_two_people_take_turns_at_one_screen(client: TestClient) -> None:
     """Hot-seat: both sides are people; each decision waits for the page, whichever side."""
     r = client.get(

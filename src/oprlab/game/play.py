@@ -21,6 +21,7 @@ from oprlab.table.model import Table
 __all__ = [
     "DICE_DESIGNS",
     "ENGINE_VERSIONS",
+    "KEYED_SYSTEMS",
     "MAX_DECISIONS",
     "Commander",
     "GameResult",
@@ -40,6 +41,8 @@ MAX_DECISIONS = 10_000
 #: unit's activation: common random numbers past the first difference. An experimenter's
 #: design, not a rule: each game is as random either way. OPR systems (GFF, Riverside).
 DICE_DESIGNS = ("stream", "keyed")
+#: The systems whose decisions are OPR activations, the ones keyed dice follow.
+KEYED_SYSTEMS = ("gff", "riverside")
 
 
 class Commander(Protocol):
@@ -125,9 +128,9 @@ def check_dice(dice: str, system: str) -> bool:
     system whose decisions are not OPR activations (WWPD)."""
     if dice not in DICE_DESIGNS:
         raise OptionError("unknown dice design", value=dice, expected=" or ".join(DICE_DESIGNS))
-    if dice == "keyed" and system.split("+")[0] not in ("gff", "riverside"):
+    if dice == "keyed" and system.split("+")[0] not in KEYED_SYSTEMS:
         raise OptionError(
-            "keyed dice follow OPR activations", value=system, expected="gff or riverside"
+            "keyed dice follow OPR activations", value=system, expected=" or ".join(KEYED_SYSTEMS)
         )
     return dice == "keyed"
 

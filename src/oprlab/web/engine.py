@@ -32,7 +32,7 @@ from oprlab.commands.odds import (
 from oprlab.errors import OptionError, UserError
 from oprlab.game.actions import ACTIVATIONS, Action
 from oprlab.game.options import parse_options, settable
-from oprlab.game.play import GameResult, check_dice, result_of
+from oprlab.game.play import DICE_DESIGNS, GameResult, check_dice, result_of
 from oprlab.game.system import RuleSystem
 from oprlab.game.systems import find_system, system_names
 from oprlab.game.trail import Trail
@@ -57,6 +57,7 @@ from oprlab.web.gamefile import (
 
 __all__ = [
     "COMMANDERS",
+    "DICE_DESIGNS",
     "MAX_LIST_CHARS",
     "TABLES",
     "Action",
@@ -68,6 +69,7 @@ __all__ = [
     "action_from_json",
     "action_to_json",
     "army_from",
+    "dice_systems",
     "game_mechanics",
     "game_systems",
     "list_samples",
@@ -239,6 +241,20 @@ def game_systems() -> list[str]:
 def game_mechanics(system: str) -> list[str]:
     """The mechanics a game of ``system`` can use (its first is its default)."""
     return system_mechanics(find_system(system))
+
+
+def dice_systems(design: str) -> list[str]:
+    """The game systems whose games can roll with dice ``design`` (keyed dice follow OPR
+    activations, :func:`~oprlab.game.play.check_dice`)."""
+    return [s for s in game_systems() if _takes_dice(design, s)]
+
+
+def _takes_dice(design: str, system: str) -> bool:
+    try:
+        check_dice(design, system)
+    except OptionError:
+        return False
+    return True
 
 
 def check_setup(s: GameSetup) -> RuleSystem:

@@ -74,6 +74,7 @@ class GameForm(BaseModel):
     mechanic: str = "d6"
     table: str = "random"
     seed: int = 1
+    dice: str = "stream"
     ca: str = "rules"
     cb: str = "rules"
     side: str = "A"
@@ -227,6 +228,7 @@ def setup_of(q: GameForm, *, person: str | None) -> GameSetup:
         mechanic=q.mechanic,
         table=q.table,
         seed=q.seed,
+        dice=q.dice,
         commander_a=ca,
         commander_b=cb,
         rule_options=tuple(o for o in q.option if o.strip()),
@@ -250,6 +252,7 @@ def form_context(q: GameForm, *, play: bool) -> dict[str, Any]:
         "formats": {s: find_system(s).army_format for s in systems},
         "mechanics": mechanics,
         "tables": engine.TABLES,
+        "dice": {d: engine.dice_systems(d) for d in engine.DICE_DESIGNS},
         "commanders": engine.COMMANDERS,
         "options": {s: engine.rule_option_keys(s) for s in systems},
         "error": None,

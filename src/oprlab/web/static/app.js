@@ -54,7 +54,7 @@ function setupOddsForm() {
   }
 }
 
-// --- a game's form: a system offers its own mechanics and the samples of its army format ---
+// --- a game's form: a system offers its own mechanics, dice designs and the samples of its army format ---
 function setupSystemPicker() {
   const system = $("select.system-picker");
   if (!system) return;
@@ -70,7 +70,9 @@ function setupSystemPicker() {
   function update() {
     const picked = system.options[system.selectedIndex];
     const format = picked.dataset.format;
-    offer($("#mechanic"), (o) => (o.dataset.systems || "").split(" ").includes(system.value));
+    for (const id of ["#mechanic", "#dice"]) {
+      offer($(id), (o) => (o.dataset.systems || "").split(" ").includes(system.value));
+    }
     for (const id of ["#a", "#b"]) offer($(id), (o) => !o.dataset.format || o.dataset.format === format);
   }
   system.addEventListener("change", update);
