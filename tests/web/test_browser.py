@@ -171,6 +171,22 @@ def test_open_a_replay_and_step_through_it(server: str, page: Any, tmp_path: Pat
         assert told in page.inner_text("#log li.current")
 
 
+def test_the_dice_offered_follow_the_system(server: str, page: Any) -> None:
+    """Keyed dice follow OPR activations: the form offers them for GFF, takes them back (to the
+    stream) when WWPD is picked, and a keyed GFF game plays."""
+    page.goto(server + "/replay")
+    page.select_option("#dice", "keyed")
+    page.select_option("#system", "wwpd")
+    assert page.input_value("#dice") == "stream"
+    assert page.locator("#dice option", has_text="keyed").is_disabled()
+    page.select_option("#system", "gff")
+    page.select_option("#dice", "keyed")
+    page.select_option("#cb", "random")
+    page.click("#go")
+    page.wait_for_selector("#board svg")
+    assert page.get_attribute("#log li.current", "data-step") == "0"
+
+
 def test_play_a_short_game_to_the_end_by_clicking(server: str, page: Any, tmp_path: Path) -> None:
     """Each of the person's decisions: click a unit (or the table), then its first action; a
     unit that may move shows its reach when clicked."""
