@@ -2,15 +2,18 @@
 reach base contact with (a straight line on an open table, else the table's path search,
 remembered by the positions that can matter).
 
-May import ``oprlab.table``, ``oprlab.units`` and ``oprlab.game``'s state and geometry.
+May import ``oprlab.table``, ``oprlab.units`` and ``oprlab.game``'s state, geometry and
+activation.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
 
+from oprlab.game import activation
 from oprlab.game import geometry as geo
 from oprlab.game.actions import Kind
 from oprlab.game.riverside_options import SYSTEM
@@ -51,28 +54,46 @@ def _rules(unit: Unit) -> MoveRules:
     return MoveRules.of(unit, SYSTEM)
 
 
-def charge_targets(state: GameState, us: UnitState) -> list[str]:
-    """Enemy units at least one model can reach base contact with ("Charge Action")."""
+def charge_targets(
+    state: GameState, us: UnitState, foes: activation.Foes | None = None
+) -> list[str]:
+    """Enemy units at least one model can reach base contact with ("Charge Action");
+    ``foes``: the listing's enemies and standing units, read once for all its units.
+
+    Units are measured by their bounding circles before their models (the circles' gap is at
+    most the models' :func:`geometry.gap`): most are too far to charge or to be in the way."""
     unit = us.placement
     assert unit is not None
     if not any(w.melee for w in us.unit.weapons) and not any_has(us.unit, "Impact"):
         return []
     reach = move_allowance(us.unit, Kind.CHARGE)
-    near: list[Placement] | None = None
-    head = (reach, unit_rule(us.unit, "Flying"), unit_rule(us.unit, "Strider"), geo.gap_key(unit))
+    foes = foes or activation.Foes(state, us.side)
+    own = geo.gap_key(unit)
+    x, y, spread = geo.bounding_circle(unit, own)
+    near: list[tuple[Placement, geo.GapKey]] | None = None
+    head = (reach, unit_rule(us.unit, "Flying"), unit_rule(us.unit, "Strider"), own)
     out = []
-    for e in state.enemies(us.side):
-        target = e.placement
-        assert target is not None
-        if geo.gap(unit, target) > reach:
+    for uid, target, key, (ex, ey, their) in foes.placed():
+        if (
+            math.hypot(ex - x, ey - y) - their > reach + spread + geo.BOUND_MARGIN
+            or geo.keyed_gap(unit, own, target, key) > reach
+        ):
             continue
         if near is None:  # once, for the first target in reach (most listings have none)
             # A unit farther than this can neither stand in a path nor crowd a spot in
             # contact (paths are at most ``reach`` long).
             margin = reach + geo.SPACING + 2 * float(unit.radii.max()) + 0.5
-            near = [p for p in state.placements_except(us.uid) if geo.gap(unit, p) <= margin]
-        if _can_charge(state, us, target, [p for p in near if p is not target], head):
-            out.append(e.uid)
+            far = margin + spread + geo.BOUND_MARGIN
+            near = [
+                (p, k)
+                for u, p, k, (ox, oy, r) in foes.standing()
+                if u != us.uid
+                and math.hypot(ox - x, oy - y) - r <= far
+                and geo.keyed_gap(unit, own, p, k) <= margin
+            ]
+        others = [(p, k) for p, k in near if p is not target]
+        if _can_charge(state, us, target, key, others, head):
+            out.append(uid)
     return out
 
 
@@ -83,20 +104,22 @@ def _can_charge(
     state: GameState,
     us: UnitState,
     target: Placement,
-    others: list[Placement],
-    head: tuple[float, bool, bool, tuple[bytes, bytes, bytes]],
+    target_key: geo.GapKey,
+    near: list[tuple[Placement, geo.GapKey]],
+    head: tuple[float, bool, bool, geo.GapKey],
 ) -> bool:
     """:func:`oprlab.table.charge.can_charge`, remembered by the positions that can matter:
-    ``others``, the units near enough the charger to be in the way (most pairs are unchanged
-    from one decision to the next), and ``head``: the reach, Flying, Strider and the charger's
-    own positions."""
+    the target's (``target_key``), those of ``near``, the units near enough the charger to be
+    in the way, with their gap keys (most pairs are unchanged from one decision to the next),
+    and ``head``: the reach, Flying, Strider and the charger's own positions."""
     assert us.placement is not None
     reach = head[0]
-    key = (*head, geo.gap_key(target), tuple(sorted(geo.gap_key(p) for p in others)))
+    key = (*head, target_key, tuple(sorted(k for _, k in near)))
     memo = state.memo.charge
     if key not in memo:
         if len(memo) >= _CHARGE_MEMO_SIZE:
             memo.clear()
+        others = [p for p, _ in near]
         memo[key] = _straight_charge(state.table, us.placement, target, others, reach) or (
             table_charge.can_charge(
                 state.table,
