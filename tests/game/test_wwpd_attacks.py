@@ -1,6 +1,7 @@
 """WWPD's attacks weighed (issue 13's speed): the shooting attacks and the defender's order are
-remembered by everything they read (``wwpd_combat._ATTACKS``, ``_ORDERS``); every answer must
-be the one worked out afresh, and the benchmark's WWPD games stay the games they were."""
+remembered by everything they read (``wwpd_combat._ATTACKS``, ``_ORDERS``) and each unit's
+targets for the state's version (``wwpd._targets``); every answer must be the one worked out
+afresh, and the benchmark's WWPD games stay the games they were."""
 
 from __future__ import annotations
 
@@ -28,10 +29,12 @@ def test_the_benchmark_wwpd_games_are_unchanged() -> None:
 
 
 def _fresh(state: WwpdState) -> None:
-    """Every shooter's attack on every enemy, remembered and then with the memos emptied."""
+    """Every shooter's targets (kept for the state's version) and attack on every enemy,
+    remembered and then with the memos emptied."""
     for us in state.units.values():
         if not us.on_table:
             continue
+        assert wwpd._targets(state, us) == wwpd_combat.shooting_targets(state, us)
         for e in state.enemies(us.side):
             kept = wwpd_combat.shooting_attack_of(state, us, e)
             wwpd_combat._ATTACKS.clear()
