@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -160,93 +159,73 @@ def _straight_charge(
     the target's :func:`geometry.gap_key`, when the caller has them.
 
     Only the 1" from other units reads ``others``: the lines that pass the rest
-    (:class:`_Lines`) are remembered, most pairs stand still from one decision to the next
-    while some unit near them moves."""
+    (:func:`_straight_lines`) are remembered, most pairs stand still from one decision to the
+    next while some unit near them moves."""
     if table.pieces:
         return False
     unit_key, target_key = keys or (geo.gap_key(unit), geo.gap_key(target))
-    key = (unit_key, target_key, reach, table.width, table.depth)
-    kept = _LINES.get(key)
-    lines = kept or _Lines.of(table, unit, target, reach)
+    lines = _straight_lines(table, unit, target, reach, unit_key, target_key)
+    if not lines:
+        return False
     oc = [o.centres[o.alive] for o in others]
     orr = [o.radii[o.alive] for o in others]
     blocks_c = np.concatenate(oc) if oc else np.zeros((0, 2))
     need = (np.concatenate(orr) if orr else np.zeros(0)) + geo.SPACING
-    clear, further = lines.one_clear(blocks_c, need)
-    if further is not kept:  # the pairs tried so far, for the next ask
-        make_room(_LINES, _LINES_SIZE)
-        _LINES[key] = further
-    return clear
+    return any(_segment_clear(a, spot, ra, blocks_c, need) for a, spot, ra in lines)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class _Lines:
-    """The straight lines :func:`_straight_charge` tries for one charger and target (pairs of
-    models nearest first, at most ``_STRAIGHT_TRIES``), worked out as far as asked so far:
-    ``lines`` are those of the first ``tried`` pairs that end on the table and pass clear of
-    the target's other bases, in the order tried. Never changed: an ask that tries more pairs
-    makes a new one (the lab's threads share the memo, so each reads one whole state)."""
-
-    table: tuple[float, float]
-    ac: np.ndarray
-    ar: np.ndarray
-    tc: np.ndarray
-    tr: np.ndarray
-    pairs: tuple[tuple[int, int], ...]
-    lines: tuple[tuple[np.ndarray, np.ndarray, float], ...] = ()
-    tried: int = 0
-
-    @staticmethod
-    def of(table: Table, unit: Placement, target: Placement, reach: float) -> _Lines:
-        """None tried yet: the pairs in reach less the slack, nearest first."""
-        tc, tr = target.centres[target.alive], target.radii[target.alive]
-        ac, ar = unit.centres[unit.alive], unit.radii[unit.alive]
-        # ``np.linalg.norm(..., axis=2)`` as it computes it (see geometry._gap): the same bits
-        dx = ac[:, 0][:, None] - tc[:, 0][None, :]
-        dy = ac[:, 1][:, None] - tc[:, 1][None, :]
-        d = np.sqrt(dx * dx + dy * dy) - ar[:, None] - tr[None, :]
-        pairs = np.argwhere(d <= reach - _STRAIGHT_SLACK)
-        order = np.argsort(d[pairs[:, 0], pairs[:, 1]], kind="stable")[:_STRAIGHT_TRIES]
-        tried = tuple((i, j) for i, j in pairs[order].tolist())
-        return _Lines((table.width, table.depth), ac, ar, tc, tr, tried)
-
-    def one_clear(self, blocks_c: np.ndarray, need: np.ndarray) -> tuple[bool, _Lines]:
-        """Whether some line keeps ``need`` from each of ``blocks_c`` (the other units'
-        models): the lines kept first, then the pairs not tried yet, until one does; and the
-        lines as far as tried now."""
-        for a, spot, ra in self.lines:
-            if _segment_clear(a, spot, ra, blocks_c, need):
-                return True, self
-        width, depth = self.table
-        tc, tr = self.tc, self.tr
-        models = np.arange(len(tr))
-        lines, at, clear = list(self.lines), self.tried, False
-        while at < len(self.pairs) and not clear:
-            i, j = self.pairs[at]
-            at += 1
-            a, ra = self.ac[i], float(self.ar[i])
-            v = a - tc[j]
-            n = float(np.hypot(*v))
-            if n < EPS:
-                continue
-            spot = tc[j] + v / n * (tr[j] + ra + 0.01)
-            if not (ra <= spot[0] <= width - ra and ra <= spot[1] <= depth - ra):
-                continue
-            rest = models != j  # the target's other models
-            if _segment_clear(a, spot, ra, tc[rest], tr[rest] - EPS):
-                lines.append((a, spot, ra))
-                clear = _segment_clear(a, spot, ra, blocks_c, need)
-        if at == self.tried:
-            return clear, self
-        return clear, replace(self, lines=tuple(lines), tried=at)
-
-
-#: :class:`_Lines` by the charger's and the target's gap keys (every position and base they
-#: read), the reach and the table's size (a table with pieces is never asked).
-_LINES: dict[tuple[geo.GapKey, geo.GapKey, float, float, float], _Lines] = game_memo(
+#: A straight line: a charging model's centre, the spot it would stop at and its base radius.
+_Line = tuple[np.ndarray, np.ndarray, float]
+#: :func:`_straight_lines` by the charger's and the target's gap keys (every position and base
+#: it reads), the reach and the table's size (a table with pieces is never asked).
+_LINES: dict[tuple[geo.GapKey, geo.GapKey, float, float, float], tuple[_Line, ...]] = game_memo(
     "game.riverside_charge._LINES"
 )
 _LINES_SIZE = 2048
+
+
+def _straight_lines(
+    table: Table,
+    unit: Placement,
+    target: Placement,
+    reach: float,
+    unit_key: geo.GapKey,
+    target_key: geo.GapKey,
+) -> tuple[_Line, ...]:
+    """The lines :func:`_straight_charge` tries (pairs of models nearest first, at most
+    ``_STRAIGHT_TRIES``) that end on the table and pass clear of the target's other bases, in
+    the order tried: what it reads of the charger and target alone (read-only arrays)."""
+    key = (unit_key, target_key, reach, table.width, table.depth)
+    found = _LINES.get(key)
+    if found is not None:
+        return found
+    tc, tr = target.centres[target.alive], target.radii[target.alive]
+    ac, ar = unit.centres[unit.alive], unit.radii[unit.alive]
+    # ``np.linalg.norm(..., axis=2)`` as it computes it (see geometry._gap): the same bits
+    dx = ac[:, 0][:, None] - tc[:, 0][None, :]
+    dy = ac[:, 1][:, None] - tc[:, 1][None, :]
+    d = np.sqrt(dx * dx + dy * dy) - ar[:, None] - tr[None, :]
+    pairs = np.argwhere(d <= reach - _STRAIGHT_SLACK)
+    order = np.argsort(d[pairs[:, 0], pairs[:, 1]], kind="stable")[:_STRAIGHT_TRIES]
+    lines = []
+    models = np.arange(len(tr))
+    for i, j in pairs[order].tolist():
+        a, ra = ac[i].copy(), float(ar[i])
+        v = a - tc[j]
+        n = float(np.hypot(*v))
+        if n < EPS:
+            continue
+        spot = tc[j] + v / n * (tr[j] + ra + 0.01)
+        if not (ra <= spot[0] <= table.width - ra and ra <= spot[1] <= table.depth - ra):
+            continue
+        rest = models != j  # the target's other models
+        if _segment_clear(a, spot, ra, tc[rest], tr[rest] - EPS):
+            a.setflags(write=False)
+            spot.setflags(write=False)
+            lines.append((a, spot, ra))
+    make_room(_LINES, _LINES_SIZE)
+    found = _LINES[key] = tuple(lines)
+    return found
 
 
 def _segment_clear(
