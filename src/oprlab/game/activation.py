@@ -214,7 +214,7 @@ def unit_action_list(
     return acts
 
 
-#: An enemy unit as :class:`Foes` holds it: its uid, placement, gap key and bounding circle.
+#: A unit as :class:`Foes` holds it: its uid, placement, gap key and bounding circle.
 Foe = tuple[str, Placement, geo.GapKey, tuple[float, float, float]]
 
 
@@ -222,7 +222,8 @@ class Foes:
     """What each unit of a side lists its moves and charges against, read once a listing: the
     objective markers and the enemy units' centres (its goals but the way home, as
     :func:`marker_and_enemy_goals`), and the enemy units with their positions' bytes (the key
-    of :func:`geometry.gap`'s memo), so a listing of many units asks for each enemy's once."""
+    of :func:`geometry.gap`'s memo), so a listing of many units asks for each enemy's once;
+    and, for Riverside's charges, every unit standing (what may be in a charge's way)."""
 
     __slots__ = ("_placed", "_side", "_standing", "_state", "goals")
 
@@ -256,6 +257,7 @@ class Foes:
 
 
 def _foe(us: UnitState) -> Foe:
+    """A unit on the table as :class:`Foes` holds it."""
     p = us.placement
     assert p is not None
     key = geo.gap_key(p)
