@@ -109,7 +109,7 @@ def test_the_circles_gap_bounds_the_models_gap(
     x, y, spread = geo.bounding_circle(a, geo.gap_key(a))
     u, v, their = geo.bounding_circle(b)
     bound = float(np.hypot(u - x, v - y)) - spread - their
-    assert bound - gff._BOUND_MARGIN <= geo.gap(a, b)
+    assert bound - geo.BOUND_MARGIN <= geo.gap(a, b)
     assert geo.keyed_gap(a, geo.gap_key(a), b, geo.gap_key(b)) == geo._gap(a, b)
 
 

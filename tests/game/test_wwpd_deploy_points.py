@@ -1,7 +1,8 @@
 """WWPD's deploy grid is checked for all points at once (issue 13) and must keep exactly the
 points the one-point check keeps (seed 004 "Deployment": opposite edges, 12" deep; a unit may
 not stand in impassable terrain or within 1" of another unit), on open tables and tables with
-terrain, with units already standing close by."""
+terrain, with units already standing close by. The points left to the one-point check ask it
+of the units near the point only (``wwpd_setup._NEAR``): the answers are those of every unit."""
 
 from __future__ import annotations
 

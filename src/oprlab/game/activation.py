@@ -214,7 +214,7 @@ def unit_action_list(
     return acts
 
 
-#: An enemy unit as :class:`Foes` holds it: its uid, placement, gap key and bounding circle.
+#: A unit as :class:`Foes` holds it: its uid, placement, gap key and bounding circle.
 Foe = tuple[str, Placement, geo.GapKey, tuple[float, float, float]]
 
 
@@ -222,9 +222,10 @@ class Foes:
     """What each unit of a side lists its moves and charges against, read once a listing: the
     objective markers and the enemy units' centres (its goals but the way home, as
     :func:`marker_and_enemy_goals`), and the enemy units with their positions' bytes (the key
-    of :func:`geometry.gap`'s memo), so a listing of many units asks for each enemy's once."""
+    of :func:`geometry.gap`'s memo), so a listing of many units asks for each enemy's once;
+    and, for Riverside's charges, every unit standing (what may be in a charge's way)."""
 
-    __slots__ = ("_placed", "_side", "_state", "goals")
+    __slots__ = ("_placed", "_side", "_standing", "_state", "goals")
 
     def __init__(self, state: GameState, side: int) -> None:
         self._state, self._side = state, side
@@ -233,18 +234,34 @@ class Foes:
             assert e.placement is not None
             self.goals.append(geo.centroid(e.placement))
         self._placed: list[Foe] | None = None
+        self._standing: list[Foe] | None = None
 
     def placed(self) -> list[Foe]:
         """Each enemy unit on the table: its uid, its placement, its gap key and its bounding
         circle (:func:`geometry.bounding_circle`)."""
         if self._placed is None:
-            self._placed = []
-            for e in self._state.enemies(self._side):
-                p = e.placement
-                assert p is not None
-                key = geo.gap_key(p)
-                self._placed.append((e.uid, p, key, geo.bounding_circle(p, key)))
+            self._placed = [_foe(e) for e in self._state.enemies(self._side)]
         return self._placed
+
+    def standing(self) -> list[Foe]:
+        """Every unit on the table, either side's, as :meth:`placed` holds it (in the state's
+        order: what may stand in the way of a charge)."""
+        if self._standing is None:
+            side, enemies = self._side, {f[0]: f for f in self.placed()}
+            self._standing = [
+                enemies[u.uid] if u.side != side else _foe(u)
+                for u in self._state.units.values()
+                if u.on_table
+            ]
+        return self._standing
+
+
+def _foe(us: UnitState) -> Foe:
+    """A unit on the table as :class:`Foes` holds it."""
+    p = us.placement
+    assert p is not None
+    key = geo.gap_key(p)
+    return us.uid, p, key, geo.bounding_circle(p, key)
 
 
 def marker_and_enemy_goals(state: GameState, us: UnitState) -> list[Point]:

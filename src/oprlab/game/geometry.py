@@ -33,6 +33,10 @@ from oprlab.units.model import Unit
 FORMATION_GAP = 0.5
 #: Units may only be within 1" of other units when charging.
 SPACING = 1.0
+#: How far two placements' :func:`bounding_circle` gap may fall short of its exact value in
+#: floats (the bound itself is at most the models' :func:`gap`): a listing skips a unit on
+#: the circles only when they are farther apart than this more than asked.
+BOUND_MARGIN = 1e-6
 
 
 def formation(

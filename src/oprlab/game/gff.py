@@ -248,18 +248,13 @@ def charge_targets(
     reach = move_allowance(us.unit, Kind.CHARGE)
     own = geo.gap_key(here)
     x, y, spread = geo.bounding_circle(here, own)
-    far = reach + spread + _BOUND_MARGIN
+    far = reach + spread + geo.BOUND_MARGIN
     return [
         uid
         for uid, there, key, (ex, ey, their) in (foes or activation.Foes(state, us.side)).placed()
         if math.hypot(ex - x, ey - y) - their <= far  # the circles' gap bounds the models' gap
         and geo.keyed_gap(here, own, there, key) <= reach
     ]
-
-
-#: How far the bounding circles' gap may fall short of its exact value in floats (the
-#: bound itself is at most the models' :func:`geometry.gap`).
-_BOUND_MARGIN = 1e-6
 
 
 bennies_available = bennies.bennies_available

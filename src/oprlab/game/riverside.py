@@ -49,6 +49,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import replace
+from operator import attrgetter
 
 from oprlab.errors import UserError
 from oprlab.game import activation, bennies, objectives
@@ -217,9 +218,10 @@ def objective_candidates(state: GameState) -> list[Point]:
 _can_activate = activation.can_activate
 
 
-def move_goals(state: GameState, us: UnitState) -> list[Point]:
-    """Canonical destinations: each objective, each enemy unit, and back toward home."""
-    goals = activation.marker_and_enemy_goals(state, us)
+def move_goals(state: GameState, us: UnitState, foes: activation.Foes | None = None) -> list[Point]:
+    """Canonical destinations: each objective, each enemy unit, and back toward home (``foes``:
+    the listing's markers and enemies, read once for all its units)."""
+    goals = list((foes or activation.Foes(state, us.side)).goals)
     assert us.placement is not None
     cx, _ = geo.centroid(us.placement)
     goals.append((cx, home_edge(state, us.side)))
@@ -251,19 +253,25 @@ def zone_picks(state: GameState) -> tuple[int, tuple[str, ...]]:
     return (w, ORDER_PICKS) if ro.first is None else (1 - w, EDGE_PICKS)
 
 
-def unit_actions(state: GameState, us: UnitState) -> list[Action]:
+def unit_actions(
+    state: GameState, us: UnitState, foes: activation.Foes | None = None
+) -> list[Action]:
     """The actions one unit may take ("Activation Actions"); its shooting is the next decision.
+    In canonical order (:meth:`Action.sort_key`: Hold, the moves and charges, then Idle);
+    ``foes``: the listing's markers and enemies, read once for all its units.
 
     Every unit may take every action: seed 002 only says Idle removes Shaken (a Shaken unit
     that does something else stays Shaken). Immobile units (a GFF rule) only Hold or Idle.
     """
-    acts = [listed(Kind.HOLD, us.uid), listed(Kind.IDLE, us.uid)]  # made once (listed)
+    hold, idle = listed(Kind.HOLD, us.uid), listed(Kind.IDLE, us.uid)  # made once (listed)
     if unit_rule(us.unit, "Immobile"):
-        return acts
-    goals = move_goals(state, us)
-    targets = charge_targets(state, us)
+        return [hold, idle]
+    goals = move_goals(state, us, foes)
+    targets = charge_targets(state, us, foes)
     extra = bool(combat.melee_weapons(us.unit)) and bennies_available(state, us.side) > 0
-    return activation.unit_action_list(us, acts, goals, targets, benny_charges=extra)
+    acts = activation.unit_action_list(us, [hold], goals, targets, benny_charges=extra)
+    acts.append(idle)
+    return acts
 
 
 def shoot_actions(state: GameState, us: UnitState) -> list[Action]:
@@ -650,6 +658,18 @@ class RiversideRules(OprRules):
     may_hold = staticmethod(contesting)
     unit_actions = staticmethod(unit_actions)
     special_actions = staticmethod(ability_actions)
+
+    def activation_actions(self, state: GameState, side: int) -> list[Action]:
+        """As GFF's (:meth:`oprlab.game.gff.GffRules.activation_actions`): the markers and
+        enemies read once for all (``Foes``), the units by uid, each unit's actions in order
+        already and sorted with its Special Abilities only when it has some."""
+        foes = activation.Foes(state, side)
+        out: list[Action] = []
+        for us in sorted(activation.can_activate(state, side), key=attrgetter("uid")):
+            acts = unit_actions(state, us, foes)
+            more = ability_actions(state, us)
+            out += sorted(acts + more, key=Action.sort_key) if more else acts
+        return out
 
     def step_actions(self, state: GameState, us: UnitState, phase: Phase) -> list[Action]:
         if phase not in ABILITY_STEPS:

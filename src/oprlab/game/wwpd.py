@@ -298,6 +298,19 @@ def invalidate(state: WwpdState) -> None:
     state.memo.clear()
 
 
+def _targets(state: WwpdState, us: WwpdUnitState) -> list[str]:
+    """:func:`shooting_targets` of a unit of the state, kept for the state's version: finding
+    who still decides, listing the unit's shots and checking the one chosen ask it in turn of
+    the same state (every change bumps the version, :func:`invalidate`)."""
+    if state.units.get(us.uid) is not us:
+        return shooting_targets(state, us)
+    key = ("targets", us.uid, state.version)
+    if key not in state.memo:
+        state.memo[key] = shooting_targets(state, us)
+    found: list[str] = state.memo[key]
+    return found
+
+
 def _find_deciders(state: WwpdState) -> list[WwpdUnitState]:
     out = []
     for us in state.friends(state.active):
@@ -306,7 +319,7 @@ def _find_deciders(state: WwpdState) -> list[WwpdUnitState]:
         if state.phase == Phase.MOVEMENT.value:
             out.append(us)
         elif state.phase in (Phase.SHOOTING.value, Phase.FIREFIGHT.value):
-            if shooting_targets(state, us) or (
+            if _targets(state, us) or (
                 state.phase == Phase.FIREFIGHT.value and _may_cower(state, us)
             ):
                 out.append(us)
@@ -349,7 +362,7 @@ def unit_actions(state: WwpdState, us: WwpdUnitState) -> list[WwpdAction]:
     if phase == Phase.MOVEMENT.value:
         acts += [WwpdAction(Kind.MOVE, us.uid, to=g) for g in move_goals(state, us)]
     elif phase in (Phase.SHOOTING.value, Phase.FIREFIGHT.value):
-        acts += [WwpdAction(Kind.SHOOT, us.uid, target=t) for t in shooting_targets(state, us)]
+        acts += [WwpdAction(Kind.SHOOT, us.uid, target=t) for t in _targets(state, us)]
         if phase == Phase.FIREFIGHT.value and _may_cower(state, us):
             acts.append(WwpdAction(Kind.COWER, us.uid))
     elif phase == Phase.MELEE.value:
@@ -410,7 +423,7 @@ def _validate(state: WwpdState, a: WwpdAction) -> WwpdUnitState:
         if not (0 <= a.to[0] <= t.width and 0 <= a.to[1] <= t.depth):
             raise bad("move to a point on the table")
     elif a.kind is Kind.SHOOT:
-        if a.to is not None or a.target not in shooting_targets(state, us):
+        if a.to is not None or a.target not in _targets(state, us):
             raise bad("target not in range and sight in this phase")
     elif a.kind is Kind.COWER:
         if state.phase != Phase.FIREFIGHT.value or not _may_cower(state, us) or a.target:

@@ -3,8 +3,8 @@ Shooting, Firefight and Melee phases: cover, the attack, casualties and pinning 
 ``docs/rules/wwpd.md``). The phases that call these are in :mod:`oprlab.game.wwpd`, which
 re-exports the public names.
 
-May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.mechanics``, ``oprlab.game.geometry``
-and ``oprlab.game.wwpd_state``.
+May import ``oprlab.table``, ``oprlab.rules``, ``oprlab.mechanics``, ``oprlab.memo``,
+``oprlab.game.geometry`` and ``oprlab.game.wwpd_state``.
 """
 
 from __future__ import annotations
@@ -26,11 +26,13 @@ from oprlab.game.wwpd_state import (
     _check_end,
 )
 from oprlab.mechanics import Check, Test
+from oprlab.memo import game_memo, make_room
 from oprlab.rules.wwpd.attack import (
     Attack,
     AttackResult,
     Conditions,
     DiceRoller,
+    Kit,
     defender_order,
     melee_attack,
     resolve,
@@ -169,31 +171,74 @@ def shooting_attack_of(
             row = in_range.setdefault(w.name, [False] * len(target.kits))
             for j in range(len(target.kits)):
                 row[j] = row[j] or bool(dist[i, j] <= (w.range or 0))
-    return shooting_attack(
+    firing = tuple(bool(s) for s in seeing)
+    order = _order(state, target)
+    options = state.options.attack
+    ranges = tuple((name, tuple(row)) for name, row in in_range.items())
+    alive, their = tuple(us.alive), tuple(target.alive)
+    key = (id(us.unit), id(target.unit), conditions, alive, their, firing, d, ranges, order)
+    hit = _ATTACKS.get(key)
+    if hit is not None and hit[0] is us.unit and hit[1] is target.unit and hit[2] == options:
+        return hit[3]
+    found = shooting_attack(
         us.unit,
         target.unit,
         conditions,
-        attacker_alive=us.alive,
-        target_alive=target.alive,
-        firing=[bool(s) for s in seeing],
+        attacker_alive=alive,
+        target_alive=their,
+        firing=firing,
         distance=d,
-        in_range={name: row for name, row in in_range.items()},
-        order=_order(state, target),
-        options=state.options.attack,
+        in_range=dict(ranges),
+        order=order,
+        options=options,
     )
+    make_room(_ATTACKS, _ATTACKS_SIZE)
+    _ATTACKS[key] = (us.unit, target.unit, options, found)
+    return found
+
+
+#: :func:`~oprlab.rules.wwpd.attack.shooting_attack`'s answers by every argument it is given:
+#: the two units (by identity; the entry holds them, so the ids stay theirs), the conditions,
+#: the alive and firing masks, the distance, the models each weapon reaches, the defender's
+#: order and the readings (checked on a hit). The commander asks each shooter's attack on each
+#: target for every action it weighs, most of them the same attack (an :class:`Attack` is
+#: frozen: sharing it is safe).
+_ATTACKS: dict[tuple[Any, ...], tuple[Any, Any, Any, Attack]] = game_memo(
+    "game.wwpd_combat._ATTACKS"
+)
+_ATTACKS_SIZE = 2048
 
 
 def _order(state: WwpdState, target: WwpdUnitState) -> tuple[int, ...]:
     """The defender's habit: spare hits on the most common kit; keep models on markers."""
-    base = defender_order(target.kits)
-    if target.placement is None or not state.markers:
-        return base
-    c, r = target.placement.centres, target.placement.radii
-    holds = np.zeros(len(r), dtype=np.bool_)
-    for m in state.markers:
-        holds |= np.linalg.norm(c - np.asarray(m.position), axis=1) - r <= OBJECTIVE_RANGE
-    rank = {m: i for i, m in enumerate(base)}
-    return tuple(sorted(base, key=lambda i: (bool(holds[i]), rank[i])))
+    kits, p = target.kits, target.placement
+    markers = tuple(m.position for m in state.markers) if p is not None else ()
+    at = (p.centres.tobytes(), p.radii.tobytes()) if markers and p is not None else None
+    key = (id(kits), at, markers)
+    hit = _ORDERS.get(key)
+    if hit is not None and hit[0] is kits:
+        return hit[1]
+    base = defender_order(kits)
+    if p is not None and markers:
+        c, r = p.centres, p.radii
+        holds = np.zeros(len(r), dtype=np.bool_)
+        for m in markers:
+            holds |= np.linalg.norm(c - np.asarray(m), axis=1) - r <= OBJECTIVE_RANGE
+        rank = {m: i for i, m in enumerate(base)}
+        base = tuple(sorted(base, key=lambda i: (bool(holds[i]), rank[i])))
+    make_room(_ORDERS, _ORDERS_SIZE)
+    _ORDERS[key] = (kits, base)
+    return base
+
+
+#: :func:`_order` by the kits' identity (a unit's kits are a tuple made once, held by the entry
+#: so the id stays theirs), the models' centres and bases and the markers' positions (all it
+#: reads; none with no marker): asked for every attack weighed, most on units standing still.
+_ORDERS: dict[
+    tuple[int, tuple[bytes, bytes] | None, tuple[tuple[float, float], ...]],
+    tuple[tuple[Kit, ...], tuple[int, ...]],
+] = game_memo("game.wwpd_combat._ORDERS")
+_ORDERS_SIZE = 1024
 
 
 def _fire(state: WwpdState, us: WwpdUnitState, target: WwpdUnitState) -> AttackResult | None:

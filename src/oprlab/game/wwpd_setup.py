@@ -77,8 +77,11 @@ def _to_deploy(state: WwpdState, side: int) -> list[WwpdUnitState]:
     return [u for u in state.side_units(side) if u.placement is None and not u.destroyed]
 
 
-def deploy_problem(state: WwpdState, us: WwpdUnitState, point: Point) -> str | None:
-    """Why ``us`` may not be placed centred at ``point``, or ``None`` if it may."""
+def deploy_problem(
+    state: WwpdState, us: WwpdUnitState, point: Point, others: Sequence[Placement] | None = None
+) -> str | None:
+    """Why ``us`` may not be placed centred at ``point``, or ``None`` if it may (``others``:
+    the units that can matter there, when the caller knows; else every other unit)."""
     p = formation(us.kits, point, facing(us.side))
     if not geo.inside_table(state.table, p):
         return "the unit does not fit on the table there"
@@ -86,7 +89,7 @@ def deploy_problem(state: WwpdState, us: WwpdUnitState, point: Point) -> str | N
     ys, r = p.centres[:, 1], p.radii
     if float((ys - r).min()) < lo - EPS or float((ys + r).max()) > hi + EPS:
         return "the unit must be wholly inside its deployment zone"
-    if not geo.fits(state.table, p, state.others(us.uid)):
+    if not geo.fits(state.table, p, state.others(us.uid) if others is None else others):
         return 'the unit may not stand there (terrain, or within 1" of another unit)'
     return None
 
@@ -136,7 +139,8 @@ def _clear_points(state: WwpdState, us: WwpdUnitState, points: list[Point]) -> l
     bad = ~fine  # off the table or out of the zone: deploy_problem says so first
     settled = fine.copy() if _shape_certain(base) else np.zeros_like(fine)
     others = state.others(us.uid)
-    if overlaps(others):  # fits fails everywhere; let it say so
+    crowded = overlaps(others)
+    if crowded:  # fits fails everywhere; let it say so
         settled[:] = False
     own = float((np.hypot(base.centres[:, 0], base.centres[:, 1]) + r).max())
     for o in others:
@@ -149,7 +153,28 @@ def _clear_points(state: WwpdState, us: WwpdUnitState, points: list[Point]) -> l
         for i in range(len(r)):
             at = np.stack([xs[settled, i], ys[settled, i]], axis=1)
             ground &= standable(t, at, float(r[i]) - CLEARANCE)
-    return geo.settle_points(points, settled, bad, lambda p: deploy_problem(state, us, p), ground)
+    if crowded:
+        return geo.settle_points(
+            points, settled, bad, lambda p: deploy_problem(state, us, p), ground
+        )
+    circles = [(o, geo.bounding_circle(o)) for o in others if o.alive.any()]
+
+    def near(point: Point) -> list[Placement]:
+        # the units a formation within ``own`` of the point can come within 1" of
+        x, y = point
+        return [o for o, (u, v, rad) in circles if math.hypot(u - x, v - y) - rad - own <= _NEAR]
+
+    return geo.settle_points(
+        points, settled, bad, lambda p: deploy_problem(state, us, p, near(p)), ground
+    )
+
+
+#: How far apart (bounding circles, inches) a unit stands from a deploying formation to be
+#: left out of its :func:`deploy_problem`: 1" for spacing and as much again to spare. When no
+#: two other units overlap, ``geometry.fits`` reads of the others only their gaps to the
+#: formation (overlaps and spacing), so one farther away changes no answer; leaving it out
+#: lets ``fits`` remember the answer while only far units move (a deployment a decision).
+_NEAR = 2 * geo.SPACING
 
 
 def _shape_certain(base: Placement) -> bool:

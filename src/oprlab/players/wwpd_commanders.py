@@ -126,7 +126,8 @@ class RulesWwpdCommander:
         if kind is Kind.DEPLOY:
             return min(mine, key=lambda a: self._deploy_key(state, us, a))
         if state.phase == Phase.MOVEMENT.value:
-            return self._best(mine, lambda a: self._move_value(state, us, a))
+            needs = self._marker_needs(state, us)  # the same for every move weighed
+            return self._best(mine, lambda a: self._move_value(state, us, a, needs))
         if state.phase in (Phase.SHOOTING.value, Phase.FIREFIGHT.value):
             return self._best(mine, lambda a: self._fire_value(state, us, a))
         return self._best(mine, lambda a: self._charge_value(state, us, a))
@@ -159,11 +160,17 @@ class RulesWwpdCommander:
         near = min((abs(a.to[0] - m.position[0]) for m in state.markers), default=0.0)
         return forward + 0.3 * near
 
-    def _move_value(self, state: WwpdState, us: WwpdUnitState, a: WwpdAction) -> float:
+    def _move_value(
+        self,
+        state: WwpdState,
+        us: WwpdUnitState,
+        a: WwpdAction,
+        needs: list[tuple[tuple[float, float], float]] | None = None,
+    ) -> float:
         assert us.placement is not None
         here = geo.centroid(us.placement)
         end = here if a.to is None else _step_toward(here, a.to, state.options.move)
-        value = self._marker_value(state, us, end)
+        value = self._marker_value(state, us, end, needs)
         enemies = [e for e in state.enemies(us.side) if e.placement is not None]
         dists = [math.dist(end, geo.centroid(e.placement)) for e in enemies if e.placement]
         if is_shooter(us):
@@ -182,8 +189,13 @@ class RulesWwpdCommander:
             value += 6.0 / (1.0 + min(dists) / 6.0)
         return value
 
-    def _marker_value(self, state: WwpdState, us: WwpdUnitState, at: tuple[float, float]) -> float:
-        gains = []
+    def _marker_needs(
+        self, state: WwpdState, us: WwpdUnitState
+    ) -> list[tuple[tuple[float, float], float]]:
+        """Each marker's position and how much ``us`` is needed on it: less when its side
+        holds it, less again when a friend stands within 3" (what :meth:`_marker_value` reads
+        of the state, worked out once for all the moves of a decision)."""
+        out = []
         for m in state.markers:
             need = 1.0 if m.controller != us.side else 0.3
             guarded = any(
@@ -194,7 +206,19 @@ class RulesWwpdCommander:
             )
             if guarded:
                 need *= 0.3
-            beyond = max(0.0, math.dist(at, m.position) - OBJECTIVE_RANGE + 0.5)
+            out.append((m.position, need))
+        return out
+
+    def _marker_value(
+        self,
+        state: WwpdState,
+        us: WwpdUnitState,
+        at: tuple[float, float],
+        needs: list[tuple[tuple[float, float], float]] | None = None,
+    ) -> float:
+        gains = []
+        for position, need in self._marker_needs(state, us) if needs is None else needs:
+            beyond = max(0.0, math.dist(at, position) - OBJECTIVE_RANGE + 0.5)
             gain = need * 10.0 / (1.0 + beyond / 4.0)
             if self.style.last_round_push and state.round >= state.options.rounds:
                 gain *= LAST_ROUND_WEIGHT
