@@ -53,9 +53,9 @@ class Bounds(Scoring):
         Hold's score needs the targets in line of sight; it is only worked out when an upper
         bound (every enemy in range counted as a target) could still reach the best score of
         the other actions. Moves (Advance, Rush) are scored after the other actions, highest
-        bound first (:meth:`_move_bounds`), and only while their bound could reach the best. An
-        action whose bound is below the best cannot be the first maximum, so the choice is
-        the one ``max`` over every exact score in list order makes.
+        bound first (:meth:`_rough_bounds`, :meth:`_tighten`), and only while their bound could
+        reach the best. An action whose bound is below the best cannot be the first maximum,
+        so the choice is the one ``max`` over every exact score in list order makes.
 
         A charge that may fall short first counts with a bound that needs no charge test
         (:meth:`_charge_bound`); only when it wins is it tested and scored exactly, and the
@@ -149,7 +149,12 @@ class Bounds(Scoring):
         kinds = map(_KIND, map(actions.__getitem__, moves))  # read in C, as the goals are
         tiebreaks = map(_TIEBREAKS.__getitem__, kinds)
         bounds = list(zip(map(ceiling.__getitem__, moves), tiebreaks, strict=True))
-        order = sorted(range(len(moves)), key=bounds.__getitem__, reverse=True)
+        # only those that could reach the best so far are ranked (the best only rises)
+        order = sorted(
+            range(len(moves)) if best is None else [k for k, b in enumerate(bounds) if b >= best],
+            key=bounds.__getitem__,
+            reverse=True,
+        )
         n = 0
         while n < len(order):
             k = order[n]
@@ -203,6 +208,7 @@ class Bounds(Scoring):
                     at = view.centroid(target)
                     end = step_toward(view.centroid(us), at, move_allowance(state, us.unit, a.kind))
                     points += (at, end)  # where it arrives, where it falls short
+                    view.charge_ends[(a.unit, a.target)] = (at, end)
         view.enemies(state.active).prefetch(points)
 
     def _move_bounds(self, state: GameState, moves: Sequence[Action]) -> list[float]:
@@ -464,8 +470,11 @@ class Bounds(Scoring):
         view = self._read(state)
         us, target = state.units[a.unit], state.units[a.target]
         assert target.placement is not None
-        here, at = view.centroid(us), view.centroid(target)
-        end = step_toward(here, at, move_allowance(state, us.unit, a.kind))
+        ends = view.charge_ends.get((a.unit, a.target))  # from :meth:`_prefetch`
+        if ends is None:
+            at = view.centroid(target)
+            ends = (at, step_toward(view.centroid(us), at, move_allowance(state, us.unit, a.kind)))
+        at, end = ends
         worth = self._worth(state, view, us, None)
         melee = self.role(us.unit) is MELEE
         enemies = view.enemies(us.side)
