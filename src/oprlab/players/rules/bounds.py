@@ -53,9 +53,9 @@ class Bounds(Scoring):
         Hold's score needs the targets in line of sight; it is only worked out when an upper
         bound (every enemy in range counted as a target) could still reach the best score of
         the other actions. Moves (Advance, Rush) are scored after the other actions, highest
-        bound first (:meth:`_move_bounds`), and only while their bound could reach the best. An
-        action whose bound is below the best cannot be the first maximum, so the choice is
-        the one ``max`` over every exact score in list order makes.
+        bound first (:meth:`_rough_bounds`, :meth:`_tighten`), and only while their bound could
+        reach the best. An action whose bound is below the best cannot be the first maximum,
+        so the choice is the one ``max`` over every exact score in list order makes.
 
         A charge that may fall short first counts with a bound that needs no charge test
         (:meth:`_charge_bound`); only when it wins is it tested and scored exactly, and the
@@ -71,8 +71,9 @@ class Bounds(Scoring):
         loose: dict[int, tuple[float, tuple[int, ...]]] = {}  # charges not yet tested
         ceiling: dict[int, float] = {}  # moves' and charges' bounds, by index
         firm: set[int] = set()  # the charges whose ceiling counts the strike back
+        walks: list[_Walks] = []  # the moves' rows, once a decision
         while True:
-            i = self._first_best(state, actions, exact, loose, ceiling, firm)
+            i = self._first_best(state, actions, exact, loose, ceiling, firm, walks)
             if i not in loose:
                 break
             bound = loose.pop(i)  # the winner counted with a bound: test it
@@ -91,11 +92,17 @@ class Bounds(Scoring):
         loose: dict[int, tuple[float, tuple[int, ...]]],
         ceiling: dict[int, float],
         firm: set[int],
+        walks_of: list[_Walks],
     ) -> int:
         """The index of the first greatest key, an exact score or (for a charge in ``loose``)
         a bound; fills ``exact`` and ``loose`` with the keys it works out, ``ceiling`` with
         the moves' and charges' bounds (``firm``: the charges whose ceiling counts the strike
-        back)."""
+        back), ``walks_of`` with the moves' rows (:meth:`_rough_bounds`).
+
+        A move's ceiling is rough (its standing term at its most) until the move is reached
+        with a best score to beat: then every move still in the running gets its own
+        (:meth:`_tighten`), in one call, and those are ranked again. A rough ceiling is a
+        bound too, so the moves scored are fewer or others, never the choice."""
         best: tuple[float, tuple[int, ...]] | None = None
         held: list[int] = []
         walks: list[int] = []  # Rush and Advance
@@ -127,9 +134,12 @@ class Bounds(Scoring):
             if best is None or key > best:
                 best = key
         # the highest bounds first, so that the best score rises early and skips the rest
-        if not ceiling:
-            ceilings = self._move_bounds(state, [actions[i] for i in walks])
-            ceiling.update(zip(walks, ceilings, strict=True))
+        if not walks_of:  # once a decision, however often the choice is made again
+            rough = self._rough_bounds(state, [actions[i] for i in walks])
+            rough.rows = dict(zip(walks, range(len(walks)), strict=True))
+            ceiling.update(zip(walks, rough.rough, strict=True))
+            walks_of.append(rough)
+        rough = walks_of[0]
         for i in charges:
             if i not in ceiling:  # first without its strike back
                 ceiling[i] = self._charge_ceiling(state, actions[i], strike_back=False)
@@ -139,10 +149,30 @@ class Bounds(Scoring):
         kinds = map(_KIND, map(actions.__getitem__, moves))  # read in C, as the goals are
         tiebreaks = map(_TIEBREAKS.__getitem__, kinds)
         bounds = list(zip(map(ceiling.__getitem__, moves), tiebreaks, strict=True))
-        for k in sorted(range(len(moves)), key=bounds.__getitem__, reverse=True):
+        # only those that could reach the best so far are ranked (the best only rises)
+        order = sorted(
+            range(len(moves)) if best is None else [k for k, b in enumerate(bounds) if b >= best],
+            key=bounds.__getitem__,
+            reverse=True,
+        )
+        n = 0
+        while n < len(order):
+            k = order[n]
             if best is not None and bounds[k] < best:
                 break  # nor can any later one (a lower bound, and the best only rises)
             i = moves[k]
+            if best is not None and i in rough.rows:
+                # the walks still in the running get their standing term, in one call, and
+                # those in the running are ranked again by their bounds
+                run = [j for j in order[n:] if bounds[j] >= best]
+                todo = [moves[j] for j in run if moves[j] in rough.rows]
+                tight = self._tighten(state, rough, [rough.rows.pop(j) for j in todo])
+                ceiling.update(zip(todo, tight, strict=True))
+                for j in run:
+                    bounds[j] = (ceiling[moves[j]], bounds[j][1])
+                order[n:] = sorted(run, key=bounds.__getitem__, reverse=True)
+                continue
+            n += 1
             if actions[i].kind is CHARGE and i not in firm:
                 firm.add(i)
                 ceiling[i] = self._charge_ceiling(state, actions[i])
@@ -178,22 +208,33 @@ class Bounds(Scoring):
                     at = view.centroid(target)
                     end = step_toward(view.centroid(us), at, move_allowance(state, us.unit, a.kind))
                     points += (at, end)  # where it arrives, where it falls short
+                    view.charge_ends[(a.unit, a.target)] = (at, end)
         view.enemies(state.active).prefetch(points)
 
     def _move_bounds(self, state: GameState, moves: Sequence[Action]) -> list[float]:
-        """At least the score of each Rush or Advance, for all of them in a few numpy calls.
+        """At least the score of each Rush or Advance (:meth:`_rough_bounds` with every
+        move's standing term)."""
+        walks = self._rough_bounds(state, moves)
+        return self._tighten(state, walks, list(range(len(moves))))
+
+    def _rough_bounds(self, state: GameState, moves: Sequence[Action]) -> _Walks:
+        """At least the score of each Rush or Advance, for all of them in a few numpy calls,
+        with the standing term at its most (:meth:`_tighten` adds its own).
 
         The end is known without a path (the score's ``step_toward``), so each marker's gain
         there is the score's own (to round-off), and so are a melee unit's bonus near enemies
-        and a wary unit's danger (:meth:`_standing_bounds`); the rest is bounded from above:
-        the dangerous terrain and the exposure by 0, the markers held at the end of the round
-        by every marker the unit could add within its reach plus 3" of the end (the test
-        :meth:`_projected` makes first, with a wider margin), an Advance's shot by
-        :meth:`_shot_bound`. A margin far above round-off covers the differences in rounding
-        (a Python loop per move cost as much as scoring it).
+        and a wary unit's danger (:meth:`_standing_bounds`, left for :meth:`_tighten`: about
+        one move in seventeen is still in the running when it is needed, and it cost a sixth
+        of a decision for all); the rest is bounded from above: the dangerous terrain and the
+        exposure by 0, the markers held at the end of the round by every marker the unit
+        could add within its reach plus 3" of the end (the test :meth:`_projected` makes
+        first, with a wider margin), an Advance's shot by :meth:`_shot_bound`. A margin far
+        above round-off covers the differences in rounding (a Python loop per move cost as
+        much as scoring it).
         """
         if not moves:
-            return []
+            empty = np.zeros(0, dtype=np.float64)
+            return _Walks([], np.zeros(0, dtype=np.intp), np.zeros((0, 2)), empty, None, None)
         view = self._read(state)
         # each move's row, in C: (unit, kind) read by ``attrgetter``, the rows in first-seen order
         pairs = list(map(_UNIT_KIND, moves))
@@ -223,21 +264,37 @@ class Bounds(Scoring):
         d = np.hypot(delta[:, 0], delta[:, 1])
         f = np.divide(allowance, d, out=np.ones_like(d), where=d > allowance)
         ends = np.where((d <= allowance)[:, None], to, here + delta * f[:, None])
-        value = table[:, 3]  # shot, -5: a column of ``table``, added to in place
-        value += self._standing_bounds(state, view, [state.units[u] for u, _ in keys], pick, ends)
+        fixed = table[:, 3]  # shot, -5
+        units = [state.units[u] for u, _ in keys]
+        gains = swing = None
         markers = view.points()
         if len(markers):
-            full, swing, reach = table[:, 5 : 5 + m], table[:, 5 + m :], table[:, 4]
+            full, swings, reach = table[:, 5 : 5 + m], table[:, 5 + m :], table[:, 4]
             gaps = np.hypot(
                 ends[:, 0, None] - markers[None, :, 0], ends[:, 1, None] - markers[None, :, 1]
             )
             beyond = np.maximum(gaps - OBJECTIVE_RANGE + 0.5, 0.0)
-            gains = -np.sort(-(full / (1.0 + beyond / 4.0)), axis=1)
-            value += gains[:, 0] + 0.25 * gains[:, 1:].sum(axis=1)
+            ranked = -np.sort(-(full / (1.0 + beyond / 4.0)), axis=1)
+            gains = ranked[:, 0] + 0.25 * ranked[:, 1:].sum(axis=1)
             near = gaps - reach[:, None] <= OBJECTIVE_RANGE + 1e-3
-            value += (swing * near).sum(axis=1)
-        value += 1e-6
-        out: list[float] = value.tolist()
+            swing = (swings * near).sum(axis=1)
+        # a melee unit's bonus near enemies is at most 15, a wary unit's danger at least 0
+        top = np.array([self.role(u.unit) is MELEE for u in units], dtype=np.float64)[pick]
+        walks = _Walks(units, pick, ends, fixed, gains, swing)
+        walks.rough = _summed(fixed, 15.0 * top, gains, swing).tolist()
+        return walks
+
+    def _tighten(self, state: GameState, walks: _Walks, rows: list[int]) -> list[float]:
+        """The bounds of the moves ``rows`` of ``walks`` with their own standing term
+        (:meth:`_standing_bounds`), all in one call, summed as the rough ones are."""
+        if not rows:
+            return []
+        sel = np.array(rows, dtype=np.intp)
+        view = self._read(state)
+        standing = self._standing_bounds(state, view, walks.units, walks.pick[sel], walks.ends[sel])
+        gains = None if walks.gains is None else walks.gains[sel]
+        swing = None if walks.swing is None else walks.swing[sel]
+        out: list[float] = _summed(walks.fixed[sel], standing, gains, swing).tolist()
         return out
 
     def _unit_row(self, state: GameState, view: View, us: UnitState) -> _UnitRow:
@@ -413,8 +470,11 @@ class Bounds(Scoring):
         view = self._read(state)
         us, target = state.units[a.unit], state.units[a.target]
         assert target.placement is not None
-        here, at = view.centroid(us), view.centroid(target)
-        end = step_toward(here, at, move_allowance(state, us.unit, a.kind))
+        ends = view.charge_ends.get((a.unit, a.target))  # from :meth:`_prefetch`
+        if ends is None:
+            at = view.centroid(target)
+            ends = (at, step_toward(view.centroid(us), at, move_allowance(state, us.unit, a.kind)))
+        at, end = ends
         worth = self._worth(state, view, us, None)
         melee = self.role(us.unit) is MELEE
         enemies = view.enemies(us.side)
@@ -448,6 +508,41 @@ class Bounds(Scoring):
             + self._best_shot_from(state, us, here)
             + self._projected(state, us, here)
         )
+
+
+class _Walks:
+    """A decision's Rush and Advance rows (:meth:`Bounds._rough_bounds`): each move's unit (an
+    index into ``units``), end and the terms of its bound, and its rough bound (the standing
+    term at its most); ``rows``: the action indices whose ceiling is still rough, each with
+    its row."""
+
+    def __init__(
+        self,
+        units: list[UnitState],
+        pick: npt.NDArray[np.intp],
+        ends: FloatArray,
+        fixed: FloatArray,
+        gains: FloatArray | None,
+        swing: FloatArray | None,
+    ) -> None:
+        self.units, self.pick, self.ends = units, pick, ends
+        self.fixed, self.gains, self.swing = fixed, gains, swing
+        self.rough: list[float] = []
+        self.rows: dict[int, int] = {}
+
+
+def _summed(
+    fixed: FloatArray, standing: FloatArray, gains: FloatArray | None, swing: FloatArray | None
+) -> FloatArray:
+    """A move bound's terms summed in one order (the rough and the tight bound alike), with
+    a margin far above round-off."""
+    value: FloatArray = fixed + standing
+    if gains is not None:
+        value += gains
+    if swing is not None:
+        value += swing
+    value += 1e-6
+    return value
 
 
 #: Inches an end must lie inside a fighter's reach for the bound to count its danger: far

@@ -355,9 +355,10 @@ class Scoring(Needs):
         counts = view.holders
         if counts is None:
             counts = view.holders = [[0, 0] for _ in state.objectives]
-            for other in state.units.values():
-                if self._holds(state, other):
-                    for count, close in zip(counts, near[other.uid], strict=True):
+            units = state.units
+            for uid, row in near.items():  # every unit on the table; most are near no marker
+                if any(row) and self._holds(state, other := units[uid]):
+                    for count, close in zip(counts, row, strict=True):
                         if close:
                             count[other.side] += 1
             view.holding = [{side for side in (0, 1) if count[side] > 0} for count in counts]

@@ -163,6 +163,9 @@ class View:
         self.contesters: dict[tuple[int, int], list[UnitState]] = {}
         #: per charger and target: the chance the charge destroys or Shakes the target
         self.charge_breaks: dict[tuple[str, str], float] = {}
+        #: per charger and target: where the charge arrives (the target's centroid) and where
+        #: it falls short (:meth:`Bounds._prefetch` works them out for every charge)
+        self.charge_ends: dict[tuple[str, str], tuple[Point, Point]] = {}
         self.crossings: dict[tuple[str, Point], int] = {}
         self.covered: dict[tuple[str, Point], bool] = {}
         self.shooters: dict[int, list[tuple[int, UnitState, float]]] = {}
