@@ -6,8 +6,9 @@ Each kind is one process that imports oprlab, plays a warm-up game (seed 0) and 
 games, counted by ``perf stat -e instructions:u`` (or, on a machine whose perf has no hardware
 counters, valgrind's callgrind: exact and the same every run, about 40 times slower), less the
 same process with the warm-up game only: what the seeded games cost with caches warm, as in a
-batch. A digest of the games' logs is printed too, so two checkouts that should play the same
-games can be seen to::
+batch. Both processes run with one hash seed (:data:`HASH_SEED`) and, where ``setarch`` is
+found, without address randomisation, so a count repeats. A digest of the games' logs is
+printed too, so two checkouts that should play the same games can be seen to::
 
     PYTHONPATH=. .venv/bin/python -m bench.instructions [KIND ...] [--seeds A-B] [--repeat N]
 
@@ -21,6 +22,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import platform
 import shutil
 import statistics
 import subprocess
@@ -30,6 +33,12 @@ from pathlib import Path
 from bench.harness import positional, refuse
 
 USAGE = "python -m bench.instructions [gff300|gff600|riverside|wwpd|gffterrain ...] [--repeat N]"
+#: The children's ``PYTHONHASHSEED``. With it free and the addresses randomised (ASLR), the
+#: same tree's count moved by tens of millions between runs (the order of sets and dicts of
+#: strings, and of dicts keyed on object ids, moves with them), more than a small step saves;
+#: under ``setarch -R`` with this seed two callgrind runs of a Riverside game differ by 80,000
+#: of 4.27 G (without: 14 M). The games do not depend on either (the digests).
+HASH_SEED = "0"
 #: kind -> (system, seeds played after the warm-up game)
 KINDS: dict[str, tuple[str, range]] = {
     "gff300": ("gff", range(1, 11)),
@@ -103,7 +112,13 @@ def _count(tool: str, kind: str, seeds: range | None) -> tuple[int, str]:
         wrap = ["perf", "stat", "-x,", "-e", "instructions:u"]
     else:
         wrap = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
-    done = subprocess.run([*wrap, *args], capture_output=True, text=True, cwd=root, check=True)
+    # one hash seed and (where setarch is) one memory layout for every count: str hashes and
+    # object ids order sets and dicts, and so the work done
+    env = {**os.environ, "PYTHONHASHSEED": HASH_SEED}
+    fixed = ["setarch", platform.machine(), "-R"] if shutil.which("setarch") else []
+    done = subprocess.run(
+        [*fixed, *wrap, *args], capture_output=True, text=True, cwd=root, check=True, env=env
+    )
     for line in done.stderr.splitlines():
         if tool == "perf" and "instructions" in line:
             return int(line.split(",")[0]), done.stdout.strip()
