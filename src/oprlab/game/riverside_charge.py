@@ -201,10 +201,7 @@ def _straight_lines(
         return found
     tc, tr = target.centres[target.alive], target.radii[target.alive]
     ac, ar = unit.centres[unit.alive], unit.radii[unit.alive]
-    # ``np.linalg.norm(..., axis=2)`` as it computes it (see geometry._gap): the same bits
-    dx = ac[:, 0][:, None] - tc[:, 0][None, :]
-    dy = ac[:, 1][:, None] - tc[:, 1][None, :]
-    d = np.sqrt(dx * dx + dy * dy) - ar[:, None] - tr[None, :]
+    d = geo.edge_gaps(unit, target)  # as ``np.linalg.norm(..., axis=2)``: the same bits
     pairs = np.argwhere(d <= reach - _STRAIGHT_SLACK)
     order = np.argsort(d[pairs[:, 0], pairs[:, 1]], kind="stable")[:_STRAIGHT_TRIES]
     lines = []
