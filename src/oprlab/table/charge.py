@@ -668,12 +668,14 @@ def separate(
     m = Mover(table, charger, [*rest, defender], rules, (), False, idx, True)
     away = starts.mean(axis=0) - dc.mean(axis=0)
     base = math.atan2(away[1], away[0]) if float(np.hypot(*away)) > 1e-9 else -math.pi / 2
-    options: list[tuple[float, FloatArray]] = []
-    for deg in (0, 15, -15, 30, -30, 45, -45, 60, -60, 90, -90, 120, -120, 150, -150, 180):
-        u = np.array([math.cos(base + math.radians(deg)), math.sin(base + math.radians(deg))])
-        t = _step_back(starts, radii, dc, dr, u, gap + 2 * TOL)
-        if t is not None:
-            options.append((t, u))
+    dirs = np.array(
+        [
+            [math.cos(base + math.radians(deg)), math.sin(base + math.radians(deg))]
+            for deg in _BACK_DEGREES
+        ]
+    )
+    steps = _steps_back(starts, radii, dc, dr, dirs, gap + 2 * TOL)
+    options = [(float(t), u) for t, u in zip(steps.tolist(), dirs, strict=True) if t < math.inf]
     options.sort(key=lambda tu: tu[0])
     for t, u in options:
         ends = starts + t * u
@@ -698,27 +700,40 @@ def separate(
     return Separation(move, False)
 
 
-def _step_back(
+#: Directions the block steps back in, in degrees from straight away from the defender, in the
+#: order tried (a shorter step first; of equal steps, the one listed first).
+_BACK_DEGREES = (0, 15, -15, 30, -30, 45, -45, 60, -60, 90, -90, 120, -120, 150, -150, 180)
+
+
+def _steps_back(
     starts: FloatArray,
     radii: FloatArray,
     dc: FloatArray,
     dr: FloatArray,
-    u: FloatArray,
+    dirs: FloatArray,
     gap: float,
-) -> float | None:
-    """The shortest step ``t >= 0`` along ``u`` after which every model is ``gap`` from every
-    defender model (each pair rules out an open interval of ``t``)."""
+) -> FloatArray:
+    """For each direction ``dirs[k]``, the shortest step ``t >= 0`` along it after which every
+    model is ``gap`` from every defender model (each pair rules out an open interval of ``t``),
+    or ``inf`` if none: one numpy pass for every direction, the same arithmetic on each element
+    as one direction alone (so the same bits). The step is the least of 0 and the intervals'
+    ends above 0 that no interval holds."""
     w = starts[:, None, :] - dc[None, :, :]
     reach = radii[:, None] + dr[None, :] + gap
-    wu = planar.dot2(w, u)
-    disc = wu**2 - (w**2).sum(axis=-1) + reach**2
+    k = len(dirs)
+    wu = planar.dot2(w[None, :, :, :], dirs[:, None, None, :]).reshape(k, -1)
+    disc = wu**2 - (w**2).sum(axis=-1).reshape(1, -1) + (reach**2).reshape(1, -1)
     inside = disc > 0
-    lo = (-wu - np.sqrt(np.where(inside, disc, 0)))[inside]
-    hi = (-wu + np.sqrt(np.where(inside, disc, 0)))[inside]
-    for t in sorted([0.0, *[float(h) for h in hi if h > 0]]):
-        if not ((lo < t - 1e-12) & (t < hi - 1e-12)).any():
-            return t
-    return None
+    near = inside.any(axis=0)  # a pair apart along every direction rules out no step
+    if not near.all():
+        wu, disc, inside = wu[:, near], disc[:, near], inside[:, near]
+    root = np.sqrt(np.where(inside, disc, 0))
+    lo = np.where(inside, -wu - root, np.inf)
+    hi = np.where(inside, -wu + root, -np.inf)
+    cand = np.concatenate((np.zeros((k, 1)), np.where(hi > 0, hi, np.inf)), axis=1)
+    held = (lo[:, None, :] < cand[:, :, None] - 1e-12) & (cand[:, :, None] < hi[:, None, :] - 1e-12)
+    out: FloatArray = np.where(held.any(axis=2), np.inf, cand).min(axis=1)
+    return out
 
 
 def _legal_block(m: Mover, ends: FloatArray, radii: FloatArray, apart: Neighbours) -> bool:
