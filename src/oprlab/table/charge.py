@@ -334,6 +334,73 @@ def can_charge(
     _check_allowance(allowance)
     if not attacker.alive.any() or not target.alive.any():
         return False
+    key = _answer_key(table, attacker, target, allowance, others, rules, listing)
+    hit = _ANSWERS.get(key)
+    if hit is not None and hit[0] is table:
+        return hit[1]
+    answer = _can_charge(table, attacker, target, allowance, others, rules, listing)
+    make_room(_ANSWERS, _ANSWERS_LIMIT)
+    _ANSWERS[key] = (table, answer)
+    return answer
+
+
+#: A placement by all :func:`can_charge` reads of it: centres, bases, losses and Large.
+_PlaceKey = tuple[bytes, bytes, bytes, bool]
+#: :func:`can_charge`'s answers by everything they read (:func:`_answer_key`). A GFF charge is
+#: tested by the commander and then again by its move among the same units, and a commander
+#: asks again in later decisions while the units near stand still: the search's own memo
+#: (:data:`_REACH`) answers those too, but only after the spots and blockers are worked out.
+_ANSWERS: dict[tuple[object, ...], tuple[Table, bool]] = {}
+_ANSWERS_LIMIT = 512
+
+
+def _place_key(p: Placement) -> _PlaceKey:
+    return (p.centres.tobytes(), p.radii.tobytes(), p.removed.tobytes(), p.large)
+
+
+def _answer_key(
+    table: Table,
+    attacker: Placement,
+    target: Placement,
+    allowance: float,
+    others: Sequence[Placement],
+    rules: MoveRules,
+    listing: bool,
+) -> tuple[object, ...]:
+    """What :func:`can_charge` reads: the table (by identity; each entry holds it, so its id
+    stays unique while there), the allowance, the rules, ``listing``, and the charger's, the
+    target's and each other unit's :func:`_place_key`, in order. The charger and target among
+    ``others`` are left out, as :func:`_mover` leaves them out; an object listed twice is keyed
+    by where it first came (the blockers keep one of it), so the key covers every unit the
+    search sees, once each, as the search sees them."""
+    seen: dict[int, int] = {}
+    parts: list[object] = []
+    for o in others:
+        if o is attacker or o is target:
+            continue
+        at = seen.setdefault(id(o), len(parts))
+        parts.append(at if at < len(parts) else _place_key(o))
+    return (
+        id(table),
+        float(allowance),
+        rules,
+        listing,
+        _place_key(attacker),
+        _place_key(target),
+        tuple(parts),
+    )
+
+
+def _can_charge(
+    table: Table,
+    attacker: Placement,
+    target: Placement,
+    allowance: float,
+    others: Sequence[Placement],
+    rules: MoveRules,
+    listing: bool,
+) -> bool:
+    """:func:`can_charge`, worked out."""
     for avoid, allow in _charge_modes(rules, allowance):
         m = _mover(table, attacker, target, others, rules, avoid)
         any_path = _any_path_within_cap(m, allow)
