@@ -43,7 +43,7 @@ from oprlab.table.movement import (
     move_unit,
     path_touches,
 )
-from oprlab.table.paths import Path, reaches_within, walk
+from oprlab.table.paths import Path, none_within, reaches_within, walk
 
 #: Models this close (base to base) count as in base contact.
 CONTACT_TOL = 0.05
@@ -270,12 +270,19 @@ def _reach_contact_search(
                 return (b, path), -1, True
     best, at, _ = (None, 0, False) if resume is None else resume
     ks = order[:tries]
+    shown = False
     while at < len(ks):
         k = ks[at]
         if straight[k] > allow + 1e-9:
             break
         if best is not None and straight[k] >= best[1].cost:
             break
+        if best is None and at > 0 and not shown and nav is not None:
+            # a spot tried and missed: the rest are often walled in too, and one search
+            # toward all of them shows it for less than a path search to each
+            shown = True
+            if none_within(nav, start, spots[ks[at:]], blocks, allow + 1e-9):
+                break
         if (
             first
             and vouch

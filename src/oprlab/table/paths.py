@@ -691,3 +691,85 @@ def reaches_within(
             best[j] = newc[j]
             heapq.heappush(heap, (float(h[j]), j, float(newc[j])))
     return False
+
+
+def none_within(
+    nav: NavGraph, start: FloatArray, goals: FloatArray, blockers: Blockers, within: float
+) -> bool:
+    """Whether :func:`find_path` from ``start`` surely reaches none of ``goals`` at a cost of at
+    most ``within``. ``False`` says only that this was not shown: ask :func:`find_path`.
+
+    On the tables :func:`reaches_within` answers on (no obstacle corners, no climbs): a path
+    there steps from ``start`` to its nearest free point if it is in a blocker, goes by lines
+    the search tests clear among the blockers' free corners (:class:`_Sight`, the same tests,
+    so the same lines), and steps from the goal's nearest free point to the goal. One search
+    from the start toward every goal at once (A*, each goal's estimate its line plus its
+    step) finds the cheapest such way to each goal within reach; when none costs at most
+    ``within`` (plus far more than round-off), no path :func:`find_path` gives does."""
+    if len(nav.verts) or len(nav.climb_h) or not len(blockers) or not len(goals):
+        return False
+    free = nav.free(np.concatenate((start[None, :], goals)), blockers)
+    budget = within + _NONE_MARGIN
+    if not free[0]:
+        out = _nearest_free(nav, start, blockers)
+        if out is None:
+            return False  # a start on its goal is reached without a way: not shown
+        budget -= float(np.hypot(*(out - start)))
+        start = out
+    ends: list[FloatArray] = []
+    steps: list[float] = []
+    for g, ok in zip(goals, free[1:].tolist(), strict=True):
+        if not ok:
+            got = _nearest_free(nav, g, blockers)
+            if got is None:
+                continue  # never reached
+            steps.append(float(np.hypot(*(got - g))))
+            g = got
+        else:
+            steps.append(0.0)
+        ends.append(g)
+    if not ends:
+        return True
+    end = np.array(ends)
+    step = np.array(steps)
+    sight = blockers.kept(nav, lambda: _Sight(nav, blockers))
+    nodes = sight.nodes
+    f = len(nodes)
+    # each node's estimate: its straight line to a goal plus that goal's step, the least
+    h = (np.hypot(*(nodes[:, None, :] - end[None, :, :]).transpose(2, 0, 1)) + step).min(
+        axis=1, initial=np.inf
+    )
+    best = np.full(f, np.inf)
+    done = np.zeros(f, dtype=np.bool_)
+    heap: list[tuple[float, int | bytes, float]] = [(0.0, start.tobytes(), 0.0)]
+    while heap:
+        _, key, cost = heapq.heappop(heap)
+        if isinstance(key, int):
+            if done[key]:
+                continue
+            done[key] = True
+            p = nodes[key]
+        else:
+            p = start
+        to_goal = cost + np.hypot(*(end - p).T) + step
+        near = to_goal <= budget
+        if near.any() and nav.clear(p, end[near], blockers).any():
+            return False
+        if not f:
+            continue
+        dist, vis = sight.line(key, p)
+        newc = cost + dist
+        want = ~done & (newc + h <= budget) & (newc < best - 1e-12)
+        cand = want.nonzero()[0]
+        unknown = cand[vis[cand] < 0]
+        if len(unknown):
+            sight.measure(key, p, unknown, blockers)
+        for j in cand[vis[cand] == 1].tolist():
+            best[j] = newc[j]
+            heapq.heappush(heap, (float(newc[j] + h[j]), j, float(newc[j])))
+    return True
+
+
+#: Inches a way may cost over ``within`` and still not count as shown to be too long (its sums
+#: are a few hypotenuses, round-off ~1e-13; the kept path may drop steps under 1e-9).
+_NONE_MARGIN = 1e-6
