@@ -9,8 +9,8 @@ import math
 import numpy as np
 
 from oprlab.table import planar
-from oprlab.table.charge import _BACK_DEGREES, _steps_back
 from oprlab.table.model import FloatArray
+from oprlab.table.separation import _BACK_DEGREES, _steps_back
 
 
 def _one_step_back(
