@@ -151,6 +151,40 @@ def _free_spots(
     return out
 
 
+def _open_spots(
+    m: Mover,
+    target: Placement,
+    radius: float,
+    neighbours: Neighbours,
+    kept: dict[float, FloatArray],
+) -> FloatArray:
+    """:func:`_free_spots` of a base of ``radius`` touching ``target``, before any model is
+    placed: worked out once per radius in ``kept`` (one move's, or one test's: the same
+    mover, target and neighbours), not once per model."""
+    found = kept.get(radius)
+    if found is None:
+        spots = _contact_spots(radius, target)
+        found = kept[radius] = _free_spots(m, spots, radius, neighbours, _NO_POINTS, _NO_RADII)
+    return found
+
+
+def _clear_of(
+    spots: FloatArray, radius: float, placed_c: FloatArray, placed_r: FloatArray
+) -> FloatArray:
+    """The spots (of :func:`_open_spots`) clear of the models already placed: what
+    :func:`_free_spots` keeps of them with those models, each spot tested as there (each
+    gap is worked out on its own, so testing fewer spots changes no bit)."""
+    if len(placed_r) and len(spots):
+        g = gaps(spots, np.full(len(spots), radius), placed_c, placed_r)
+        out: FloatArray = spots[(g >= TOL).all(axis=1)]
+        return out
+    return spots
+
+
+_NO_POINTS = np.zeros((0, 2))
+_NO_RADII = np.zeros(0)
+
+
 #: A contact search's progress: the best spot and path found so far, the place in the
 #: straight-line order of the next spot to try (``-1``: finished, the best is the answer), and
 #: whether some spot is known to be reached (found, or sure by
@@ -416,13 +450,12 @@ def _can_charge(
         starts = attacker.centres[m.idx]
         radii = attacker.radii[m.idx]
         near = gaps(starts, radii, target.centres[target.alive], target.radii[target.alive])
+        kept: dict[float, FloatArray] = {}
         for k in np.argsort(near.min(axis=1), kind="stable"):
             if near[k].min() > allow + 1e-9:
                 break
             r = float(radii[k])
-            spots = _free_spots(
-                m, _contact_spots(r, target), r, neighbours, np.zeros((0, 2)), np.zeros(0)
-            )
+            spots = _open_spots(m, target, r, neighbours, kept)
             if any_path:  # whether some spot is reached is the answer: the first will do
                 if _reaches_contact(m, starts[k], r, spots, allow, vouch=listing):
                     return True
@@ -508,9 +541,10 @@ def _close_in(
     contact[fixed] = near[fixed] <= CONTACT_TOL
     movers = [k for k in order if not fixed[k]]
     later: list[int] = []
+    kept: dict[float, FloatArray] = {}
     for k in movers:
         r = float(radii[k])
-        spots = _free_spots(m, _contact_spots(r, target), r, neighbours, placed_c, placed_r)
+        spots = _clear_of(_open_spots(m, target, r, neighbours, kept), r, placed_c, placed_r)
         got = _reach_contact(m, starts[k], r, spots, allowance)
         if got is None:
             later.append(k)
