@@ -56,3 +56,30 @@ def test_none_within_agrees_with_the_path_search() -> None:
                     assert not (p.reached and p.cost <= allow + 1e-9)
     assert asked > 150
     assert shown > 20  # walled-in and far spots are shown out of reach
+
+
+def test_remembered_escapes_are_the_nearest_free_points() -> None:
+    """A start inside a blocker steps to its nearest free point: remembered, the same point
+    (read-only, so no caller can change what the next one gets)."""
+    from oprlab.table.paths import _escape, _nearest_free
+
+    rng = np.random.default_rng(29)
+    table = Table()
+    stepped = 0
+    for _ in range(40):
+        b = rng.uniform(10, 38, 2)
+        friends = [_unit(int(rng.integers(1, 6)), b + rng.normal(0, 2.0, 2)) for _ in range(3)]
+        m = _mover(table, _unit(1, b + 6.0), _unit(1, b - 6.0), friends, MoveRules())
+        nav, blocks = m.nav(0.5), m.blocks(0.5)
+        assert nav is not None
+        for p in b + rng.normal(0, 2.0, (5, 2)):
+            want = _nearest_free(nav, p, blocks)
+            for _ in range(2):
+                got = _escape(nav, p, blocks)
+                if want is None:
+                    assert got is None
+                else:
+                    assert got is not None and got.tobytes() == want.tobytes()
+                    assert not got.flags.writeable
+                    stepped += not np.array_equal(got, p)
+    assert stepped > 20

@@ -79,6 +79,29 @@ def _nearest_free(nav: NavGraph, p: FloatArray, blockers: Blockers) -> FloatArra
     return None
 
 
+def _escape(nav: NavGraph, p: FloatArray, blockers: Blockers) -> FloatArray | None:
+    """:func:`_nearest_free`, remembered: a contact search asks it for one model's start once
+    for each spot it tries (the quick search and the path search each step out of the same
+    blocker). Keyed on the graph and blockers (by identity; each entry holds them, so their
+    ids stay unique while it is there) and the point's bytes: all it reads. The point kept is
+    read-only."""
+    key = (id(nav), id(blockers), p.tobytes())
+    hit = _ESCAPES.get(key)
+    if hit is not None and hit[0] is nav and hit[1] is blockers:
+        return hit[2]
+    got = _nearest_free(nav, p, blockers)
+    if got is not None:
+        got = got.copy()
+        got.flags.writeable = False
+    make_room(_ESCAPES, _ESCAPES_SIZE)
+    _ESCAPES[key] = (nav, blockers, got)
+    return got
+
+
+_ESCAPES: dict[tuple[int, int, bytes], tuple[NavGraph, Blockers, FloatArray | None]] = {}
+_ESCAPES_SIZE = 256
+
+
 #: Inches a ring must lie inside a blocker's depth to be skipped (far above round-off).
 _DEPTH_MARGIN = 1e-7
 #: Escape points tested at a time (the first rings past a blocker's edge are usually free, so
@@ -141,14 +164,14 @@ def find_path(
     ends_s, ends_g, direct = nav.straight(s0[None, :], g0[None, :], blockers)
     free_s, free_g = bool(ends_s[0]), bool(ends_g[0])
     if not free_s:
-        got = _nearest_free(nav, s, blockers)
+        got = _escape(nav, s, blockers)
         if got is None:
             return Path((as_point(s0),), 0.0, 0.0, reached=bool(np.allclose(s0, g0)))
         s = got
         pre.append(s)
     reachable_goal = True
     if not free_g:
-        got = _nearest_free(nav, g, blockers)
+        got = _escape(nav, g, blockers)
         if got is None:
             reachable_goal = False
         else:
@@ -652,7 +675,7 @@ def reaches_within(
     if not free_g:
         return False
     if not free_s:
-        out = _nearest_free(nav, start, blockers)
+        out = _escape(nav, start, blockers)
         if out is None:
             return False
         within -= float(np.hypot(*(out - start)))
@@ -711,7 +734,7 @@ def none_within(
     free = nav.free(np.concatenate((start[None, :], goals)), blockers)
     budget = within + _NONE_MARGIN
     if not free[0]:
-        out = _nearest_free(nav, start, blockers)
+        out = _escape(nav, start, blockers)
         if out is None:
             return False  # a start on its goal is reached without a way: not shown
         budget -= float(np.hypot(*(out - start)))
@@ -720,7 +743,7 @@ def none_within(
     steps: list[float] = []
     for g, ok in zip(goals, free[1:].tolist(), strict=True):
         if not ok:
-            got = _nearest_free(nav, g, blockers)
+            got = _escape(nav, g, blockers)
             if got is None:
                 continue  # never reached
             steps.append(float(np.hypot(*(got - g))))
