@@ -70,6 +70,7 @@ def _full_can_charge(
         mp.setattr(charge, "_any_path_within_cap", lambda m, allow: False)
         mp.setattr(charge, "_one_mode_decides", lambda m: False)
         charge._REACH.clear()
+        charge._ANSWERS.clear()
         return can_charge(table, attacker, target, allowance, others, rules=rules)
 
 
@@ -90,6 +91,7 @@ def test_can_charge_answers_as_the_full_search(terrain: int | None) -> None:
             want = _full_can_charge(table, attacker, target, allowance, friends, rules=rules)
             for listing in (False, True):
                 charge._REACH.clear()
+                charge._ANSWERS.clear()
                 got = can_charge(
                     table, attacker, target, allowance, friends, rules=rules, listing=listing
                 )
@@ -134,8 +136,10 @@ def test_first_spot_reached_iff_the_nearest_is(monkeypatch: pytest.MonkeyPatch) 
                 spots = _contact_spots(r, target)
                 start = attacker.centres[k]
                 charge._REACH.clear()
+                charge._ANSWERS.clear()
                 cold = charge._reach_contact(m, start, r, spots, 12.0)
                 charge._REACH.clear()
+                charge._ANSWERS.clear()
                 calls.clear()
                 first = charge._reaches_contact(m, start, r, spots, 12.0, vouch=True)
                 assert first == (cold is not None)
@@ -159,6 +163,7 @@ def test_charge_after_can_charge_moves_as_cold() -> None:
         moves: list[object] = []
         for cold in (True, False):
             charge._REACH.clear()
+            charge._ANSWERS.clear()
             if not cold:
                 can_charge(table, attacker, target, 12.0, friends, listing=True)
             try:

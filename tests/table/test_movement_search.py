@@ -170,6 +170,7 @@ def test_charge_contact_memo_answers_as_cold() -> None:
         for cold in (True, False):
             if cold:
                 charge._REACH.clear()
+                charge._ANSWERS.clear()
             try:
                 r = charge.charge_move(table, attacker, target, others, 12.0)
             except ValueError:
@@ -184,6 +185,7 @@ def test_charge_contact_memo_answers_as_cold() -> None:
         for cold in (False, True):
             if cold:
                 charge._REACH.clear()
+                charge._ANSWERS.clear()
             try:
                 r = charge.charge_move(table, attacker, target, moved, 12.0)
             except ValueError:

@@ -5,10 +5,12 @@ their allowance into base contact with the target, the closest first, or as clos
 at least one must be able to reach contact for the charge to be legal. Then the target's models
 not in contact move up to 3" into contact or as close as possible. Models within 2" of an enemy
 strike (GFF: and within 4" vertically). After combat the survivor of a destroyed unit may move
-3"; otherwise the charger moves back to be 1" apart, if it can.
+3"; otherwise the charger moves back to be 1" apart, if it can (:mod:`oprlab.table.separation`,
+its :func:`separate` re-exported here).
 
 May import ``oprlab.errors``, ``oprlab.table.model``, ``oprlab.table.measure``,
-``oprlab.table.formation`` and ``oprlab.table.movement``.
+``oprlab.table.formation``, ``oprlab.table.movement``, ``oprlab.table.paths`` and
+``oprlab.table.separation``.
 """
 
 from __future__ import annotations
@@ -21,13 +23,11 @@ import numpy as np
 
 from oprlab.errors import OptionError
 from oprlab.memo import make_room
-from oprlab.table import planar
 from oprlab.table.formation import (
     TOL,
     BoolArray,
     Neighbours,
     gaps,
-    is_coherent,
     is_difficult,
     is_hazard,
     settle,
@@ -43,7 +43,10 @@ from oprlab.table.movement import (
     move_unit,
     path_touches,
 )
-from oprlab.table.paths import Path, reaches_within, walk
+from oprlab.table.paths import Path, none_within, reaches_within, walk
+from oprlab.table.separation import SEPARATION as SEPARATION
+from oprlab.table.separation import Separation as Separation
+from oprlab.table.separation import separate as separate
 
 #: Models this close (base to base) count as in base contact.
 CONTACT_TOL = 0.05
@@ -57,8 +60,6 @@ STRIKE_RANGE = 2.0
 STRIKE_VERTICAL = 4.0
 #: Seed 003 "After Combat": the survivor of a destroyed unit may move up to 3".
 CONSOLIDATE = 3.0
-#: Seed 003 "After Combat": otherwise the charger moves back to be 1" apart.
-SEPARATION = 1.0
 #: Angles around each enemy model at which a contact spot is tried.
 _ANGLES = 24
 
@@ -148,6 +149,40 @@ def _free_spots(
         ok &= (g >= TOL).all(axis=1)
     out: FloatArray = spots[ok]
     return out
+
+
+def _open_spots(
+    m: Mover,
+    target: Placement,
+    radius: float,
+    neighbours: Neighbours,
+    kept: dict[float, FloatArray],
+) -> FloatArray:
+    """:func:`_free_spots` of a base of ``radius`` touching ``target``, before any model is
+    placed: worked out once per radius in ``kept`` (one move's, or one test's: the same
+    mover, target and neighbours), not once per model."""
+    found = kept.get(radius)
+    if found is None:
+        spots = _contact_spots(radius, target)
+        found = kept[radius] = _free_spots(m, spots, radius, neighbours, _NO_POINTS, _NO_RADII)
+    return found
+
+
+def _clear_of(
+    spots: FloatArray, radius: float, placed_c: FloatArray, placed_r: FloatArray
+) -> FloatArray:
+    """The spots (of :func:`_open_spots`) clear of the models already placed: what
+    :func:`_free_spots` keeps of them with those models, each spot tested as there (each
+    gap is worked out on its own, so testing fewer spots changes no bit)."""
+    if len(placed_r) and len(spots):
+        g = gaps(spots, np.full(len(spots), radius), placed_c, placed_r)
+        out: FloatArray = spots[(g >= TOL).all(axis=1)]
+        return out
+    return spots
+
+
+_NO_POINTS = np.zeros((0, 2))
+_NO_RADII = np.zeros(0)
 
 
 #: A contact search's progress: the best spot and path found so far, the place in the
@@ -270,12 +305,19 @@ def _reach_contact_search(
                 return (b, path), -1, True
     best, at, _ = (None, 0, False) if resume is None else resume
     ks = order[:tries]
+    shown = False
     while at < len(ks):
         k = ks[at]
         if straight[k] > allow + 1e-9:
             break
         if best is not None and straight[k] >= best[1].cost:
             break
+        if best is None and at > 0 and not shown and nav is not None:
+            # a spot tried and missed: the rest are often walled in too, and one search
+            # toward all of them shows it for less than a path search to each
+            shown = True
+            if none_within(nav, start, spots[ks[at:]], blocks, allow + 1e-9):
+                break
         if (
             first
             and vouch
@@ -334,6 +376,73 @@ def can_charge(
     _check_allowance(allowance)
     if not attacker.alive.any() or not target.alive.any():
         return False
+    key = _answer_key(table, attacker, target, allowance, others, rules, listing)
+    hit = _ANSWERS.get(key)
+    if hit is not None and hit[0] is table:
+        return hit[1]
+    answer = _can_charge(table, attacker, target, allowance, others, rules, listing)
+    make_room(_ANSWERS, _ANSWERS_LIMIT)
+    _ANSWERS[key] = (table, answer)
+    return answer
+
+
+#: A placement by all :func:`can_charge` reads of it: centres, bases, losses and Large.
+_PlaceKey = tuple[bytes, bytes, bytes, bool]
+#: :func:`can_charge`'s answers by everything they read (:func:`_answer_key`). A GFF charge is
+#: tested by the commander and then again by its move among the same units, and a commander
+#: asks again in later decisions while the units near stand still: the search's own memo
+#: (:data:`_REACH`) answers those too, but only after the spots and blockers are worked out.
+_ANSWERS: dict[tuple[object, ...], tuple[Table, bool]] = {}
+_ANSWERS_LIMIT = 512
+
+
+def _place_key(p: Placement) -> _PlaceKey:
+    return (p.centres.tobytes(), p.radii.tobytes(), p.removed.tobytes(), p.large)
+
+
+def _answer_key(
+    table: Table,
+    attacker: Placement,
+    target: Placement,
+    allowance: float,
+    others: Sequence[Placement],
+    rules: MoveRules,
+    listing: bool,
+) -> tuple[object, ...]:
+    """What :func:`can_charge` reads: the table (by identity; each entry holds it, so its id
+    stays unique while there), the allowance, the rules, ``listing``, and the charger's, the
+    target's and each other unit's :func:`_place_key`, in order. The charger and target among
+    ``others`` are left out, as :func:`_mover` leaves them out; an object listed twice is keyed
+    by where it first came (the blockers keep one of it), so the key covers every unit the
+    search sees, once each, as the search sees them."""
+    seen: dict[int, int] = {}
+    parts: list[object] = []
+    for o in others:
+        if o is attacker or o is target:
+            continue
+        at = seen.setdefault(id(o), len(parts))
+        parts.append(at if at < len(parts) else _place_key(o))
+    return (
+        id(table),
+        float(allowance),
+        rules,
+        listing,
+        _place_key(attacker),
+        _place_key(target),
+        tuple(parts),
+    )
+
+
+def _can_charge(
+    table: Table,
+    attacker: Placement,
+    target: Placement,
+    allowance: float,
+    others: Sequence[Placement],
+    rules: MoveRules,
+    listing: bool,
+) -> bool:
+    """:func:`can_charge`, worked out."""
     for avoid, allow in _charge_modes(rules, allowance):
         m = _mover(table, attacker, target, others, rules, avoid)
         any_path = _any_path_within_cap(m, allow)
@@ -341,13 +450,12 @@ def can_charge(
         starts = attacker.centres[m.idx]
         radii = attacker.radii[m.idx]
         near = gaps(starts, radii, target.centres[target.alive], target.radii[target.alive])
+        kept: dict[float, FloatArray] = {}
         for k in np.argsort(near.min(axis=1), kind="stable"):
             if near[k].min() > allow + 1e-9:
                 break
             r = float(radii[k])
-            spots = _free_spots(
-                m, _contact_spots(r, target), r, neighbours, np.zeros((0, 2)), np.zeros(0)
-            )
+            spots = _open_spots(m, target, r, neighbours, kept)
             if any_path:  # whether some spot is reached is the answer: the first will do
                 if _reaches_contact(m, starts[k], r, spots, allow, vouch=listing):
                     return True
@@ -433,9 +541,10 @@ def _close_in(
     contact[fixed] = near[fixed] <= CONTACT_TOL
     movers = [k for k in order if not fixed[k]]
     later: list[int] = []
+    kept: dict[float, FloatArray] = {}
     for k in movers:
         r = float(radii[k])
-        spots = _free_spots(m, _contact_spots(r, target), r, neighbours, placed_c, placed_r)
+        spots = _clear_of(_open_spots(m, target, r, neighbours, kept), r, placed_c, placed_r)
         got = _reach_contact(m, starts[k], r, spots, allowance)
         if got is None:
             later.append(k)
@@ -624,116 +733,3 @@ def consolidate(
 ) -> MoveResult:
     """Seed 003 "After Combat": if one unit is destroyed, the other may move up to 3"."""
     return move_unit(table, unit, others, goal, distance, rules=rules)
-
-
-@dataclass(frozen=True, eq=False)
-class Separation:
-    """The charger's move back after combat, and whether it got 1" apart."""
-
-    move: MoveResult
-    separated: bool
-
-
-def separate(
-    table: Table,
-    charger: Placement,
-    defender: Placement,
-    others: Sequence[Placement] = (),
-    *,
-    gap: float = SEPARATION,
-    rules: MoveRules | None = None,
-) -> Separation:
-    """Seed 003 "After Combat": the charger moves back to be ``gap`` inches from the defender,
-    if possible. The unit steps straight back as a block (trying directions fanning out from
-    straight away from the defender, shortest step first); failing that its models each take
-    the nearest legal spot in cohesion; failing that it stays."""
-    rules = rules or MoveRules()
-    if not (math.isfinite(gap) and gap >= 0):
-        raise OptionError("separation gap out of range", value=gap, expected="inches >= 0")
-    idx = charger.alive.nonzero()[0]
-    starts = charger.centres[idx]
-    radii = charger.radii[idx]
-    dc, dr = defender.centres[defender.alive], defender.radii[defender.alive]
-    still = [((float(p[0]), float(p[1])),) for p in starts]
-    if len(idx) == 0 or len(dr) == 0 or gaps(starts, radii, dc, dr).min() >= gap - TOL:
-        move = build_result(table, charger, starts, still, np.zeros(len(idx)), rules, 0.0)
-        return Separation(move, True)
-    rest = [o for o in others if o is not charger and o is not defender]
-    neighbours = Neighbours.of(rest, gap=rules.spacing)
-    apart = Neighbours(
-        np.concatenate([neighbours.centres, dc]),
-        np.concatenate([neighbours.radii, dr]),
-        np.concatenate([neighbours.need, np.full(len(dr), gap)]),
-    )
-    m = Mover(table, charger, [*rest, defender], rules, (), False, idx, True)
-    away = starts.mean(axis=0) - dc.mean(axis=0)
-    base = math.atan2(away[1], away[0]) if float(np.hypot(*away)) > 1e-9 else -math.pi / 2
-    options: list[tuple[float, FloatArray]] = []
-    for deg in (0, 15, -15, 30, -30, 45, -45, 60, -60, 90, -90, 120, -120, 150, -150, 180):
-        u = np.array([math.cos(base + math.radians(deg)), math.sin(base + math.radians(deg))])
-        t = _step_back(starts, radii, dc, dr, u, gap + 2 * TOL)
-        if t is not None:
-            options.append((t, u))
-    options.sort(key=lambda tu: tu[0])
-    for t, u in options:
-        ends = starts + t * u
-        if not _legal_block(m, ends, radii, apart):
-            continue
-        paths = [
-            ((float(a[0]), float(a[1])), (float(b[0]), float(b[1])))
-            for a, b in zip(starts, ends, strict=True)
-        ]
-        move = build_result(table, charger, ends, paths, np.full(len(idx), t), rules, t)
-        return Separation(move, True)
-    got = settle(table, starts, radii, apart, flying=rules.flying)
-    if got is not None and is_coherent(Placement(got, radii), rules.system):
-        paths_l = [m.path(float(radii[k]), starts[k], got[k]) for k in range(len(idx))]
-        if all(p.reached for p in paths_l):
-            costs = np.array([p.cost for p in paths_l])
-            move = build_result(
-                table, charger, got, [p.points for p in paths_l], costs, rules, float(costs.max())
-            )
-            return Separation(move, True)
-    move = build_result(table, charger, starts, still, np.zeros(len(idx)), rules, 0.0)
-    return Separation(move, False)
-
-
-def _step_back(
-    starts: FloatArray,
-    radii: FloatArray,
-    dc: FloatArray,
-    dr: FloatArray,
-    u: FloatArray,
-    gap: float,
-) -> float | None:
-    """The shortest step ``t >= 0`` along ``u`` after which every model is ``gap`` from every
-    defender model (each pair rules out an open interval of ``t``)."""
-    w = starts[:, None, :] - dc[None, :, :]
-    reach = radii[:, None] + dr[None, :] + gap
-    wu = planar.dot2(w, u)
-    disc = wu**2 - (w**2).sum(axis=-1) + reach**2
-    inside = disc > 0
-    lo = (-wu - np.sqrt(np.where(inside, disc, 0)))[inside]
-    hi = (-wu + np.sqrt(np.where(inside, disc, 0)))[inside]
-    for t in sorted([0.0, *[float(h) for h in hi if h > 0]]):
-        if not ((lo < t - 1e-12) & (t < hi - 1e-12)).any():
-            return t
-    return None
-
-
-def _legal_block(m: Mover, ends: FloatArray, radii: FloatArray, apart: Neighbours) -> bool:
-    for r in sorted(set(np.round(radii, 6).tolist())):
-        group = np.round(radii, 6) == r
-        if not standable(m.table, ends[group], float(r), flying=m.rules.flying).all():
-            return False
-    if len(apart.radii):
-        g = gaps(ends, radii, apart.centres, apart.radii)
-        if (g < apart.need[None, :] - TOL).any():
-            return False
-    starts = m.unit.centres[m.idx]
-    for r in sorted(set(np.round(radii, 6).tolist())):
-        group = np.round(radii, 6) == r
-        nav = m.nav(float(r))
-        if nav is not None and not nav.clear(starts[group], ends[group]).all():
-            return False
-    return True

@@ -79,6 +79,29 @@ def _nearest_free(nav: NavGraph, p: FloatArray, blockers: Blockers) -> FloatArra
     return None
 
 
+def _escape(nav: NavGraph, p: FloatArray, blockers: Blockers) -> FloatArray | None:
+    """:func:`_nearest_free`, remembered: a contact search asks it for one model's start once
+    for each spot it tries (the quick search and the path search each step out of the same
+    blocker). Keyed on the graph and blockers (by identity; each entry holds them, so their
+    ids stay unique while it is there) and the point's bytes: all it reads. The point kept is
+    read-only."""
+    key = (id(nav), id(blockers), p.tobytes())
+    hit = _ESCAPES.get(key)
+    if hit is not None and hit[0] is nav and hit[1] is blockers:
+        return hit[2]
+    got = _nearest_free(nav, p, blockers)
+    if got is not None:
+        got = got.copy()
+        got.flags.writeable = False
+    make_room(_ESCAPES, _ESCAPES_SIZE)
+    _ESCAPES[key] = (nav, blockers, got)
+    return got
+
+
+_ESCAPES: dict[tuple[int, int, bytes], tuple[NavGraph, Blockers, FloatArray | None]] = {}
+_ESCAPES_SIZE = 256
+
+
 #: Inches a ring must lie inside a blocker's depth to be skipped (far above round-off).
 _DEPTH_MARGIN = 1e-7
 #: Escape points tested at a time (the first rings past a blocker's edge are usually free, so
@@ -141,14 +164,14 @@ def find_path(
     ends_s, ends_g, direct = nav.straight(s0[None, :], g0[None, :], blockers)
     free_s, free_g = bool(ends_s[0]), bool(ends_g[0])
     if not free_s:
-        got = _nearest_free(nav, s, blockers)
+        got = _escape(nav, s, blockers)
         if got is None:
             return Path((as_point(s0),), 0.0, 0.0, reached=bool(np.allclose(s0, g0)))
         s = got
         pre.append(s)
     reachable_goal = True
     if not free_g:
-        got = _nearest_free(nav, g, blockers)
+        got = _escape(nav, g, blockers)
         if got is None:
             reachable_goal = False
         else:
@@ -652,7 +675,7 @@ def reaches_within(
     if not free_g:
         return False
     if not free_s:
-        out = _nearest_free(nav, start, blockers)
+        out = _escape(nav, start, blockers)
         if out is None:
             return False
         within -= float(np.hypot(*(out - start)))
@@ -691,3 +714,85 @@ def reaches_within(
             best[j] = newc[j]
             heapq.heappush(heap, (float(h[j]), j, float(newc[j])))
     return False
+
+
+def none_within(
+    nav: NavGraph, start: FloatArray, goals: FloatArray, blockers: Blockers, within: float
+) -> bool:
+    """Whether :func:`find_path` from ``start`` surely reaches none of ``goals`` at a cost of at
+    most ``within``. ``False`` says only that this was not shown: ask :func:`find_path`.
+
+    On the tables :func:`reaches_within` answers on (no obstacle corners, no climbs): a path
+    there steps from ``start`` to its nearest free point if it is in a blocker, goes by lines
+    the search tests clear among the blockers' free corners (:class:`_Sight`, the same tests,
+    so the same lines), and steps from the goal's nearest free point to the goal. One search
+    from the start toward every goal at once (A*, each goal's estimate its line plus its
+    step) finds the cheapest such way to each goal within reach; when none costs at most
+    ``within`` (plus far more than round-off), no path :func:`find_path` gives does."""
+    if len(nav.verts) or len(nav.climb_h) or not len(blockers) or not len(goals):
+        return False
+    free = nav.free(np.concatenate((start[None, :], goals)), blockers)
+    budget = within + _NONE_MARGIN
+    if not free[0]:
+        out = _escape(nav, start, blockers)
+        if out is None:
+            return False  # a start on its goal is reached without a way: not shown
+        budget -= float(np.hypot(*(out - start)))
+        start = out
+    ends: list[FloatArray] = []
+    steps: list[float] = []
+    for g, ok in zip(goals, free[1:].tolist(), strict=True):
+        if not ok:
+            got = _escape(nav, g, blockers)
+            if got is None:
+                continue  # never reached
+            steps.append(float(np.hypot(*(got - g))))
+            g = got
+        else:
+            steps.append(0.0)
+        ends.append(g)
+    if not ends:
+        return True
+    end = np.array(ends)
+    step = np.array(steps)
+    sight = blockers.kept(nav, lambda: _Sight(nav, blockers))
+    nodes = sight.nodes
+    f = len(nodes)
+    # each node's estimate: its straight line to a goal plus that goal's step, the least
+    h = (np.hypot(*(nodes[:, None, :] - end[None, :, :]).transpose(2, 0, 1)) + step).min(
+        axis=1, initial=np.inf
+    )
+    best = np.full(f, np.inf)
+    done = np.zeros(f, dtype=np.bool_)
+    heap: list[tuple[float, int | bytes, float]] = [(0.0, start.tobytes(), 0.0)]
+    while heap:
+        _, key, cost = heapq.heappop(heap)
+        if isinstance(key, int):
+            if done[key]:
+                continue
+            done[key] = True
+            p = nodes[key]
+        else:
+            p = start
+        to_goal = cost + np.hypot(*(end - p).T) + step
+        near = to_goal <= budget
+        if near.any() and nav.clear(p, end[near], blockers).any():
+            return False
+        if not f:
+            continue
+        dist, vis = sight.line(key, p)
+        newc = cost + dist
+        want = ~done & (newc + h <= budget) & (newc < best - 1e-12)
+        cand = want.nonzero()[0]
+        unknown = cand[vis[cand] < 0]
+        if len(unknown):
+            sight.measure(key, p, unknown, blockers)
+        for j in cand[vis[cand] == 1].tolist():
+            best[j] = newc[j]
+            heapq.heappush(heap, (float(newc[j] + h[j]), j, float(newc[j])))
+    return True
+
+
+#: Inches a way may cost over ``within`` and still not count as shown to be too long (its sums
+#: are a few hypotenuses, round-off ~1e-13; the kept path may drop steps under 1e-9).
+_NONE_MARGIN = 1e-6
