@@ -233,7 +233,8 @@ class OprRules(Activation):
     setup: Callable[..., GameState]
 
     def marker_problem(self, state: GameState, point: Point) -> str | None:
-        """Where a marker may go, but the spacing (on the table, outside the zones...)."""
+        """Where a marker may go, but the spacing (on the table, outside the zones...). Reads
+        the table and the readings only: the game remembers its grid's answers."""
         raise NotImplementedError
 
     def objectives_placed(self, state: GameState) -> None:
