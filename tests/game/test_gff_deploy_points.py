@@ -227,3 +227,35 @@ def test_terrain_table_points_clear_of_units_are_settled_at_once() -> None:
             gff.apply(state, actions[int(rng.integers(len(actions)))])
     assert compared >= 8 and differ == 0
     assert not asked_alone and 0 < len(asked_among) < points_among / 2
+
+
+def test_gaps_to_the_near_units_answer_as_gaps_to_all(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_gaps_near`` measures an asked point only to the units whose bound comes near one of
+    the asked points: the same passes as measuring it to every unit on the table, with fewer
+    units measured in most calls."""
+    real = gff_deploy._gaps_near
+    calls: list[tuple[int, int]] = []
+
+    def both(*args: Any) -> None:
+        ask, _, enemy, xs, ys, base, obstacles, ok, settled = args
+        plain = geo.gaps_at_points(xs[ask], ys[ask], base, [o[0] for o in obstacles])
+        passes = (plain >= geo.SPACING - gff_deploy.EPS).all(axis=1)
+        if enemy is not None:
+            passes &= (plain[:, enemy] > gff_deploy.AMBUSH_DISTANCE).all(axis=1)
+        measured: list[int] = []
+
+        def counted(*a: Any) -> Any:
+            measured.append(len(a[3]))
+            return gaps(*a)
+
+        monkeypatch.setattr(geo, "gaps_at_points", counted)
+        real(*args)
+        monkeypatch.setattr(geo, "gaps_at_points", gaps)
+        assert measured and (ok[ask] == passes).all() and (settled[ask] == passes).all()
+        calls.append((measured[0], len(obstacles)))
+
+    gaps = geo.gaps_at_points
+    monkeypatch.setattr(gff_deploy, "_gaps_near", both)
+    compared, differ, _ = _compare_open_deployment(np.random.default_rng(5), [])
+    assert compared >= 8 and differ == 0 and calls
+    assert sum(near < every for near, every in calls) > len(calls) / 2
