@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from oprlab.game import activation, casting, gff
 from oprlab.game import geometry as geo
 from oprlab.game.actions import Action, Kind, listed
+from oprlab.game.gff_fight import charging
 from oprlab.game.gff_moving import move_allowance
 from oprlab.game.opr.hooks import DEPLOY_PHASES, OprRules
 from oprlab.game.state import GameState, Phase
@@ -22,6 +23,7 @@ from oprlab.samples import sample_path
 from oprlab.table.model import Placement
 from oprlab.units.load import load_army
 from oprlab.units.model import Army
+from oprlab.units.rule_scope import any_has
 from tests.game import line
 
 
@@ -130,3 +132,26 @@ def test_moves_benny_charges_and_spells_are_made_once() -> None:
     spell = casting._cast("A7", "B1", "Bolt", 2, 1)
     assert spell is casting._cast("A7", "B1", "Bolt", 2, 1)
     assert spell == Action(Kind.CAST, "A7", target="B1", spell="Bolt", value=2, boost=1)
+
+
+def test_the_ordered_goals_are_the_plain_sorted_ones() -> None:
+    """``Foes.ordered_goals``: the listing's goals with a unit's way home, each point once and
+    sorted, as ``sorted(dict.fromkeys(...))`` gives them: a home on a goal, a new home, goals
+    twice."""
+    state = gff.new_game(line(), line(), seed=0)
+    foes = activation.Foes(state, 0)
+    foes.goals = [(30.0, 20.0), (10.0, 5.0), (30.0, 20.0), (10.0, 40.0), (0.0, 24.0)]
+    for home in [(10.0, 5.0), (10.0, 0.0), (72.0, 24.0), (0.0, 24.0), (-1.0, 0.0)]:
+        got = foes.ordered_goals(home)
+        assert got == sorted(dict.fromkeys([*foes.goals, home]))
+    assert foes.ordered_goals((5.0, 5.0)) is not foes.ordered_goals((5.0, 6.0))
+
+
+def test_a_units_charging_facts_are_read_from_its_profile() -> None:
+    """``gff_fight.charging``, remembered by the unit: its charge move when it has a melee
+    weapon or Impact (else ``None``), and whether it has a melee weapon."""
+    a, b = _army("shooty-300", "elite-300"), _army("melee-300", "horde-300")
+    for unit in (*a.units, *b.units):
+        melee = any(w.melee for w in unit.weapons)
+        reach = move_allowance(unit, Kind.CHARGE) if melee or any_has(unit, "Impact") else None
+        assert charging(unit) == (reach, melee) == charging(unit)
