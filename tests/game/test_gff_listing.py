@@ -16,7 +16,7 @@ from oprlab.game import geometry as geo
 from oprlab.game.actions import Action, Kind, listed
 from oprlab.game.gff_fight import charging
 from oprlab.game.gff_moving import move_allowance
-from oprlab.game.opr.hooks import DEPLOY_PHASES, OprRules
+from oprlab.game.opr.hooks import DEPLOY_PHASES, OprRules, _deploy_actions
 from oprlab.game.state import GameState, Phase
 from oprlab.players import get_commander
 from oprlab.samples import sample_path
@@ -155,3 +155,17 @@ def test_a_units_charging_facts_are_read_from_its_profile() -> None:
         melee = any(w.melee for w in unit.weapons)
         reach = move_allowance(unit, Kind.CHARGE) if melee or any_has(unit, "Impact") else None
         assert charging(unit) == (reach, melee) == charging(unit)
+
+
+def test_a_units_deploy_actions_are_the_plain_ones() -> None:
+    """``hooks._deploy_actions`` hands a unit's last answer back only for the same options:
+    each answer is the plain listing of its options, whatever was asked before."""
+    first = [((4.0, 2.5), 0), ((8.0, 2.5), 0)]
+    moved = [((4.0, 2.5), 0), ((8.0, 6.0), 3)]
+    for uid, options in [("A1", first), ("A1", first), ("A1", moved), ("B1", first)]:
+        plain = [listed(Kind.DEPLOY, uid, to=pt, formation=k) for pt, k in options]
+        assert list(_deploy_actions(uid, list(options))) == plain
+    asked = list(first)
+    kept = _deploy_actions("A1", asked)
+    asked.append(((12.0, 2.5), 0))  # the caller's list changed after: not the answer's
+    assert len(_deploy_actions("A1", list(first))) == len(kept) == 2
