@@ -11,7 +11,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oprlab.game import activation, casting, gff
+from oprlab.game import activation, casting, gff, gff_shooting, gff_spells
 from oprlab.game import geometry as geo
 from oprlab.game.actions import Action, Kind, listed
 from oprlab.game.gff_fight import charging
@@ -39,6 +39,19 @@ def _plain_targets(state: GameState, uid: str) -> list[str]:
     )
 
 
+def _plain_aims(state: GameState, uid: str, spell: casting.Spell) -> list[str]:
+    """A spell's targets as the rule reads: every enemy in range (closest models) and sight."""
+    us = state.units[uid]
+    assert us.placement is not None
+    return [
+        e.uid
+        for e in state.enemies(us.side)
+        if e.placement is not None
+        and geo._gap(us.placement, e.placement) <= spell.range
+        and gff_shooting.seeing(state, us, e).any()
+    ]
+
+
 def _army(*names: str) -> Army:
     armies = [load_army(sample_path(f"gff/{n}.txt")) for n in names]
     units = tuple(u for a in armies for u in a.units)
@@ -54,7 +67,7 @@ def test_every_activation_listing_is_the_plain_sorted_one() -> None:
     a, b = _army("shooty-300", "elite-300"), _army("melee-300", "horde-300")
     state = gff.new_game(a, b, seed=3, mechanic="clock-bennies")
     sides = [get_commander("rules", 3), get_commander("rules", 4)]
-    checked = spells = charges = deployments = 0
+    checked = spells = charges = deployments = aimed = 0
     rules = state.rules
     assert isinstance(rules, OprRules)
     while not state.done:
@@ -67,6 +80,11 @@ def test_every_activation_listing_is_the_plain_sorted_one() -> None:
                     found = gff.charge_targets(state, us, foes)
                     assert sorted(found) == _plain_targets(state, us.uid)
                     charges += len(found)
+                if us.spell_tokens > 0:
+                    for sp in casting.SPELLS:
+                        aims = gff_spells.spell_targets(state, us, sp)
+                        assert aims == _plain_aims(state, us.uid, sp)
+                        aimed += len(aims)
             spells += sum(x.kind is Kind.CAST for x in actions)
             checked += 1
         elif state.phase in DEPLOY_PHASES:
@@ -78,7 +96,7 @@ def test_every_activation_listing_is_the_plain_sorted_one() -> None:
             assert actions == sorted(plain, key=Action.sort_key)
             deployments += 1
         gff.apply(state, sides[state.active].choose(state, actions))
-    assert checked > 20 and spells > 0 and charges > 0 and deployments > 10
+    assert checked > 20 and spells > 0 and charges > 0 and deployments > 10 and aimed > 0
 
 
 def _placement(points: list[tuple[float, float]], radius: float, gone: int) -> Placement:

@@ -155,7 +155,7 @@ def remembered(state: GameState, us: UnitState, find: Callable[[], list[Option]]
     Units that stand alike share the answer: where a unit may deploy depends on it only
     through its side, its reserve, its models, their bases and whether it flies (terrain).
     """
-    key = (state.phase, state.round, sum(u.on_table for u in state.units.values()))
+    key = (state.phase, state.round, [u.on_table for u in state.units.values()].count(True))
     memo = state.memo.deploy_options
     if not (isinstance(memo, tuple) and memo[0] == key):
         memo = state.memo.deploy_options = (key, {})

@@ -674,13 +674,18 @@ class GffRules(OprRules):
         """Each unit's actions, the markers and enemies read once for all (``Foes``), in
         canonical order without a sort of the whole listing: :meth:`Action.sort_key` orders
         by unit first, so the units in order of uid, each with :func:`unit_actions` (in order
-        already) and its spells, the two sorted together only when it has spells."""
+        already) and its spells, sorted; the spells follow its actions (a Cast after any
+        action, as :class:`Kind` lists them), else the two are sorted together."""
         foes = activation.Foes(state, side)
         out: list[Action] = []
         for us in sorted(activation.can_activate(state, side), key=_uid):
             acts = self.unit_actions(state, us, foes)
-            spells = self.special_actions(state, us)
-            out += sorted(acts + spells, key=Action.sort_key) if spells else acts
+            spells = sorted(self.special_actions(state, us), key=Action.sort_key)
+            if not spells or acts[-1].sort_key() <= spells[0].sort_key():
+                out += acts
+                out += spells
+            else:
+                out += sorted(acts + spells, key=Action.sort_key)
         return out
 
     def step_actions(self, state: GameState, us: UnitState, phase: Phase) -> list[Action]:
