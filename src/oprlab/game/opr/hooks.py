@@ -18,7 +18,8 @@ the procedure's parts in ``oprlab.game.opr`` (rounds, setup, activation) and bel
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, is_
 from typing import Any, ClassVar
 
 from oprlab.game import activation, bennies, deploy_search, objectives
@@ -137,7 +138,8 @@ class OprRules(Activation):
         Any other action (a replay file's, the play page's, a copy) is checked in full.
         """
         offered, state.offered = state.offered, None
-        if offered is not None and any(a is action for a in offered):
+        # the same object (by identity), looked for in C: a listing holds hundreds
+        if offered is not None and any(map(is_, repeat(action), offered)):
             us = state.units.get(action.unit) if action.unit else None
         else:
             us = self.validate(state, action)
