@@ -56,7 +56,14 @@ def test_every_field_is_one_the_clone_knows(cls: type, known: dict[str, tuple[st
 def test_the_containers_the_clone_rebuilds_have_the_fields_it_copies() -> None:
     """``clone`` rebuilds the log and the memo field by field: a new field there needs a line."""
     assert _names(EventLog) == {"events", "enabled"}
-    assert _names(Memo) == {"deploy_boxes", "deploy_options", "deploy_points", "charge", "sight"}
+    assert _names(Memo) == {
+        "deploy_boxes",
+        "deploy_options",
+        "deploy_points",
+        "marker_grid",
+        "charge",
+        "sight",
+    }
 
 
 def _plain(x: Any) -> Any:

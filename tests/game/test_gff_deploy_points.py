@@ -227,3 +227,66 @@ def test_terrain_table_points_clear_of_units_are_settled_at_once() -> None:
             gff.apply(state, actions[int(rng.integers(len(actions)))])
     assert compared >= 8 and differ == 0
     assert not asked_alone and 0 < len(asked_among) < points_among / 2
+
+
+def test_gaps_to_the_near_units_answer_as_gaps_to_all(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_gaps_near`` measures an asked point only to the units whose bound comes near one of
+    the asked points: the same passes as measuring it to every unit on the table, with fewer
+    units measured in most calls."""
+    real = gff_deploy._gaps_near
+    calls: list[tuple[int, int]] = []
+
+    def both(*args: Any) -> None:
+        ask, _, enemy, xs, ys, base, obstacles, ok, settled = args
+        plain = geo.gaps_at_points(xs[ask], ys[ask], base, [o[0] for o in obstacles])
+        passes = (plain >= geo.SPACING - gff_deploy.EPS).all(axis=1)
+        if enemy is not None:
+            passes &= (plain[:, enemy] > gff_deploy.AMBUSH_DISTANCE).all(axis=1)
+        measured: list[int] = []
+
+        def counted(*a: Any) -> Any:
+            measured.append(len(a[3]))
+            return gaps(*a)
+
+        monkeypatch.setattr(geo, "gaps_at_points", counted)
+        real(*args)
+        monkeypatch.setattr(geo, "gaps_at_points", gaps)
+        assert measured and (ok[ask] == passes).all() and (settled[ask] == passes).all()
+        calls.append((measured[0], len(obstacles)))
+
+    gaps = geo.gaps_at_points
+    monkeypatch.setattr(gff_deploy, "_gaps_near", both)
+    compared, differ, _ = _compare_open_deployment(np.random.default_rng(5), [])
+    assert compared >= 8 and differ == 0 and calls
+    assert sum(near < every for near, every in calls) > len(calls) / 2
+
+
+def test_formation_at_points_answers_as_one_point_at_a_time() -> None:
+    """``geometry.formation_at_points``' table and zone answers, each model's tests joined
+    before one reduction, are the one-point checks' (``inside_table``, ``_standing``'s zone
+    test within 1e-6), on and around the table's and the zone's edges, with a model lost."""
+    a = load_army(sample_path("gff/melee-300.txt"))
+    state = gff.new_game(a, a, seed=0)
+    t = state.table
+    zone = (0.0, 0.0, t.width, t.deployment_depth)
+    rng = np.random.default_rng(11)
+    for unit in a.units:
+        base = gff_deploy._formation_at_origin(unit, unit.size, 0.0)
+        if unit.size > 2:
+            base = base.copy()
+            base.removed[1] = True
+        xs = [0.0, 1e-7, 0.5, 1.0, 3.0, t.width - 3.0, t.width - 1.0, t.width, 30.0]
+        ys = [0.0, 1e-7, 1.0, 2.5, zone[3] - 2.5, zone[3] - 1.0, zone[3], t.depth - 1.0, 9.0]
+        points = [(x, y) for x in xs for y in ys]
+        points += [(float(x), float(y)) for x, y in rng.uniform(-2, 74, (60, 2))]
+        _, _, _, _, fine = geo.formation_at_points(base, points, t, zone)
+        for (x, y), ok in zip(points, fine.tolist(), strict=True):
+            p = geo.translated(base, x, y)
+            cx, cy, r = p.centres[:, 0], p.centres[:, 1], p.radii
+            inside = (
+                float((cy - r).min()) >= zone[1] - 1e-6
+                and float((cy + r).max()) <= zone[3] + 1e-6
+                and float((cx - r).min()) >= zone[0] - 1e-6
+                and float((cx + r).max()) <= zone[2] + 1e-6
+            )
+            assert ok == (geo.inside_table(t, p) and inside)

@@ -11,17 +11,19 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oprlab.game import activation, casting, gff
+from oprlab.game import activation, casting, gff, gff_shooting, gff_spells
 from oprlab.game import geometry as geo
 from oprlab.game.actions import Action, Kind, listed
+from oprlab.game.gff_fight import charging
 from oprlab.game.gff_moving import move_allowance
-from oprlab.game.opr.hooks import DEPLOY_PHASES, OprRules
+from oprlab.game.opr.hooks import DEPLOY_PHASES, OprRules, _deploy_actions
 from oprlab.game.state import GameState, Phase
 from oprlab.players import get_commander
 from oprlab.samples import sample_path
 from oprlab.table.model import Placement
 from oprlab.units.load import load_army
 from oprlab.units.model import Army
+from oprlab.units.rule_scope import any_has
 from tests.game import line
 
 
@@ -35,6 +37,19 @@ def _plain_targets(state: GameState, uid: str) -> list[str]:
         for e in state.enemies(us.side)
         if e.placement is not None and geo._gap(us.placement, e.placement) <= reach
     )
+
+
+def _plain_aims(state: GameState, uid: str, spell: casting.Spell) -> list[str]:
+    """A spell's targets as the rule reads: every enemy in range (closest models) and sight."""
+    us = state.units[uid]
+    assert us.placement is not None
+    return [
+        e.uid
+        for e in state.enemies(us.side)
+        if e.placement is not None
+        and geo._gap(us.placement, e.placement) <= spell.range
+        and gff_shooting.seeing(state, us, e).any()
+    ]
 
 
 def _army(*names: str) -> Army:
@@ -52,7 +67,7 @@ def test_every_activation_listing_is_the_plain_sorted_one() -> None:
     a, b = _army("shooty-300", "elite-300"), _army("melee-300", "horde-300")
     state = gff.new_game(a, b, seed=3, mechanic="clock-bennies")
     sides = [get_commander("rules", 3), get_commander("rules", 4)]
-    checked = spells = charges = deployments = 0
+    checked = spells = charges = deployments = aimed = 0
     rules = state.rules
     assert isinstance(rules, OprRules)
     while not state.done:
@@ -65,6 +80,11 @@ def test_every_activation_listing_is_the_plain_sorted_one() -> None:
                     found = gff.charge_targets(state, us, foes)
                     assert sorted(found) == _plain_targets(state, us.uid)
                     charges += len(found)
+                if us.spell_tokens > 0:
+                    for sp in casting.SPELLS:
+                        aims = gff_spells.spell_targets(state, us, sp)
+                        assert aims == _plain_aims(state, us.uid, sp)
+                        aimed += len(aims)
             spells += sum(x.kind is Kind.CAST for x in actions)
             checked += 1
         elif state.phase in DEPLOY_PHASES:
@@ -76,7 +96,7 @@ def test_every_activation_listing_is_the_plain_sorted_one() -> None:
             assert actions == sorted(plain, key=Action.sort_key)
             deployments += 1
         gff.apply(state, sides[state.active].choose(state, actions))
-    assert checked > 20 and spells > 0 and charges > 0 and deployments > 10
+    assert checked > 20 and spells > 0 and charges > 0 and deployments > 10 and aimed > 0
 
 
 def _placement(points: list[tuple[float, float]], radius: float, gone: int) -> Placement:
@@ -130,3 +150,40 @@ def test_moves_benny_charges_and_spells_are_made_once() -> None:
     spell = casting._cast("A7", "B1", "Bolt", 2, 1)
     assert spell is casting._cast("A7", "B1", "Bolt", 2, 1)
     assert spell == Action(Kind.CAST, "A7", target="B1", spell="Bolt", value=2, boost=1)
+
+
+def test_the_ordered_goals_are_the_plain_sorted_ones() -> None:
+    """``Foes.ordered_goals``: the listing's goals with a unit's way home, each point once and
+    sorted, as ``sorted(dict.fromkeys(...))`` gives them: a home on a goal, a new home, goals
+    twice."""
+    state = gff.new_game(line(), line(), seed=0)
+    foes = activation.Foes(state, 0)
+    foes.goals = [(30.0, 20.0), (10.0, 5.0), (30.0, 20.0), (10.0, 40.0), (0.0, 24.0)]
+    for home in [(10.0, 5.0), (10.0, 0.0), (72.0, 24.0), (0.0, 24.0), (-1.0, 0.0)]:
+        got = foes.ordered_goals(home)
+        assert got == sorted(dict.fromkeys([*foes.goals, home]))
+    assert foes.ordered_goals((5.0, 5.0)) is not foes.ordered_goals((5.0, 6.0))
+
+
+def test_a_units_charging_facts_are_read_from_its_profile() -> None:
+    """``gff_fight.charging``, remembered by the unit: its charge move when it has a melee
+    weapon or Impact (else ``None``), and whether it has a melee weapon."""
+    a, b = _army("shooty-300", "elite-300"), _army("melee-300", "horde-300")
+    for unit in (*a.units, *b.units):
+        melee = any(w.melee for w in unit.weapons)
+        reach = move_allowance(unit, Kind.CHARGE) if melee or any_has(unit, "Impact") else None
+        assert charging(unit) == (reach, melee) == charging(unit)
+
+
+def test_a_units_deploy_actions_are_the_plain_ones() -> None:
+    """``hooks._deploy_actions`` hands a unit's last answer back only for the same options:
+    each answer is the plain listing of its options, whatever was asked before."""
+    first = [((4.0, 2.5), 0), ((8.0, 2.5), 0)]
+    moved = [((4.0, 2.5), 0), ((8.0, 6.0), 3)]
+    for uid, options in [("A1", first), ("A1", first), ("A1", moved), ("B1", first)]:
+        plain = [listed(Kind.DEPLOY, uid, to=pt, formation=k) for pt, k in options]
+        assert list(_deploy_actions(uid, list(options))) == plain
+    asked = list(first)
+    kept = _deploy_actions("A1", asked)
+    asked.append(((12.0, 2.5), 0))  # the caller's list changed after: not the answer's
+    assert len(_deploy_actions("A1", list(first))) == len(kept) == 2

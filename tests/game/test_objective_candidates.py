@@ -148,3 +148,31 @@ def test_riverside_keeps_a_points_terrain_answer_by_table() -> None:
         assert all(_CLEAR[id(t)][1][p] == objective_ok(t, p) for p in grid)
         refused += sum(p is not None for p in placing)
     assert refused  # some tables put impassable terrain on the grid
+
+
+def test_the_remembered_grid_is_the_plain_one() -> None:
+    """``objectives._grid`` remembers the placing rules' answers for the game: the same points
+    as asking them afresh, in GFF and Riverside, through a whole placing phase; another hook
+    or other readings are asked again."""
+    games = [
+        gff.new_game(line(), line(), seed=3),
+        gff.new_game(line(), line(), seed=3, options=GffOptions(edges="north-south")),
+        riverside.new_game(line(), line(), seed=3),
+    ]
+    for state in games:
+        rules = state.rules
+        assert isinstance(rules, (gff.GffRules, riverside.RiversideRules))
+        while state.objectives_left:
+            listed = rules.objective_candidates(state)
+            state.memo.marker_grid = None
+            assert rules.objective_candidates(state) == listed
+            rules.apply(state, Action(Kind.PLACE_OBJECTIVE, to=listed[0]))
+        hook = rules.marker_problem
+        plain = [p for p in objectives._grid(state, lambda s, p: None) if hook(state, p) is None]
+        assert list(objectives._grid(state, hook)) == plain
+    ns, every = games[1], games[0]
+    hook = gff.GffRules().marker_problem
+    kept = objectives._grid(every, hook)
+    ns.table = every.table  # the same hook and table, other readings: asked again
+    ns.memo.marker_grid = every.memo.marker_grid
+    assert objectives._grid(ns, hook) != kept

@@ -17,6 +17,7 @@ May import ``oprlab.game.state``, ``oprlab.game.actions``, ``oprlab.game.events`
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -203,7 +204,8 @@ def unit_action_list(
     sort of them finds one ascending run."""
     acts = list(first)
     uid = us.uid
-    moves = [_moves_to(uid, goal) for goal in sorted(goals)]
+    known = _MOVES.get
+    moves = [known((uid, goal)) or _moves_to(uid, goal) for goal in sorted(goals)]
     acts += [advance for advance, _ in moves]
     acts += [rush for _, rush in moves]
     for target in sorted(charge_targets):
@@ -225,22 +227,38 @@ class Foes:
     of :func:`geometry.gap`'s memo), so a listing of many units asks for each enemy's once;
     and, for Riverside's charges, every unit standing (what may be in a charge's way)."""
 
-    __slots__ = ("_placed", "_side", "_standing", "_state", "goals")
+    __slots__ = ("_enemies", "_ordered", "_placed", "_side", "_standing", "_state", "goals")
 
     def __init__(self, state: GameState, side: int) -> None:
         self._state, self._side = state, side
         self.goals: list[Point] = [o.position for o in state.objectives]
-        for e in state.enemies(side):
+        self._enemies = state.enemies(side)
+        for e in self._enemies:
             assert e.placement is not None
             self.goals.append(geo.centroid(e.placement))
         self._placed: list[Foe] | None = None
         self._standing: list[Foe] | None = None
+        self._ordered: tuple[list[Point], set[Point]] | None = None
+
+    def ordered_goals(self, home: Point) -> list[Point]:
+        """:attr:`goals` and then ``home`` (a unit's way home), each point once (the first
+        kept), sorted: ``sorted(dict.fromkeys(goals + [home]))``, the goals' part worked out
+        once for all the units of a listing."""
+        if self._ordered is None:
+            shared = sorted(dict.fromkeys(self.goals))
+            self._ordered = shared, set(shared)
+        shared, seen = self._ordered
+        if home in seen:
+            return shared
+        out = list(shared)
+        bisect.insort(out, home)
+        return out
 
     def placed(self) -> list[Foe]:
         """Each enemy unit on the table: its uid, its placement, its gap key and its bounding
         circle (:func:`geometry.bounding_circle`)."""
         if self._placed is None:
-            self._placed = [_foe(e) for e in self._state.enemies(self._side)]
+            self._placed = [_foe(e) for e in self._enemies]
         return self._placed
 
     def standing(self) -> list[Foe]:

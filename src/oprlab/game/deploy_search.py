@@ -11,7 +11,8 @@ unit may take (:func:`shapes`), its bases' box pushed against the zone's sides o
 rules. Only a unit with no such spot is left out, and then the log, the result and the account
 say which and why (:func:`not_deployed`).
 
-May import ``oprlab.table``, ``oprlab.game.state`` and ``oprlab.game.events``.
+May import ``oprlab.table``, ``oprlab.units``, ``oprlab.game.state`` and ``oprlab.game.events``
+(and ``oprlab.memo``).
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 
 from oprlab.game.state import GameState, UnitState
+from oprlab.memo import game_memo
 from oprlab.table import packing
 from oprlab.table.model import Placement, Point, Table, base_radius, is_large
 from oprlab.table.packing import Blocker, Rect
+from oprlab.units.model import Unit
 
 #: The 1" spacing from other units (seeds 002 "1\" Spacing", 003 "MOVEMENT").
 SPACING = 1.0
@@ -152,23 +155,37 @@ def remembered(state: GameState, us: UnitState, find: Callable[[], list[Option]]
     Units that stand alike share the answer: where a unit may deploy depends on it only
     through its side, its reserve, its models, their bases and whether it flies (terrain).
     """
-    key = (state.phase, state.round, sum(u.on_table for u in state.units.values()))
+    key = (state.phase, state.round, [u.on_table for u in state.units.values()].count(True))
     memo = state.memo.deploy_options
     if not (isinstance(memo, tuple) and memo[0] == key):
         memo = state.memo.deploy_options = (key, {})
-    unit = us.unit
-    alike = (
-        us.side,
-        us.reserve,
-        us.models,
-        base_radius(unit),
-        is_large(unit),
-        unit.has("Flying"),
-    )
+    alike = (us.side, us.reserve, us.models, _stands_as(us.unit))
     found = memo[1].get(alike)
     if found is None:
         found = memo[1][alike] = tuple(sorted(find()))
     return list(found)
+
+
+def _stands_as(unit: Unit) -> tuple[float, bool, bool]:
+    """What of a unit's profile decides where it may stand: its bases' radius, whether it is
+    Large and whether it flies. By the unit's identity (each entry holds the unit, so its id
+    stays unique while there): every listing of a deployment asked it of each unit, and
+    each of the three walks the unit's rules."""
+    found = _STANDS_AS.get(id(unit))
+    if found is None or found[0] is not unit:
+        if len(_STANDS_AS) >= _STANDS_AS_LIMIT:
+            _STANDS_AS.clear()
+        found = _STANDS_AS[id(unit)] = (
+            unit,
+            (base_radius(unit), is_large(unit), unit.has("Flying")),
+        )
+    return found[1]
+
+
+_STANDS_AS: dict[int, tuple[Unit, tuple[float, bool, bool]]] = game_memo(
+    "game.deploy_search._STANDS_AS"
+)
+_STANDS_AS_LIMIT = 4096
 
 
 def missing(state: GameState) -> dict[str, str]:

@@ -84,6 +84,7 @@ from oprlab.game.gff_fight import (
     _melee_weapons,
     _strike_back,
     _struck,
+    charging,
     with_extra_attack,
 )
 from oprlab.game.gff_fire import _fire_plan, _land, _next_share, _shoot_step, _shot_result
@@ -115,7 +116,7 @@ from oprlab.rules.gff.attack import HOOKS
 from oprlab.rules.gff.profile import defender_profile
 from oprlab.table.model import Placement, Point, Table
 from oprlab.units.model import Army
-from oprlab.units.rule_scope import any_has, unit_rule
+from oprlab.units.rule_scope import unit_rule
 
 ROUNDS = 4
 OBJECTIVE_RANGE = objectives.OBJECTIVE_RANGE
@@ -243,9 +244,9 @@ def charge_targets(
     """Enemy units within charge distance (at least one model can reach base contact)."""
     here = us.placement
     assert here is not None
-    if not any(w.melee for w in us.unit.weapons) and not any_has(us.unit, "Impact"):
+    reach, _ = charging(us.unit)
+    if reach is None:
         return []
-    reach = move_allowance(us.unit, Kind.CHARGE)
     own = geo.gap_key(here)
     x, y, spread = geo.bounding_circle(here, own)
     far = reach + spread + geo.BOUND_MARGIN
@@ -275,9 +276,14 @@ def unit_actions(
     acts = [listed(Kind.HOLD, us.uid)]
     if unit_rule(us.unit, "Immobile"):
         return acts
-    goals = move_goals(state, us, foes)
+    if foes is None:
+        goals = move_goals(state, us)
+    else:  # the listing's goals, deduplicated and sorted once, and this unit's way home
+        assert us.placement is not None
+        home = edges.home_point(state.table, edge_of(state, us.side), geo.centroid(us.placement))
+        goals = foes.ordered_goals(home)
     targets = charge_targets(state, us, foes)
-    extra = bool(_melee_weapons(us.unit)) and bennies_available(state, us.side) > 0
+    extra = charging(us.unit)[1] and bennies_available(state, us.side) > 0
     return activation.unit_action_list(us, acts, goals, targets, benny_charges=extra)
 
 
@@ -668,13 +674,18 @@ class GffRules(OprRules):
         """Each unit's actions, the markers and enemies read once for all (``Foes``), in
         canonical order without a sort of the whole listing: :meth:`Action.sort_key` orders
         by unit first, so the units in order of uid, each with :func:`unit_actions` (in order
-        already) and its spells, the two sorted together only when it has spells."""
+        already) and its spells, sorted; the spells follow its actions (a Cast after any
+        action, as :class:`Kind` lists them), else the two are sorted together."""
         foes = activation.Foes(state, side)
         out: list[Action] = []
         for us in sorted(activation.can_activate(state, side), key=_uid):
             acts = self.unit_actions(state, us, foes)
-            spells = self.special_actions(state, us)
-            out += sorted(acts + spells, key=Action.sort_key) if spells else acts
+            spells = sorted(self.special_actions(state, us), key=Action.sort_key)
+            if not spells or acts[-1].sort_key() <= spells[0].sort_key():
+                out += acts
+                out += spells
+            else:
+                out += sorted(acts + spells, key=Action.sort_key)
         return out
 
     def step_actions(self, state: GameState, us: UnitState, phase: Phase) -> list[Action]:

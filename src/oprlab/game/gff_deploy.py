@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 import numpy as np
+import numpy.typing as npt
 
 from oprlab.game import deploy_search
 from oprlab.game import geometry as geo
@@ -369,7 +370,7 @@ def _clear_points(
             enemy = np.array([o[4] for o in obstacles], dtype=np.bool_)
             clear &= (apart[:, enemy] > AMBUSH_DISTANCE + _MARGIN).all(axis=1)
         settled &= clear
-        if not state.table.pieces and all(o[0].alive.any() for o in obstacles):
+        if not state.table.pieces:
             # on an open table what is left to ask of a point is its gap to each unit:
             # measured for all the points the bounds left at once, as geo.gap measures it
             # (a unit whose bound clears a point by 0.5" more than the spacing cannot fail
@@ -379,12 +380,8 @@ def _clear_points(
             if ambush:
                 ask &= ~(np.abs(apart[:, enemy] - AMBUSH_DISTANCE) <= _MARGIN).any(axis=1)
             if ask.any():
-                gap = geo.gaps_at_points(xs[ask], ys[ask], base, [o[0] for o in obstacles])
-                passes = (gap >= geo.SPACING - EPS).all(axis=1)
-                if ambush:
-                    passes &= (gap[:, enemy] > AMBUSH_DISTANCE).all(axis=1)
-                settled[ask] = passes
-                ok[ask] = passes
+                near = enemy if ambush else None
+                _gaps_near(ask, apart, near, xs, ys, base, obstacles, ok, settled)
     if state.table.pieces:
         # on a terrain table a point whose bounds clear every unit (so none is near it) is
         # what fits asks of the unit alone: settled for all such points at once, as
@@ -399,6 +396,40 @@ def _clear_points(
     for p, fine, known in zip(points, fine_at, known_at, strict=True):
         if known or (fine and _deploy_problem(state, us, p, obstacles) is None):
             yield p
+
+
+def _gaps_near(
+    ask: npt.NDArray[np.bool_],
+    apart: npt.NDArray[np.float64],
+    enemy: npt.NDArray[np.bool_] | None,
+    xs: npt.NDArray[np.float64],
+    ys: npt.NDArray[np.float64],
+    base: Placement,
+    obstacles: list[_Obstacle],
+    ok: npt.NDArray[np.bool_],
+    settled: npt.NDArray[np.bool_],
+) -> None:
+    """Settle the ``ask`` points of :func:`_clear_points` by their gaps (``ok`` and
+    ``settled`` set to whether each passes), measured only to the units whose bound is near
+    one of them (issue 13: every unit on the table was measured to every asked point, a numpy
+    pass per unit). A unit whose bound clears each asked point by what ``_clear_points`` asks
+    of it (the spacing and half an inch; ``enemy``, in Ambush: 9" from an enemy) is at least
+    that far from the models, so it passes there whatever the gap: the same answers. Left as
+    they are (asked one by one) when a unit measured has no model alive."""
+    near_rows = apart[ask]
+    near = ~(near_rows >= geo.SPACING + 0.5 + _MARGIN).all(axis=0)
+    if enemy is not None:
+        near |= enemy & ~(near_rows > AMBUSH_DISTANCE + _MARGIN).all(axis=0)
+    kept = np.flatnonzero(near).tolist()
+    others = [obstacles[j][0] for j in kept]
+    if not all(o.alive.any() for o in others):
+        return
+    gap = geo.gaps_at_points(xs[ask], ys[ask], base, others)
+    passes = (gap >= geo.SPACING - EPS).all(axis=1)
+    if enemy is not None:
+        passes &= (gap[:, enemy[kept]] > AMBUSH_DISTANCE).all(axis=1)
+    ok[ask] = passes
+    settled[ask] = passes
 
 
 def deploy_options(state: GameState, us: UnitState) -> list[deploy_search.Option]:

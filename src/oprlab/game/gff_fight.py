@@ -26,6 +26,7 @@ from oprlab.game.gff_shooting import others as _others
 from oprlab.game.opr.hooks import opr_rules
 from oprlab.game.state import GameState, Pending, Phase, UnitState
 from oprlab.mechanics.clock_state import ClockState
+from oprlab.memo import game_memo
 from oprlab.rules.gff import melee
 from oprlab.rules.gff.melee import Side
 from oprlab.rules.gff.melee import UnitState as MeleeState
@@ -33,6 +34,7 @@ from oprlab.rules.gff.resolve import AttackResult, Roller, resolve_attack
 from oprlab.table import charge as table_charge
 from oprlab.table.movement import MoveRules
 from oprlab.units.model import Unit, Weapon
+from oprlab.units.rule_scope import any_has
 
 #: After Combat: "the other may move by up to 3"", "chargers must ... separate by 1"".
 CONSOLIDATE_INCHES = 3.0
@@ -47,6 +49,24 @@ STRIKE_RANGE = 2.0
 
 def _melee_weapons(unit: Unit) -> list[Weapon]:
     return [w for w in unit.weapons if w.melee]
+
+
+def charging(unit: Unit) -> tuple[float | None, bool]:
+    """How far ``unit`` charges (``None``: it may not, with no melee weapon and no Impact) and
+    whether it has a melee weapon (for a benny's extra attack). By the unit's identity (the
+    entry holds it, so the id stays unique while there): every listing asks it of each unit,
+    and the answer reads the unit's profile only."""
+    found = _CHARGING.get(id(unit))
+    if found is None or found[0] is not unit:
+        melee_ = bool(_melee_weapons(unit))
+        reach = move_allowance(unit, Kind.CHARGE) if melee_ or any_has(unit, "Impact") else None
+        if len(_CHARGING) >= 4096:
+            _CHARGING.clear()
+        found = _CHARGING[id(unit)] = (unit, reach, melee_)
+    return found[1], found[2]
+
+
+_CHARGING: dict[int, tuple[Unit, float | None, bool]] = game_memo("game.gff_fight._CHARGING")
 
 
 def with_extra_attack(unit: Unit, models: int) -> Unit:

@@ -9,6 +9,8 @@ gff_shooting and ``opr.hooks`` (to end the activation through the rules).
 
 from __future__ import annotations
 
+import math
+
 from oprlab.game import casting as caster
 from oprlab.game import geometry as geo
 from oprlab.game import gff_casting as casting
@@ -41,11 +43,20 @@ def spell_targets(state: GameState, us: UnitState, spell: Spell) -> list[str]:
 
     Seed 003 "Caster(X)": "resolve the effect on a target in line of sight".
     """
-    assert us.placement is not None
+    here = us.placement
+    assert here is not None
+    own = geo.gap_key(here)
+    x, y, spread = geo.bounding_circle(here, own)
+    far = spell.range + spread + geo.BOUND_MARGIN
     out = []
     for e in state.enemies(us.side):
-        assert e.placement is not None
-        if geo.gap(us.placement, e.placement) <= spell.range and _seeing(state, us, e).any():
+        there = e.placement
+        assert there is not None
+        key = geo.gap_key(there)
+        ex, ey, their = geo.bounding_circle(there, key)
+        if math.hypot(ex - x, ey - y) - their > far:
+            continue  # the circles' gap bounds the models' (as charge_targets skips)
+        if geo.keyed_gap(here, own, there, key) <= spell.range and _seeing(state, us, e).any():
             out.append(e.uid)
     return out
 

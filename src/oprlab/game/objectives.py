@@ -41,18 +41,32 @@ STUCK_READINGS = ("farthest", "stop")
 EPS = 1e-9
 
 #: A system's placing rules apart from the spacing: why a marker may not stand at a point.
+#: They read the table and the game's readings only (:func:`_grid` remembers their answers).
 Placing = Callable[[GameState, Point], str | None]
 
 
-def _grid(state: GameState, placing: Placing) -> list[Point]:
+def _grid(state: GameState, placing: Placing) -> tuple[Point, ...]:
+    """The 3" grid's points ``placing`` allows, remembered for the game (issue 13: each marker
+    asked ``placing`` of every grid point twice, for the listing and for the end of placing).
+
+    The key is ``placing`` (a procedure's bound hook: its class and object), the table and the
+    readings, and that is enough: a system's placing rules read those only
+    (:data:`Placing`; the spacing from the markers placed is :func:`spacing_problem`'s), and
+    none of them changes during a game. One entry in the game's own memo."""
     t = state.table
+    memo = state.memo.marker_grid
+    if isinstance(memo, tuple) and memo[0] == placing and memo[1] is t and memo[2] is state.options:
+        found: tuple[Point, ...] = memo[3]
+        return found
     pts: list[Point] = []
     for x in np.arange(3.0, t.width - 2.9, 3.0):
         for y in np.arange(t.deployment_depth + 1.5, t.depth - t.deployment_depth - 1.4, 3.0):
             p = (float(x), float(y))
             if placing(state, p) is None:
                 pts.append(p)
-    return pts
+    grid = tuple(pts)
+    state.memo.marker_grid = (placing, t, state.options, grid)
+    return grid
 
 
 def nearest_marker(state: GameState, point: Point) -> float:
@@ -71,11 +85,12 @@ def candidates(state: GameState, placing: Placing, stuck: str = "farthest") -> l
     they are over 9" from every marker; when none is (``stuck``): the points farthest from
     their nearest marker, or none (placing stops)."""
     grid = _grid(state, placing)
-    apart = [p for p in grid if nearest_marker(state, p) > OBJECTIVE_SPACING]
+    near = [nearest_marker(state, p) for p in grid]
+    apart = [p for p, d in zip(grid, near, strict=True) if d > OBJECTIVE_SPACING]
     if apart or stuck == "stop" or not grid:
         return apart
-    best = max(nearest_marker(state, p) for p in grid)
-    return [p for p in grid if nearest_marker(state, p) >= best - EPS]
+    best = max(near)
+    return [p for p, d in zip(grid, near, strict=True) if d >= best - EPS]
 
 
 def spacing_problem(

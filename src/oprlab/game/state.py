@@ -172,6 +172,8 @@ class Memo:
     deploy_boxes: object = None
     deploy_options: object = None
     deploy_points: object = None
+    #: ``objectives._grid``: the placing rules' grid (a tuple, replaced whole, never changed).
+    marker_grid: object = None
     charge: dict[object, bool] = field(default_factory=dict)
     sight: SightCache | None = None
 
@@ -404,6 +406,7 @@ def _copy_memo(memo: Memo) -> Memo:
         deploy_boxes=_copy_keyed(memo.deploy_boxes),
         deploy_options=_copy_keyed(memo.deploy_options),
         deploy_points=memo.deploy_points,
+        marker_grid=memo.marker_grid,
         charge=dict(memo.charge),
         sight=memo.sight,
     )

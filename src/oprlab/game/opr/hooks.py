@@ -18,7 +18,8 @@ the procedure's parts in ``oprlab.game.opr`` (rounds, setup, activation) and bel
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, is_
 from typing import Any, ClassVar
 
 from oprlab.game import activation, bennies, deploy_search, objectives
@@ -28,6 +29,7 @@ from oprlab.game.opr.activation import Activation
 from oprlab.game.state import GameState, Pending, Phase, UnitState
 from oprlab.game.system import NotDeployed
 from oprlab.mechanics import Mechanic
+from oprlab.memo import game_memo
 from oprlab.table.model import Point, Table
 from oprlab.units.model import Army, Unit
 
@@ -104,11 +106,7 @@ class OprRules(Activation):
             # by uid, each with its (point, formation) options as deploy_options gives them
             # (in that order: deploy_search.remembered sorts them once when it finds them)
             for us in sorted(self.to_deploy(state, side), key=_uid):
-                uid = us.uid
-                out += [
-                    listed_action(Kind.DEPLOY, uid, to=pt, formation=k)
-                    for pt, k in self.deploy_options(state, us)
-                ]
+                out += _deploy_actions(us.uid, self.deploy_options(state, us))
             state.offered = out
             return out
         elif phase == Phase.ACTIVATION:
@@ -140,7 +138,8 @@ class OprRules(Activation):
         Any other action (a replay file's, the play page's, a copy) is checked in full.
         """
         offered, state.offered = state.offered, None
-        if offered is not None and any(a is action for a in offered):
+        # the same object (by identity), looked for in C: a listing holds hundreds
+        if offered is not None and any(map(is_, repeat(action), offered)):
             us = state.units.get(action.unit) if action.unit else None
         else:
             us = self.validate(state, action)
@@ -233,7 +232,8 @@ class OprRules(Activation):
     setup: Callable[..., GameState]
 
     def marker_problem(self, state: GameState, point: Point) -> str | None:
-        """Where a marker may go, but the spacing (on the table, outside the zones...)."""
+        """Where a marker may go, but the spacing (on the table, outside the zones...). Reads
+        the table and the readings only: the game remembers its grid's answers."""
         raise NotImplementedError
 
     def objectives_placed(self, state: GameState) -> None:
@@ -319,6 +319,27 @@ class OprRules(Activation):
     def ignores_shaken(self, state: GameState, target: UnitState) -> bool:
         """``target`` ignores a Shaken result of a wound effect roll (Safe House)."""
         return False
+
+
+def _deploy_actions(uid: str, options: list[deploy_search.Option]) -> tuple[Action, ...]:
+    """A ``DEPLOY`` of unit ``uid`` to each of ``options``, in their order: the last answer
+    for the unit when its options are the same (issue 13: every deployment decision lists
+    every unit's spots again, most unchanged since the last). The actions read the uid and
+    the options only, so the two are the whole key; one entry a uid, a game's few dozen."""
+    last = _DEPLOYS.get(uid)
+    if last is not None and last[0] == options:
+        return last[1]
+    if len(_DEPLOYS) >= _DEPLOYS_LIMIT:
+        _DEPLOYS.clear()
+    acts = tuple(listed_action(Kind.DEPLOY, uid, to=pt, formation=k) for pt, k in options)
+    _DEPLOYS[uid] = (list(options), acts)
+    return acts
+
+
+_DEPLOYS: dict[str, tuple[list[deploy_search.Option], tuple[Action, ...]]] = game_memo(
+    "game.opr.hooks._DEPLOYS"
+)
+_DEPLOYS_LIMIT = 1024
 
 
 def opr_rules(state: GameState) -> OprRules:
