@@ -240,11 +240,91 @@ done:
     return result;
 }
 
+/* Whether (x, y) lies strictly inside any polygon of inside()'s half-plane rows. */
+static char
+in_any(double x, double y, const double *pnx, const double *pny, const double *pd,
+       Py_ssize_t planes, Py_ssize_t corners)
+{
+    for (Py_ssize_t start = 0; start < planes; start += corners) {
+        Py_ssize_t j = start, end = start + corners;
+        while (j < end && (x * pnx[j] + y * pny[j]) - pd[j] > 1e-9)
+            j++;
+        if (j == end)
+            return 1;
+    }
+    return 0;
+}
+
+/* fan_clear(a, b, p, q, nx, ny, d, corners, out): NavGraph._fan's answer in one call, a
+ * one point: out[i] whether the segment a -> b[i] crosses no edge p[j] -> q[j] (crossed())
+ * and none of its sample points a + (b[i] - a) * t, t 0.25, 0.5 and 0.75, lies inside a
+ * polygon (inside()): numpy's products, differences and sums, in its order. */
+static PyObject *
+fan_clear(PyObject *self, PyObject *args)
+{
+    PyObject *objs[8];
+    Py_buffer bufs[8];
+    Py_ssize_t corners;
+    if (!PyArg_ParseTuple(args, "OOOOOOOnO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
+                          &objs[5], &objs[6], &corners, &objs[7])
+        || get_all(objs, bufs, 8, "fan_clear") < 0)
+        return NULL;
+    Py_buffer a = bufs[0], b = bufs[1], p = bufs[2], q = bufs[3];
+    Py_buffer nx = bufs[4], ny = bufs[5], d = bufs[6], out = bufs[7];
+    PyObject *result = NULL;
+    double stack[5 * STACK_EDGES];
+    double *edge = stack;
+    Py_ssize_t k = b.len / (Py_ssize_t)(2 * sizeof(double));
+    Py_ssize_t m = p.len / (Py_ssize_t)(2 * sizeof(double));
+    Py_ssize_t planes = nx.len / (Py_ssize_t)sizeof(double);
+    if (check_len(&a, 2, "a") || check_len(&b, 2 * k, "b") || check_len(&p, 2 * m, "p")
+        || check_len(&q, 2 * m, "q") || check_len(&ny, planes, "ny")
+        || check_len(&d, planes, "d"))
+        goto done;
+    if (corners <= 0 || planes % corners || out.len != k) {
+        PyErr_SetString(PyExc_ValueError, "fan_clear: shapes disagree");
+        goto done;
+    }
+    if (m > STACK_EDGES) {
+        edge = PyMem_Malloc(5 * (size_t)m * sizeof(double));
+        if (edge == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    const double *pa = a.buf, *pb = b.buf, *pnx = nx.buf, *pny = ny.buf, *pd = d.buf;
+    char *ok = out.buf;
+    double ax = pa[0], ay = pa[1];
+    static const double t[3] = {0.25, 0.5, 0.75};
+    fan(ax, ay, pb, k, p.buf, q.buf, m, edge, ok); /* ok[i]: crossed, for now */
+    for (Py_ssize_t i = 0; i < k; i++) {
+        if (ok[i]) {
+            ok[i] = 0;
+            continue;
+        }
+        double dx = pb[2 * i] - ax, dy = pb[2 * i + 1] - ay;
+        char clear = 1;
+        for (int s = 0; s < 3 && clear; s++)
+            clear = !in_any(ax + dx * t[s], ay + dy * t[s], pnx, pny, pd, planes, corners);
+        ok[i] = clear;
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    if (edge != stack)
+        PyMem_Free(edge);
+    for (int i = 0; i < 8; i++)
+        PyBuffer_Release(&bufs[i]);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"crossed", crossed, METH_VARARGS,
      "crossed(a, b, p, q, out): whether each segment a -> b[i] properly crosses any edge."},
     {"crossings", crossings, METH_VARARGS,
      "crossings(a, b, p, q, out): whether each segment a -> b[i] properly crosses each edge."},
+    {"fan_clear", fan_clear, METH_VARARGS,
+     "fan_clear(a, b, p, q, nx, ny, d, corners, out): whether each line of a fan is clear."},
     {"inside", inside, METH_VARARGS,
      "inside(points, nx, ny, d, corners, out): whether each point is inside any polygon."},
     {NULL, NULL, 0, NULL},

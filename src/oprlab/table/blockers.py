@@ -406,6 +406,27 @@ class Blockers:
             compiled.inside(points, self.nx, self.ny, self.d, self.nx.shape[1], out)
         return out
 
+    def fan_clear(
+        self, a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray
+    ) -> BoolArray | None:
+        """In C, where :mod:`oprlab.table.kernels` says so (else ``None``): whether each
+        line of the fan ``a -> b[i]`` crosses no edge ``p -> q`` (:func:`crossed_from`) and
+        has none of its sample points at ``t`` (0.25, 0.5, 0.75: ``a + (b[i] - a) * t``)
+        inside a polygon (:meth:`contains`): the same arithmetic in one call, where numpy
+        made a dozen (the path search's sight lines, :meth:`NavGraph._fan`)."""
+        compiled = _COMPILED
+        if compiled is None or not self.polygons:
+            return None
+        out = np.empty(len(b), dtype=np.bool_)
+        if not len(b):
+            return out
+        try:
+            compiled.fan_clear(a, b, p, q, self.nx, self.ny, self.d, self.nx.shape[1], out)
+        except (BufferError, TypeError, ValueError):  # strided, or not float64: copied
+            a, b, p, q = _contiguous(a, b, p, q)
+            compiled.fan_clear(a, b, p, q, self.nx, self.ny, self.d, self.nx.shape[1], out)
+        return out
+
     def contains_numpy(self, points: FloatArray) -> BoolArray:
         """:meth:`contains` in numpy (what runs without the kernel)."""
         if not self.polygons or len(points) == 0:

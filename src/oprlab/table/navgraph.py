@@ -139,6 +139,10 @@ class NavGraph:
             p, q = blockers.with_edges(self.edge_a, self.edge_b)
         else:
             p, q = blockers.corners, blockers.ends
+        if not (static and self.geom is not None):  # no terrain to test the samples against
+            whole = blockers.fan_clear(a, b, p, q)
+            if whole is not None:
+                return whole
         ok: BoolArray = ~crossed_from(a, b, p, q)
         idx = ok.nonzero()[0]
         if not len(idx):
