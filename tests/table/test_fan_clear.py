@@ -109,9 +109,9 @@ def test_fan_clear_takes_strided_arrays_and_no_lines() -> None:
     assert Blockers().fan_clear(np.zeros(2), b, bl.corners, bl.ends) is None
 
 
-def test_paths_among_units_are_the_same_with_the_whole_fan_test() -> None:
-    """The path search gives the same paths whichever way its fans are tested (the kernel's
-    whole test where built, numpy's otherwise): checked against numpy's fan answers."""
+def test_paths_among_units_are_the_same_with_the_whole_tests() -> None:
+    """The path search gives the same paths whichever way its lines are tested (the kernel's
+    whole tests where built, numpy's otherwise)."""
     rng = np.random.default_rng(7)
     table = Table()
     nav = nav_graph(table, 0.5)
@@ -122,8 +122,49 @@ def test_paths_among_units_are_the_same_with_the_whole_fan_test() -> None:
             centre = (float(rng.uniform(6, 42)), float(rng.uniform(6, 42)))
             units.append(Placement(formation(n, 0.5, centre, (0.0, 1.0)), np.full(n, 0.5)))
         bl = blockers_for(units, 0.5)
-        plain = Blockers(list(bl.polygons))
-        plain.fan_clear = lambda *args: None  # type: ignore[method-assign]
+        plain = _plain(bl)
         for _ in range(5):
             s, g = tuple(rng.uniform(1, 47, 2)), tuple(rng.uniform(1, 47, 2))
             assert find_path(nav, s, g, bl) == find_path(nav, s, g, plain)
+
+
+def _plain(bl: Blockers) -> Blockers:
+    """The same blockers with the kernel's whole tests switched off (numpy's way)."""
+    plain = Blockers(list(bl.polygons))
+    plain.fan_clear = lambda *args: None  # type: ignore[method-assign]
+    plain.straight_clear = lambda *args: None  # type: ignore[method-assign]
+    return plain
+
+
+@compiled
+def test_straight_and_segments_give_numpys_booleans() -> None:
+    """NavGraph.straight (ends free, sample points, crossings) and NavGraph.clear of segments
+    each from its own start, on an open table among units: the kernel's whole tests give
+    numpy's answers, for ends on blocker corners and edges, off the table and anywhere."""
+    rng = np.random.default_rng(31)
+    table = Table()
+    checked = 0
+    for _ in range(200):
+        units = []
+        for _ in range(int(rng.integers(1, 9))):
+            n = int(rng.integers(1, 8))
+            centre = (float(rng.uniform(2, 46)), float(rng.uniform(2, 46)))
+            units.append(Placement(formation(n, 0.5, centre, (0.0, 1.0)), np.full(n, 0.5)))
+        radius = float(rng.choice([0.5, 0.63, 0.79]))
+        nav = nav_graph(table, radius)
+        bl = blockers_for(units, radius)
+        if not len(bl):
+            continue
+        plain = _plain(bl)
+        mids = (bl.corners + bl.ends) / 2
+        pool = np.concatenate([bl.corners, mids, rng.uniform(-1.0, 49.0, (20, 2))])
+        a = pool[rng.integers(0, len(pool), 30)]
+        b = pool[rng.integers(0, len(pool), 30)]
+        a[:3] = b[:3]  # segments of no length
+        got = [x.tolist() for x in nav.straight(a, b, bl)]
+        assert got == [x.tolist() for x in nav.straight(a, b, plain)]
+        for static in (True, False):
+            want = nav.clear(a, b, plain, static=static).tolist()
+            assert nav.clear(a, b, bl, static=static).tolist() == want
+        checked += 1
+    assert checked > 150
