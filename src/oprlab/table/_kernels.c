@@ -240,11 +240,178 @@ done:
     return result;
 }
 
+/* NavGraph's sample points along a segment, as fractions of it. */
+static const double t[3] = {0.25, 0.5, 0.75};
+
+/* Whether (x, y) lies strictly inside any polygon of inside()'s half-plane rows. */
+static char
+in_any(double x, double y, const double *pnx, const double *pny, const double *pd,
+       Py_ssize_t planes, Py_ssize_t corners)
+{
+    for (Py_ssize_t start = 0; start < planes; start += corners) {
+        Py_ssize_t j = start, end = start + corners;
+        while (j < end && (x * pnx[j] + y * pny[j]) - pd[j] > 1e-9)
+            j++;
+        if (j == end)
+            return 1;
+    }
+    return 0;
+}
+
+/* fan_clear(a, b, p, q, nx, ny, d, corners, out): NavGraph.clear's answer among blockers in
+ * one call, `a` one point (a fan, NavGraph._fan) or one a segment: out[i] whether the segment
+ * a -> b[i] crosses no edge p[j] -> q[j] (crossed()) and none of its sample points
+ * a + (b[i] - a) * t, t 0.25, 0.5 and 0.75, lies inside a polygon (inside()): numpy's
+ * products, differences and sums, in its order. */
+static PyObject *
+fan_clear(PyObject *self, PyObject *args)
+{
+    PyObject *objs[8];
+    Py_buffer bufs[8];
+    Py_ssize_t corners;
+    if (!PyArg_ParseTuple(args, "OOOOOOOnO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
+                          &objs[5], &objs[6], &corners, &objs[7])
+        || get_all(objs, bufs, 8, "fan_clear") < 0)
+        return NULL;
+    Py_buffer a = bufs[0], b = bufs[1], p = bufs[2], q = bufs[3];
+    Py_buffer nx = bufs[4], ny = bufs[5], d = bufs[6], out = bufs[7];
+    PyObject *result = NULL;
+    double stack[5 * STACK_EDGES];
+    double *edge = stack;
+    Py_ssize_t k = b.len / (Py_ssize_t)(2 * sizeof(double));
+    Py_ssize_t m = p.len / (Py_ssize_t)(2 * sizeof(double));
+    Py_ssize_t planes = nx.len / (Py_ssize_t)sizeof(double);
+    int one = a.len == (Py_ssize_t)(2 * sizeof(double));
+    if ((!one && check_len(&a, 2 * k, "a")) || check_len(&b, 2 * k, "b")
+        || check_len(&p, 2 * m, "p") || check_len(&q, 2 * m, "q")
+        || check_len(&ny, planes, "ny") || check_len(&d, planes, "d"))
+        goto done;
+    if (corners <= 0 || planes % corners || out.len != k) {
+        PyErr_SetString(PyExc_ValueError, "fan_clear: shapes disagree");
+        goto done;
+    }
+    if (m > STACK_EDGES) {
+        edge = PyMem_Malloc(5 * (size_t)m * sizeof(double));
+        if (edge == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    const double *pa = a.buf, *pb = b.buf, *pnx = nx.buf, *pny = ny.buf, *pd = d.buf;
+    char *ok = out.buf;
+    if (one) /* ok[i]: crossed, for now */
+        fan(pa[0], pa[1], pb, k, p.buf, q.buf, m, edge, ok);
+    else
+        for (Py_ssize_t i = 0; i < k; i++)
+            fan(pa[2 * i], pa[2 * i + 1], pb + 2 * i, 1, p.buf, q.buf, m, edge, ok + i);
+    for (Py_ssize_t i = 0; i < k; i++) {
+        if (ok[i]) {
+            ok[i] = 0;
+            continue;
+        }
+        double ax = one ? pa[0] : pa[2 * i], ay = one ? pa[1] : pa[2 * i + 1];
+        double dx = pb[2 * i] - ax, dy = pb[2 * i + 1] - ay;
+        char clear = 1;
+        for (int s = 0; s < 3 && clear; s++)
+            clear = !in_any(ax + dx * t[s], ay + dy * t[s], pnx, pny, pd, planes, corners);
+        ok[i] = clear;
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    if (edge != stack)
+        PyMem_Free(edge);
+    for (int i = 0; i < 8; i++)
+        PyBuffer_Release(&bufs[i]);
+    return result;
+}
+
+/* straight_clear(a, b, p, q, nx, ny, d, corners, bounds, free_a, free_b, ok): NavGraph.straight
+ * on a table with no terrain to test points against, in one call: free_a[i] (free_b[i]) whether
+ * a[i] (b[i]) lies within bounds (lo x, lo y, hi x, hi y, each inclusive) and inside no polygon;
+ * ok[i] whether none of the segment's sample points lies inside one and it crosses no edge
+ * (crossed(), each segment from its own start). */
+static PyObject *
+straight_clear(PyObject *self, PyObject *args)
+{
+    PyObject *objs[11];
+    Py_buffer bufs[11];
+    Py_ssize_t corners;
+    if (!PyArg_ParseTuple(args, "OOOOOOOnOOOO", &objs[0], &objs[1], &objs[2], &objs[3],
+                          &objs[4], &objs[5], &objs[6], &corners, &objs[7], &objs[8],
+                          &objs[9], &objs[10]))
+        return NULL;
+    for (int i = 0; i < 11; i++) {
+        if (get(objs[i], &bufs[i], i < 8 ? "d" : "?", i >= 8, "straight_clear") < 0) {
+            while (i--)
+                PyBuffer_Release(&bufs[i]);
+            return NULL;
+        }
+    }
+    Py_buffer a = bufs[0], b = bufs[1], p = bufs[2], q = bufs[3];
+    Py_buffer nx = bufs[4], ny = bufs[5], d = bufs[6], bounds = bufs[7];
+    PyObject *result = NULL;
+    double stack[5 * STACK_EDGES];
+    double *edge = stack;
+    Py_ssize_t k = b.len / (Py_ssize_t)(2 * sizeof(double));
+    Py_ssize_t m = p.len / (Py_ssize_t)(2 * sizeof(double));
+    Py_ssize_t planes = nx.len / (Py_ssize_t)sizeof(double);
+    if (check_len(&a, 2 * k, "a") || check_len(&b, 2 * k, "b") || check_len(&p, 2 * m, "p")
+        || check_len(&q, 2 * m, "q") || check_len(&ny, planes, "ny")
+        || check_len(&d, planes, "d") || check_len(&bounds, 4, "bounds"))
+        goto done;
+    if (corners <= 0 || planes % corners || bufs[8].len != k || bufs[9].len != k
+        || bufs[10].len != k) {
+        PyErr_SetString(PyExc_ValueError, "straight_clear: shapes disagree");
+        goto done;
+    }
+    if (m > STACK_EDGES) {
+        edge = PyMem_Malloc(5 * (size_t)m * sizeof(double));
+        if (edge == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    const double *pa = a.buf, *pb = b.buf, *pnx = nx.buf, *pny = ny.buf, *pd = d.buf;
+    const double *box = bounds.buf;
+    char *free_a = bufs[8].buf, *free_b = bufs[9].buf, *ok = bufs[10].buf;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        double ax = pa[2 * i], ay = pa[2 * i + 1], bx = pb[2 * i], by = pb[2 * i + 1];
+        free_a[i] = ax >= box[0] && ay >= box[1] && ax <= box[2] && ay <= box[3]
+                    && !in_any(ax, ay, pnx, pny, pd, planes, corners);
+        free_b[i] = bx >= box[0] && by >= box[1] && bx <= box[2] && by <= box[3]
+                    && !in_any(bx, by, pnx, pny, pd, planes, corners);
+        double dx = bx - ax, dy = by - ay;
+        char clear = 1;
+        for (int s = 0; s < 3 && clear; s++)
+            clear = !in_any(ax + dx * t[s], ay + dy * t[s], pnx, pny, pd, planes, corners);
+        if (clear) {
+            char crossed;
+            fan(ax, ay, pb + 2 * i, 1, p.buf, q.buf, m, edge, &crossed);
+            clear = !crossed;
+        }
+        ok[i] = clear;
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    if (edge != stack)
+        PyMem_Free(edge);
+    for (int i = 0; i < 11; i++)
+        PyBuffer_Release(&bufs[i]);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"crossed", crossed, METH_VARARGS,
      "crossed(a, b, p, q, out): whether each segment a -> b[i] properly crosses any edge."},
     {"crossings", crossings, METH_VARARGS,
      "crossings(a, b, p, q, out): whether each segment a -> b[i] properly crosses each edge."},
+    {"fan_clear", fan_clear, METH_VARARGS,
+     "fan_clear(a, b, p, q, nx, ny, d, corners, out): whether each line of a fan is clear."},
+    {"straight_clear", straight_clear, METH_VARARGS,
+     "straight_clear(a, b, p, q, nx, ny, d, corners, bounds, free_a, free_b, ok): "
+     "NavGraph.straight without terrain."},
     {"inside", inside, METH_VARARGS,
      "inside(points, nx, ny, d, corners, out): whether each point is inside any polygon."},
     {NULL, NULL, 0, NULL},

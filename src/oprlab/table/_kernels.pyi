@@ -30,3 +30,30 @@ def inside(
     out: npt.NDArray[np.bool_],
     /,
 ) -> None: ...
+def fan_clear(
+    a: npt.NDArray[np.float64],
+    b: npt.NDArray[np.float64],
+    p: npt.NDArray[np.float64],
+    q: npt.NDArray[np.float64],
+    nx: npt.NDArray[np.float64],
+    ny: npt.NDArray[np.float64],
+    d: npt.NDArray[np.float64],
+    corners: int,
+    out: npt.NDArray[np.bool_],
+    /,
+) -> None: ...
+def straight_clear(
+    a: npt.NDArray[np.float64],
+    b: npt.NDArray[np.float64],
+    p: npt.NDArray[np.float64],
+    q: npt.NDArray[np.float64],
+    nx: npt.NDArray[np.float64],
+    ny: npt.NDArray[np.float64],
+    d: npt.NDArray[np.float64],
+    corners: int,
+    bounds: npt.NDArray[np.float64],
+    free_a: npt.NDArray[np.bool_],
+    free_b: npt.NDArray[np.bool_],
+    ok: npt.NDArray[np.bool_],
+    /,
+) -> None: ...

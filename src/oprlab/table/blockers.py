@@ -406,6 +406,51 @@ class Blockers:
             compiled.inside(points, self.nx, self.ny, self.d, self.nx.shape[1], out)
         return out
 
+    def fan_clear(
+        self, a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray
+    ) -> BoolArray | None:
+        """In C, where :mod:`oprlab.table.kernels` says so (else ``None``): whether each
+        segment ``a -> b[i]`` (``a`` one point: a fan) crosses no edge ``p -> q``
+        (:func:`crossed_from`, :func:`crossed_any`) and has none of its sample points at
+        ``t`` (0.25, 0.5, 0.75: ``a + (b[i] - a) * t``) inside a polygon (:meth:`contains`):
+        the same arithmetic in one call, where numpy made a dozen (the path search's sight
+        lines, :meth:`NavGraph.clear`)."""
+        compiled = _COMPILED
+        if compiled is None or not self.polygons:
+            return None
+        out = np.empty(len(b), dtype=np.bool_)
+        if not len(b):
+            return out
+        try:
+            compiled.fan_clear(a, b, p, q, self.nx, self.ny, self.d, self.nx.shape[1], out)
+        except (BufferError, TypeError, ValueError):  # strided, or not float64: copied
+            a, b, p, q = _contiguous(a, b, p, q)
+            compiled.fan_clear(a, b, p, q, self.nx, self.ny, self.d, self.nx.shape[1], out)
+        return out
+
+    def straight_clear(
+        self, a: FloatArray, b: FloatArray, p: FloatArray, q: FloatArray, bounds: FloatArray
+    ) -> tuple[BoolArray, BoolArray, BoolArray] | None:
+        """:meth:`NavGraph.straight` with no terrain to test points against, in C where
+        :mod:`oprlab.table.kernels` says so (else ``None``): whether each ``a[i]`` and each
+        ``b[i]`` lies within ``bounds`` (least x, least y, most x, most y) and in no polygon,
+        and whether each segment's sample points lie in none and it crosses no edge
+        ``p -> q``: numpy's comparisons and arithmetic, one call."""
+        compiled = _COMPILED
+        if compiled is None or not self.polygons:
+            return None
+        k = len(b)
+        free_a, free_b, ok = (np.empty(k, dtype=np.bool_) for _ in range(3))
+        if not k:
+            return free_a, free_b, ok
+        nx, ny, d, corners = self.nx, self.ny, self.d, self.nx.shape[1]
+        try:
+            compiled.straight_clear(a, b, p, q, nx, ny, d, corners, bounds, free_a, free_b, ok)
+        except (BufferError, TypeError, ValueError):  # strided, or not float64: copied
+            a, b, p, q = _contiguous(a, b, p, q)
+            compiled.straight_clear(a, b, p, q, nx, ny, d, corners, bounds, free_a, free_b, ok)
+        return free_a, free_b, ok
+
     def contains_numpy(self, points: FloatArray) -> BoolArray:
         """:meth:`contains` in numpy (what runs without the kernel)."""
         if not self.polygons or len(points) == 0:

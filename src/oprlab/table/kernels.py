@@ -34,6 +34,37 @@ class Kernel(Protocol):
         self, points: _Floats, nx: _Floats, ny: _Floats, d: _Floats, corners: int, out: _Bools, /
     ) -> None: ...
 
+    def straight_clear(
+        self,
+        a: _Floats,
+        b: _Floats,
+        p: _Floats,
+        q: _Floats,
+        nx: _Floats,
+        ny: _Floats,
+        d: _Floats,
+        corners: int,
+        bounds: _Floats,
+        free_a: _Bools,
+        free_b: _Bools,
+        ok: _Bools,
+        /,
+    ) -> None: ...
+
+    def fan_clear(
+        self,
+        a: _Floats,
+        b: _Floats,
+        p: _Floats,
+        q: _Floats,
+        nx: _Floats,
+        ny: _Floats,
+        d: _Floats,
+        corners: int,
+        out: _Bools,
+        /,
+    ) -> None: ...
+
 
 def _load() -> Kernel | None:
     if os.environ.get("OPRLAB_PURE"):

@@ -220,6 +220,15 @@ class Mover:
     started_coherent: bool = False
     navs: dict[float, NavGraph | None] = field(default_factory=dict)
     blockers: dict[float, Blockers] = field(default_factory=dict)
+    _models: tuple[FloatArray, FloatArray, FloatArray] | None = field(default=None, init=False)
+
+    def models(self) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """The moving models' starts and radii and the starts' centroid, picked out once a
+        move (every try of the search read them afresh; nothing writes to them)."""
+        if self._models is None:
+            starts = self.unit.centres[self.idx]
+            self._models = (starts, self.unit.radii[self.idx], starts.mean(axis=0))
+        return self._models
 
     def nav(self, radius: float) -> NavGraph | None:
         key = round(radius, 6)
@@ -342,9 +351,14 @@ def _paths(
                 pending, _guided(nav, blocks, starts, goals, pending, guide), strict=True
             ):
                 out[i] = path
+        at = {int(k): j for j, k in enumerate(group)}
         for i in pending:
             if out[i] is None:
-                out[i] = find_path(nav, as_point(starts[i]), as_point(goals[i]), blocks)
+                j = at[i]  # the straight test just made, not made again
+                known = (bool(free_a[j]), bool(free_b[j]), bool(direct[j]))
+                out[i] = find_path(
+                    nav, as_point(starts[i]), as_point(goals[i]), blocks, straight=known
+                )
     return [p for p in out if p is not None]
 
 
@@ -397,8 +411,7 @@ def _plan_for(
 ) -> tuple[_Plan | None, float]:
     """Paths for every alive model to its slot, or ``None`` and by how much the slowest model
     misses (``inf`` when a slot cannot be reached at all)."""
-    starts = m.unit.centres[m.idx]
-    radii = m.unit.radii[m.idx]
+    starts, radii, _ = m.models()
     paths = _paths(m, starts, slots, radii, guide)
     if not all(p.reached for p in paths):
         return None, math.inf
@@ -429,7 +442,7 @@ def _lazy(
     hex blob (big units are too wide in ranks for GFF's 6")."""
     yield from first
     starts, _ = reach
-    radii = m.unit.radii[m.idx]
+    radii = m.models()[1]
     for shape in ("rows", "blob"):
         wish = formation(
             len(radii), float(radii.max()), as_point(c), as_point(heading), shape=shape
@@ -446,9 +459,7 @@ def _attempt(
 ) -> tuple[_Plan | None, float]:
     """Move the centre ``d`` along its path and find the models' spots around it; on failure
     also say how much too far the slowest model had to go."""
-    starts = m.unit.centres[m.idx]
-    radii = m.unit.radii[m.idx]
-    c0 = starts.mean(axis=0)
+    starts, radii, c0 = m.models()
     walked, _ = walk(m.nav(float(radii.max())), cpath.points, d)
     c = np.array(walked[-1])
     heading = _heading(walked, c - c0)
@@ -488,9 +499,7 @@ def _search(m: Mover, goal: FloatArray, allow: float) -> _Plan:
     """The farthest move toward ``goal`` the unit can make in formation: the centre goes as far
     as it may, then back off by what the slowest model lacked (halving when that is unknown);
     staying put is always possible."""
-    starts = m.unit.centres[m.idx]
-    radii = m.unit.radii[m.idx]
-    c0 = starts.mean(axis=0)
+    starts, radii, c0 = m.models()
     stay = _Plan(
         starts.copy(), tuple((as_point(p),) for p in starts), np.zeros(len(starts)), 0.0, allow
     )

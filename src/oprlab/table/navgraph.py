@@ -75,6 +75,7 @@ class NavGraph:
         # the table's bounds with their tolerance, worked out once (:meth:`free`)
         self._lo_tol: FloatArray = self.lo - TOL
         self._hi_tol: FloatArray = self.hi + TOL
+        self._bounds: FloatArray = np.concatenate((self._lo_tol, self._hi_tol))
 
     def free(self, points: FloatArray, blockers: Blockers = NO_BLOCKERS) -> BoolArray:
         """Which points a model centre may pass through."""
@@ -102,6 +103,14 @@ class NavGraph:
         fan = a.ndim == 1
         if fan and len(blockers):
             return self._fan(a, b, blockers, static)
+        if len(blockers) and not (static and self.geom is not None):  # no terrain samples
+            if static:
+                p, q = blockers.with_edges(self.edge_a, self.edge_b)
+            else:
+                p, q = blockers.corners, blockers.ends
+            whole = blockers.fan_clear(a, b, p, q)
+            if whole is not None:
+                return whole
         ok: BoolArray
         if static and len(blockers):
             p, q = blockers.with_edges(self.edge_a, self.edge_b)
@@ -139,6 +148,10 @@ class NavGraph:
             p, q = blockers.with_edges(self.edge_a, self.edge_b)
         else:
             p, q = blockers.corners, blockers.ends
+        if not (static and self.geom is not None):  # no terrain to test the samples against
+            whole = blockers.fan_clear(a, b, p, q)
+            if whole is not None:
+                return whole
         ok: BoolArray = ~crossed_from(a, b, p, q)
         idx = ok.nonzero()[0]
         if not len(idx):
@@ -157,6 +170,11 @@ class NavGraph:
         ``a[i] -> b[i]``, the same answers from one point test for the ends and the segments'
         sample points together (each answer is worked out for each point and segment on its
         own, so asking together changes no bit)."""
+        if self.geom is None and len(blockers):  # no terrain: one call where built
+            p, q = blockers.with_edges(self.edge_a, self.edge_b)
+            whole = blockers.straight_clear(a, b, p, q, self._bounds)
+            if whole is not None:
+                return whole
         n = len(a)
         samples = (a[:, None, :] + (b - a)[:, None, :] * _SAMPLES[None, :, None]).reshape(-1, 2)
         points = np.concatenate((a, b, samples))

@@ -143,6 +143,7 @@ def find_path(
     blockers: Blockers = NO_BLOCKERS,
     *,
     within: float = math.inf,
+    straight: tuple[bool, bool, bool] | None = None,
 ) -> Path:
     """Shortest path from ``start`` to ``goal`` for a model, around static obstacles and the
     ``blockers`` (other units).
@@ -155,14 +156,20 @@ def find_path(
     ``within``: only a path costing at most this is wanted. A path that does is the one asked
     without it; otherwise the path may be another that costs more, or end short of the goal
     (the search among other units leaves out what could only lead to a longer way).
+
+    ``straight``: :meth:`NavGraph.straight`'s answers for these ends among these blockers, when
+    the caller has just asked them (whether the start and the goal are free and the line
+    between them clear); not asked again.
     """
     s0 = np.array(start, dtype=np.float64)
     g0 = np.array(goal, dtype=np.float64)
     pre: list[FloatArray] = [s0]
     post: list[FloatArray] = [g0]
     s, g = s0, g0
-    ends_s, ends_g, direct = nav.straight(s0[None, :], g0[None, :], blockers)
-    free_s, free_g = bool(ends_s[0]), bool(ends_g[0])
+    if straight is None:
+        ends_s, ends_g, line = nav.straight(s0[None, :], g0[None, :], blockers)
+        straight = (bool(ends_s[0]), bool(ends_g[0]), bool(line[0]))
+    free_s, free_g, direct = straight
     if not free_s:
         got = _escape(nav, s, blockers)
         if got is None:
@@ -178,7 +185,7 @@ def find_path(
             g = got
             post.insert(0, g)
     if reachable_goal and (
-        direct[0] if free_s and free_g else nav.clear(s[None, :], g[None, :], blockers)[0]
+        direct if free_s and free_g else nav.clear(s[None, :], g[None, :], blockers)[0]
     ):
         middle = [s, g]
     else:
