@@ -125,6 +125,19 @@ fan_pairs(double ax, double ay, const double *pb, Py_ssize_t k, const double *pp
     }
 }
 
+/* Room for fan()'s five doubles an edge: `stack` (STACK_EDGES edges) when it is enough, else
+ * the heap (freed by the caller when it is not `stack`); NULL with MemoryError set. */
+static double *
+edge_room(Py_ssize_t m, double *stack)
+{
+    if (m <= STACK_EDGES)
+        return stack;
+    double *edge = PyMem_Malloc(5 * (size_t)m * sizeof(double));
+    if (edge == NULL)
+        PyErr_NoMemory();
+    return edge;
+}
+
 /* What crossed() and crossings() share: read the segments a -> b[i] and the edges
  * p[j] -> q[j] (`a` one point, a fan: each edge's side of it worked out once; or one a
  * segment), check the answer's room (a byte a segment, or with `pairs` a byte a segment and
@@ -154,13 +167,8 @@ segments(PyObject *args, const char *name, int pairs)
                      pairs ? " and edge" : "");
         goto done;
     }
-    if (m > STACK_EDGES) {
-        edge = PyMem_Malloc(5 * (size_t)m * sizeof(double));
-        if (edge == NULL) {
-            PyErr_NoMemory();
-            goto done;
-        }
-    }
+    if ((edge = edge_room(m, stack)) == NULL)
+        goto done;
     const double *pa = a.buf, *pb = b.buf, *pp = p.buf, *pq = q.buf;
     char *hit = out.buf;
     Py_ssize_t stride = pairs ? m : 1;
@@ -195,6 +203,21 @@ crossings(PyObject *self, PyObject *args)
     return segments(args, "crossings", 1);
 }
 
+/* Whether (x, y) lies strictly inside any polygon of inside()'s half-plane rows. */
+static char
+in_any(double x, double y, const double *pnx, const double *pny, const double *pd,
+       Py_ssize_t planes, Py_ssize_t corners)
+{
+    for (Py_ssize_t start = 0; start < planes; start += corners) {
+        Py_ssize_t j = start, end = start + corners;
+        while (j < end && (x * pnx[j] + y * pny[j]) - pd[j] > 1e-9)
+            j++;
+        if (j == end)
+            return 1;
+    }
+    return 0;
+}
+
 /* inside(points, nx, ny, d, out): whether each point lies strictly inside any polygon given
  * as rows of half-planes (Blockers' padded (polygons, corners) arrays, padding always
  * passing): (x*nx + y*ny) - d > 1e-9 on every half-plane of one row. */
@@ -221,17 +244,8 @@ inside(PyObject *self, PyObject *args)
     }
     const double *xy = pts.buf, *pnx = nx.buf, *pny = ny.buf, *pd = d.buf;
     char *hit = out.buf;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        double x = xy[2 * i], y = xy[2 * i + 1];
-        char in = 0;
-        for (Py_ssize_t start = 0; start < planes && !in; start += corners) {
-            Py_ssize_t j = start, end = start + corners;
-            while (j < end && (x * pnx[j] + y * pny[j]) - pd[j] > 1e-9)
-                j++;
-            in = j == end;
-        }
-        hit[i] = in;
-    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        hit[i] = in_any(xy[2 * i], xy[2 * i + 1], pnx, pny, pd, planes, corners);
     Py_INCREF(Py_None);
     result = Py_None;
 done:
@@ -242,21 +256,6 @@ done:
 
 /* NavGraph's sample points along a segment, as fractions of it. */
 static const double t[3] = {0.25, 0.5, 0.75};
-
-/* Whether (x, y) lies strictly inside any polygon of inside()'s half-plane rows. */
-static char
-in_any(double x, double y, const double *pnx, const double *pny, const double *pd,
-       Py_ssize_t planes, Py_ssize_t corners)
-{
-    for (Py_ssize_t start = 0; start < planes; start += corners) {
-        Py_ssize_t j = start, end = start + corners;
-        while (j < end && (x * pnx[j] + y * pny[j]) - pd[j] > 1e-9)
-            j++;
-        if (j == end)
-            return 1;
-    }
-    return 0;
-}
 
 /* fan_clear(a, b, p, q, nx, ny, d, corners, out): NavGraph.clear's answer among blockers in
  * one call, `a` one point (a fan, NavGraph._fan) or one a segment: out[i] whether the segment
@@ -290,13 +289,8 @@ fan_clear(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "fan_clear: shapes disagree");
         goto done;
     }
-    if (m > STACK_EDGES) {
-        edge = PyMem_Malloc(5 * (size_t)m * sizeof(double));
-        if (edge == NULL) {
-            PyErr_NoMemory();
-            goto done;
-        }
-    }
+    if ((edge = edge_room(m, stack)) == NULL)
+        goto done;
     const double *pa = a.buf, *pb = b.buf, *pnx = nx.buf, *pny = ny.buf, *pd = d.buf;
     char *ok = out.buf;
     if (one) /* ok[i]: crossed, for now */
@@ -365,13 +359,8 @@ straight_clear(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "straight_clear: shapes disagree");
         goto done;
     }
-    if (m > STACK_EDGES) {
-        edge = PyMem_Malloc(5 * (size_t)m * sizeof(double));
-        if (edge == NULL) {
-            PyErr_NoMemory();
-            goto done;
-        }
-    }
+    if ((edge = edge_room(m, stack)) == NULL)
+        goto done;
     const double *pa = a.buf, *pb = b.buf, *pnx = nx.buf, *pny = ny.buf, *pd = d.buf;
     const double *box = bounds.buf;
     char *free_a = bufs[8].buf, *free_b = bufs[9].buf, *ok = bufs[10].buf;
