@@ -57,3 +57,28 @@ def straight_clear(
     ok: npt.NDArray[np.bool_],
     /,
 ) -> None: ...
+def astar_want(
+    base: float,
+    dist: npt.NDArray[np.float64],
+    under: npt.NDArray[np.float64],
+    h: npt.NDArray[np.float64],
+    limit: float | None,
+    vis: npt.NDArray[np.int8],
+    cand: npt.NDArray[np.intp],
+    unknown: npt.NDArray[np.intp],
+    /,
+) -> tuple[int, int]: ...
+def astar_relax(
+    base: float,
+    dist: npt.NDArray[np.float64],
+    h: npt.NDArray[np.float64],
+    vis: npt.NDArray[np.int8],
+    cand: npt.NDArray[np.intp],
+    n: int,
+    best: npt.NDArray[np.float64],
+    under: npt.NDArray[np.float64],
+    came: npt.NDArray[np.intp],
+    u: int,
+    heap: list[tuple[float, int]],
+    /,
+) -> None: ...

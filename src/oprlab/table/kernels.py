@@ -4,7 +4,7 @@ The C kernel (``_kernels.c``, built by ``make install`` where a C compiler is fo
 was built and ``OPRLAB_PURE`` is not set (or empty), else numpy. Both give the same booleans:
 the C does the same float products and differences in the same order, each rounded on its
 own. The kernel pays where numpy pays per call on tiny arrays (the path search's fans: spd22
-in docs/benchmarks.md).
+in docs/benchmarks.md; A*'s step from each node it pops: :mod:`oprlab.table.search_step`).
 
 May import only the compiled module beside it; numpy.
 """
@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 _Floats = npt.NDArray[np.float64]
 _Bools = npt.NDArray[np.bool_]
+_Ints = npt.NDArray[np.intp]
 
 
 class Kernel(Protocol):
@@ -62,6 +63,35 @@ class Kernel(Protocol):
         d: _Floats,
         corners: int,
         out: _Bools,
+        /,
+    ) -> None: ...
+
+    def astar_want(
+        self,
+        base: float,
+        dist: _Floats,
+        under: _Floats,
+        h: _Floats,
+        limit: float | None,
+        vis: npt.NDArray[np.int8],
+        cand: _Ints,
+        unknown: _Ints,
+        /,
+    ) -> tuple[int, int]: ...
+
+    def astar_relax(
+        self,
+        base: float,
+        dist: _Floats,
+        h: _Floats,
+        vis: npt.NDArray[np.int8],
+        cand: _Ints,
+        n: int,
+        best: _Floats,
+        under: _Floats,
+        came: _Ints,
+        u: int,
+        heap: list[tuple[float, int]],
         /,
     ) -> None: ...
 

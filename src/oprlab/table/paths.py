@@ -10,7 +10,7 @@ hull inflated by the gap, searched lazily (A*) only when the static path runs in
 The navigation graph itself is :mod:`oprlab.table.navgraph` (its names are exported here too).
 
 May import ``oprlab.table.model``, ``oprlab.table.formation``, ``oprlab.table.blockers``,
-``oprlab.table.navgraph`` and ``oprlab.table.planar``; numpy.
+``oprlab.table.navgraph``, ``oprlab.table.search_step`` and ``oprlab.table.planar``; numpy.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from oprlab.table.navgraph import NAV_CACHE_SIZE as NAV_CACHE_SIZE
 from oprlab.table.navgraph import IntArray
 from oprlab.table.navgraph import NavGraph as NavGraph
 from oprlab.table.navgraph import nav_graph as nav_graph
+from oprlab.table.search_step import STEP
 
 # --- paths ---------------------------------------------------------------------------------
 
@@ -459,49 +460,48 @@ def _graph_search(
     si, gi = n - 2, n - 1
     best = np.full(n, np.inf)
     best[si] = 0.0
+    best_g = math.inf  # best[gi], as a Python float
     came = np.full(n, -1, dtype=np.intp)
-    done = np.zeros(n, dtype=np.bool_)
+    done = bytearray(n)
     # the cost a step to each node must come under to improve it (its best less 1e-12), or
     # -inf once it is done or if it is not allowed: which nodes a step improves is then one
     # comparison (numpy's cost here is per call, not per element)
     under = np.full(n, np.inf)
     under[si] = -1e-12
-    under_fixed = under[:f]
     if allowed is not None:
-        under_fixed[~allowed] = -np.inf
+        under[:f][~allowed] = -np.inf
     h = np.hypot(*(nodes - g).T)
-    h_fixed = h[:f]
+    h_g = float(h[gi])
     gkey = g.tobytes()
     toward = sight.toward(gkey)
     heap = [(float(h[si]), si)]
+    step = STEP(f, best, under, h, came, heap)
     skey = s.tobytes()
     popped = 0
     while heap:
         _, u = heapq.heappop(heap)
         if done[u]:
             continue
-        done[u] = True
-        under[u] = -np.inf
+        done[u] = 1
+        under[u] = -math.inf
         if u == gi:
             break
         popped += 1
-        if popped == _PATIENCE and walled is not None and best[gi] == math.inf and walled():
+        if popped == _PATIENCE and walled is not None and best_g == math.inf and walled():
             break
         key: int | bytes = skey if u == si else u
         p = nodes[u]
         seen_g = toward.get(key)
-        cand = unknown = _NO_NODES
+        base = float(best[u])
+        found = 0
+        unknown = _NO_NODES
         if f:
             dist, vis = sight.line(key, p)
-            newc = best[u] + dist
-            want = newc < under_fixed
-            bound = min(float(best[gi]), upper)
+            bound = min(best_g, upper)
             if seen_g is not None and seen_g[0]:  # the goal, reached from here
-                bound = min(bound, float(best[u] + seen_g[1]))
-            if bound < math.inf:
-                want &= newc + h_fixed <= bound + _POP_MARGIN
-            cand = want.nonzero()[0]
-            unknown = cand[vis[cand] < 0]
+                bound = min(bound, base + seen_g[1])
+            unknown = step.want(base, dist, vis, bound + _POP_MARGIN if bound < math.inf else None)
+            found = step.found
         if seen_g is None or len(unknown):
             got = sight.measure(key, p, unknown, blockers, g if seen_g is None else None)
             if seen_g is None:
@@ -512,18 +512,13 @@ def _graph_search(
                     cost_g = float(nav.cost(p[None, :], g[None, :])[0]) if climbs else float(h[u])
                 seen_g = toward[key] = (ok_g, cost_g)
         if seen_g[0]:
-            c = best[u] + seen_g[1]
-            if c < best[gi] - 1e-12:
-                best[gi] = c
+            c = base + seen_g[1]
+            if c < best_g - 1e-12:
+                best_g = best[gi] = c
                 came[gi] = u
-                heapq.heappush(heap, (float(c + h[gi]), int(gi)))
-        if len(cand):
-            for j in cand[vis[cand] == 1].tolist():
-                c = newc[j]
-                best[j] = c
-                under[j] = c - 1e-12
-                came[j] = u
-                heapq.heappush(heap, (float(c + h[j]), j))
+                heapq.heappush(heap, (c + h_g, gi))
+        if found:
+            step.relax(base, dist, vis, u)
     if np.isfinite(best[gi]):
         end = gi
         found = True
