@@ -610,6 +610,57 @@ release:
     return result;
 }
 
+/* free_points(points, start, bounds, nx, ny, d, corners, out) -> (n, stop): from point
+ * `start` on, in order, the indices of the points that lie within bounds (lo x, lo y, hi x,
+ * hi y, each inclusive) and inside no polygon (inside()), as NavGraph.free tests them without
+ * terrain; up to len(out) of them go to out[:n], and `stop` is the index after the last point
+ * looked at (the number of points when fewer were found). */
+static PyObject *
+free_points(PyObject *self, PyObject *args)
+{
+    PyObject *objs[6];
+    Py_ssize_t start, corners;
+    if (!PyArg_ParseTuple(args, "OnOOOOnO", &objs[0], &start, &objs[1], &objs[2], &objs[3],
+                          &objs[4], &corners, &objs[5]))
+        return NULL;
+    Py_buffer bufs[6];
+    int got = 0;
+    PyObject *result = NULL;
+    for (; got < 5; got++)
+        if (get(objs[got], &bufs[got], "d", 0, "free_points") < 0)
+            goto release;
+    if (get_ints(objs[5], &bufs[5], sizeof(Py_ssize_t), 1, "out") < 0)
+        goto release;
+    got++;
+    Py_buffer pts = bufs[0], bounds = bufs[1], nx = bufs[2], ny = bufs[3], d = bufs[4];
+    Py_ssize_t n = pts.len / (Py_ssize_t)(2 * sizeof(double));
+    Py_ssize_t planes = nx.len / (Py_ssize_t)sizeof(double);
+    Py_ssize_t room = bufs[5].len / (Py_ssize_t)sizeof(Py_ssize_t);
+    if (check_len(&pts, 2 * n, "points") || check_len(&bounds, 4, "bounds")
+        || check_len(&ny, planes, "ny") || check_len(&d, planes, "d"))
+        goto release;
+    if (corners <= 0 || planes % corners || start < 0 || room <= 0) {
+        PyErr_SetString(PyExc_ValueError, "free_points: shapes disagree");
+        goto release;
+    }
+    const double *xy = pts.buf, *box = bounds.buf;
+    const double *pnx = nx.buf, *pny = ny.buf, *pd = d.buf;
+    Py_ssize_t *out = bufs[5].buf;
+    Py_ssize_t found = 0, i = start;
+    while (i < n && found < room) {
+        double x = xy[2 * i], y = xy[2 * i + 1];
+        if (x >= box[0] && y >= box[1] && x <= box[2] && y <= box[3]
+            && !in_any(x, y, pnx, pny, pd, planes, corners))
+            out[found++] = i;
+        i++;
+    }
+    result = Py_BuildValue("nn", found, i);
+release:
+    for (int k = 0; k < got; k++)
+        PyBuffer_Release(&bufs[k]);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"crossed", crossed, METH_VARARGS,
      "crossed(a, b, p, q, out): whether each segment a -> b[i] properly crosses any edge."},
@@ -622,6 +673,9 @@ static PyMethodDef methods[] = {
      "NavGraph.straight without terrain."},
     {"inside", inside, METH_VARARGS,
      "inside(points, nx, ny, d, corners, out): whether each point is inside any polygon."},
+    {"free_points", free_points, METH_VARARGS,
+     "free_points(points, start, bounds, nx, ny, d, corners, out) -> (n, stop): the next "
+     "points in bounds and in no polygon."},
     {"astar_want", astar_want, METH_VARARGS,
      "astar_want(base, dist, under, h, limit, vis, cand, unknown) -> (n, k): the nodes a "
      "step improves, and those of them not measured yet."},

@@ -82,3 +82,14 @@ def astar_relax(
     heap: list[tuple[float, int]],
     /,
 ) -> None: ...
+def free_points(
+    points: npt.NDArray[np.float64],
+    start: int,
+    bounds: npt.NDArray[np.float64],
+    nx: npt.NDArray[np.float64],
+    ny: npt.NDArray[np.float64],
+    d: npt.NDArray[np.float64],
+    corners: int,
+    out: npt.NDArray[np.intp],
+    /,
+) -> tuple[int, int]: ...

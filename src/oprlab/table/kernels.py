@@ -66,6 +66,19 @@ class Kernel(Protocol):
         /,
     ) -> None: ...
 
+    def free_points(
+        self,
+        points: _Floats,
+        start: int,
+        bounds: _Floats,
+        nx: _Floats,
+        ny: _Floats,
+        d: _Floats,
+        corners: int,
+        out: _Ints,
+        /,
+    ) -> tuple[int, int]: ...
+
     def astar_want(
         self,
         base: float,

@@ -77,6 +77,12 @@ class NavGraph:
         self._hi_tol: FloatArray = self.hi + TOL
         self._bounds: FloatArray = np.concatenate((self._lo_tol, self._hi_tol))
 
+    @property
+    def bounds(self) -> FloatArray:
+        """Where a model centre may stand, tolerance included: least x, least y, most x, most
+        y (each inclusive)."""
+        return self._bounds
+
     def free(self, points: FloatArray, blockers: Blockers = NO_BLOCKERS) -> BoolArray:
         """Which points a model centre may pass through."""
         inside = (points >= self._lo_tol) & (points <= self._hi_tol)

@@ -10,7 +10,8 @@ hull inflated by the gap, searched lazily (A*) only when the static path runs in
 The navigation graph itself is :mod:`oprlab.table.navgraph` (its names are exported here too).
 
 May import ``oprlab.table.model``, ``oprlab.table.formation``, ``oprlab.table.blockers``,
-``oprlab.table.navgraph``, ``oprlab.table.search_step`` and ``oprlab.table.planar``; numpy.
+``oprlab.table.navgraph``, ``oprlab.table.escape``, ``oprlab.table.search_step`` and
+``oprlab.table.planar``; numpy.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import numpy.typing as npt
 
 from oprlab.memo import make_room
 from oprlab.table.blockers import NO_BLOCKERS, Blockers, crossing_params
+from oprlab.table.escape import escape
 from oprlab.table.formation import BoolArray
 from oprlab.table.model import FloatArray, Point
 from oprlab.table.navgraph import NAV_CACHE_SIZE as NAV_CACHE_SIZE
@@ -55,86 +57,6 @@ class Path:
 
 def as_point(a: FloatArray) -> Point:
     return (float(a[0]), float(a[1]))
-
-
-def _nearest_free(nav: NavGraph, p: FloatArray, blockers: Blockers) -> FloatArray | None:
-    """The first free point of the escape bands round ``p`` (ring by ring, outward). Rings
-    nearer ``p`` than its depth inside a blocker lie inside that blocker, so they are not
-    tested, and a band is tested a few rings at a time, nearest first: the answer is the one
-    testing every ring of a band at once gives."""
-    deep = blockers.depth(p) - _DEPTH_MARGIN
-    for band, rho in _ESCAPE:
-        if deep > 0:
-            if rho[-1] < deep:
-                continue
-            keep = rho >= deep
-            cand = p + band[keep]
-        else:
-            cand = p + band
-        for at in range(0, len(cand), _ESCAPE_CHUNK):  # in order: the first free point wins
-            part = cand[at : at + _ESCAPE_CHUNK]
-            ok = nav.free(part, blockers)
-            if ok.any():
-                got: FloatArray = part[int(np.argmax(ok))]
-                return got
-    return None
-
-
-def _escape(nav: NavGraph, p: FloatArray, blockers: Blockers) -> FloatArray | None:
-    """:func:`_nearest_free`, remembered: a contact search asks it for one model's start once
-    for each spot it tries (the quick search and the path search each step out of the same
-    blocker). Keyed on the graph and blockers (by identity; each entry holds them, so their
-    ids stay unique while it is there) and the point's bytes: all it reads. The point kept is
-    read-only."""
-    key = (id(nav), id(blockers), p.tobytes())
-    hit = _ESCAPES.get(key)
-    if hit is not None and hit[0] is nav and hit[1] is blockers:
-        return hit[2]
-    got = _nearest_free(nav, p, blockers)
-    if got is not None:
-        got = got.copy()
-        got.flags.writeable = False
-    make_room(_ESCAPES, _ESCAPES_SIZE)
-    _ESCAPES[key] = (nav, blockers, got)
-    return got
-
-
-_ESCAPES: dict[tuple[int, int, bytes], tuple[NavGraph, Blockers, FloatArray | None]] = {}
-_ESCAPES_SIZE = 256
-
-
-#: Inches a ring must lie inside a blocker's depth to be skipped (far above round-off).
-_DEPTH_MARGIN = 1e-7
-#: Escape points tested at a time (the first rings past a blocker's edge are usually free, so
-#: a smaller batch tests fewer points past the first free one for few more calls; any size
-#: finds the same point).
-_ESCAPE_CHUNK = 32
-
-
-def _escape_bands() -> list[tuple[FloatArray, FloatArray]]:
-    """Points round the origin in rings of growing radius, grouped in bands, with each
-    point's ring radius."""
-    bands = []
-    for rhos, arc in (
-        (np.arange(0.02, 0.3, 0.04), 0.05),
-        (np.arange(0.3, 1.5, 0.1), 0.1),
-        (np.arange(1.5, 4.01, 0.25), 0.2),
-        (np.arange(4.5, 12.01, 0.5), 0.4),
-    ):
-        pts = []
-        radius: list[float] = []
-        for rho in rhos:
-            k = max(16, math.ceil(2 * math.pi * rho / arc))
-            pts += [
-                (rho * math.cos(2 * math.pi * a / k), rho * math.sin(2 * math.pi * a / k))
-                for a in range(k)
-            ]
-            radius += [float(rho)] * k
-        bands.append((np.array(pts, dtype=np.float64), np.array(radius, dtype=np.float64)))
-    return bands
-
-
-_ESCAPE = _escape_bands()
 
 
 def find_path(
@@ -172,14 +94,14 @@ def find_path(
         straight = (bool(ends_s[0]), bool(ends_g[0]), bool(line[0]))
     free_s, free_g, direct = straight
     if not free_s:
-        got = _escape(nav, s, blockers)
+        got = escape(nav, s, blockers)
         if got is None:
             return Path((as_point(s0),), 0.0, 0.0, reached=bool(np.allclose(s0, g0)))
         s = got
         pre.append(s)
     reachable_goal = True
     if not free_g:
-        got = _escape(nav, g, blockers)
+        got = escape(nav, g, blockers)
         if got is None:
             reachable_goal = False
         else:
@@ -677,7 +599,7 @@ def reaches_within(
     if not free_g:
         return False
     if not free_s:
-        out = _escape(nav, start, blockers)
+        out = escape(nav, start, blockers)
         if out is None:
             return False
         within -= float(np.hypot(*(out - start)))
@@ -736,7 +658,7 @@ def none_within(
     free = nav.free(np.concatenate((start[None, :], goals)), blockers)
     budget = within + _NONE_MARGIN
     if not free[0]:
-        out = _escape(nav, start, blockers)
+        out = escape(nav, start, blockers)
         if out is None:
             return False  # a start on its goal is reached without a way: not shown
         budget -= float(np.hypot(*(out - start)))
@@ -745,7 +667,7 @@ def none_within(
     steps: list[float] = []
     for g, ok in zip(goals, free[1:].tolist(), strict=True):
         if not ok:
-            got = _escape(nav, g, blockers)
+            got = escape(nav, g, blockers)
             if got is None:
                 continue  # never reached
             steps.append(float(np.hypot(*(got - g))))
