@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from oprlab.table import blockers
 from oprlab.table.blockers import (
@@ -126,3 +128,23 @@ def test_a_lone_models_blocker_follows_its_removal() -> None:
     assert len(blockers_for([hero, mover], 0.5, skip=mover)) == 1
     hero.removed[0] = True
     assert len(blockers_for([hero, mover], 0.5, skip=mover)) == 0
+
+
+def _same(a: float, b: float) -> bool:
+    return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_round9_is_pythons_round(seed: int) -> None:
+    """A hull's corners are rounded to 1e-9 in a few numpy calls (:func:`blockers.round9`):
+    every value as Python's ``round(v, 9)`` gives it, halfway cases, values already on the
+    grid, signed zeros and far values included."""
+    rng = np.random.default_rng(seed)
+    scale = float(rng.choice([1.0, 48.0, 1e3, 1e6]))
+    v = rng.uniform(-scale, scale, 400)
+    v[:40] = (rng.integers(-(10**9), 10**9, 40) * scale + 0.5) / 1e9  # halfway, or near it
+    v[40:80] = np.round(v[40:80], 9)
+    v[80:90] = [0.0, -0.0, 1e-12, -1e-12, 5e-10, -5e-10, 1.5e-9, 2.5e-9, 47.9999999995, 1e200]
+    got = blockers.round9(v)
+    assert all(_same(a, round(b, 9)) for a, b in zip(got, v.tolist(), strict=True))

@@ -124,6 +124,13 @@ def find_path(
 
 
 def _dedupe(points: list[FloatArray]) -> list[FloatArray]:
+    """The points less each within 1e-9 of the last one kept. Most paths have none: when
+    every step between neighbours is longer (the same hypotenuses, one numpy call), all are
+    kept, as the loop would keep them."""
+    if len(points) > 1:
+        arr = np.array(points)
+        if bool((np.hypot(*(arr[1:] - arr[:-1]).T) > 1e-9).all()):
+            return list(points)
     out: list[FloatArray] = []
     for p in points:
         if not out or float(np.hypot(*(p - out[-1]))) > 1e-9:
