@@ -661,6 +661,80 @@ release:
     return result;
 }
 
+/* One side of the monotone chain over the points in order (backwards with `reverse`): each
+ * point pushed after popping every corner that does not turn left,
+ * (bx - ax)*(py - ay) - (by - ay)*(px - ax) <= 0, as blockers._half_hull works it out in
+ * Python floats. The chain's point indices go to `stack`; returns how many. */
+static Py_ssize_t
+half_hull(const double *xy, Py_ssize_t n, int reverse, Py_ssize_t *stack)
+{
+    Py_ssize_t top = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        Py_ssize_t i = reverse ? n - 1 - k : k;
+        double px = xy[2 * i], py = xy[2 * i + 1];
+        while (top >= 2) {
+            const double *a = xy + 2 * stack[top - 2], *b = xy + 2 * stack[top - 1];
+            double ax = a[0], ay = a[1], bx = b[0], by = b[1];
+            if (!((bx - ax) * (py - ay) - (by - ay) * (px - ax) <= 0))
+                break;
+            top--;
+        }
+        stack[top++] = i;
+    }
+    return top;
+}
+
+/* convex_hull(points, out) -> k: the counter-clockwise hull of `points` (sorted, distinct,
+ * at least three) as blockers._convex_hull's chains give it, the lower chain less its last
+ * point then the upper chain less its last, written to out[:k] (out as long as points). */
+static PyObject *
+convex_hull(PyObject *self, PyObject *args)
+{
+    PyObject *objs[2];
+    Py_buffer bufs[2];
+    if (!PyArg_UnpackTuple(args, "convex_hull", 2, 2, &objs[0], &objs[1]))
+        return NULL;
+    if (get(objs[0], &bufs[0], "d", 0, "points") < 0)
+        return NULL;
+    if (get(objs[1], &bufs[1], "d", 1, "out") < 0) {
+        PyBuffer_Release(&bufs[0]);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    Py_ssize_t *stack = NULL;
+    Py_ssize_t n = bufs[0].len / (Py_ssize_t)(2 * sizeof(double));
+    if (check_len(&bufs[0], 2 * n, "points") || check_len(&bufs[1], 2 * n, "out"))
+        goto done;
+    if (n < 3) {
+        PyErr_SetString(PyExc_ValueError, "convex_hull: fewer than three points");
+        goto done;
+    }
+    stack = PyMem_Malloc(2 * (size_t)n * sizeof(Py_ssize_t));
+    if (stack == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const double *xy = bufs[0].buf;
+    double *out = bufs[1].buf;
+    Py_ssize_t *lower = stack, *upper = stack + n;
+    Py_ssize_t nl = half_hull(xy, n, 0, lower), nu = half_hull(xy, n, 1, upper);
+    Py_ssize_t k = 0;
+    for (Py_ssize_t i = 0; i + 1 < nl; i++, k++) {
+        out[2 * k] = xy[2 * lower[i]];
+        out[2 * k + 1] = xy[2 * lower[i] + 1];
+    }
+    for (Py_ssize_t i = 0; i + 1 < nu && k < n; i++, k++) {
+        out[2 * k] = xy[2 * upper[i]];
+        out[2 * k + 1] = xy[2 * upper[i] + 1];
+    }
+    result = PyLong_FromSsize_t(k);
+done:
+    PyMem_Free(stack);
+    PyBuffer_Release(&bufs[0]);
+    PyBuffer_Release(&bufs[1]);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"crossed", crossed, METH_VARARGS,
      "crossed(a, b, p, q, out): whether each segment a -> b[i] properly crosses any edge."},
@@ -676,6 +750,8 @@ static PyMethodDef methods[] = {
     {"free_points", free_points, METH_VARARGS,
      "free_points(points, start, bounds, nx, ny, d, corners, out) -> (n, stop): the next "
      "points in bounds and in no polygon."},
+    {"convex_hull", convex_hull, METH_VARARGS,
+     "convex_hull(points, out) -> k: the monotone chain's hull of sorted distinct points."},
     {"astar_want", astar_want, METH_VARARGS,
      "astar_want(base, dist, under, h, limit, vis, cand, unknown) -> (n, k): the nodes a "
      "step improves, and those of them not measured yet."},

@@ -266,12 +266,19 @@ def crossing_params(
 def _convex_hull(points: FloatArray) -> FloatArray:
     """Counter-clockwise convex hull (Andrew's monotone chain) of the points rounded to 1e-9.
 
-    Plain Python floats: a hull has a few dozen points, where a numpy call costs more than
-    the arithmetic."""
+    The chains in plain Python floats, or in C where :mod:`oprlab.table.kernels` says so
+    (``_kernels.convex_hull``: the same turns of the same doubles): a hull has a few dozen
+    points, where a numpy call costs more than the arithmetic."""
     flat = round9(points.ravel())
     pts = sorted(set(zip(flat[0::2], flat[1::2], strict=True)))
     if len(pts) <= 2:
         return np.array(pts, dtype=np.float64)
+    compiled = _COMPILED
+    if compiled is not None:  # the same chains, in C: the same doubles compared the same way
+        arr = np.array(pts, dtype=np.float64)
+        out = np.empty_like(arr)
+        k = compiled.convex_hull(arr, out)
+        return out[:k].copy()
     lower, upper = _half_hull(pts), _half_hull(pts[::-1])
     return np.array(lower[:-1] + upper[:-1], dtype=np.float64)
 

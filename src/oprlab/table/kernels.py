@@ -66,6 +66,8 @@ class Kernel(Protocol):
         /,
     ) -> None: ...
 
+    def convex_hull(self, points: _Floats, out: _Floats, /) -> int: ...
+
     def free_points(
         self,
         points: _Floats,
