@@ -610,18 +610,20 @@ release:
     return result;
 }
 
-/* free_points(points, start, bounds, nx, ny, d, corners, out) -> (n, stop): from point
- * `start` on, in order, the indices of the points that lie within bounds (lo x, lo y, hi x,
- * hi y, each inclusive) and inside no polygon (inside()), as NavGraph.free tests them without
- * terrain; up to len(out) of them go to out[:n], and `stop` is the index after the last point
- * looked at (the number of points when fewer were found). */
+/* free_points(points, start, x, y, bounds, nx, ny, d, corners, out) -> (n, stop): from point
+ * `start` on, in order, the indices of the points, each moved by (x, y) (x + px, y + py: numpy's
+ * p + band), that lie within bounds (lo x, lo y, hi x, hi y, each inclusive) and inside no
+ * polygon (inside()), as NavGraph.free tests them without terrain; up to len(out) of them go to
+ * out[:n], and `stop` is the index after the last point looked at (the number of points when
+ * fewer were found). */
 static PyObject *
 free_points(PyObject *self, PyObject *args)
 {
     PyObject *objs[6];
     Py_ssize_t start, corners;
-    if (!PyArg_ParseTuple(args, "OnOOOOnO", &objs[0], &start, &objs[1], &objs[2], &objs[3],
-                          &objs[4], &corners, &objs[5]))
+    double ox, oy;
+    if (!PyArg_ParseTuple(args, "OnddOOOOnO", &objs[0], &start, &ox, &oy, &objs[1], &objs[2],
+                          &objs[3], &objs[4], &corners, &objs[5]))
         return NULL;
     Py_buffer bufs[6];
     int got = 0;
@@ -648,7 +650,7 @@ free_points(PyObject *self, PyObject *args)
     Py_ssize_t *out = bufs[5].buf;
     Py_ssize_t found = 0, i = start;
     while (i < n && found < room) {
-        double x = xy[2 * i], y = xy[2 * i + 1];
+        double x = ox + xy[2 * i], y = oy + xy[2 * i + 1];
         if (x >= box[0] && y >= box[1] && x <= box[2] && y <= box[3]
             && !in_any(x, y, pnx, pny, pd, planes, corners))
             out[found++] = i;
@@ -748,8 +750,8 @@ static PyMethodDef methods[] = {
     {"inside", inside, METH_VARARGS,
      "inside(points, nx, ny, d, corners, out): whether each point is inside any polygon."},
     {"free_points", free_points, METH_VARARGS,
-     "free_points(points, start, bounds, nx, ny, d, corners, out) -> (n, stop): the next "
-     "points in bounds and in no polygon."},
+     "free_points(points, start, x, y, bounds, nx, ny, d, corners, out) -> (n, stop): the "
+     "next points, moved by (x, y), in bounds and in no polygon."},
     {"convex_hull", convex_hull, METH_VARARGS,
      "convex_hull(points, out) -> k: the monotone chain's hull of sorted distinct points."},
     {"astar_want", astar_want, METH_VARARGS,

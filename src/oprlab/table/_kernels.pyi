@@ -85,6 +85,8 @@ def astar_relax(
 def free_points(
     points: npt.NDArray[np.float64],
     start: int,
+    x: float,
+    y: float,
     bounds: npt.NDArray[np.float64],
     nx: npt.NDArray[np.float64],
     ny: npt.NDArray[np.float64],

@@ -23,45 +23,52 @@ from oprlab.table.navgraph import NavGraph
 def nearest_free(nav: NavGraph, p: FloatArray, blockers: Blockers) -> FloatArray | None:
     """The first free point of the escape bands round ``p`` (ring by ring, outward). Rings
     nearer ``p`` than its depth inside a blocker lie inside that blocker, so they are not
-    tested, and a band is tested a few rings at a time, nearest first: the answer is the one
-    testing every ring of a band at once gives."""
+    tested (the rings are in order of radius: those left are the band's last points), and a
+    band is tested a few rings at a time, nearest first: the answer is the one testing every
+    ring of a band at once gives."""
     deep = blockers.depth(p) - _DEPTH_MARGIN
+    compiled = _COMPILED if len(blockers) else None
     for band, rho in ESCAPE:
+        first = 0
         if deep > 0:
             if rho[-1] < deep:
                 continue
-            keep = rho >= deep
-            cand = p + band[keep]
+            first = int(np.searchsorted(rho, deep))  # the first ring at least that deep
+        if compiled is None:
+            got = _first_free_numpy(nav, p + band[first:], blockers)
         else:
-            cand = p + band
-        got = _first_free(nav, cand, blockers)
+            got = _first_free(compiled, nav, p, band, first, blockers)
         if got is not None:
             return got
     return None
 
 
-def _first_free(nav: NavGraph, cand: FloatArray, blockers: Blockers) -> FloatArray | None:
-    """The first of ``cand`` (in order) that :meth:`NavGraph.free` passes, if any: in the C
-    kernel where :mod:`oprlab.table.kernels` says so (the bounds and blockers tested point by
-    point up to the first that passes both, terrain then by shapely for up to a chunk of
-    those at a time: each test is the point's own, so the first point passing all three is
-    the same), else numpy's tests a chunk at a time."""
-    compiled = _COMPILED
-    if compiled is None or not len(blockers):
-        return _first_free_numpy(nav, cand, blockers)
+def _first_free(
+    compiled: kernels.Kernel,
+    nav: NavGraph,
+    p: FloatArray,
+    band: FloatArray,
+    start: int,
+    blockers: Blockers,
+) -> FloatArray | None:
+    """The first of ``p + band[start:]`` (in order) that :meth:`NavGraph.free` passes, if any,
+    in the C kernel: the bounds and blockers tested point by point (each point numpy's sum
+    ``p + band[i]``) up to the first that passes both, terrain then by shapely for up to a
+    chunk of those at a time. Each test is the point's own, so the first point passing all
+    three is the one numpy's tests, a chunk at a time, find."""
     room = np.empty(ESCAPE_CHUNK, dtype=np.intp)
     corners = blockers.nx.shape[1]
-    start = 0
-    while start < len(cand):
+    x, y = float(p[0]), float(p[1])
+    while start < len(band):
         n, start = compiled.free_points(
-            cand, start, nav.bounds, blockers.nx, blockers.ny, blockers.d, corners, room
+            band, start, x, y, nav.bounds, blockers.nx, blockers.ny, blockers.d, corners, room
         )
         if not n:
             return None
         if nav.geom is None:
-            first: FloatArray = cand[int(room[0])]
+            first: FloatArray = p + band[int(room[0])]
             return first
-        pts = cand[room[:n]]
+        pts = p + band[room[:n]]
         inside = shapely.contains_xy(nav.geom, pts[:, 0], pts[:, 1])
         if not inside.all():
             out: FloatArray = pts[int(np.argmin(inside))]

@@ -72,6 +72,8 @@ class Kernel(Protocol):
         self,
         points: _Floats,
         start: int,
+        x: float,
+        y: float,
         bounds: _Floats,
         nx: _Floats,
         ny: _Floats,

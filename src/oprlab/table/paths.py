@@ -489,6 +489,8 @@ class _Sight:
         #: (1 yes, 0 no, -1 not measured yet)
         self.lines: dict[int | bytes, tuple[FloatArray, npt.NDArray[np.int8]]] = {}
         self.starts: list[bytes] = []
+        #: a line's "not measured yet" row, copied for each new line (a copy is one call)
+        self._unmeasured = np.full(len(self.nodes), -1, dtype=np.int8)
         self.goals: dict[bytes, dict[int | bytes, tuple[bool, float]]] = {}
 
     def toward(self, gkey: bytes) -> dict[int | bytes, tuple[bool, float]]:
@@ -504,9 +506,8 @@ class _Sight:
         it saw it) and what is known of which it sees."""
         hit = self.lines.get(key)
         if hit is None:
-            f = len(self.nodes)
             dist = self.nav.cost(p, self.nodes)
-            vis = np.full(f, -1, dtype=np.int8)
+            vis = self._unmeasured.copy()
             if isinstance(key, bytes):
                 if len(self.starts) >= _ENDS_SIZE:
                     self.lines.pop(self.starts.pop(0), None)
