@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oprlab.table import escape, paths
+from oprlab.table import blockers as blockers_module
+from oprlab.table import escape, kernels, paths
 from oprlab.table.blockers import (
     NO_BLOCKERS,
     Blockers,
@@ -350,3 +351,23 @@ def test_a_search_among_allowed_nodes_leaves_the_others_out() -> None:
         assert not any((sight.nodes[~allowed] == p).all(axis=1).any() for p in path[1:-1])
         checked += 1
     assert checked >= 3
+
+
+@pytest.mark.skipif(kernels.COMPILED is None, reason="the C kernel is not in use")
+def test_the_kernels_depth_is_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A blocker's depth (how far the rings of escape points may be skipped) from the C
+    kernel is numpy's to the bit: points inside, outside, on corners and edges, among hulls of
+    several models and lone octagons."""
+    rng = np.random.default_rng(13)
+    for _ in range(60):
+        bl = blockers_for(_random_units(rng, int(rng.integers(1, 9))), 0.5)
+        if not len(bl):
+            continue
+        points = np.concatenate(
+            [bl.corners, (bl.corners + bl.ends) / 2, rng.uniform(0.0, 48.0, (40, 2))]
+        )
+        with_kernel = [bl.depth(p) for p in points]
+        monkeypatch.setattr(blockers_module, "_COMPILED", None)
+        plain = [bl.depth(p) for p in points]
+        monkeypatch.undo()
+        assert [v.hex() for v in with_kernel] == [v.hex() for v in plain]

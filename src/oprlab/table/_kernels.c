@@ -737,6 +737,54 @@ done:
     return result;
 }
 
+/* depth(x, y, nx, ny, d, inv, pad, corners) -> float: Blockers.depth before its max with 0:
+ * over the polygons' rows of half-planes, the largest of each row's least
+ * (((x*nx + y*ny) - d) - 1e-9)*inv + pad (numpy's sums in its order; min and max pick a value,
+ * so which order they look in cannot change it). */
+static PyObject *
+depth(PyObject *self, PyObject *args)
+{
+    double x, y;
+    Py_ssize_t corners;
+    PyObject *objs[5];
+    if (!PyArg_ParseTuple(args, "ddOOOOOn", &x, &y, &objs[0], &objs[1], &objs[2], &objs[3],
+                          &objs[4], &corners))
+        return NULL;
+    Py_buffer bufs[5];
+    int got = 0;
+    PyObject *result = NULL;
+    for (; got < 5; got++)
+        if (get(objs[got], &bufs[got], "d", 0, "depth") < 0)
+            goto release;
+    Py_ssize_t planes = bufs[0].len / (Py_ssize_t)sizeof(double);
+    for (int i = 1; i < 5; i++)
+        if (check_len(&bufs[i], planes, "depth"))
+            goto release;
+    if (corners <= 0 || planes % corners || planes == 0) {
+        PyErr_SetString(PyExc_ValueError, "depth: shapes disagree");
+        goto release;
+    }
+    const double *pnx = bufs[0].buf, *pny = bufs[1].buf, *pd = bufs[2].buf;
+    const double *inv = bufs[3].buf, *pad = bufs[4].buf;
+    double most = 0.0;
+    for (Py_ssize_t start = 0; start < planes; start += corners) {
+        double least = 0.0;
+        for (Py_ssize_t j = start; j < start + corners; j++) {
+            double side = ((x * pnx[j] + y * pny[j]) - pd[j]) - 1e-9;
+            double v = side * inv[j] + pad[j];
+            if (j == start || v < least)
+                least = v;
+        }
+        if (start == 0 || least > most)
+            most = least;
+    }
+    result = PyFloat_FromDouble(most);
+release:
+    for (int i = 0; i < got; i++)
+        PyBuffer_Release(&bufs[i]);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"crossed", crossed, METH_VARARGS,
      "crossed(a, b, p, q, out): whether each segment a -> b[i] properly crosses any edge."},
@@ -754,6 +802,8 @@ static PyMethodDef methods[] = {
      "next points, moved by (x, y), in bounds and in no polygon."},
     {"convex_hull", convex_hull, METH_VARARGS,
      "convex_hull(points, out) -> k: the monotone chain's hull of sorted distinct points."},
+    {"depth", depth, METH_VARARGS,
+     "depth(x, y, nx, ny, d, inv, pad, corners) -> float: the deepest polygon's least side."},
     {"astar_want", astar_want, METH_VARARGS,
      "astar_want(base, dist, under, h, limit, vis, cand, unknown) -> (n, k): the nodes a "
      "step improves, and those of them not measured yet."},

@@ -96,3 +96,14 @@ def free_points(
     /,
 ) -> tuple[int, int]: ...
 def convex_hull(points: npt.NDArray[np.float64], out: npt.NDArray[np.float64], /) -> int: ...
+def depth(
+    x: float,
+    y: float,
+    nx: npt.NDArray[np.float64],
+    ny: npt.NDArray[np.float64],
+    d: npt.NDArray[np.float64],
+    inv: npt.NDArray[np.float64],
+    pad: npt.NDArray[np.float64],
+    corners: int,
+    /,
+) -> float: ...

@@ -390,7 +390,8 @@ class Blockers:
     def depth(self, point: FloatArray) -> float:
         """How far ``point`` lies inside the blocker it is deepest in (0 if in none): every
         point nearer it than this is inside that blocker by :meth:`contains`'s own test
-        (``side > 1e-9``), whose threshold is taken off before measuring."""
+        (``side > 1e-9``), whose threshold is taken off before measuring. In C where
+        :mod:`oprlab.table.kernels` says so."""
         if not self.polygons:
             return 0.0
         if self._depth is None:
@@ -400,7 +401,12 @@ class Blockers:
             inv = np.where(norm > 0, 1.0 / np.where(norm > 0, norm, 1.0), 0.0)
             self._depth = (inv, np.where(norm > 0, 0.0, np.inf))
         inv_norm, pad = self._depth
-        side = (float(point[0]) * self.nx + float(point[1]) * self.ny) - self.d - 1e-9
+        x, y = float(point[0]), float(point[1])
+        compiled = _COMPILED
+        if compiled is not None:  # the same sums in C, one call
+            deepest = compiled.depth(x, y, self.nx, self.ny, self.d, inv_norm, pad, pad.shape[1])
+            return max(0.0, deepest)
+        side = (x * self.nx + y * self.ny) - self.d - 1e-9
         inner = (side * inv_norm + pad).min(axis=1)
         return max(0.0, float(inner.max()))
 

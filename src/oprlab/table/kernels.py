@@ -66,6 +66,19 @@ class Kernel(Protocol):
         /,
     ) -> None: ...
 
+    def depth(
+        self,
+        x: float,
+        y: float,
+        nx: _Floats,
+        ny: _Floats,
+        d: _Floats,
+        inv: _Floats,
+        pad: _Floats,
+        corners: int,
+        /,
+    ) -> float: ...
+
     def convex_hull(self, points: _Floats, out: _Floats, /) -> int: ...
 
     def free_points(
