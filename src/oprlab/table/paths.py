@@ -125,9 +125,10 @@ def find_path(
 
 def _dedupe(points: list[FloatArray]) -> list[FloatArray]:
     """The points less each within 1e-9 of the last one kept. Most paths have none: when
-    every step between neighbours is longer (the same hypotenuses, one numpy call), all are
-    kept, as the loop would keep them."""
-    if len(points) > 1:
+    every step between neighbours of a longer path is longer (the same hypotenuses, one numpy
+    call), all are kept, as the loop would keep them; a path of a few points is looped over
+    (fewer numpy calls)."""
+    if len(points) > _DEDUPE_LOOP:
         arr = np.array(points)
         if bool((np.hypot(*(arr[1:] - arr[:-1]).T) > 1e-9).all()):
             return list(points)
@@ -136,6 +137,10 @@ def _dedupe(points: list[FloatArray]) -> list[FloatArray]:
         if not out or float(np.hypot(*(p - out[-1]))) > 1e-9:
             out.append(p)
     return out
+
+
+#: Points up to which :func:`_dedupe` loops rather than testing every step at once.
+_DEDUPE_LOOP = 3
 
 
 def _graph_path(
