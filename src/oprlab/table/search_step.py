@@ -97,13 +97,16 @@ class CompiledStep(Step):
         self.room = np.empty(f, dtype=np.intp)
         self.unknown = np.empty(f, dtype=np.intp)
         self.count = 0
+        # the search's own arrays as memoryviews, made once: the kernel reads a memoryview's
+        # buffer for far less than an array's (numpy describes its format anew each time)
+        fixed = (self.under_fixed, self.h_fixed, self.room, self.unknown)
+        self.views = (*(x.data for x in fixed), best.data, under.data, came.data)
 
     def want(self, base: float, dist: FloatArray, vis: VisArray, limit: float | None) -> IntArray:
         compiled = _COMPILED
         assert compiled is not None
-        n, k = compiled.astar_want(
-            base, dist, self.under_fixed, self.h_fixed, limit, vis, self.room, self.unknown
-        )
+        under_fixed, h_fixed, room, unknown, _, _, _ = self.views
+        n, k = compiled.astar_want(base, dist, under_fixed, h_fixed, limit, vis, room, unknown)
         self.count = n
         return self.unknown[:k] if k else _NO_NODES
 
@@ -114,18 +117,9 @@ class CompiledStep(Step):
     def relax(self, base: float, dist: FloatArray, vis: VisArray, u: int) -> None:
         compiled = _COMPILED
         assert compiled is not None
+        _, h_fixed, room, _, best, under, came = self.views
         compiled.astar_relax(
-            base,
-            dist,
-            self.h_fixed,
-            vis,
-            self.room,
-            self.count,
-            self.best,
-            self.under,
-            self.came,
-            u,
-            self.heap,
+            base, dist, h_fixed, vis, room, self.count, best, under, came, u, self.heap
         )
 
 
