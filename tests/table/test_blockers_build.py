@@ -10,8 +10,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from oprlab.table import blockers
+from oprlab.table import blockers, kernels
 from oprlab.table.blockers import (
     _OCTAGON,
     Blockers,
@@ -126,3 +129,48 @@ def test_a_lone_models_blocker_follows_its_removal() -> None:
     assert len(blockers_for([hero, mover], 0.5, skip=mover)) == 1
     hero.removed[0] = True
     assert len(blockers_for([hero, mover], 0.5, skip=mover)) == 0
+
+
+def _same(a: float, b: float) -> bool:
+    return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_round9_is_pythons_round(seed: int) -> None:
+    """A hull's corners are rounded to 1e-9 in a few numpy calls (:func:`blockers.round9`):
+    every value as Python's ``round(v, 9)`` gives it, halfway cases, values already on the
+    grid, signed zeros and far values included."""
+    rng = np.random.default_rng(seed)
+    scale = float(rng.choice([1.0, 48.0, 1e3, 1e6]))
+    v = rng.uniform(-scale, scale, 400)
+    v[:40] = (rng.integers(-(10**9), 10**9, 40) * scale + 0.5) / 1e9  # halfway, or near it
+    v[40:80] = np.round(v[40:80], 9)
+    v[80:90] = [0.0, -0.0, 1e-12, -1e-12, 5e-10, -5e-10, 1.5e-9, 2.5e-9, 47.9999999995, 1e200]
+    got = blockers.round9(v)
+    assert all(_same(a, round(b, 9)) for a, b in zip(got, v.tolist(), strict=True))
+
+
+@pytest.mark.skipif(kernels.COMPILED is None, reason="the C kernel is not in use")
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_the_kernels_hull_is_the_python_chains(seed: int) -> None:
+    """Units' hulls (models' octagons, overlapping, in lines and clumps, some collinear or
+    repeated points) from the kernel's chains are the Python chains' to the bit."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 12))
+    c = rng.uniform(2, 46, (n, 2))
+    if rng.random() < 0.3:  # a line of models: many collinear corners
+        c = c[0] + np.outer(np.arange(n), rng.uniform(-1, 1, 2))
+    r = np.full(n, float(rng.choice([0.5, 0.63, 1.2])))
+    pts = (c[:, None, :] + (0.5 + r + 1.0)[:, None, None] * _OCTAGON[None, :, :]).reshape(-1, 2)
+    if rng.random() < 0.3:
+        pts = np.concatenate((pts, pts[: len(pts) // 2], np.round(pts * 4) / 4))
+    got = _convex_hull(pts)
+    saved = blockers._COMPILED
+    try:
+        blockers._COMPILED = None
+        want = _convex_hull(pts)
+    finally:
+        blockers._COMPILED = saved
+    assert got.tobytes() == want.tobytes() and got.shape == want.shape

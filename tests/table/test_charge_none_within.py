@@ -61,7 +61,7 @@ def test_none_within_agrees_with_the_path_search() -> None:
 def test_remembered_escapes_are_the_nearest_free_points() -> None:
     """A start inside a blocker steps to its nearest free point: remembered, the same point
     (read-only, so no caller can change what the next one gets)."""
-    from oprlab.table.paths import _escape, _nearest_free
+    from oprlab.table.escape import escape, nearest_free
 
     rng = np.random.default_rng(29)
     table = Table()
@@ -73,9 +73,9 @@ def test_remembered_escapes_are_the_nearest_free_points() -> None:
         nav, blocks = m.nav(0.5), m.blocks(0.5)
         assert nav is not None
         for p in b + rng.normal(0, 2.0, (5, 2)):
-            want = _nearest_free(nav, p, blocks)
+            want = nearest_free(nav, p, blocks)
             for _ in range(2):
-                got = _escape(nav, p, blocks)
+                got = escape(nav, p, blocks)
                 if want is None:
                     assert got is None
                 else:

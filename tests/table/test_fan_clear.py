@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from oprlab.table import kernels
 from oprlab.table.blockers import Blockers, _octagon_hull, blockers_for, crossed_from_numpy
+from oprlab.table.deploy import mission_table
 from oprlab.table.formation import formation
 from oprlab.table.model import FloatArray, Placement, Table
 from oprlab.table.navgraph import _SAMPLE_COL, _SAMPLES
@@ -168,3 +169,41 @@ def test_straight_and_segments_give_numpys_booleans() -> None:
             assert nav.clear(a, b, bl, static=static).tolist() == want
         checked += 1
     assert checked > 150
+
+
+@compiled
+def test_lines_among_units_and_terrain_give_numpys_booleans() -> None:
+    """On tables with terrain the kernel tests the crossings (terrain edges included) and the
+    blockers, shapely then the sample points of the lines still clear: fans and segments each
+    from its own start give numpy's answers, ends on blocker and terrain corners included,
+    and whole path searches give the same paths."""
+    rng = np.random.default_rng(32)
+    checked = 0
+    for seed in range(1, 9):
+        table = mission_table(seed)
+        for _ in range(12):
+            units = []
+            for _ in range(int(rng.integers(1, 9))):
+                n = int(rng.integers(1, 8))
+                centre = (float(rng.uniform(2, 46)), float(rng.uniform(2, 46)))
+                units.append(Placement(formation(n, 0.5, centre, (0.0, 1.0)), np.full(n, 0.5)))
+            radius = float(rng.choice([0.5, 0.63, 0.79]))
+            nav = nav_graph(table, radius)
+            bl = blockers_for(units, radius)
+            if not len(bl) or nav.geom is None:
+                continue
+            plain = _plain(bl)
+            pool = np.concatenate([bl.corners, nav.verts, rng.uniform(-1.0, 49.0, (30, 2))])
+            a = pool[rng.integers(0, len(pool), 40)]
+            b = pool[rng.integers(0, len(pool), 40)]
+            for static in (True, False):
+                want = nav.clear(a, b, plain, static=static).tolist()
+                assert nav.clear(a, b, bl, static=static).tolist() == want
+                for start in a[:5]:
+                    want = nav.clear(start, b, plain, static=static).tolist()
+                    assert nav.clear(start, b, bl, static=static).tolist() == want
+            for _ in range(3):
+                s, g = tuple(rng.uniform(1, 47, 2)), tuple(rng.uniform(1, 47, 2))
+                assert find_path(nav, s, g, bl) == find_path(nav, s, g, plain)
+            checked += 1
+    assert checked > 50

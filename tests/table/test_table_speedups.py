@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oprlab.table import paths
+from oprlab.table import blockers as blockers_module
+from oprlab.table import escape, kernels, paths
 from oprlab.table.blockers import (
     NO_BLOCKERS,
     Blockers,
@@ -209,8 +210,8 @@ def _random_units(rng: np.random.Generator, count: int) -> list[Placement]:
 def _plain_nearest_free(
     nav: paths.NavGraph, p: FloatArray, blockers: Blockers
 ) -> FloatArray | None:
-    """Every ring of every band tested, as :func:`paths._nearest_free` did before."""
-    for band, _ in paths._ESCAPE:
+    """Every ring of every band tested, as :func:`escape.nearest_free` did before."""
+    for band, _ in escape.ESCAPE:
         cand = p + band
         ok = nav.free(cand, blockers)
         if ok.any():
@@ -219,16 +220,19 @@ def _plain_nearest_free(
     return None
 
 
+@pytest.mark.parametrize("kernel", [True, False])
 @pytest.mark.parametrize("chunk", [1, 7, 32, 128, 10_000])
 def test_nearest_free_skipping_rings_inside_a_blocker_finds_the_plain_point(
-    monkeypatch: pytest.MonkeyPatch, chunk: int
+    monkeypatch: pytest.MonkeyPatch, chunk: int, kernel: bool
 ) -> None:
     """A goal inside another unit (a move toward an enemy) escapes to the first free point of
     the rings; the rings nearer than its depth inside the blocker are not tested, and the
     point found is the one testing them all finds (centres of units, deep inside, and points
     near their edges, on an open table and a generated one), however many points are tested
-    at a time (the chunk is tuned to what it costs)."""
-    monkeypatch.setattr(paths, "_ESCAPE_CHUNK", chunk)
+    at a time (the chunk is tuned to what it costs), with the C kernel's tests or numpy's."""
+    monkeypatch.setattr(escape, "ESCAPE_CHUNK", chunk)
+    if not kernel:
+        monkeypatch.setattr(escape, "_COMPILED", None)
     deep = 0
     for terrain in (None, 4):
         table = Table() if terrain is None else mission_table(terrain)
@@ -241,7 +245,7 @@ def test_nearest_free_skipping_rings_inside_a_blocker_finds_the_plain_point(
             points += [o.centres[0] + rng.uniform(-1.5, 1.5, 2) for o in others]
             for p in points:
                 deep += blockers.depth(p) > 1.0
-                got = paths._nearest_free(nav, p, blockers)
+                got = escape.nearest_free(nav, p, blockers)
                 want = _plain_nearest_free(nav, p, blockers)
                 assert (got is None) == (want is None)
                 assert got is None or (want is not None and np.array_equal(got, want))
@@ -347,3 +351,23 @@ def test_a_search_among_allowed_nodes_leaves_the_others_out() -> None:
         assert not any((sight.nodes[~allowed] == p).all(axis=1).any() for p in path[1:-1])
         checked += 1
     assert checked >= 3
+
+
+@pytest.mark.skipif(kernels.COMPILED is None, reason="the C kernel is not in use")
+def test_the_kernels_depth_is_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A blocker's depth (how far the rings of escape points may be skipped) from the C
+    kernel is numpy's to the bit: points inside, outside, on corners and edges, among hulls of
+    several models and lone octagons."""
+    rng = np.random.default_rng(13)
+    for _ in range(60):
+        bl = blockers_for(_random_units(rng, int(rng.integers(1, 9))), 0.5)
+        if not len(bl):
+            continue
+        points = np.concatenate(
+            [bl.corners, (bl.corners + bl.ends) / 2, rng.uniform(0.0, 48.0, (40, 2))]
+        )
+        with_kernel = [bl.depth(p) for p in points]
+        monkeypatch.setattr(blockers_module, "_COMPILED", None)
+        plain = [bl.depth(p) for p in points]
+        monkeypatch.undo()
+        assert [v.hex() for v in with_kernel] == [v.hex() for v in plain]

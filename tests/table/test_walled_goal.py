@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from oprlab.table import paths
+from oprlab.table import escape, paths
 from oprlab.table.blockers import blockers_for
 from oprlab.table.deploy import mission_table
 from oprlab.table.model import FloatArray, Placement, Table
@@ -131,9 +131,9 @@ def test_find_path_toward_a_unit_walled_in_at_the_table_edge(
         s = (float(rng.uniform(10, 38)), 1.5)
         before = len(taken)
         path = find_path(nav, s, (cx, cy), blockers)
-        escape = paths._nearest_free(nav, np.array([cx, cy]), blockers)
-        assert escape is not None
-        want, found = _plain_astar(nav, np.array(s), escape, blockers)
+        out = escape.nearest_free(nav, np.array([cx, cy]), blockers)
+        assert out is not None
+        want, found = _plain_astar(nav, np.array(s), out, blockers)
         if found:
             want.append(np.array([cx, cy]))
         assert path.reached == found

@@ -391,6 +391,400 @@ done:
     return result;
 }
 
+/* A buffer of Py_ssize_t (numpy's intp: format "l", "q" or "n" of that size) or of signed
+ * bytes (format "b"), as get() reads doubles and bools. */
+static int
+get_ints(PyObject *obj, Py_buffer *buf, Py_ssize_t size, int writable, const char *name)
+{
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, buf, flags) < 0)
+        return -1;
+    const char *f = buf->format;
+    int ok = f != NULL && buf->itemsize == size && f[1] == '\0'
+             && (size == 1 ? f[0] == 'b' : (f[0] == 'l' || f[0] == 'q' || f[0] == 'n'));
+    if (!ok) {
+        PyErr_Format(PyExc_TypeError, "%s: format %s, expected %s", name, f ? f : "B",
+                     size == 1 ? "int8" : "intp");
+        PyBuffer_Release(buf);
+        return -1;
+    }
+    return 0;
+}
+
+/* astar_want(base, dist, under, h, limit, vis, cand, unknown) -> (n, k): the nodes j a step
+ * from a node reached at cost `base` improves, as oprlab.table.paths._graph_search's numpy
+ * finds them: newc = base + dist[j] below under[j] (the node's best less 1e-12; -inf once done
+ * or not allowed) and, when `limit` (the bound plus its margin) is not None,
+ * newc + h[j] <= limit. Their indices go to cand[:n] in order, and those whose line is not
+ * measured yet (vis[j] < 0) to unknown[:k]. */
+static PyObject *
+astar_want(PyObject *self, PyObject *args)
+{
+    double base;
+    PyObject *objs[7], *limit_obj;
+    if (!PyArg_ParseTuple(args, "dOOOOOOO", &base, &objs[0], &objs[1], &objs[2], &limit_obj,
+                          &objs[3], &objs[4], &objs[5]))
+        return NULL;
+    int bounded = limit_obj != Py_None;
+    double limit = 0.0;
+    if (bounded && (limit = PyFloat_AsDouble(limit_obj)) == -1.0 && PyErr_Occurred())
+        return NULL;
+    Py_buffer dist, under, h, vis, cand, unknown;
+    if (get(objs[0], &dist, "d", 0, "dist") < 0)
+        return NULL;
+    PyObject *result = NULL;
+    int got = 1;
+    if (get(objs[1], &under, "d", 0, "under") < 0)
+        goto release;
+    got++;
+    if (get(objs[2], &h, "d", 0, "h") < 0)
+        goto release;
+    got++;
+    if (get_ints(objs[3], &vis, 1, 0, "vis") < 0)
+        goto release;
+    got++;
+    if (get_ints(objs[4], &cand, sizeof(Py_ssize_t), 1, "cand") < 0)
+        goto release;
+    got++;
+    if (get_ints(objs[5], &unknown, sizeof(Py_ssize_t), 1, "unknown") < 0)
+        goto release;
+    got++;
+    Py_ssize_t f = dist.len / (Py_ssize_t)sizeof(double);
+    if (check_len(&under, f, "under") || check_len(&h, f, "h") || vis.len != f
+        || cand.len < f * (Py_ssize_t)sizeof(Py_ssize_t)
+        || unknown.len < f * (Py_ssize_t)sizeof(Py_ssize_t)) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "astar_want: shapes disagree");
+        goto release;
+    }
+    const double *pd = dist.buf, *pu = under.buf, *ph = h.buf;
+    const signed char *pv = vis.buf;
+    Py_ssize_t *pc = cand.buf, *pk = unknown.buf;
+    Py_ssize_t n = 0, k = 0;
+    for (Py_ssize_t j = 0; j < f; j++) {
+        double newc = base + pd[j];
+        if (!(newc < pu[j]))
+            continue;
+        if (bounded && !(newc + ph[j] <= limit))
+            continue;
+        pc[n++] = j;
+        if (pv[j] < 0)
+            pk[k++] = j;
+    }
+    result = Py_BuildValue("nn", n, k);
+release:
+    {
+        Py_buffer *bufs[6] = {&dist, &under, &h, &vis, &cand, &unknown};
+        for (int i = 0; i < got; i++)
+            PyBuffer_Release(bufs[i]);
+    }
+    return result;
+}
+
+/* The heap's order, as Python orders its (priority, node) tuples: by priority, then node. */
+static int
+heap_less(double pa, Py_ssize_t ja, double pb, Py_ssize_t jb)
+{
+    return pa < pb || (pa == pb && ja < jb);
+}
+
+/* Read a heap entry (a (float, int) tuple); -1 with TypeError set for anything else. */
+static int
+heap_entry(PyObject *item, double *prio, Py_ssize_t *node)
+{
+    if (!PyTuple_CheckExact(item) || PyTuple_GET_SIZE(item) != 2
+        || !PyFloat_CheckExact(PyTuple_GET_ITEM(item, 0))
+        || !PyLong_CheckExact(PyTuple_GET_ITEM(item, 1))) {
+        PyErr_SetString(PyExc_TypeError, "astar_relax: heap entries must be (float, int)");
+        return -1;
+    }
+    *prio = PyFloat_AS_DOUBLE(PyTuple_GET_ITEM(item, 0));
+    *node = PyLong_AsSsize_t(PyTuple_GET_ITEM(item, 1));
+    return *node == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* heapq.heappush(heap, (prio, node)): appended, then moved up past every parent it is less
+ * than (heapq's _siftdown). */
+static int
+heap_push(PyObject *heap, double prio, Py_ssize_t node)
+{
+    PyObject *item = Py_BuildValue("(dn)", prio, node);
+    if (item == NULL)
+        return -1;
+    int rc = PyList_Append(heap, item);
+    Py_DECREF(item);
+    if (rc < 0)
+        return -1;
+    Py_ssize_t pos = PyList_GET_SIZE(heap) - 1;
+    PyObject *newitem = PyList_GET_ITEM(heap, pos);
+    while (pos > 0) {
+        Py_ssize_t parentpos = (pos - 1) >> 1;
+        PyObject *parent = PyList_GET_ITEM(heap, parentpos);
+        double pp;
+        Py_ssize_t pj;
+        if (heap_entry(parent, &pp, &pj) < 0) {
+            PyList_SET_ITEM(heap, pos, newitem); /* the list whole again */
+            return -1;
+        }
+        if (!heap_less(prio, node, pp, pj))
+            break;
+        PyList_SET_ITEM(heap, pos, parent);
+        pos = parentpos;
+    }
+    PyList_SET_ITEM(heap, pos, newitem);
+    return 0;
+}
+
+/* astar_relax(base, dist, h, vis, cand, n, best, under, came, u, heap): the step from node u
+ * (reached at cost `base`) to each node cand[i], i < n, it sees (vis 1), in order, as
+ * _graph_search's numpy takes it: c = base + dist[j]; best[j] = c, under[j] = c - 1e-12,
+ * came[j] = u and (c + h[j], j) pushed on the heap (a list kept by heapq). */
+static PyObject *
+astar_relax(PyObject *self, PyObject *args)
+{
+    double base;
+    Py_ssize_t n, u;
+    PyObject *objs[7], *heap;
+    if (!PyArg_ParseTuple(args, "dOOOOnOOOnO!", &base, &objs[0], &objs[1], &objs[2], &objs[3],
+                          &n, &objs[4], &objs[5], &objs[6], &u, &PyList_Type, &heap))
+        return NULL;
+    Py_buffer dist, h, vis, cand, best, under, came;
+    Py_buffer *bufs[7] = {&dist, &h, &vis, &cand, &best, &under, &came};
+    int got = 0;
+    PyObject *result = NULL;
+    if (get(objs[0], &dist, "d", 0, "dist") < 0)
+        goto release;
+    got++;
+    if (get(objs[1], &h, "d", 0, "h") < 0)
+        goto release;
+    got++;
+    if (get_ints(objs[2], &vis, 1, 0, "vis") < 0)
+        goto release;
+    got++;
+    if (get_ints(objs[3], &cand, sizeof(Py_ssize_t), 0, "cand") < 0)
+        goto release;
+    got++;
+    if (get(objs[4], &best, "d", 1, "best") < 0)
+        goto release;
+    got++;
+    if (get(objs[5], &under, "d", 1, "under") < 0)
+        goto release;
+    got++;
+    if (get_ints(objs[6], &came, sizeof(Py_ssize_t), 1, "came") < 0)
+        goto release;
+    got++;
+    Py_ssize_t f = dist.len / (Py_ssize_t)sizeof(double);
+    Py_ssize_t all = best.len / (Py_ssize_t)sizeof(double);
+    if (check_len(&h, f, "h") || vis.len != f || n < 0
+        || cand.len < n * (Py_ssize_t)sizeof(Py_ssize_t) || all < f
+        || check_len(&under, all, "under") || came.len != all * (Py_ssize_t)sizeof(Py_ssize_t)) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "astar_relax: shapes disagree");
+        goto release;
+    }
+    const double *pd = dist.buf, *ph = h.buf;
+    const signed char *pv = vis.buf;
+    const Py_ssize_t *pc = cand.buf;
+    double *pb = best.buf, *pu = under.buf;
+    Py_ssize_t *pf = came.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t j = pc[i];
+        if (j < 0 || j >= f) {
+            PyErr_SetString(PyExc_IndexError, "astar_relax: node out of range");
+            goto release;
+        }
+        if (pv[j] != 1)
+            continue;
+        double c = base + pd[j];
+        pb[j] = c;
+        pu[j] = c - 1e-12;
+        pf[j] = u;
+        if (heap_push(heap, c + ph[j], j) < 0)
+            goto release;
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+release:
+    for (int i = 0; i < got; i++)
+        PyBuffer_Release(bufs[i]);
+    return result;
+}
+
+/* free_points(points, start, x, y, bounds, nx, ny, d, corners, out) -> (n, stop): from point
+ * `start` on, in order, the indices of the points, each moved by (x, y) (x + px, y + py: numpy's
+ * p + band), that lie within bounds (lo x, lo y, hi x, hi y, each inclusive) and inside no
+ * polygon (inside()), as NavGraph.free tests them without terrain; up to len(out) of them go to
+ * out[:n], and `stop` is the index after the last point looked at (the number of points when
+ * fewer were found). */
+static PyObject *
+free_points(PyObject *self, PyObject *args)
+{
+    PyObject *objs[6];
+    Py_ssize_t start, corners;
+    double ox, oy;
+    if (!PyArg_ParseTuple(args, "OnddOOOOnO", &objs[0], &start, &ox, &oy, &objs[1], &objs[2],
+                          &objs[3], &objs[4], &corners, &objs[5]))
+        return NULL;
+    Py_buffer bufs[6];
+    int got = 0;
+    PyObject *result = NULL;
+    for (; got < 5; got++)
+        if (get(objs[got], &bufs[got], "d", 0, "free_points") < 0)
+            goto release;
+    if (get_ints(objs[5], &bufs[5], sizeof(Py_ssize_t), 1, "out") < 0)
+        goto release;
+    got++;
+    Py_buffer pts = bufs[0], bounds = bufs[1], nx = bufs[2], ny = bufs[3], d = bufs[4];
+    Py_ssize_t n = pts.len / (Py_ssize_t)(2 * sizeof(double));
+    Py_ssize_t planes = nx.len / (Py_ssize_t)sizeof(double);
+    Py_ssize_t room = bufs[5].len / (Py_ssize_t)sizeof(Py_ssize_t);
+    if (check_len(&pts, 2 * n, "points") || check_len(&bounds, 4, "bounds")
+        || check_len(&ny, planes, "ny") || check_len(&d, planes, "d"))
+        goto release;
+    if (corners <= 0 || planes % corners || start < 0 || room <= 0) {
+        PyErr_SetString(PyExc_ValueError, "free_points: shapes disagree");
+        goto release;
+    }
+    const double *xy = pts.buf, *box = bounds.buf;
+    const double *pnx = nx.buf, *pny = ny.buf, *pd = d.buf;
+    Py_ssize_t *out = bufs[5].buf;
+    Py_ssize_t found = 0, i = start;
+    while (i < n && found < room) {
+        double x = ox + xy[2 * i], y = oy + xy[2 * i + 1];
+        if (x >= box[0] && y >= box[1] && x <= box[2] && y <= box[3]
+            && !in_any(x, y, pnx, pny, pd, planes, corners))
+            out[found++] = i;
+        i++;
+    }
+    result = Py_BuildValue("nn", found, i);
+release:
+    for (int k = 0; k < got; k++)
+        PyBuffer_Release(&bufs[k]);
+    return result;
+}
+
+/* One side of the monotone chain over the points in order (backwards with `reverse`): each
+ * point pushed after popping every corner that does not turn left,
+ * (bx - ax)*(py - ay) - (by - ay)*(px - ax) <= 0, as blockers._half_hull works it out in
+ * Python floats. The chain's point indices go to `stack`; returns how many. */
+static Py_ssize_t
+half_hull(const double *xy, Py_ssize_t n, int reverse, Py_ssize_t *stack)
+{
+    Py_ssize_t top = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        Py_ssize_t i = reverse ? n - 1 - k : k;
+        double px = xy[2 * i], py = xy[2 * i + 1];
+        while (top >= 2) {
+            const double *a = xy + 2 * stack[top - 2], *b = xy + 2 * stack[top - 1];
+            double ax = a[0], ay = a[1], bx = b[0], by = b[1];
+            if (!((bx - ax) * (py - ay) - (by - ay) * (px - ax) <= 0))
+                break;
+            top--;
+        }
+        stack[top++] = i;
+    }
+    return top;
+}
+
+/* convex_hull(points, out) -> k: the counter-clockwise hull of `points` (sorted, distinct,
+ * at least three) as blockers._convex_hull's chains give it, the lower chain less its last
+ * point then the upper chain less its last, written to out[:k] (out as long as points). */
+static PyObject *
+convex_hull(PyObject *self, PyObject *args)
+{
+    PyObject *objs[2];
+    Py_buffer bufs[2];
+    if (!PyArg_UnpackTuple(args, "convex_hull", 2, 2, &objs[0], &objs[1]))
+        return NULL;
+    if (get(objs[0], &bufs[0], "d", 0, "points") < 0)
+        return NULL;
+    if (get(objs[1], &bufs[1], "d", 1, "out") < 0) {
+        PyBuffer_Release(&bufs[0]);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    Py_ssize_t *stack = NULL;
+    Py_ssize_t n = bufs[0].len / (Py_ssize_t)(2 * sizeof(double));
+    if (check_len(&bufs[0], 2 * n, "points") || check_len(&bufs[1], 2 * n, "out"))
+        goto done;
+    if (n < 3) {
+        PyErr_SetString(PyExc_ValueError, "convex_hull: fewer than three points");
+        goto done;
+    }
+    stack = PyMem_Malloc(2 * (size_t)n * sizeof(Py_ssize_t));
+    if (stack == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const double *xy = bufs[0].buf;
+    double *out = bufs[1].buf;
+    Py_ssize_t *lower = stack, *upper = stack + n;
+    Py_ssize_t nl = half_hull(xy, n, 0, lower), nu = half_hull(xy, n, 1, upper);
+    Py_ssize_t k = 0;
+    for (Py_ssize_t i = 0; i + 1 < nl; i++, k++) {
+        out[2 * k] = xy[2 * lower[i]];
+        out[2 * k + 1] = xy[2 * lower[i] + 1];
+    }
+    for (Py_ssize_t i = 0; i + 1 < nu && k < n; i++, k++) {
+        out[2 * k] = xy[2 * upper[i]];
+        out[2 * k + 1] = xy[2 * upper[i] + 1];
+    }
+    result = PyLong_FromSsize_t(k);
+done:
+    PyMem_Free(stack);
+    PyBuffer_Release(&bufs[0]);
+    PyBuffer_Release(&bufs[1]);
+    return result;
+}
+
+/* depth(x, y, nx, ny, d, inv, pad, corners) -> float: Blockers.depth before its max with 0:
+ * over the polygons' rows of half-planes, the largest of each row's least
+ * (((x*nx + y*ny) - d) - 1e-9)*inv + pad (numpy's sums in its order; min and max pick a value,
+ * so which order they look in cannot change it). */
+static PyObject *
+depth(PyObject *self, PyObject *args)
+{
+    double x, y;
+    Py_ssize_t corners;
+    PyObject *objs[5];
+    if (!PyArg_ParseTuple(args, "ddOOOOOn", &x, &y, &objs[0], &objs[1], &objs[2], &objs[3],
+                          &objs[4], &corners))
+        return NULL;
+    Py_buffer bufs[5];
+    int got = 0;
+    PyObject *result = NULL;
+    for (; got < 5; got++)
+        if (get(objs[got], &bufs[got], "d", 0, "depth") < 0)
+            goto release;
+    Py_ssize_t planes = bufs[0].len / (Py_ssize_t)sizeof(double);
+    for (int i = 1; i < 5; i++)
+        if (check_len(&bufs[i], planes, "depth"))
+            goto release;
+    if (corners <= 0 || planes % corners || planes == 0) {
+        PyErr_SetString(PyExc_ValueError, "depth: shapes disagree");
+        goto release;
+    }
+    const double *pnx = bufs[0].buf, *pny = bufs[1].buf, *pd = bufs[2].buf;
+    const double *inv = bufs[3].buf, *pad = bufs[4].buf;
+    double most = 0.0;
+    for (Py_ssize_t start = 0; start < planes; start += corners) {
+        double least = 0.0;
+        for (Py_ssize_t j = start; j < start + corners; j++) {
+            double side = ((x * pnx[j] + y * pny[j]) - pd[j]) - 1e-9;
+            double v = side * inv[j] + pad[j];
+            if (j == start || v < least)
+                least = v;
+        }
+        if (start == 0 || least > most)
+            most = least;
+    }
+    result = PyFloat_FromDouble(most);
+release:
+    for (int i = 0; i < got; i++)
+        PyBuffer_Release(&bufs[i]);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"crossed", crossed, METH_VARARGS,
      "crossed(a, b, p, q, out): whether each segment a -> b[i] properly crosses any edge."},
@@ -403,6 +797,19 @@ static PyMethodDef methods[] = {
      "NavGraph.straight without terrain."},
     {"inside", inside, METH_VARARGS,
      "inside(points, nx, ny, d, corners, out): whether each point is inside any polygon."},
+    {"free_points", free_points, METH_VARARGS,
+     "free_points(points, start, x, y, bounds, nx, ny, d, corners, out) -> (n, stop): the "
+     "next points, moved by (x, y), in bounds and in no polygon."},
+    {"convex_hull", convex_hull, METH_VARARGS,
+     "convex_hull(points, out) -> k: the monotone chain's hull of sorted distinct points."},
+    {"depth", depth, METH_VARARGS,
+     "depth(x, y, nx, ny, d, inv, pad, corners) -> float: the deepest polygon's least side."},
+    {"astar_want", astar_want, METH_VARARGS,
+     "astar_want(base, dist, under, h, limit, vis, cand, unknown) -> (n, k): the nodes a "
+     "step improves, and those of them not measured yet."},
+    {"astar_relax", astar_relax, METH_VARARGS,
+     "astar_relax(base, dist, h, vis, cand, n, best, under, came, u, heap): the step to each "
+     "improved node it sees."},
     {NULL, NULL, 0, NULL},
 };
 

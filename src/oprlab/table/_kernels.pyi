@@ -57,3 +57,53 @@ def straight_clear(
     ok: npt.NDArray[np.bool_],
     /,
 ) -> None: ...
+def astar_want(
+    base: float,
+    dist: npt.NDArray[np.float64] | memoryview,
+    under: npt.NDArray[np.float64] | memoryview,
+    h: npt.NDArray[np.float64] | memoryview,
+    limit: float | None,
+    vis: npt.NDArray[np.int8] | memoryview,
+    cand: npt.NDArray[np.intp] | memoryview,
+    unknown: npt.NDArray[np.intp] | memoryview,
+    /,
+) -> tuple[int, int]: ...
+def astar_relax(
+    base: float,
+    dist: npt.NDArray[np.float64] | memoryview,
+    h: npt.NDArray[np.float64] | memoryview,
+    vis: npt.NDArray[np.int8] | memoryview,
+    cand: npt.NDArray[np.intp] | memoryview,
+    n: int,
+    best: npt.NDArray[np.float64] | memoryview,
+    under: npt.NDArray[np.float64] | memoryview,
+    came: npt.NDArray[np.intp] | memoryview,
+    u: int,
+    heap: list[tuple[float, int]],
+    /,
+) -> None: ...
+def free_points(
+    points: npt.NDArray[np.float64],
+    start: int,
+    x: float,
+    y: float,
+    bounds: npt.NDArray[np.float64],
+    nx: npt.NDArray[np.float64],
+    ny: npt.NDArray[np.float64],
+    d: npt.NDArray[np.float64],
+    corners: int,
+    out: npt.NDArray[np.intp],
+    /,
+) -> tuple[int, int]: ...
+def convex_hull(points: npt.NDArray[np.float64], out: npt.NDArray[np.float64], /) -> int: ...
+def depth(
+    x: float,
+    y: float,
+    nx: npt.NDArray[np.float64],
+    ny: npt.NDArray[np.float64],
+    d: npt.NDArray[np.float64],
+    inv: npt.NDArray[np.float64],
+    pad: npt.NDArray[np.float64],
+    corners: int,
+    /,
+) -> float: ...

@@ -266,14 +266,42 @@ def crossing_params(
 def _convex_hull(points: FloatArray) -> FloatArray:
     """Counter-clockwise convex hull (Andrew's monotone chain) of the points rounded to 1e-9.
 
-    Plain Python floats: a hull has a few dozen points, where a numpy call costs more than
-    the arithmetic."""
-    flat = [round(v, 9) for v in points.ravel().tolist()]
+    The chains in plain Python floats, or in C where :mod:`oprlab.table.kernels` says so
+    (``_kernels.convex_hull``: the same turns of the same doubles): a hull has a few dozen
+    points, where a numpy call costs more than the arithmetic."""
+    flat = round9(points.ravel())
     pts = sorted(set(zip(flat[0::2], flat[1::2], strict=True)))
     if len(pts) <= 2:
         return np.array(pts, dtype=np.float64)
+    compiled = _COMPILED
+    if compiled is not None:  # the same chains, in C: the same doubles compared the same way
+        arr = np.array(pts, dtype=np.float64)
+        out = np.empty_like(arr)
+        k = compiled.convex_hull(arr, out)
+        return out[:k].copy()
     lower, upper = _half_hull(pts), _half_hull(pts[::-1])
     return np.array(lower[:-1] + upper[:-1], dtype=np.float64)
+
+
+def round9(values: FloatArray) -> list[float]:
+    """``[round(v, 9) for v in values]`` (Python's correctly rounded decimal rounding), in a
+    few numpy calls for all but the rare values it cannot be sure of.
+
+    ``t = v * 1e9`` is within half an ulp of the exact product (for ``|t| < 2**40``, under
+    1.2e-4), so where ``t`` lies more than 1e-3 from a half-integer its nearest integer ``r``
+    is the exact product's, the integer Python rounds to (ties to even only decide exact
+    halves); and ``r / 1e9``, an exact integer over an exact power of ten, is the double
+    nearest ``r`` billionths, which is what Python's rounding returns. The other values (and
+    NaNs) are rounded by Python."""
+    t = values * 1e9
+    r = np.rint(t)
+    out: list[float] = (r / 1e9).tolist()
+    sure = np.abs(np.abs(t - r) - 0.5) > 1e-3
+    sure &= np.abs(t) < 2.0**40
+    if not sure.all():
+        for i in (~sure).nonzero()[0].tolist():
+            out[i] = round(float(values[i]), 9)
+    return out
 
 
 def _half_hull(seq: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -362,7 +390,8 @@ class Blockers:
     def depth(self, point: FloatArray) -> float:
         """How far ``point`` lies inside the blocker it is deepest in (0 if in none): every
         point nearer it than this is inside that blocker by :meth:`contains`'s own test
-        (``side > 1e-9``), whose threshold is taken off before measuring."""
+        (``side > 1e-9``), whose threshold is taken off before measuring. In C where
+        :mod:`oprlab.table.kernels` says so."""
         if not self.polygons:
             return 0.0
         if self._depth is None:
@@ -372,7 +401,12 @@ class Blockers:
             inv = np.where(norm > 0, 1.0 / np.where(norm > 0, norm, 1.0), 0.0)
             self._depth = (inv, np.where(norm > 0, 0.0, np.inf))
         inv_norm, pad = self._depth
-        side = (float(point[0]) * self.nx + float(point[1]) * self.ny) - self.d - 1e-9
+        x, y = float(point[0]), float(point[1])
+        compiled = _COMPILED
+        if compiled is not None:  # the same sums in C, one call
+            deepest = compiled.depth(x, y, self.nx, self.ny, self.d, inv_norm, pad, pad.shape[1])
+            return max(0.0, deepest)
+        side = (x * self.nx + y * self.ny) - self.d - 1e-9
         inner = (side * inv_norm + pad).min(axis=1)
         return max(0.0, float(inner.max()))
 

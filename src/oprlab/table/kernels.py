@@ -4,7 +4,7 @@ The C kernel (``_kernels.c``, built by ``make install`` where a C compiler is fo
 was built and ``OPRLAB_PURE`` is not set (or empty), else numpy. Both give the same booleans:
 the C does the same float products and differences in the same order, each rounded on its
 own. The kernel pays where numpy pays per call on tiny arrays (the path search's fans: spd22
-in docs/benchmarks.md).
+in docs/benchmarks.md; A*'s step from each node it pops: :mod:`oprlab.table.search_step`).
 
 May import only the compiled module beside it; numpy.
 """
@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 _Floats = npt.NDArray[np.float64]
 _Bools = npt.NDArray[np.bool_]
+_Ints = npt.NDArray[np.intp]
 
 
 class Kernel(Protocol):
@@ -62,6 +63,65 @@ class Kernel(Protocol):
         d: _Floats,
         corners: int,
         out: _Bools,
+        /,
+    ) -> None: ...
+
+    def depth(
+        self,
+        x: float,
+        y: float,
+        nx: _Floats,
+        ny: _Floats,
+        d: _Floats,
+        inv: _Floats,
+        pad: _Floats,
+        corners: int,
+        /,
+    ) -> float: ...
+
+    def convex_hull(self, points: _Floats, out: _Floats, /) -> int: ...
+
+    def free_points(
+        self,
+        points: _Floats,
+        start: int,
+        x: float,
+        y: float,
+        bounds: _Floats,
+        nx: _Floats,
+        ny: _Floats,
+        d: _Floats,
+        corners: int,
+        out: _Ints,
+        /,
+    ) -> tuple[int, int]: ...
+
+    def astar_want(
+        self,
+        base: float,
+        dist: _Floats | memoryview,
+        under: _Floats | memoryview,
+        h: _Floats | memoryview,
+        limit: float | None,
+        vis: npt.NDArray[np.int8] | memoryview,
+        cand: _Ints | memoryview,
+        unknown: _Ints | memoryview,
+        /,
+    ) -> tuple[int, int]: ...
+
+    def astar_relax(
+        self,
+        base: float,
+        dist: _Floats | memoryview,
+        h: _Floats | memoryview,
+        vis: npt.NDArray[np.int8] | memoryview,
+        cand: _Ints | memoryview,
+        n: int,
+        best: _Floats | memoryview,
+        under: _Floats | memoryview,
+        came: _Ints | memoryview,
+        u: int,
+        heap: list[tuple[float, int]],
         /,
     ) -> None: ...
 

@@ -77,6 +77,12 @@ class NavGraph:
         self._hi_tol: FloatArray = self.hi + TOL
         self._bounds: FloatArray = np.concatenate((self._lo_tol, self._hi_tol))
 
+    @property
+    def bounds(self) -> FloatArray:
+        """Where a model centre may stand, tolerance included: least x, least y, most x, most
+        y (each inclusive)."""
+        return self._bounds
+
     def free(self, points: FloatArray, blockers: Blockers = NO_BLOCKERS) -> BoolArray:
         """Which points a model centre may pass through."""
         inside = (points >= self._lo_tol) & (points <= self._hi_tol)
@@ -103,14 +109,14 @@ class NavGraph:
         fan = a.ndim == 1
         if fan and len(blockers):
             return self._fan(a, b, blockers, static)
-        if len(blockers) and not (static and self.geom is not None):  # no terrain samples
+        if len(blockers):
             if static:
                 p, q = blockers.with_edges(self.edge_a, self.edge_b)
             else:
                 p, q = blockers.corners, blockers.ends
             whole = blockers.fan_clear(a, b, p, q)
             if whole is not None:
-                return whole
+                return self._off_terrain(a, b, whole) if static else whole
         ok: BoolArray
         if static and len(blockers):
             p, q = blockers.with_edges(self.edge_a, self.edge_b)
@@ -148,10 +154,9 @@ class NavGraph:
             p, q = blockers.with_edges(self.edge_a, self.edge_b)
         else:
             p, q = blockers.corners, blockers.ends
-        if not (static and self.geom is not None):  # no terrain to test the samples against
-            whole = blockers.fan_clear(a, b, p, q)
-            if whole is not None:
-                return whole
+        whole = blockers.fan_clear(a, b, p, q)
+        if whole is not None:
+            return self._off_terrain(a, b, whole) if static else whole
         ok: BoolArray = ~crossed_from(a, b, p, q)
         idx = ok.nonzero()[0]
         if not len(idx):
@@ -161,6 +166,24 @@ class NavGraph:
         if static and self.geom is not None:
             inside |= shapely.contains_xy(self.geom, samples[:, 0], samples[:, 1])
         ok[idx[np.logical_or.reduce(inside.reshape(-1, len(_SAMPLES)), axis=1)]] = False
+        return ok
+
+    def _off_terrain(self, a: FloatArray, b: FloatArray, ok: BoolArray) -> BoolArray:
+        """``ok`` (the kernel's answer among blockers and every edge) less the segments with a
+        sample point inside the terrain (``a`` one point: a fan). Only the segments ``ok``
+        passes are tested: each sample's test is its own, and the samples are numpy's sums as
+        :meth:`clear` makes them, so the answers are those of testing every segment."""
+        if self.geom is None:
+            return ok
+        idx = ok.nonzero()[0]
+        if not len(idx):
+            return ok
+        if a.ndim == 1:
+            samples = (a + (b[idx] - a)[:, None, :] * _SAMPLE_COL).reshape(-1, 2)
+        else:
+            samples = (a[idx, None, :] + (b - a)[idx, None, :] * _SAMPLE_COL).reshape(-1, 2)
+        inside = shapely.contains_xy(self.geom, samples[:, 0], samples[:, 1])
+        ok[idx[inside.reshape(-1, len(_SAMPLES)).any(axis=1)]] = False
         return ok
 
     def straight(

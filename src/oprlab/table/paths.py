@@ -10,7 +10,8 @@ hull inflated by the gap, searched lazily (A*) only when the static path runs in
 The navigation graph itself is :mod:`oprlab.table.navgraph` (its names are exported here too).
 
 May import ``oprlab.table.model``, ``oprlab.table.formation``, ``oprlab.table.blockers``,
-``oprlab.table.navgraph`` and ``oprlab.table.planar``; numpy.
+``oprlab.table.navgraph``, ``oprlab.table.escape``, ``oprlab.table.search_step`` and
+``oprlab.table.planar``; numpy.
 """
 
 from __future__ import annotations
@@ -26,12 +27,14 @@ import numpy.typing as npt
 
 from oprlab.memo import make_room
 from oprlab.table.blockers import NO_BLOCKERS, Blockers, crossing_params
+from oprlab.table.escape import escape
 from oprlab.table.formation import BoolArray
 from oprlab.table.model import FloatArray, Point
 from oprlab.table.navgraph import NAV_CACHE_SIZE as NAV_CACHE_SIZE
 from oprlab.table.navgraph import IntArray
 from oprlab.table.navgraph import NavGraph as NavGraph
 from oprlab.table.navgraph import nav_graph as nav_graph
+from oprlab.table.search_step import STEP
 
 # --- paths ---------------------------------------------------------------------------------
 
@@ -54,86 +57,6 @@ class Path:
 
 def as_point(a: FloatArray) -> Point:
     return (float(a[0]), float(a[1]))
-
-
-def _nearest_free(nav: NavGraph, p: FloatArray, blockers: Blockers) -> FloatArray | None:
-    """The first free point of the escape bands round ``p`` (ring by ring, outward). Rings
-    nearer ``p`` than its depth inside a blocker lie inside that blocker, so they are not
-    tested, and a band is tested a few rings at a time, nearest first: the answer is the one
-    testing every ring of a band at once gives."""
-    deep = blockers.depth(p) - _DEPTH_MARGIN
-    for band, rho in _ESCAPE:
-        if deep > 0:
-            if rho[-1] < deep:
-                continue
-            keep = rho >= deep
-            cand = p + band[keep]
-        else:
-            cand = p + band
-        for at in range(0, len(cand), _ESCAPE_CHUNK):  # in order: the first free point wins
-            part = cand[at : at + _ESCAPE_CHUNK]
-            ok = nav.free(part, blockers)
-            if ok.any():
-                got: FloatArray = part[int(np.argmax(ok))]
-                return got
-    return None
-
-
-def _escape(nav: NavGraph, p: FloatArray, blockers: Blockers) -> FloatArray | None:
-    """:func:`_nearest_free`, remembered: a contact search asks it for one model's start once
-    for each spot it tries (the quick search and the path search each step out of the same
-    blocker). Keyed on the graph and blockers (by identity; each entry holds them, so their
-    ids stay unique while it is there) and the point's bytes: all it reads. The point kept is
-    read-only."""
-    key = (id(nav), id(blockers), p.tobytes())
-    hit = _ESCAPES.get(key)
-    if hit is not None and hit[0] is nav and hit[1] is blockers:
-        return hit[2]
-    got = _nearest_free(nav, p, blockers)
-    if got is not None:
-        got = got.copy()
-        got.flags.writeable = False
-    make_room(_ESCAPES, _ESCAPES_SIZE)
-    _ESCAPES[key] = (nav, blockers, got)
-    return got
-
-
-_ESCAPES: dict[tuple[int, int, bytes], tuple[NavGraph, Blockers, FloatArray | None]] = {}
-_ESCAPES_SIZE = 256
-
-
-#: Inches a ring must lie inside a blocker's depth to be skipped (far above round-off).
-_DEPTH_MARGIN = 1e-7
-#: Escape points tested at a time (the first rings past a blocker's edge are usually free, so
-#: a smaller batch tests fewer points past the first free one for few more calls; any size
-#: finds the same point).
-_ESCAPE_CHUNK = 32
-
-
-def _escape_bands() -> list[tuple[FloatArray, FloatArray]]:
-    """Points round the origin in rings of growing radius, grouped in bands, with each
-    point's ring radius."""
-    bands = []
-    for rhos, arc in (
-        (np.arange(0.02, 0.3, 0.04), 0.05),
-        (np.arange(0.3, 1.5, 0.1), 0.1),
-        (np.arange(1.5, 4.01, 0.25), 0.2),
-        (np.arange(4.5, 12.01, 0.5), 0.4),
-    ):
-        pts = []
-        radius: list[float] = []
-        for rho in rhos:
-            k = max(16, math.ceil(2 * math.pi * rho / arc))
-            pts += [
-                (rho * math.cos(2 * math.pi * a / k), rho * math.sin(2 * math.pi * a / k))
-                for a in range(k)
-            ]
-            radius += [float(rho)] * k
-        bands.append((np.array(pts, dtype=np.float64), np.array(radius, dtype=np.float64)))
-    return bands
-
-
-_ESCAPE = _escape_bands()
 
 
 def find_path(
@@ -171,14 +94,14 @@ def find_path(
         straight = (bool(ends_s[0]), bool(ends_g[0]), bool(line[0]))
     free_s, free_g, direct = straight
     if not free_s:
-        got = _escape(nav, s, blockers)
+        got = escape(nav, s, blockers)
         if got is None:
             return Path((as_point(s0),), 0.0, 0.0, reached=bool(np.allclose(s0, g0)))
         s = got
         pre.append(s)
     reachable_goal = True
     if not free_g:
-        got = _escape(nav, g, blockers)
+        got = escape(nav, g, blockers)
         if got is None:
             reachable_goal = False
         else:
@@ -201,11 +124,23 @@ def find_path(
 
 
 def _dedupe(points: list[FloatArray]) -> list[FloatArray]:
+    """The points less each within 1e-9 of the last one kept. Most paths have none: when
+    every step between neighbours of a longer path is longer (the same hypotenuses, one numpy
+    call), all are kept, as the loop would keep them; a path of a few points is looped over
+    (fewer numpy calls)."""
+    if len(points) > _DEDUPE_LOOP:
+        arr = np.array(points)
+        if bool((np.hypot(*(arr[1:] - arr[:-1]).T) > 1e-9).all()):
+            return list(points)
     out: list[FloatArray] = []
     for p in points:
         if not out or float(np.hypot(*(p - out[-1]))) > 1e-9:
             out.append(p)
     return out
+
+
+#: Points up to which :func:`_dedupe` loops rather than testing every step at once.
+_DEDUPE_LOOP = 3
 
 
 def _graph_path(
@@ -459,49 +394,48 @@ def _graph_search(
     si, gi = n - 2, n - 1
     best = np.full(n, np.inf)
     best[si] = 0.0
+    best_g = math.inf  # best[gi], as a Python float
     came = np.full(n, -1, dtype=np.intp)
-    done = np.zeros(n, dtype=np.bool_)
+    done = bytearray(n)
     # the cost a step to each node must come under to improve it (its best less 1e-12), or
     # -inf once it is done or if it is not allowed: which nodes a step improves is then one
     # comparison (numpy's cost here is per call, not per element)
     under = np.full(n, np.inf)
     under[si] = -1e-12
-    under_fixed = under[:f]
     if allowed is not None:
-        under_fixed[~allowed] = -np.inf
+        under[:f][~allowed] = -np.inf
     h = np.hypot(*(nodes - g).T)
-    h_fixed = h[:f]
+    h_g = float(h[gi])
     gkey = g.tobytes()
     toward = sight.toward(gkey)
     heap = [(float(h[si]), si)]
+    step = STEP(f, best, under, h, came, heap)
     skey = s.tobytes()
     popped = 0
     while heap:
         _, u = heapq.heappop(heap)
         if done[u]:
             continue
-        done[u] = True
-        under[u] = -np.inf
+        done[u] = 1
+        under[u] = -math.inf
         if u == gi:
             break
         popped += 1
-        if popped == _PATIENCE and walled is not None and best[gi] == math.inf and walled():
+        if popped == _PATIENCE and walled is not None and best_g == math.inf and walled():
             break
         key: int | bytes = skey if u == si else u
         p = nodes[u]
         seen_g = toward.get(key)
-        cand = unknown = _NO_NODES
+        base = float(best[u])
+        found = 0
+        unknown = _NO_NODES
         if f:
             dist, vis = sight.line(key, p)
-            newc = best[u] + dist
-            want = newc < under_fixed
-            bound = min(float(best[gi]), upper)
+            bound = min(best_g, upper)
             if seen_g is not None and seen_g[0]:  # the goal, reached from here
-                bound = min(bound, float(best[u] + seen_g[1]))
-            if bound < math.inf:
-                want &= newc + h_fixed <= bound + _POP_MARGIN
-            cand = want.nonzero()[0]
-            unknown = cand[vis[cand] < 0]
+                bound = min(bound, base + seen_g[1])
+            unknown = step.want(base, dist, vis, bound + _POP_MARGIN if bound < math.inf else None)
+            found = step.found
         if seen_g is None or len(unknown):
             got = sight.measure(key, p, unknown, blockers, g if seen_g is None else None)
             if seen_g is None:
@@ -512,18 +446,13 @@ def _graph_search(
                     cost_g = float(nav.cost(p[None, :], g[None, :])[0]) if climbs else float(h[u])
                 seen_g = toward[key] = (ok_g, cost_g)
         if seen_g[0]:
-            c = best[u] + seen_g[1]
-            if c < best[gi] - 1e-12:
-                best[gi] = c
+            c = base + seen_g[1]
+            if c < best_g - 1e-12:
+                best_g = best[gi] = c
                 came[gi] = u
-                heapq.heappush(heap, (float(c + h[gi]), int(gi)))
-        if len(cand):
-            for j in cand[vis[cand] == 1].tolist():
-                c = newc[j]
-                best[j] = c
-                under[j] = c - 1e-12
-                came[j] = u
-                heapq.heappush(heap, (float(c + h[j]), j))
+                heapq.heappush(heap, (c + h_g, gi))
+        if found:
+            step.relax(base, dist, vis, u)
     if np.isfinite(best[gi]):
         end = gi
         found = True
@@ -565,6 +494,8 @@ class _Sight:
         #: (1 yes, 0 no, -1 not measured yet)
         self.lines: dict[int | bytes, tuple[FloatArray, npt.NDArray[np.int8]]] = {}
         self.starts: list[bytes] = []
+        #: a line's "not measured yet" row, copied for each new line (a copy is one call)
+        self._unmeasured = np.full(len(self.nodes), -1, dtype=np.int8)
         self.goals: dict[bytes, dict[int | bytes, tuple[bool, float]]] = {}
 
     def toward(self, gkey: bytes) -> dict[int | bytes, tuple[bool, float]]:
@@ -580,9 +511,8 @@ class _Sight:
         it saw it) and what is known of which it sees."""
         hit = self.lines.get(key)
         if hit is None:
-            f = len(self.nodes)
             dist = self.nav.cost(p, self.nodes)
-            vis = np.full(f, -1, dtype=np.int8)
+            vis = self._unmeasured.copy()
             if isinstance(key, bytes):
                 if len(self.starts) >= _ENDS_SIZE:
                     self.lines.pop(self.starts.pop(0), None)
@@ -682,7 +612,7 @@ def reaches_within(
     if not free_g:
         return False
     if not free_s:
-        out = _escape(nav, start, blockers)
+        out = escape(nav, start, blockers)
         if out is None:
             return False
         within -= float(np.hypot(*(out - start)))
@@ -741,7 +671,7 @@ def none_within(
     free = nav.free(np.concatenate((start[None, :], goals)), blockers)
     budget = within + _NONE_MARGIN
     if not free[0]:
-        out = _escape(nav, start, blockers)
+        out = escape(nav, start, blockers)
         if out is None:
             return False  # a start on its goal is reached without a way: not shown
         budget -= float(np.hypot(*(out - start)))
@@ -750,7 +680,7 @@ def none_within(
     steps: list[float] = []
     for g, ok in zip(goals, free[1:].tolist(), strict=True):
         if not ok:
-            got = _escape(nav, g, blockers)
+            got = escape(nav, g, blockers)
             if got is None:
                 continue  # never reached
             steps.append(float(np.hypot(*(got - g))))
