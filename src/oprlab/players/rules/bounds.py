@@ -31,6 +31,7 @@ from oprlab.players.rules.view import (
     ADVANCE,
     CHARGE,
     HOLD,
+    MAX_OF,
     RUSH,
     FloatArray,
     Point,
@@ -41,7 +42,7 @@ from oprlab.players.rules.view import (
 from oprlab.rules.gff.attack import LONG_RANGE
 
 #: A unit's part of its move rows (:meth:`Bounds._unit_row`).
-_UnitRow = tuple[Point, float, list[float], list[float], float, bool]
+_UnitRow = tuple[Point, float, list[float], list[float], float, bool, float]
 
 
 class Bounds(Scoring):
@@ -66,14 +67,15 @@ class Bounds(Scoring):
         strike back (which only lowers them), then with it for those still in the running.
         """
         view = self._read(state)
-        self._prefetch(state, view, actions)
+        listing = _Listing(state, actions)
+        self._prefetch(state, view, actions, listing)
         exact: dict[int, tuple[float, tuple[int, ...]]] = {}
         loose: dict[int, tuple[float, tuple[int, ...]]] = {}  # charges not yet tested
         ceiling: dict[int, float] = {}  # moves' and charges' bounds, by index
         firm: set[int] = set()  # the charges whose ceiling counts the strike back
         walks: list[_Walks] = []  # the moves' rows, once a decision
         while True:
-            i = self._first_best(state, actions, exact, loose, ceiling, firm, walks)
+            i = self._first_best(state, actions, listing, exact, loose, ceiling, firm, walks)
             if i not in loose:
                 break
             bound = loose.pop(i)  # the winner counted with a bound: test it
@@ -88,6 +90,7 @@ class Bounds(Scoring):
         self,
         state: GameState,
         actions: Sequence[Action],
+        listing: _Listing,
         exact: dict[int, tuple[float, tuple[int, ...]]],
         loose: dict[int, tuple[float, tuple[int, ...]]],
         ceiling: dict[int, float],
@@ -104,9 +107,7 @@ class Bounds(Scoring):
         (:meth:`_tighten`), in one call, and those are ranked again. A rough ceiling is a
         bound too, so the moves scored are fewer or others, never the choice."""
         best: tuple[float, tuple[int, ...]] | None = None
-        held: list[int] = []
-        walks: list[int] = []  # Rush and Advance
-        charges: list[int] = []
+        walks, charges, held = listing.walks, listing.charges, listing.held
 
         def key_of(i: int, a: Action) -> tuple[float, tuple[int, ...]]:
             found = exact.get(i) or loose.get(i)
@@ -119,18 +120,8 @@ class Bounds(Scoring):
                 found = exact[i] = (self.score(state, a), _tiebreak(a))
             return found
 
-        for i, a in enumerate(actions):
-            kind = a.kind
-            if kind is RUSH or kind is ADVANCE:  # the most listed: asked first
-                walks.append(i)  # bounded first: most cannot be the best
-                continue
-            if kind is CHARGE:
-                charges.append(i)  # likewise
-                continue
-            if kind is HOLD and unit_facts(state.units[a.unit].unit)[2]:
-                held.append(i)
-                continue
-            key = key_of(i, a)
+        for i in listing.rest:  # in the listing's order
+            key = key_of(i, actions[i])
             if best is None or key > best:
                 best = key
         # the highest bounds first, so that the best score rises early and skips the rest
@@ -191,13 +182,15 @@ class Bounds(Scoring):
         known = {**exact, **loose}
         return max(sorted(known), key=lambda i: known[i])
 
-    def _prefetch(self, state: GameState, view: View, actions: Sequence[Action]) -> None:
+    def _prefetch(
+        self, state: GameState, view: View, actions: Sequence[Action], listing: _Listing
+    ) -> None:
         """Measure the points the actions other than moves are scored from (a charge's from
         where it arrives and where it falls short) to every enemy, in one call."""
         points: list[Point] = [o.position for o in state.objectives]
-        for a in actions:
-            # moves: most are never scored (their bound is below the best), so their ends are
-            # measured one by one when they are
+        # moves: most are never scored (their bound is below the best), so their ends are
+        # measured one by one when they are
+        for a in map(actions.__getitem__, listing.others):
             if a.kind is HOLD:
                 us = state.units[a.unit]
                 if us.placement is not None:
@@ -253,7 +246,7 @@ class Bounds(Scoring):
         # worth and projected gain (a decision's few rows cost more to convert than to use,
         # so one array and one gather rather than one of each a column)
         m = len(state.objectives)
-        columns = [(*r[0], r[1], r[2], r[5], *r[3], *r[4]) for r in rows]
+        columns = [(*r[0], r[1], r[2], r[5], r[6], *r[3], *r[4]) for r in rows]
         table = np.array(columns, dtype=np.float64)[pick]
         here, allowance = table[:, 0:2], table[:, 2]
         # the goals as one run of floats: half the cost of converting a list of pairs
@@ -262,24 +255,25 @@ class Bounds(Scoring):
         # step_toward for every move: the goal when within the allowance, else the allowance
         delta = to - here
         d = np.hypot(delta[:, 0], delta[:, 1])
-        f = np.divide(allowance, d, out=np.ones_like(d), where=d > allowance)
+        f = np.divide(allowance, d, out=np.ones(len(d)), where=d > allowance)
         ends = np.where((d <= allowance)[:, None], to, here + delta * f[:, None])
         fixed = table[:, 3]  # shot, -5
         units = [state.units[u] for u, _ in keys]
         gains = swing = None
         markers = view.points()
         if len(markers):
-            full, swings, reach = table[:, 5 : 5 + m], table[:, 5 + m :], table[:, 4]
+            full, swings, reach = table[:, 6 : 6 + m], table[:, 6 + m :], table[:, 4]
             gaps = np.hypot(
                 ends[:, 0, None] - markers[None, :, 0], ends[:, 1, None] - markers[None, :, 1]
             )
             beyond = np.maximum(gaps - OBJECTIVE_RANGE + 0.5, 0.0)
-            ranked = -np.sort(-(full / (1.0 + beyond / 4.0)), axis=1)
-            gains = ranked[:, 0] + 0.25 * ranked[:, 1:].sum(axis=1)
+            worth = full / (1.0 + beyond / 4.0)
+            # the best in full, the others a quarter: ``_gains``' sum to round-off, no sort
+            gains = 0.75 * MAX_OF(worth, axis=1) + 0.25 * _SUM(worth, axis=1)
             near = gaps - reach[:, None] <= OBJECTIVE_RANGE + 1e-3
-            swing = (swings * near).sum(axis=1)
+            swing = _SUM(swings * near, axis=1)
         # a melee unit's bonus near enemies is at most 15, a wary unit's danger at least 0
-        top = np.array([self.role(u.unit) is MELEE for u in units], dtype=np.float64)[pick]
+        top = table[:, 5]
         walks = _Walks(units, pick, ends, fixed, gains, swing)
         walks.rough = _summed(fixed, 15.0 * top, gains, swing).tolist()
         return walks
@@ -301,7 +295,7 @@ class Bounds(Scoring):
         """What every row of :meth:`_move_row` for ``us`` shares: its centroid, the projected
         markers with it near none (weighted), each marker's worth, each marker's projected
         gain if reached (at most), its reach from its centroid, whether a marker's count rises
-        with it near."""
+        with it near, 1.0 for a melee unit (else 0.0)."""
         here = view.centroid(us)
         weight = self._projection_weight(state)
         base, swing = self._swing(state, view, us)
@@ -314,15 +308,17 @@ class Bounds(Scoring):
                     j += 1
         worth = [full for _, full in self._worth(state, view, us, None)]
         rises = any(change > 0 for _, _, change in swing)
-        return here, weight * base, worth, gains, view.reach(us, here), rises
+        melee = 1.0 if self.role(us.unit) is MELEE else 0.0
+        return here, weight * base, worth, gains, view.reach(us, here), rises, melee
 
     def _move_row(
         self, state: GameState, view: View, us: UnitState, move: Kind, common: _UnitRow
-    ) -> tuple[Point, float, float, list[float], list[float], float]:
+    ) -> tuple[Point, float, float, list[float], list[float], float, float]:
         """What :meth:`_move_bounds` needs of one unit and kind of move: its centroid, the
         allowance, the terms that do not depend on the end, each marker's worth, each marker's
-        projected gain if reached (at most), the unit's reach from its centroid."""
-        here, projected, worth, gains, reach, rises = common
+        projected gain if reached (at most), the unit's reach from its centroid, whether it
+        is a melee unit (1.0)."""
+        here, projected, worth, gains, reach, rises, melee = common
         allowance = move_allowance(state, us.unit, move)
         fixed = 0.0
         if move is ADVANCE:
@@ -333,7 +329,7 @@ class Bounds(Scoring):
             if not (seizes and rises):
                 fixed -= self.style.rush_cost
         fixed += projected
-        return here, allowance, fixed, worth, gains, reach
+        return here, allowance, fixed, worth, gains, reach, melee
 
     def _standing_bounds(
         self,
@@ -510,6 +506,30 @@ class Bounds(Scoring):
         )
 
 
+class _Listing:
+    """A decision's actions by kind, by index, read once however often the choice is made
+    again: ``walks`` (Rush and Advance, the most listed), and the ``others`` in the listing's
+    order, of which ``charges``, ``held`` (Holds of units with a ranged weapon: bounded
+    first) and the ``rest`` (scored first)."""
+
+    def __init__(self, state: GameState, actions: Sequence[Action]) -> None:
+        kinds = list(map(_KIND, actions))  # read in C
+        self.walks = [i for i, k in enumerate(kinds) if k is RUSH or k is ADVANCE]
+        self.others = [i for i, k in enumerate(kinds) if k is not RUSH and k is not ADVANCE]
+        self.charges: list[int] = []
+        self.held: list[int] = []
+        self.rest: list[int] = []
+        units = state.units
+        for i in self.others:
+            kind = kinds[i]
+            if kind is CHARGE:
+                self.charges.append(i)
+            elif kind is HOLD and unit_facts(units[actions[i].unit].unit)[2]:
+                self.held.append(i)
+            else:
+                self.rest.append(i)
+
+
 class _Walks:
     """A decision's Rush and Advance rows (:meth:`Bounds._rough_bounds`): each move's unit (an
     index into ``units``), end and the terms of its bound, and its rough bound (the standing
@@ -548,6 +568,9 @@ def _summed(
 #: Inches an end must lie inside a fighter's reach for the bound to count its danger: far
 #: above the round-off between the vectorised ends and the score's own.
 _GAP_MARGIN = 1e-6
+
+#: ``a.sum(axis=...)`` as the ufunc call numpy's ``_methods`` makes of it.
+_SUM = np.add.reduce
 
 #: Each kind's tiebreak, worked out once.
 _TIEBREAKS = {k: (-ord(k.value[0]),) for k in Kind}

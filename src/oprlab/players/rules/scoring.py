@@ -33,6 +33,7 @@ from oprlab.players.rules.view import (
     CHARGE,
     HOLD,
     IDLE,
+    MIN_OF,
     Point,
     View,
     held,
@@ -673,5 +674,5 @@ def _models_near(view: View, us: UnitState, end: Point, points: Sequence[Point])
     ox = np.array([p[0] for p in points], dtype=np.float64)[:, None]
     oy = np.array([p[1] for p in points], dtype=np.float64)[:, None]
     d = np.hypot(xs[None, :] - ox, ys[None, :] - oy)
-    close: list[bool] = ((d - radii[None, :]).min(axis=1) <= OBJECTIVE_RANGE).tolist()
+    close: list[bool] = (MIN_OF(d - radii[None, :], axis=1) <= OBJECTIVE_RANGE).tolist()
     return close
