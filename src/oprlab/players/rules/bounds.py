@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections.abc import Sequence
-from itertools import chain
-from operator import attrgetter
+from itertools import chain, compress
+from operator import attrgetter, itemgetter, not_
 
 import numpy as np
 import numpy.typing as npt
@@ -257,7 +257,8 @@ class Bounds(Scoring):
         # step_toward for every move: the goal when within the allowance, else the allowance
         delta = to - here
         d = np.hypot(delta[:, 0], delta[:, 1])
-        f = np.divide(allowance, d, out=np.ones(len(d)), where=d > allowance)
+        # (within the allowance, ``f`` keeps the gap, a number ``where`` then leaves unused)
+        f = np.divide(allowance, d, out=d.copy(), where=d > allowance)
         ends = np.where((d <= allowance)[:, None], to, here + delta * f[:, None])
         fixed = table[:, 3]  # shot, -5
         units = [state.units[u] for u, _ in keys]
@@ -303,12 +304,14 @@ class Bounds(Scoring):
         base, swing = self._swing(state, view, us)
         gains = [0.0] * len(state.objectives)
         if swing and not us.shaken and us.arrived != state.round:
-            j = 0  # swing lists the markers whose count changes, in the markers' order
-            for k, o in enumerate(state.objectives):
-                if j < len(swing) and swing[j][:2] == o.position:
-                    gains[k] = weight * max(0, swing[j][2])
-                    j += 1
-        worth = [full for _, full in self._worth(state, view, us, None)]
+            j, n = 0, len(swing)  # swing lists the markers whose count changes, in their order
+            for k, (px, py) in enumerate(view.objectives):
+                if j < n:
+                    x, y, change = swing[j]
+                    if x == px and y == py:
+                        gains[k] = weight * max(0, change)
+                        j += 1
+        worth = list(map(_FULL, self._worth(state, view, us, None)))
         rises = any(change > 0 for _, _, change in swing)
         melee = 1.0 if self.role(us.unit) is MELEE else 0.0
         return here, weight * base, worth, gains, view.reach(us, here), rises, melee
@@ -518,9 +521,10 @@ class _Listing:
     first) and the ``rest`` (scored first)."""
 
     def __init__(self, state: GameState, actions: Sequence[Action]) -> None:
-        kinds = list(map(_KIND, actions))  # read in C
-        self.walks = [i for i, k in enumerate(kinds) if k is RUSH or k is ADVANCE]
-        self.others = [i for i, k in enumerate(kinds) if k is not RUSH and k is not ADVANCE]
+        kinds = list(map(_KIND, actions))  # read in C, and so are the walks picked out
+        walking = list(map(_WALKS.__contains__, kinds))
+        self.walks = list(compress(range(len(kinds)), walking))
+        self.others = list(compress(range(len(kinds)), map(not_, walking)))
         self.charges: list[int] = []
         self.held: list[int] = []
         self.rest: list[int] = []
@@ -587,6 +591,10 @@ def _tiebreak(a: Action) -> tuple[int, ...]:
 
 #: A move's goal (every Rush and Advance has one), read in C (``map``) for every move.
 _GOAL = attrgetter("to")
+#: The kinds of move bounded together (:meth:`Bounds._rough_bounds`).
+_WALKS = frozenset((RUSH, ADVANCE))
+#: A marker's worth in a :meth:`Needs._worth` pair, read in C.
+_FULL = itemgetter(1)
 #: An action's kind, read in C (``map``) for every move.
 _KIND = attrgetter("kind")
 #: A move's unit and kind, read in C (``map``) for every move.
