@@ -29,7 +29,6 @@ from oprlab.players.rules.estimates import (
 from oprlab.players.rules.scoring import SHORT_CHARGE, Scoring
 from oprlab.players.rules.view import (
     ADVANCE,
-    ANY_OF,
     CHARGE,
     HOLD,
     MAX_OF,
@@ -128,7 +127,7 @@ class Bounds(Scoring):
                 best = key
         # the highest bounds first, so that the best score rises early and skips the rest
         if not walks_of:  # once a decision, however often the choice is made again
-            rough = self._rough_bounds(state, [actions[i] for i in walks])
+            rough = self._rough_bounds(state, list(map(actions.__getitem__, walks)))
             rough.rows = dict(zip(walks, range(len(walks)), strict=True))
             ceiling.update(zip(walks, rough.rough, strict=True))
             walks_of.append(rough)
@@ -377,16 +376,16 @@ class Bounds(Scoring):
                 out[moves[melee]] = 15.0
                 continue
             low = enemies.gaps_from(at[:, 0], at[:, 1])
-            if ANY_OF(melee):
+            if np.count_nonzero(melee):
                 out[moves[melee]] = 15.0 / (1.0 + MIN_OF(low[melee], axis=1) / 6.0)
             threats = self._threats(state, view, side)
             careful = wary_row[row]
-            if not threats or not ANY_OF(careful):
+            if not threats or not np.count_nonzero(careful):
                 continue
             ks = np.array([k for k, _, _ in threats], dtype=np.intp)
             reach = np.array([r for _, _, r in threats], dtype=np.float64)
             inside = (low[:, ks] < reach[None, :] - _GAP_MARGIN) & careful[:, None]
-            if not ANY_OF(inside, axis=None):
+            if not np.count_nonzero(inside):
                 continue
             # each unit's danger from each fighter, worked out once for all its moves
             pairs = np.zeros((len(units), len(threats)), dtype=np.bool_)
