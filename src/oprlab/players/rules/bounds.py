@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections.abc import Sequence
-from itertools import chain
-from operator import attrgetter
+from itertools import chain, compress
+from operator import attrgetter, itemgetter, not_
 
 import numpy as np
 import numpy.typing as npt
@@ -31,6 +31,8 @@ from oprlab.players.rules.view import (
     ADVANCE,
     CHARGE,
     HOLD,
+    MAX_OF,
+    MIN_OF,
     RUSH,
     FloatArray,
     Point,
@@ -41,7 +43,7 @@ from oprlab.players.rules.view import (
 from oprlab.rules.gff.attack import LONG_RANGE
 
 #: A unit's part of its move rows (:meth:`Bounds._unit_row`).
-_UnitRow = tuple[Point, float, list[float], list[float], float, bool]
+_UnitRow = tuple[Point, float, list[float], list[float], float, bool, float]
 
 
 class Bounds(Scoring):
@@ -66,14 +68,15 @@ class Bounds(Scoring):
         strike back (which only lowers them), then with it for those still in the running.
         """
         view = self._read(state)
-        self._prefetch(state, view, actions)
+        listing = _Listing(state, actions)
+        self._prefetch(state, view, actions, listing)
         exact: dict[int, tuple[float, tuple[int, ...]]] = {}
         loose: dict[int, tuple[float, tuple[int, ...]]] = {}  # charges not yet tested
         ceiling: dict[int, float] = {}  # moves' and charges' bounds, by index
         firm: set[int] = set()  # the charges whose ceiling counts the strike back
         walks: list[_Walks] = []  # the moves' rows, once a decision
         while True:
-            i = self._first_best(state, actions, exact, loose, ceiling, firm, walks)
+            i = self._first_best(state, actions, listing, exact, loose, ceiling, firm, walks)
             if i not in loose:
                 break
             bound = loose.pop(i)  # the winner counted with a bound: test it
@@ -88,6 +91,7 @@ class Bounds(Scoring):
         self,
         state: GameState,
         actions: Sequence[Action],
+        listing: _Listing,
         exact: dict[int, tuple[float, tuple[int, ...]]],
         loose: dict[int, tuple[float, tuple[int, ...]]],
         ceiling: dict[int, float],
@@ -104,9 +108,7 @@ class Bounds(Scoring):
         (:meth:`_tighten`), in one call, and those are ranked again. A rough ceiling is a
         bound too, so the moves scored are fewer or others, never the choice."""
         best: tuple[float, tuple[int, ...]] | None = None
-        held: list[int] = []
-        walks: list[int] = []  # Rush and Advance
-        charges: list[int] = []
+        walks, charges, held = listing.walks, listing.charges, listing.held
 
         def key_of(i: int, a: Action) -> tuple[float, tuple[int, ...]]:
             found = exact.get(i) or loose.get(i)
@@ -119,23 +121,13 @@ class Bounds(Scoring):
                 found = exact[i] = (self.score(state, a), _tiebreak(a))
             return found
 
-        for i, a in enumerate(actions):
-            kind = a.kind
-            if kind is RUSH or kind is ADVANCE:  # the most listed: asked first
-                walks.append(i)  # bounded first: most cannot be the best
-                continue
-            if kind is CHARGE:
-                charges.append(i)  # likewise
-                continue
-            if kind is HOLD and unit_facts(state.units[a.unit].unit)[2]:
-                held.append(i)
-                continue
-            key = key_of(i, a)
+        for i in listing.rest:  # in the listing's order
+            key = key_of(i, actions[i])
             if best is None or key > best:
                 best = key
         # the highest bounds first, so that the best score rises early and skips the rest
         if not walks_of:  # once a decision, however often the choice is made again
-            rough = self._rough_bounds(state, [actions[i] for i in walks])
+            rough = self._rough_bounds(state, list(map(actions.__getitem__, walks)))
             rough.rows = dict(zip(walks, range(len(walks)), strict=True))
             ceiling.update(zip(walks, rough.rough, strict=True))
             walks_of.append(rough)
@@ -191,13 +183,15 @@ class Bounds(Scoring):
         known = {**exact, **loose}
         return max(sorted(known), key=lambda i: known[i])
 
-    def _prefetch(self, state: GameState, view: View, actions: Sequence[Action]) -> None:
+    def _prefetch(
+        self, state: GameState, view: View, actions: Sequence[Action], listing: _Listing
+    ) -> None:
         """Measure the points the actions other than moves are scored from (a charge's from
         where it arrives and where it falls short) to every enemy, in one call."""
         points: list[Point] = [o.position for o in state.objectives]
-        for a in actions:
-            # moves: most are never scored (their bound is below the best), so their ends are
-            # measured one by one when they are
+        # moves: most are never scored (their bound is below the best), so their ends are
+        # measured one by one when they are
+        for a in map(actions.__getitem__, listing.others):
             if a.kind is HOLD:
                 us = state.units[a.unit]
                 if us.placement is not None:
@@ -253,7 +247,7 @@ class Bounds(Scoring):
         # worth and projected gain (a decision's few rows cost more to convert than to use,
         # so one array and one gather rather than one of each a column)
         m = len(state.objectives)
-        columns = [(*r[0], r[1], r[2], r[5], *r[3], *r[4]) for r in rows]
+        columns = [(*r[0], r[1], r[2], r[5], r[6], *r[3], *r[4]) for r in rows]
         table = np.array(columns, dtype=np.float64)[pick]
         here, allowance = table[:, 0:2], table[:, 2]
         # the goals as one run of floats: half the cost of converting a list of pairs
@@ -262,24 +256,26 @@ class Bounds(Scoring):
         # step_toward for every move: the goal when within the allowance, else the allowance
         delta = to - here
         d = np.hypot(delta[:, 0], delta[:, 1])
-        f = np.divide(allowance, d, out=np.ones_like(d), where=d > allowance)
+        # (within the allowance, ``f`` keeps the gap, a number ``where`` then leaves unused)
+        f = np.divide(allowance, d, out=d.copy(), where=d > allowance)
         ends = np.where((d <= allowance)[:, None], to, here + delta * f[:, None])
         fixed = table[:, 3]  # shot, -5
         units = [state.units[u] for u, _ in keys]
         gains = swing = None
         markers = view.points()
         if len(markers):
-            full, swings, reach = table[:, 5 : 5 + m], table[:, 5 + m :], table[:, 4]
+            full, swings, reach = table[:, 6 : 6 + m], table[:, 6 + m :], table[:, 4]
             gaps = np.hypot(
                 ends[:, 0, None] - markers[None, :, 0], ends[:, 1, None] - markers[None, :, 1]
             )
             beyond = np.maximum(gaps - OBJECTIVE_RANGE + 0.5, 0.0)
-            ranked = -np.sort(-(full / (1.0 + beyond / 4.0)), axis=1)
-            gains = ranked[:, 0] + 0.25 * ranked[:, 1:].sum(axis=1)
+            worth = full / (1.0 + beyond / 4.0)
+            # the best in full, the others a quarter: ``_gains``' sum to round-off, no sort
+            gains = 0.75 * MAX_OF(worth, axis=1) + 0.25 * _SUM(worth, axis=1)
             near = gaps - reach[:, None] <= OBJECTIVE_RANGE + 1e-3
-            swing = (swings * near).sum(axis=1)
+            swing = _SUM(swings * near, axis=1)
         # a melee unit's bonus near enemies is at most 15, a wary unit's danger at least 0
-        top = np.array([self.role(u.unit) is MELEE for u in units], dtype=np.float64)[pick]
+        top = table[:, 5]
         walks = _Walks(units, pick, ends, fixed, gains, swing)
         walks.rough = _summed(fixed, 15.0 * top, gains, swing).tolist()
         return walks
@@ -301,28 +297,32 @@ class Bounds(Scoring):
         """What every row of :meth:`_move_row` for ``us`` shares: its centroid, the projected
         markers with it near none (weighted), each marker's worth, each marker's projected
         gain if reached (at most), its reach from its centroid, whether a marker's count rises
-        with it near."""
+        with it near, 1.0 for a melee unit (else 0.0)."""
         here = view.centroid(us)
         weight = self._projection_weight(state)
         base, swing = self._swing(state, view, us)
         gains = [0.0] * len(state.objectives)
         if swing and not us.shaken and us.arrived != state.round:
-            j = 0  # swing lists the markers whose count changes, in the markers' order
-            for k, o in enumerate(state.objectives):
-                if j < len(swing) and swing[j][:2] == o.position:
-                    gains[k] = weight * max(0, swing[j][2])
-                    j += 1
-        worth = [full for _, full in self._worth(state, view, us, None)]
+            j, n = 0, len(swing)  # swing lists the markers whose count changes, in their order
+            for k, (px, py) in enumerate(view.objectives):
+                if j < n:
+                    x, y, change = swing[j]
+                    if x == px and y == py:
+                        gains[k] = weight * max(0, change)
+                        j += 1
+        worth = list(map(_FULL, self._worth(state, view, us, None)))
         rises = any(change > 0 for _, _, change in swing)
-        return here, weight * base, worth, gains, view.reach(us, here), rises
+        melee = 1.0 if self.role(us.unit) is MELEE else 0.0
+        return here, weight * base, worth, gains, view.reach(us, here), rises, melee
 
     def _move_row(
         self, state: GameState, view: View, us: UnitState, move: Kind, common: _UnitRow
-    ) -> tuple[Point, float, float, list[float], list[float], float]:
+    ) -> tuple[Point, float, float, list[float], list[float], float, float]:
         """What :meth:`_move_bounds` needs of one unit and kind of move: its centroid, the
         allowance, the terms that do not depend on the end, each marker's worth, each marker's
-        projected gain if reached (at most), the unit's reach from its centroid."""
-        here, projected, worth, gains, reach, rises = common
+        projected gain if reached (at most), the unit's reach from its centroid, whether it
+        is a melee unit (1.0)."""
+        here, projected, worth, gains, reach, rises, melee = common
         allowance = move_allowance(state, us.unit, move)
         fixed = 0.0
         if move is ADVANCE:
@@ -333,7 +333,7 @@ class Bounds(Scoring):
             if not (seizes and rises):
                 fixed -= self.style.rush_cost
         fixed += projected
-        return here, allowance, fixed, worth, gains, reach
+        return here, allowance, fixed, worth, gains, reach, melee
 
     def _standing_bounds(
         self,
@@ -360,29 +360,32 @@ class Bounds(Scoring):
         wary_row = np.array(
             [k is not MELEE if weak else k is SHOOTING for k in kinds], dtype=np.bool_
         )
-        sides = np.array([u.side for u in units], dtype=np.intp)
-        for side in sorted({u.side for u in units}):
-            moves = (sides[pick] == side).nonzero()[0]
+        present = sorted({u.side for u in units})
+        for side in present:
+            if len(present) == 1:  # a decision's units are one side's: every move, as listed
+                moves, row, at = np.arange(len(pick)), pick, ends
+            else:
+                sides = np.array([u.side for u in units], dtype=np.intp)
+                moves = (sides[pick] == side).nonzero()[0]
+                row, at = pick[moves], ends[moves]
             enemies = view.enemies(side)
             if not enemies.units:
                 continue  # no enemy: no bonus, no threat
-            row = pick[moves]
             melee = melee_row[row]
             if not enemies.whole:  # an enemy without models: as before, the bonus at most 15
                 out[moves[melee]] = 15.0
                 continue
-            at = ends[moves]
             low = enemies.gaps_from(at[:, 0], at[:, 1])
-            if melee.any():
-                out[moves[melee]] = 15.0 / (1.0 + low[melee].min(axis=1) / 6.0)
+            if np.count_nonzero(melee):
+                out[moves[melee]] = 15.0 / (1.0 + MIN_OF(low[melee], axis=1) / 6.0)
             threats = self._threats(state, view, side)
             careful = wary_row[row]
-            if not threats or not careful.any():
+            if not threats or not np.count_nonzero(careful):
                 continue
             ks = np.array([k for k, _, _ in threats], dtype=np.intp)
             reach = np.array([r for _, _, r in threats], dtype=np.float64)
             inside = (low[:, ks] < reach[None, :] - _GAP_MARGIN) & careful[:, None]
-            if not inside.any():
+            if not np.count_nonzero(inside):
                 continue
             # each unit's danger from each fighter, worked out once for all its moves
             pairs = np.zeros((len(units), len(threats)), dtype=np.bool_)
@@ -394,7 +397,7 @@ class Bounds(Scoring):
             for r, k in zip(rs.tolist(), ks.tolist(), strict=True):  # Python ints: no scalars
                 e = threats[k][1]
                 lost[r, k] = danger * self._melee_damage(view, e, units[r], charging=True)
-            out[moves] -= (inside * lost[row]).sum(axis=1)
+            out[moves] -= _SUM(inside * lost[row], axis=1)
         return out
 
     def _shot_bound(
@@ -477,26 +480,26 @@ class Bounds(Scoring):
         at, end = ends
         worth = self._worth(state, view, us, None)
         melee = self.role(us.unit) is MELEE
-        enemies = view.enemies(us.side)
-
-        def place(point: Point) -> float:
-            value = self._gains(worth, point)
-            if melee:
-                dists = enemies.gaps(point)
-                if dists:
-                    value += 15.0 / (1.0 + min(dists) / 6.0)
-            return value
-
+        # the markers' gains where it arrives and where it falls short, and a melee unit's
+        # bonus near enemies at each (no closure: a function made a call cost a tenth of it)
+        there, short = self._gains(worth, at), self._gains(worth, end)
+        if melee:
+            enemies = view.enemies(us.side)
+            near_at, near_end = enemies.gaps(at), enemies.gaps(end)
+            if near_at:
+                there += 15.0 / (1.0 + min(near_at) / 6.0)
+            if near_end:
+                short += 15.0 / (1.0 + min(near_end) / 6.0)
         projected = self._projected(state, us, end)
         dealt = self._melee_damage(view, us, target, charging=True)
         back = 0.0
         if target.models > 0 and strike_back:
             back = self.style.strike_back * self._melee_damage(view, target, us, charging=False)
         bonus = self.style.charge_bonus if melee else 0.0
-        arrives = dealt - back + bonus + place(at) + projected
+        arrives = dealt - back + bonus + there + projected
         if a.benny:
             arrives += self._benny(state, us, arrives)
-        short = place(end) + projected - SHORT_CHARGE
+        short = short + projected - SHORT_CHARGE  # summed as the score sums it
         return max(arrives, short) + 1e-6
 
     def _hold_bound(self, state: GameState, a: Action) -> float:
@@ -508,6 +511,31 @@ class Bounds(Scoring):
             + self._best_shot_from(state, us, here)
             + self._projected(state, us, here)
         )
+
+
+class _Listing:
+    """A decision's actions by kind, by index, read once however often the choice is made
+    again: ``walks`` (Rush and Advance, the most listed), and the ``others`` in the listing's
+    order, of which ``charges``, ``held`` (Holds of units with a ranged weapon: bounded
+    first) and the ``rest`` (scored first)."""
+
+    def __init__(self, state: GameState, actions: Sequence[Action]) -> None:
+        kinds = list(map(_KIND, actions))  # read in C, and so are the walks picked out
+        walking = list(map(_WALKS.__contains__, kinds))
+        self.walks = list(compress(range(len(kinds)), walking))
+        self.others = list(compress(range(len(kinds)), map(not_, walking)))
+        self.charges: list[int] = []
+        self.held: list[int] = []
+        self.rest: list[int] = []
+        units = state.units
+        for i in self.others:
+            kind = kinds[i]
+            if kind is CHARGE:
+                self.charges.append(i)
+            elif kind is HOLD and unit_facts(units[actions[i].unit].unit)[2]:
+                self.held.append(i)
+            else:
+                self.rest.append(i)
 
 
 class _Walks:
@@ -549,6 +577,9 @@ def _summed(
 #: above the round-off between the vectorised ends and the score's own.
 _GAP_MARGIN = 1e-6
 
+#: ``a.sum(axis=...)`` as the ufunc call numpy's ``_methods`` makes of it.
+_SUM = np.add.reduce
+
 #: Each kind's tiebreak, worked out once.
 _TIEBREAKS = {k: (-ord(k.value[0]),) for k in Kind}
 
@@ -559,6 +590,10 @@ def _tiebreak(a: Action) -> tuple[int, ...]:
 
 #: A move's goal (every Rush and Advance has one), read in C (``map``) for every move.
 _GOAL = attrgetter("to")
+#: The kinds of move bounded together (:meth:`Bounds._rough_bounds`).
+_WALKS = frozenset((RUSH, ADVANCE))
+#: A marker's worth in a :meth:`Needs._worth` pair, read in C.
+_FULL = itemgetter(1)
 #: An action's kind, read in C (``map``) for every move.
 _KIND = attrgetter("kind")
 #: A move's unit and kind, read in C (``map``) for every move.

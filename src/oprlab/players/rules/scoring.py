@@ -33,6 +33,7 @@ from oprlab.players.rules.view import (
     CHARGE,
     HOLD,
     IDLE,
+    MIN_OF,
     Point,
     View,
     held,
@@ -670,8 +671,7 @@ def _models_near(view: View, us: UnitState, end: Point, points: Sequence[Point])
         return [False] * len(points)
     here = view.centroid(us)
     xs, ys = centres[:, 0] + (end[0] - here[0]), centres[:, 1] + (end[1] - here[1])
-    ox = np.array([p[0] for p in points], dtype=np.float64)[:, None]
-    oy = np.array([p[1] for p in points], dtype=np.float64)[:, None]
-    d = np.hypot(xs[None, :] - ox, ys[None, :] - oy)
-    close: list[bool] = ((d - radii[None, :]).min(axis=1) <= OBJECTIVE_RANGE).tolist()
+    at = np.array(points, dtype=np.float64)  # one conversion, its two columns as before
+    d = np.hypot(xs[None, :] - at[:, 0, None], ys[None, :] - at[:, 1, None])
+    close: list[bool] = (MIN_OF(d - radii[None, :], axis=1) <= OBJECTIVE_RANGE).tolist()
     return close

@@ -26,6 +26,11 @@ from oprlab.units.model import Unit
 Point = tuple[float, float]
 FloatArray = npt.NDArray[np.float64]
 
+#: Reductions called as ufuncs: ``a.max()``, ``a.min()`` and ``a.all()`` reach these same
+#: calls through numpy's Python wrappers (``_methods``), a few microseconds each. Whether any
+#: element is set is ``np.count_nonzero``, a plain C call (a third of a ufunc's reduce).
+MAX_OF, MIN_OF, ALL_OF = np.maximum.reduce, np.minimum.reduce, np.logical_and.reduce
+
 #: The kinds of action the commander compares, by plain names: in Python 3.11 ``EnumType``
 #: defines ``__getattr__``, so every attribute of an enum class (``Kind.HOLD``) is looked up
 #: through a slow hook (about 0.5 us, 15 times a global's cost), and a decision compares kinds
@@ -68,16 +73,16 @@ class Units:
         ends = np.add.accumulate(sizes)  # ``np.cumsum``'s own sums, without its wrapper
         centres = np.concatenate([p.centres for p in places])
         radii = np.concatenate([p.radii for p in places])
-        if removed.any():
+        if np.count_nonzero(removed):  # a C call, without a ufunc's dispatch
             alive = ~removed
             before = np.zeros(len(alive) + 1, dtype=np.intp)
             np.add.accumulate(alive, dtype=np.intp, out=before[1:])
             self.starts = before[ends - sizes]  # the alive models ahead of each unit
-            self.whole = bool((before[ends] > self.starts).all())
+            self.whole = bool(ALL_OF(before[ends] > self.starts))
             centres, radii = centres[alive], radii[alive]
         else:  # no model removed (early in a game): each unit's models from its first on
             self.starts = ends - sizes
-            self.whole = bool((sizes > 0).all())
+            self.whole = bool(ALL_OF(sizes > 0))
         self.x, self.y = centres[:, 0], centres[:, 1]
         self.r = radii
         if not self.whole:
@@ -191,12 +196,14 @@ class View:
         decision (the reach and each end's markers read them)."""
         found = self.alive_models.get(us.uid)
         if found is None:
-            assert us.placement is not None
-            alive = us.placement.alive
-            found = self.alive_models[us.uid] = (
-                us.placement.centres[alive],
-                us.placement.radii[alive],
-            )
+            p = us.placement
+            assert p is not None
+            if np.count_nonzero(p.removed):
+                alive = ~p.removed
+                found = (p.centres[alive], p.radii[alive])
+            else:  # none removed (most units): the placement's own arrays, read, never written
+                found = (p.centres, p.radii)
+            self.alive_models[us.uid] = found
         return found
 
     def dangerous_crossings(self, us: UnitState, here: Point, end: Point) -> int:
@@ -268,7 +275,7 @@ class View:
         found = self.reaches.get(us.uid)
         if found is None:
             c, r = self.alive(us)
-            found = float((np.hypot(c[:, 0] - here[0], c[:, 1] - here[1]) + r).max())
+            found = float(MAX_OF(np.hypot(c[:, 0] - here[0], c[:, 1] - here[1]) + r))
             self.reaches[us.uid] = found
         return found
 
