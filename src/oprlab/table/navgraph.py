@@ -135,10 +135,7 @@ class NavGraph:
         idx = ok.nonzero()[0]
         if not len(idx):
             return ok
-        if fan:
-            samples = (a + (b[idx] - a)[:, None, :] * _SAMPLE_COL).reshape(-1, 2)
-        else:
-            samples = (a[idx, None, :] + (b - a)[idx, None, :] * _SAMPLE_COL).reshape(-1, 2)
+        samples = _samples(a, b, idx)
         inside = np.zeros(len(samples), dtype=np.bool_)
         if static and self.geom is not None:
             inside |= shapely.contains_xy(self.geom, samples[:, 0], samples[:, 1])
@@ -161,7 +158,7 @@ class NavGraph:
         idx = ok.nonzero()[0]
         if not len(idx):
             return ok
-        samples = (a + (b[idx] - a)[:, None, :] * _SAMPLE_COL).reshape(-1, 2)
+        samples = _samples(a, b, idx)
         inside = blockers.contains(samples)
         if static and self.geom is not None:
             inside |= shapely.contains_xy(self.geom, samples[:, 0], samples[:, 1])
@@ -178,10 +175,7 @@ class NavGraph:
         idx = ok.nonzero()[0]
         if not len(idx):
             return ok
-        if a.ndim == 1:
-            samples = (a + (b[idx] - a)[:, None, :] * _SAMPLE_COL).reshape(-1, 2)
-        else:
-            samples = (a[idx, None, :] + (b - a)[idx, None, :] * _SAMPLE_COL).reshape(-1, 2)
+        samples = _samples(a, b, idx)
         inside = shapely.contains_xy(self.geom, samples[:, 0], samples[:, 1])
         ok[idx[inside.reshape(-1, len(_SAMPLES)).any(axis=1)]] = False
         return ok
@@ -242,6 +236,19 @@ class NavGraph:
 _SAMPLES = np.array([0.25, 0.5, 0.75])
 #: The samples as a column, for (segment, sample, x or y) arrays.
 _SAMPLE_COL = _SAMPLES[None, :, None]
+
+
+def _samples(a: FloatArray, b: FloatArray, idx: IntArray) -> FloatArray:
+    """The sample points of the segments ``a -> b[i]`` (``a`` one point: a fan) or
+    ``a[i] -> b[i]``, for each ``i`` in ``idx``, in rows of :data:`_SAMPLES`: one expression
+    for every test that samples, so each sample is the same sum wherever it is made."""
+    if a.ndim == 1:
+        out: FloatArray = (a + (b[idx] - a)[:, None, :] * _SAMPLE_COL).reshape(-1, 2)
+    else:
+        out = (a[idx, None, :] + (b - a)[idx, None, :] * _SAMPLE_COL).reshape(-1, 2)
+    return out
+
+
 _NAV: dict[tuple[int, float, bool, bool, bool, float], NavGraph] = {}
 NAV_CACHE_SIZE = CACHE_SIZE
 
