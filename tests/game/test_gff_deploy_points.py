@@ -290,3 +290,36 @@ def test_formation_at_points_answers_as_one_point_at_a_time() -> None:
                 and float((cx + r).max()) <= zone[2] + 1e-6
             )
             assert ok == (geo.inside_table(t, p) and inside)
+
+
+@pytest.mark.parametrize("edge", ["south", "north", "east", "west"])
+@pytest.mark.parametrize("scout", [False, True])
+@pytest.mark.parametrize("size", [(72.0, 48.0), (48.0, 48.0), (44.0, 30.0)])
+def test_the_zone_grid_memo_gives_the_grid_worked_out_afresh(
+    edge: str, scout: bool, size: tuple[float, float]
+) -> None:
+    """``_zone_grid`` is keyed on the zone, the table's size and the edge's direction (all the
+    grid reads): every zone, table and edge gives the points worked out with no memo, and a
+    caller's list is its own (changing it leaves the next answer as it was)."""
+    from oprlab.game import gff_setup as edges
+    from oprlab.table.model import Table
+
+    table = Table(width=size[0], depth=size[1])
+    zone = edges.zone_box(table, edge, table.deployment_depth + (12.0 if scout else 0.0))
+    x0, y0, x1, y1 = zone
+    if edges.along_y(edge):
+        plain = [
+            (float(x), float(y))
+            for y in np.linspace(y0 + 2.5, y1 - 2.5, 3)
+            for x in np.arange(4.0, table.width - 3.9, 4.0)
+        ]
+    else:
+        plain = [
+            (float(x), float(y))
+            for x in np.linspace(x0 + 2.5, x1 - 2.5, 3)
+            for y in np.arange(4.0, table.depth - 3.9, 4.0)
+        ]
+    for _ in range(2):  # afresh, then from the memo
+        got = list(gff_deploy._zone_grid(zone, table.width, table.depth, edges.along_y(edge)))
+        assert got == plain
+        got.append((0.0, 0.0))

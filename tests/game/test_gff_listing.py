@@ -7,6 +7,8 @@ listing gives: seed 003 "Playing the Game" (each unit may Hold, Advance, Rush or
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -187,3 +189,71 @@ def test_a_units_deploy_actions_are_the_plain_ones() -> None:
     kept = _deploy_actions("A1", asked)
     asked.append(((12.0, 2.5), 0))  # the caller's list changed after: not the answer's
     assert len(_deploy_actions("A1", list(first))) == len(kept) == 2
+
+
+def _plain_shots(state: GameState, uid: str) -> list[str]:
+    """Shooting targets as the rule reads (seed 003 "Models in range and line of sight may
+    fire"): every enemy some model may fire some ranged weapon at, asked afresh."""
+    us = state.units[uid]
+    assert us.placement is not None
+    return [
+        e.uid
+        for e in state.enemies(us.side)
+        if e.placement is not None and any(gff_shooting.type_reach(state, us, e).values())
+    ]
+
+
+def _plain_deploy_choice(state: GameState, actions: list[Action], shooting: Any) -> Action:
+    """The deployment habit's place as ``min`` with a key an action gives it (no reach)."""
+    from oprlab.game import gff_setup as edges
+
+    table, edge = state.table, gff.edge_of(state, state.active)
+    lateral = 0 if edges.along_y(edge) else 1
+    targets = [o.position for o in state.objectives]
+
+    def key(a: Action) -> float:
+        assert a.to is not None
+        depth = abs(edges.edge_distance(table, edge, a.to))
+        forward = depth if shooting(state.units[a.unit].unit) else -depth
+        return forward + 0.3 * min(abs(a.to[lateral] - t[lateral]) for t in targets)
+
+    return min(actions, key=key)
+
+
+def test_shooting_targets_and_the_deploy_habit_give_the_plain_answers() -> None:
+    """``gff_shooting.shooting_targets`` remembers each enemy's answer by the table, the
+    shooter's unit and the two positions: at every decision of a 600-point game, and with an
+    enemy moved to a random spot, every unit's targets are the ones asked afresh; and
+    ``gff_choices.deploy`` (its ``min`` written out) picks the place the plain ``min`` of
+    its key picks at every deployment decision."""
+    from oprlab.players import gff_choices
+
+    a, b = _army("shooty-300", "elite-300"), _army("melee-300", "horde-300")
+    state = gff.new_game(a, b, seed=5)
+    sides = [get_commander("rules", 5), get_commander("rules", 6)]
+    rng = np.random.default_rng(5)
+    shoots = lambda unit: any(not w.melee for w in unit.weapons)  # noqa: E731
+    compared = moved = deploys = 0
+    while not state.done:
+        actions = gff.legal_actions(state)
+        if state.phase in DEPLOY_PHASES and actions:
+            got = gff_choices.deploy(state, actions, shoots)
+            assert got is _plain_deploy_choice(state, actions, shoots)
+            deploys += 1
+        if state.phase == Phase.ACTIVATION:
+            standing = [u for u in state.units.values() if u.on_table]
+            for us in standing:
+                found = gff.shooting_targets(state, us)
+                assert found == _plain_shots(state, us.uid)
+                compared += len(found)
+            there = standing[int(rng.integers(len(standing)))]
+            assert there.placement is not None
+            keep = there.placement
+            there.placement = geo.translated(keep, *rng.uniform(-12.0, 12.0, 2))
+            for us in standing:
+                if us.side != there.side:
+                    assert gff.shooting_targets(state, us) == _plain_shots(state, us.uid)
+                    moved += 1
+            there.placement = keep
+        gff.apply(state, sides[state.active].choose(state, actions))
+    assert compared > 100 and moved > 100 and deploys > 10

@@ -90,6 +90,7 @@ def test_a_target_only_an_unseeing_model_could_reach_is_not_listed(
     blind = np.array([False, True])  # the near model sees nothing, the far one does
     monkeypatch.setattr(shooting, "seeing", lambda *_: blind)
     shooting._SIGHTS.clear()  # the same positions: forget what the real sight lines gave
+    shooting._TARGETABLE.clear()  # and the targets found from them
     assert gff.shooting_targets(state, state.units["A1"]) == []
 
 

@@ -222,20 +222,41 @@ def _deploy_points(state: GameState, us: UnitState) -> Iterator[Point]:
 
 
 def _deploy_grid(state: GameState, us: UnitState) -> list[Point]:
-    """Three rows across the zone's depth, one point every 4" along its edge."""
-    x0, y0, x1, y1 = deployment_zone(state, us.side, scout=us.reserve == "scout")
+    """Three rows across the zone's depth, one point every 4" along its edge (a new list of
+    :func:`_zone_grid`'s points: every deployment decision asks it for each unit to place)."""
+    zone = deployment_zone(state, us.side, scout=us.reserve == "scout")
     t = state.table
-    if edges.along_y(edge_of(state, us.side)):
-        return [
-            (float(x), float(y))
-            for y in np.linspace(y0 + 2.5, y1 - 2.5, 3)
-            for x in np.arange(4.0, t.width - 3.9, 4.0)
-        ]
-    return [
-        (float(x), float(y))
-        for x in np.linspace(x0 + 2.5, x1 - 2.5, 3)
-        for y in np.arange(4.0, t.depth - 3.9, 4.0)
-    ]
+    return list(_zone_grid(zone, t.width, t.depth, edges.along_y(edge_of(state, us.side))))
+
+
+def _zone_grid(zone: edges.Box, width: float, depth: float, along_y: bool) -> tuple[Point, ...]:
+    """:func:`_deploy_grid`'s points for a zone box, the table's size and whether the edge runs
+    along x (the rows') or y: all it reads, so the key. Numbers only; emptied whole at its
+    limit (a game asks a few zones)."""
+    key = (zone, width, depth, along_y)
+    found = _ZONE_GRIDS.get(key)
+    if found is None:
+        x0, y0, x1, y1 = zone
+        if along_y:
+            found = tuple(
+                (float(x), float(y))
+                for y in np.linspace(y0 + 2.5, y1 - 2.5, 3)
+                for x in np.arange(4.0, width - 3.9, 4.0)
+            )
+        else:
+            found = tuple(
+                (float(x), float(y))
+                for x in np.linspace(x0 + 2.5, x1 - 2.5, 3)
+                for y in np.arange(4.0, depth - 3.9, 4.0)
+            )
+        if len(_ZONE_GRIDS) >= _ZONE_GRIDS_LIMIT:
+            _ZONE_GRIDS.clear()
+        _ZONE_GRIDS[key] = found
+    return found
+
+
+_ZONE_GRIDS: dict[tuple[edges.Box, float, float, bool], tuple[Point, ...]] = {}
+_ZONE_GRIDS_LIMIT = 64
 
 
 def _ambush_points(state: GameState, us: UnitState) -> Iterator[Point]:

@@ -179,14 +179,41 @@ def shooting_targets(state: GameState, us: UnitState) -> list[str]:
     reach = max((w.range or 0 for w in weapons), default=0)
     if reach <= 0:
         return []
+    table, unit = state.table, us.unit
+    head = (id(table), id(unit), geo.placement_key(us.placement))
     out = []
     for e in state.enemies(us.side):
         assert e.placement is not None
-        if geo.gap(us.placement, e.placement) > reach + EPS:
-            continue  # no model is in range of anything
-        if any(type_reach(state, us, e).values()):
+        key = (*head, geo.placement_key(e.placement))
+        found = _TARGETABLE.get(key)
+        if found is None or found[0] is not table or found[1] is not unit:
+            found = (table, unit, _targetable(state, us, e, reach))
+            if len(_TARGETABLE) >= _TARGETABLE_SIZE:
+                _TARGETABLE.clear()
+            _TARGETABLE[key] = found
+        if found[2]:
             out.append(e.uid)
     return out
+
+
+def _targetable(state: GameState, us: UnitState, e: UnitState, reach: float) -> bool:
+    """Whether some model of ``us`` may fire some ranged weapon (the longest reaches
+    ``reach``) at ``e``."""
+    assert us.placement is not None and e.placement is not None
+    if geo.gap(us.placement, e.placement) > reach + EPS:
+        return False  # no model is in range of anything
+    return any(type_reach(state, us, e).values())
+
+
+#: :func:`shooting_targets`' answer for one enemy, by the table and the shooter's unit (both
+#: held, so their ids stay unique) and the two units' positions (:func:`geo.placement_key`):
+#: all :func:`_targetable` reads (the gap and :func:`sight` read the positions, the weapons
+#: are the unit's; GFF's sight never reads other units). The listing of shots, the check that
+#: a unit may shoot and the commander ask the same pairs again (issue 13).
+_TARGETABLE: dict[tuple[object, ...], tuple[Table, Unit, bool]] = game_memo(
+    "game.gff_shooting._TARGETABLE"
+)
+_TARGETABLE_SIZE = 8192
 
 
 def shoot_actions(state: GameState, us: UnitState) -> list[Action]:

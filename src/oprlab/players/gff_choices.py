@@ -171,7 +171,6 @@ def deploy(
     centre = (table.width / 2, table.depth / 2)
     targets = [o.position for o in state.objectives] or [edges.home_point(table, edge, centre)]
 
-    shoots: dict[str, bool] = {}
     context = (table.width, table.depth, edge, lateral, tuple(targets))
     known = _DEPLOY_KEYS.get(context)
     if known is None:
@@ -179,20 +178,22 @@ def deploy(
             _DEPLOY_KEYS.clear()
         known = _DEPLOY_KEYS[context] = {}
 
-    def key(a: Action) -> float:
-        assert a.to is not None
-        shoots_ = shoots.get(a.unit)
-        if shoots_ is None:
-            shoots_ = shoots[a.unit] = shooting(state.units[a.unit].unit)
-        found = known.get((a.to, shoots_))
+    # min(actions, key=...) written out (the first action of the least key): a deployment
+    # decision lists every unit's places, and a key call an action cost more than the key
+    best, least, unit, shoots_ = actions[0], math.inf, "", False
+    for a in actions:
+        if a.unit != unit:  # the listing gives each unit's actions together
+            unit, shoots_ = a.unit, shooting(state.units[a.unit].unit)
+        to = a.to
+        assert to is not None
+        found = known.get((to, shoots_))
         if found is None:
-            depth = abs(edges.edge_distance(table, edge, a.to))
+            depth = abs(edges.edge_distance(table, edge, to))
             forward = depth if shoots_ else -depth
-            near = min(abs(a.to[lateral] - t[lateral]) for t in targets)
-            found = known[(a.to, shoots_)] = forward + 0.3 * near
-        return found
-
-    best = min(actions, key=key)
+            near = min(abs(to[lateral] - t[lateral]) for t in targets)
+            found = known[(to, shoots_)] = forward + 0.3 * near
+        if found < least:
+            best, least = a, found
     if reach is None or not shooting(state.units[best.unit].unit):
         return best
     return claim_marker(state, [a for a in actions if a.unit == best.unit], reach) or best
