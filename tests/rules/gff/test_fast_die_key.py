@@ -31,8 +31,6 @@ WEAPONS = [
     AttackProfile(name="Blade", dice=4, quality=3, melee=True, furious=True, thrust=True),
     AttackProfile(name="Axe", dice=2, quality=4, melee=True, deadly=3, bane=True, surge=True),
     AttackProfile(name="Las", dice=6, quality=2, reliable=True, ap=2, far=False, melee=False),
-    AttackProfile(name="Spear", dice=3, quality=4, melee=True, thrust=True),
-    AttackProfile(name="Claw", dice=3, quality=4, melee=True, furious=True, ap=1),
 ]
 OWNERS = [
     (Owner("attacker", "attacker"), Owner("defender", "defender")),
@@ -103,21 +101,6 @@ def test_a_chain_is_shared_across_names_tough_owners_and_still_moves() -> None:
     assert not _same(fast._die(rifle, s, replace(d, stealth=True, defense=5), KEY), one)
 
 
-def test_a_charge_is_read_by_furious_and_thrust_only() -> None:
-    """seed 003 "Furious" and "Thrust" are the only clauses of a die that name a charge: a
-    weapon with neither shares its chain between a charge and a fight, one with either does
-    not (and its chains differ)."""
-    d = DefenderProfile(4, 5)
-    fight = Situation(melee=True, distance=0.0)
-    charge = replace(fight, charging=True)
-    axe = WEAPONS[5]
-    assert fast._die(axe, charge, d, KEY) is fast._die(axe, fight, d, KEY)
-    for p in (WEAPONS[4], WEAPONS[7], WEAPONS[8]):  # both, Thrust only, Furious only
-        charged, fought = fast._die(p, charge, d, KEY), fast._die(p, fight, d, KEY)
-        assert not _same(charged, fought), p.name
-        assert _same(charged, chain.float_die(HOOKS, p, charge, d, D6M))
-
-
 class _Other(GffHooks):
     """A house rule's clauses (a subclass): they may read what seed 003's never do."""
 
@@ -125,7 +108,7 @@ class _Other(GffHooks):
 
 
 def test_other_clauses_keep_the_full_key() -> None:
-    """Only seed 003's own hooks drop the name, Tough, owners, move and charge from the key."""
+    """Only seed 003's own hooks drop the name, Tough, owners and move from the key."""
     rifle = WEAPONS[0]
     d = DefenderProfile(4, 5)
     s = Situation(distance=6.0)
@@ -134,7 +117,4 @@ def test_other_clauses_keep_the_full_key() -> None:
     assert fast._die(replace(rifle, name="Other"), s, d, KEY, other) is not one
     assert fast._die(rifle, s, replace(d, tough=3), KEY, other) is not one
     assert fast._die(rifle, replace(s, moved=True), d, KEY, other) is not one
-    axe, fight = WEAPONS[5], Situation(melee=True, distance=0.0)
-    apart = fast._die(axe, replace(fight, charging=True), d, KEY, other)
-    assert apart is not fast._die(axe, fight, d, KEY, other)
     assert fast._die(replace(rifle, dice=5), s, d, KEY, other) is one

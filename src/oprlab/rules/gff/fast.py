@@ -64,26 +64,19 @@ def _canonical(
     003's 9", a house rule may add more), the target's size only for Blast, and never the
     target's markers or Shaken (those act after the dice are summed). Under seed 003's own
     clauses (``seed``: :data:`HOOKS`) it never reads the target's Tough (the wound track's),
-    the owners (a check's clock or pool: the fast path refuses stateful mechanics), but for
-    an Indirect weapon whether the attacker moved, nor, but for a Furious or Thrust weapon
-    (the only clauses of a die that name a charge), whether it charged.
+    the owners (a check's clock or pool: the fast path refuses stateful mechanics) nor, but
+    for an Indirect weapon, whether the attacker moved.
     """
     unread_move = seed and not p.indirect
-    unread_charge = seed and not (p.furious or p.thrust)
     models = min(d.blast_models, p.blast) if p.blast > 1 else 1
     # What of ``d`` the canonical target keeps (:data:`_KEPT`): a query whose target lost a
     # model or took a marker finds the same key (29 keys, not 97, in four 300-point games)
-    key = (
-        models, s, d.defense, d.tough, d.regeneration, d.stealth, ranges, unread_move,
-        unread_charge, seed,
-    )  # fmt: skip
+    key = (models, s, d.defense, d.tough, d.regeneration, d.stealth, ranges, unread_move, seed)
     found = _CANONICAL.get(key)
     if found is None:
         if len(_CANONICAL) >= _CANONICAL_LIMIT:
             _CANONICAL.clear()
-        found = _CANONICAL[key] = _canonical_at(
-            models, s, d, ranges, unread_move, seed, unread_charge
-        )
+        found = _CANONICAL[key] = _canonical_at(models, s, d, ranges, unread_move, seed)
     return found
 
 
@@ -104,23 +97,16 @@ def _canonical_at(
     ranges: tuple[float, ...],
     unread_move: bool = False,
     seed: bool = False,
-    unread_charge: bool = False,
 ) -> tuple[Situation, DefenderProfile]:
-    """:func:`_canonical` with the target's models as Blast counts them (``models``),
-    ``unread_move`` (not Indirect) and ``unread_charge`` (neither Furious nor Thrust), made
-    once a key of :data:`_CANONICAL`: a frozen dataclass costs thousands of instructions to
-    build, and every query the weapon cache misses needs one."""
+    """:func:`_canonical` with the target's models as Blast counts them (``models``) and
+    ``unread_move`` (not Indirect), made once a key of :data:`_CANONICAL`: a frozen dataclass
+    costs thousands of instructions to build, and every query the weapon cache misses needs
+    one."""
     over = [r for r in ranges if s.distance > r]
     s2 = replace(s, distance=max(over) + 1.0 if over else 0.0)
     d2 = replace(d, models=models, markers=0, shaken=False, near=None)
     if seed:
-        s2 = replace(
-            s2,
-            attacker=ATTACKER,
-            defender=DEFENDER,
-            moved=s.moved and not unread_move,
-            charging=s.charging and not unread_charge,
-        )
+        s2 = replace(s2, attacker=ATTACKER, defender=DEFENDER, moved=s.moved and not unread_move)
         d2 = replace(d2, tough=1)
     return s2, d2
 
