@@ -142,5 +142,5 @@ def test_attack_odds_are_the_fast_odds_worked_once(monkeypatch: pytest.MonkeyPat
     got = memo.attack_odds(profiles, target, s)
     casualties = sum(k * p for k, p in enumerate(odds.casualties))
     assert got == (casualties, odds.p_shaken, odds.p_destroyed) and got[0] > 0
-    monkeypatch.setattr(memo, "attack_odds_fast", None)  # asked again, it would fail
+    monkeypatch.setattr(memo, "attack_ends", None)  # asked again, it would fail
     assert memo.attack_odds(profiles, target, s) is got

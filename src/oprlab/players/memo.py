@@ -17,7 +17,7 @@ from oprlab.game.state import UnitState
 from oprlab.mechanics import get_mechanic
 from oprlab.memo import game_memo
 from oprlab.rules.gff.attack import Situation
-from oprlab.rules.gff.fast import attack_odds_fast
+from oprlab.rules.gff.fast import attack_ends
 from oprlab.rules.gff.profile import AttackProfile, DefenderProfile
 from oprlab.units.model import Unit, Weapon
 
@@ -143,9 +143,8 @@ def attack_odds(
     key = (profiles, d, s)
     found = _ODDS.get(key)
     if found is None:
-        odds = attack_odds_fast(profiles, d, s, D6)
-        casualties = sum(k * p for k, p in enumerate(odds.casualties))
-        found = (casualties, odds.p_shaken, odds.p_destroyed)
+        lost, p_destroyed, p_shaken = attack_ends(profiles, d, s, D6)
+        found = (sum(k * p for k, p in enumerate(lost)), p_shaken, p_destroyed)
         if len(_ODDS) >= _ODDS_LIMIT:
             _ODDS.clear()
         _ODDS[key] = found

@@ -302,6 +302,7 @@ def clear_caches() -> None:
         cached.cache_clear()
     _EFFECTS.clear()
     _CANONICAL.clear()
+    _TRACKS.clear()
 
 
 def attack_odds_fast(
@@ -322,13 +323,7 @@ def attack_odds_fast(
     spare = d.models - 1 if d.models > 1 else 0
     at = (s, d, key) if hooks is HOOKS else (s, d, key, hooks)
     hits, wounds, ordinary, deadly = chain.float_sums(weapons, _weapon, at, spare > 0)
-    final = wounds  # one model, or no Deadly: every wound is one step along the track
-    if deadly:
-        final = _track(tuple(deadly), spare)
-        for w_pmf in ordinary:
-            final = np.convolve(final, w_pmf)
-    rows = -(-final.size // _ROWS) * _ROWS
-    ends = final @ _effects(d, s.defender, fear if s.melee else 0, key, rows)[: final.size]
+    ends = _close(_wound_track(wounds, ordinary, deadly, spare), d, s, fear, key)
     top = d.models
     return AttackOddsArrays(
         hits=np.array(hits),
@@ -339,4 +334,84 @@ def attack_odds_fast(
     )
 
 
-__all__ = ["AttackOddsArrays", "attack_odds_fast", "clear_caches", "power"]
+def attack_ends(
+    weapons: tuple[AttackProfile, ...],
+    d: DefenderProfile,
+    s: Situation,
+    mech: Mechanic,
+    *,
+    fear: int = 0,
+    hooks: GffHooks = HOOKS,
+) -> tuple[Array, float, float]:
+    """:func:`attack_odds_fast`'s casualties, P(Destroyed) and P(Shaken) alone, the same floats
+    (the commanders read no more): the wound track's distribution is kept by what it reads
+    (:func:`_track_of`), so a target that took a marker, became Shaken or lost a model that
+    neither Blast nor Deadly counts closes the track it had (two in three of the odds two
+    600-point games ask afresh); only the close (a vector-matrix product) is worked again."""
+    chain.require_stateless(mech)
+    key = chain.mechanic_key(mech)
+    ends = _close(_track_of(weapons, d, s, key, hooks), d, s, fear, key)
+    top = d.models
+    return ends[: top + 1], float(ends[top + 1]), float(ends[top + 2])
+
+
+def _wound_track(
+    wounds: Array, ordinary: list[Array], deadly: list[tuple[chain.FloatDie, int]], spare: int
+) -> Array:
+    """The distribution of the wound-track position: the wounds' total, or with Deadly dice kept
+    apart (``deadly``) their track then the ordinary wounds added."""
+    if not deadly:  # one model, or no Deadly: every wound is one step along the track
+        return wounds
+    final = _track(tuple(deadly), spare)
+    for w_pmf in ordinary:
+        final = np.convolve(final, w_pmf)
+    return final
+
+
+def _close(final: Array, d: DefenderProfile, s: Situation, fear: int, key: str) -> Array:
+    """Each end of the track (casualties, Destroyed, Shaken) weighed by ``final``."""
+    rows = -(-final.size // _ROWS) * _ROWS
+    return final @ _effects(d, s.defender, fear if s.melee else 0, key, rows)[: final.size]
+
+
+def _track_of(
+    weapons: tuple[AttackProfile, ...],
+    d: DefenderProfile,
+    s: Situation,
+    key: str,
+    hooks: GffHooks,
+) -> Array:
+    """:func:`_wound_track` of the query, kept in :data:`_TRACKS` by all it reads of the target.
+
+    The dice read the target through :func:`_canonical` (Defense, Tough, Regeneration,
+    Stealth, and Blast's models near as far as the largest Blast counts); the track reads its
+    models only as the models to spare, and only when a Deadly die moves it. So the key holds
+    those, the weapons, the situation, the mechanic and the dice clauses: never the markers or
+    Shaken, which act in the close alone."""
+    blast = deadly = 1
+    for p in weapons:
+        if p.dice > 0:
+            blast, deadly = max(blast, p.blast), max(deadly, p.deadly)
+    spare = d.models - 1 if d.models > 1 else 0
+    near = min(d.blast_models, blast) if blast > 1 else 0
+    found_key = (
+        weapons, s, d.defense, d.tough, d.regeneration, d.stealth, near,
+        spare if deadly > 1 else 0, key, hooks,
+    )  # fmt: skip
+    found = _TRACKS.get(found_key)
+    if found is None:
+        at = (s, d, key) if hooks is HOOKS else (s, d, key, hooks)
+        _, wounds, ordinary, dice = chain.float_sums(weapons, _weapon, at, spare > 0)
+        if len(_TRACKS) >= _TRACKS_LIMIT:
+            _TRACKS.clear()
+        found = _TRACKS[found_key] = frozen(_wound_track(wounds, ordinary, dice, spare))
+    return found
+
+
+#: :func:`_track_of`'s distributions (read only) by what they read; only numbers, frozen
+#: profiles and the dice clauses: a global memo, emptied whole at its limit.
+_TRACKS: dict[tuple[object, ...], Array] = {}
+_TRACKS_LIMIT = 4096
+
+
+__all__ = ["AttackOddsArrays", "attack_ends", "attack_odds_fast", "clear_caches", "power"]
