@@ -26,7 +26,7 @@ from oprlab.players.rules.estimates import (
     pair_estimate,
     unit_facts,
 )
-from oprlab.players.rules.scoring import SHORT_CHARGE, Scoring
+from oprlab.players.rules.scoring import COVER_SHARE, SHORT_CHARGE, Scoring
 from oprlab.players.rules.view import (
     ADVANCE,
     CHARGE,
@@ -109,20 +109,32 @@ class Bounds(Scoring):
         bound too, so the moves scored are fewer or others, never the choice."""
         best: tuple[float, tuple[int, ...]] | None = None
         walks, charges, held = listing.walks, listing.charges, listing.held
+        above = listing.above
 
-        def key_of(i: int, a: Action) -> tuple[float, tuple[int, ...]]:
+        def key_of(
+            i: int, a: Action, beat: tuple[float, tuple[int, ...]] | None
+        ) -> tuple[float, tuple[int, ...]]:
+            """The action's key, or one at least it and below ``beat`` (then not the best)."""
             found = exact.get(i) or loose.get(i)
             if found is not None:
+                return found
+            found = above.get(i)  # from an earlier choice, whose best may have been higher
+            if found is not None and beat is not None and found < beat:
                 return found
             bound = self._charge_bound(state, a) if a.kind is CHARGE else None
             if bound is not None:
                 found = loose[i] = (bound, _tiebreak(a))
+                return found
+            value, whole = self._score_below(state, a, None if beat is None else beat[0])
+            found = (value, _tiebreak(a))
+            if whole:
+                exact[i] = found
             else:
-                found = exact[i] = (self.score(state, a), _tiebreak(a))
+                above[i] = found
             return found
 
         for i in listing.rest:  # in the listing's order
-            key = key_of(i, actions[i])
+            key = key_of(i, actions[i], best)
             if best is None or key > best:
                 best = key
         # the highest bounds first, so that the best score rises early and skips the rest
@@ -170,14 +182,14 @@ class Bounds(Scoring):
                 ceiling[i] = self._charge_ceiling(state, actions[i])
                 if best is not None and (ceiling[i], bounds[k][1]) < best:
                     continue  # with the strike back it cannot be the best either
-            key = key_of(i, actions[i])
+            key = key_of(i, actions[i], best)
             if best is None or key > best:
                 best = key
         for i in held:
             a = actions[i]
             if best is not None and (self._hold_bound(state, a), _tiebreak(a)) < best:
                 continue  # cannot be the best: its exact score is not needed
-            key = key_of(i, a)
+            key = key_of(i, a, best)
             if best is None or key > best:
                 best = key
         known = {**exact, **loose}
@@ -287,7 +299,9 @@ class Bounds(Scoring):
             return []
         sel = np.array(rows, dtype=np.intp)
         view = self._read(state)
-        standing = self._standing_bounds(state, view, walks.units, walks.pick[sel], walks.ends[sel])
+        pick, ends = walks.pick[sel], walks.ends[sel]
+        standing = self._standing_bounds(state, view, walks.units, pick, ends)
+        standing += self._exposure_bounds(state, view, walks.units, pick, ends)
         gains = None if walks.gains is None else walks.gains[sel]
         swing = None if walks.swing is None else walks.swing[sel]
         out: list[float] = _summed(walks.fixed[sel], standing, gains, swing).tolist()
@@ -398,6 +412,50 @@ class Bounds(Scoring):
                 e = threats[k][1]
                 lost[r, k] = danger * self._melee_damage(view, e, units[r], charging=True)
             out[moves] -= _SUM(inside * lost[row], axis=1)
+        return out
+
+    def _exposure_bounds(
+        self,
+        state: GameState,
+        view: View,
+        units: Sequence[UnitState],
+        pick: npt.NDArray[np.intp],
+        ends: FloatArray,
+    ) -> FloatArray:
+        """At least :meth:`_exposure` at each move's end (0 or less), on a table with no
+        Cover Terrain: where no unit stands in cover, what a unit that is not a fighter loses
+        is half the cover gains of the enemy shooters whose reach the end lies in, counted
+        here only when the end lies inside it by far more than the vectorised ends' error (as
+        :meth:`_standing_bounds` counts a fighter's danger). With cover on the table, 0: the
+        end's cover needs each move's models tested against every piece. On an open table
+        seven moves in ten scored and not taken were scored for this slack alone."""
+        out = np.zeros(len(ends), dtype=np.float64)
+        if not self.style.cover or view.cover_pieces():
+            return out
+        exposed = np.array([self.role(u.unit) is not MELEE for u in units], dtype=np.bool_)
+        for side in sorted({u.side for u in units}):
+            sides = np.array([u.side for u in units], dtype=np.intp)
+            moves = ((sides[pick] == side) & exposed[pick]).nonzero()[0]
+            shooters = self._shooters(state, view, side)
+            enemies = view.enemies(side)
+            if not len(moves) or not shooters or not enemies.whole:
+                continue  # (a unit without models: its gaps one by one, so no bound but 0)
+            row, at = pick[moves], ends[moves]
+            ks = np.array([k for k, _, _ in shooters], dtype=np.intp)
+            reach = np.array([r for _, _, r in shooters], dtype=np.float64)
+            low = enemies.gaps_from(at[:, 0], at[:, 1])
+            inside = low[:, ks] < reach[None, :] - _GAP_MARGIN
+            if not np.count_nonzero(inside):
+                continue
+            # each unit's gain from each shooter, worked out once for all its moves
+            pairs = np.zeros((len(units), len(shooters)), dtype=np.bool_)
+            m, t = inside.nonzero()
+            pairs[row[m], t] = True
+            gain = np.zeros(pairs.shape, dtype=np.float64)
+            rs, ts = pairs.nonzero()
+            for r, k in zip(rs.tolist(), ts.tolist(), strict=True):  # Python ints: no scalars
+                gain[r, k] = self._cover_gain(state, view, shooters[k][1], units[r])
+            out[moves] -= COVER_SHARE * _SUM(inside * gain[row], axis=1)
         return out
 
     def _shot_bound(
@@ -527,6 +585,9 @@ class _Listing:
         self.charges: list[int] = []
         self.held: list[int] = []
         self.rest: list[int] = []
+        #: keys at least an action's own and below the best of the choice that worked them
+        #: out (:meth:`Scoring._score_below`): the action's exact key is not needed then
+        self.above: dict[int, tuple[float, tuple[int, ...]]] = {}
         units = state.units
         for i in self.others:
             kind = kinds[i]
