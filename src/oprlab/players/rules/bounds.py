@@ -42,6 +42,8 @@ from oprlab.players.rules.view import (
 )
 from oprlab.rules.gff.attack import LONG_RANGE
 
+#: A marker's place and a number (:meth:`Bounds._charge_ceilings`: its rise, weighted).
+Point3 = tuple[float, float, float]
 #: A unit's part of its move rows (:meth:`Bounds._unit_row`).
 _UnitRow = tuple[Point, float, list[float], list[float], float, bool, float]
 
@@ -144,9 +146,9 @@ class Bounds(Scoring):
             ceiling.update(zip(walks, rough.rough, strict=True))
             walks_of.append(rough)
         rough = walks_of[0]
-        for i in charges:
-            if i not in ceiling:  # first without its strike back
-                ceiling[i] = self._charge_ceiling(state, actions[i], strike_back=False)
+        todo = [i for i in charges if i not in ceiling]
+        if todo:  # first without its strike back, all in one pass
+            ceiling.update(zip(todo, self._charge_ceilings(state, actions, todo), strict=True))
         # walks before charges: the order sorted keeps for equal keys, whose kinds (and so
         # tiebreaks) are equal, is the listing's either way
         moves = walks + charges
@@ -559,6 +561,67 @@ class Bounds(Scoring):
             arrives += self._benny(state, us, arrives)
         short = short + projected - SHORT_CHARGE  # summed as the score sums it
         return max(arrives, short) + 1e-6
+
+    def _charge_ceilings(
+        self, state: GameState, actions: Sequence[Action], charges: Sequence[int]
+    ) -> list[float]:
+        """At least each charge's :meth:`_charge_ceiling` without the strike back, for a
+        decision's charges in one pass: each unit's part read once (its markers' worth, its
+        role, the markers it could swing) and the markers held at the round's end bounded
+        rather than counted: the unit's count with it near none, plus each marker's rise
+        (:meth:`_swing`, 0 or more) that a model could reach from the end (the test
+        :meth:`_projected` makes first, its models' places not measured). Most charges are
+        ranked out on this ceiling, and the end's markers measured only for the others."""
+        if self.style.contest_need and self.habits(state).marker_habits:
+            return [math.inf] * len(charges)
+        view = self._read(state)
+        weight = self._projection_weight(state)
+        bonus = self.style.charge_bonus
+        units: dict[str, tuple[list[tuple[Point, float]], bool, float, list[Point3], float]] = {}
+        out: list[float] = []
+        for i in charges:
+            a = actions[i]
+            us, target = state.units[a.unit], state.units[a.target]
+            facts = units.get(a.unit)
+            if facts is None:
+                base, swing = self._swing(state, view, us)
+                rises: list[Point3] = []
+                if swing and not us.shaken and us.arrived != state.round:
+                    rises = [(x, y, weight * change) for x, y, change in swing if change > 0]
+                reach = view.reach(us, view.centroid(us)) if rises else 0.0
+                melee = self.role(us.unit) is MELEE
+                facts = units[a.unit] = (
+                    self._worth(state, view, us, None),
+                    melee,
+                    weight * base,
+                    rises,
+                    reach,
+                )
+            worth, melee, projected, rises, reach = facts
+            assert target.placement is not None
+            ends = view.charge_ends.get((a.unit, a.target))  # from :meth:`_prefetch`
+            if ends is None:
+                at = view.centroid(target)
+                allowance = move_allowance(state, us.unit, a.kind)
+                ends = (at, step_toward(view.centroid(us), at, allowance))
+            at, end = ends
+            there, short = self._gains(worth, at), self._gains(worth, end)
+            if melee:
+                enemies = view.enemies(us.side)
+                near_at, near_end = enemies.gaps(at), enemies.gaps(end)
+                if near_at:
+                    there += 15.0 / (1.0 + min(near_at) / 6.0)
+                if near_end:
+                    short += 15.0 / (1.0 + min(near_end) / 6.0)
+            for x, y, rise in rises:  # within the unit's reach plus 3" (and a margin)
+                if math.hypot(end[0] - x, end[1] - y) - reach <= OBJECTIVE_RANGE + 1e-3:
+                    projected += rise
+            dealt = self._melee_damage(view, us, target, charging=True)
+            arrives = dealt + (bonus if melee else 0.0) + there + projected
+            if a.benny:
+                arrives += self._benny(state, us, arrives)
+            out.append(max(arrives, short + projected - SHORT_CHARGE) + 1e-6)
+        return out
 
     def _hold_bound(self, state: GameState, a: Action) -> float:
         """At least Hold's score: the best shot at any enemy in range, seen or not."""
