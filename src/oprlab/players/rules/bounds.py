@@ -26,7 +26,7 @@ from oprlab.players.rules.estimates import (
     pair_estimate,
     unit_facts,
 )
-from oprlab.players.rules.scoring import COVER_SHARE, SHORT_CHARGE, Scoring
+from oprlab.players.rules.scoring import SHORT_CHARGE, Scoring
 from oprlab.players.rules.view import (
     ADVANCE,
     CHARGE,
@@ -184,6 +184,11 @@ class Bounds(Scoring):
                 ceiling[i] = self._charge_ceiling(state, actions[i])
                 if best is not None and (ceiling[i], bounds[k][1]) < best:
                     continue  # with the strike back it cannot be the best either
+            elif best is not None and actions[i].kind is not CHARGE:
+                # a move's exposure (0 or less) before its score: the bound counts it as 0
+                lost = self._walk_exposure(state, actions[i])
+                if lost and (ceiling[i] + lost, bounds[k][1]) < best:
+                    continue  # with its exposure it cannot be the best
             key = key_of(i, actions[i], best)
             if best is None or key > best:
                 best = key
@@ -301,9 +306,7 @@ class Bounds(Scoring):
             return []
         sel = np.array(rows, dtype=np.intp)
         view = self._read(state)
-        pick, ends = walks.pick[sel], walks.ends[sel]
-        standing = self._standing_bounds(state, view, walks.units, pick, ends)
-        standing += self._exposure_bounds(state, view, walks.units, pick, ends)
+        standing = self._standing_bounds(state, view, walks.units, walks.pick[sel], walks.ends[sel])
         gains = None if walks.gains is None else walks.gains[sel]
         swing = None if walks.swing is None else walks.swing[sel]
         out: list[float] = _summed(walks.fixed[sel], standing, gains, swing).tolist()
@@ -416,49 +419,16 @@ class Bounds(Scoring):
             out[moves] -= _SUM(inside * lost[row], axis=1)
         return out
 
-    def _exposure_bounds(
-        self,
-        state: GameState,
-        view: View,
-        units: Sequence[UnitState],
-        pick: npt.NDArray[np.intp],
-        ends: FloatArray,
-    ) -> FloatArray:
-        """At least :meth:`_exposure` at each move's end (0 or less), on a table with no
-        Cover Terrain: where no unit stands in cover, what a unit that is not a fighter loses
-        is half the cover gains of the enemy shooters whose reach the end lies in, counted
-        here only when the end lies inside it by far more than the vectorised ends' error (as
-        :meth:`_standing_bounds` counts a fighter's danger). With cover on the table, 0: the
-        end's cover needs each move's models tested against every piece. On an open table
-        seven moves in ten scored and not taken were scored for this slack alone."""
-        out = np.zeros(len(ends), dtype=np.float64)
-        if not self.style.cover or view.cover_pieces():
-            return out
-        exposed = np.array([self.role(u.unit) is not MELEE for u in units], dtype=np.bool_)
-        for side in sorted({u.side for u in units}):
-            sides = np.array([u.side for u in units], dtype=np.intp)
-            moves = ((sides[pick] == side) & exposed[pick]).nonzero()[0]
-            shooters = self._shooters(state, view, side)
-            enemies = view.enemies(side)
-            if not len(moves) or not shooters or not enemies.whole:
-                continue  # (a unit without models: its gaps one by one, so no bound but 0)
-            row, at = pick[moves], ends[moves]
-            ks = np.array([k for k, _, _ in shooters], dtype=np.intp)
-            reach = np.array([r for _, _, r in shooters], dtype=np.float64)
-            low = enemies.gaps_from(at[:, 0], at[:, 1])
-            inside = low[:, ks] < reach[None, :] - _GAP_MARGIN
-            if not np.count_nonzero(inside):
-                continue
-            # each unit's gain from each shooter, worked out once for all its moves
-            pairs = np.zeros((len(units), len(shooters)), dtype=np.bool_)
-            m, t = inside.nonzero()
-            pairs[row[m], t] = True
-            gain = np.zeros(pairs.shape, dtype=np.float64)
-            rs, ts = pairs.nonzero()
-            for r, k in zip(rs.tolist(), ts.tolist(), strict=True):  # Python ints: no scalars
-                gain[r, k] = self._cover_gain(state, view, shooters[k][1], units[r])
-            out[moves] -= COVER_SHARE * _SUM(inside * gain[row], axis=1)
-        return out
+    def _walk_exposure(self, state: GameState, a: Action) -> float:
+        """A Rush's or Advance's :meth:`_exposure` where it ends (its score's own): what its
+        bound, less it, still bounds (the score adds it to terms the bound counts at most).
+        On an open table seven moves in ten scored and not taken were scored for the slack
+        of bounding it by 0; its cover gains are those the score would work out."""
+        us = state.units[a.unit]
+        assert a.to is not None
+        here = self._read(state).centroid(us)
+        end = step_toward(here, a.to, move_allowance(state, us.unit, a.kind))
+        return self._exposure(state, us, here, end)
 
     def _shot_bound(
         self, state: GameState, view: View, us: UnitState, here: Point, allowance: float
