@@ -11,6 +11,7 @@ import math
 from bisect import bisect_left
 from collections.abc import Sequence
 from itertools import chain, compress
+from math import hypot
 from operator import attrgetter, itemgetter, not_
 
 import numpy as np
@@ -194,6 +195,8 @@ class Bounds(Scoring):
                 best = key
         for i in held:
             a = actions[i]
+            if best is not None and (self._hold_ceiling(state, a), _tiebreak(a)) < best:
+                continue  # cannot be the best: not even its bound is needed
             if best is not None and (self._hold_bound(state, a), _tiebreak(a)) < best:
                 continue  # cannot be the best: its exact score is not needed
             key = key_of(i, a, best)
@@ -592,6 +595,29 @@ class Bounds(Scoring):
                 arrives += self._benny(state, us, arrives)
             out.append(max(arrives, short + projected - SHORT_CHARGE) + 1e-6)
         return out
+
+    def _hold_ceiling(self, state: GameState, a: Action) -> float:
+        """At least :meth:`_hold_bound`, without the parts of it that cost most: the danger
+        of enemy fighters (0 or less) left out of the place's worth, and the markers held at
+        the round's end bounded as :meth:`_charge_ceilings` bounds them (the unit's models not
+        measured). Most Holds are ranked out on it."""
+        us = state.units[a.unit]
+        view = self._read(state)
+        here = view.centroid(us)
+        value = self._gains(self._worth(state, view, us, None), here)
+        if self.role(us.unit) is MELEE:  # the bonus near enemies, as the score adds it
+            dists = view.enemies(us.side).gaps(here)
+            if dists:
+                value += 15.0 / (1.0 + min(dists) / 6.0)
+        weight = self._projection_weight(state)
+        base, swing = self._swing(state, view, us)
+        projected = weight * base
+        if swing and not us.shaken and us.arrived != state.round:
+            reach = view.reach(us, here)
+            for x, y, change in swing:
+                if change > 0 and hypot(here[0] - x, here[1] - y) - reach <= OBJECTIVE_RANGE + 1e-3:
+                    projected += weight * change
+        return value + self._best_shot_from(state, us, here) + projected + 1e-6
 
     def _hold_bound(self, state: GameState, a: Action) -> float:
         """At least Hold's score: the best shot at any enemy in range, seen or not."""
