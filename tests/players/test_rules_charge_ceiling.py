@@ -48,9 +48,12 @@ def test_charge_ceiling_is_never_below_its_bound_or_score() -> None:
                     continue
                 # the decision's first ceilings, in one pass, with the markers only bounded
                 first = self._charge_ceiling(state, a, strike_back=False)
-                assert together[i] >= first
-                seen["looser"] += together[i] > first + 1e-6
+                assert max(together[i]) + 1e-6 >= first
+                seen["looser"] += max(together[i]) > first
                 ceiling = self._charge_ceiling(state, a)
+                # and with the strike back, from the parts of the first
+                struck = self._struck_ceiling(state, a, together[i])
+                assert struck >= ceiling - 1e-9 and struck >= self.score(state, a)
                 bound = self._charge_bound(state, a)
                 score = self.score(state, a)
                 assert ceiling >= score

@@ -149,7 +149,9 @@ class Bounds(Scoring):
         rough = walks_of[0]
         todo = [i for i in charges if i not in ceiling]
         if todo:  # first without its strike back, all in one pass
-            ceiling.update(zip(todo, self._charge_ceilings(state, actions, todo), strict=True))
+            for i, parts in zip(todo, self._charge_ceilings(state, actions, todo), strict=True):
+                listing.parts[i] = parts
+                ceiling[i] = max(parts) + 1e-6
         # walks before charges: the order sorted keeps for equal keys, whose kinds (and so
         # tiebreaks) are equal, is the listing's either way
         moves = walks + charges
@@ -182,7 +184,7 @@ class Bounds(Scoring):
             n += 1
             if actions[i].kind is CHARGE and i not in firm:
                 firm.add(i)
-                ceiling[i] = self._charge_ceiling(state, actions[i])
+                ceiling[i] = self._struck_ceiling(state, actions[i], listing.parts[i])
                 if best is not None and (ceiling[i], bounds[k][1]) < best:
                     continue  # with the strike back it cannot be the best either
             elif best is not None and actions[i].kind is not CHARGE:
@@ -537,8 +539,9 @@ class Bounds(Scoring):
 
     def _charge_ceilings(
         self, state: GameState, actions: Sequence[Action], charges: Sequence[int]
-    ) -> list[float]:
-        """At least each charge's :meth:`_charge_ceiling` without the strike back, for a
+    ) -> list[tuple[float, float]]:
+        """At least each charge's :meth:`_charge_ceiling` without the strike back (the
+        larger of the two numbers given, if it arrives and if it falls short), for a
         decision's charges in one pass: each unit's part read once (its markers' worth, its
         role, the markers it could swing) and the markers held at the round's end bounded
         rather than counted: the unit's count with it near none, plus each marker's rise
@@ -546,12 +549,12 @@ class Bounds(Scoring):
         :meth:`_projected` makes first, its models' places not measured). Most charges are
         ranked out on this ceiling, and the end's markers measured only for the others."""
         if self.style.contest_need and self.habits(state).marker_habits:
-            return [math.inf] * len(charges)
+            return [(math.inf, math.inf)] * len(charges)
         view = self._read(state)
         weight = self._projection_weight(state)
         bonus = self.style.charge_bonus
         units: dict[str, tuple[list[tuple[Point, float]], bool, float, list[Point3], float]] = {}
-        out: list[float] = []
+        out: list[tuple[float, float]] = []
         for i in charges:
             a = actions[i]
             us, target = state.units[a.unit], state.units[a.target]
@@ -593,8 +596,21 @@ class Bounds(Scoring):
             arrives = dealt + (bonus if melee else 0.0) + there + projected
             if a.benny:
                 arrives += self._benny(state, us, arrives)
-            out.append(max(arrives, short + projected - SHORT_CHARGE) + 1e-6)
+            out.append((arrives, short + projected - SHORT_CHARGE))
         return out
+
+    def _struck_ceiling(self, state: GameState, a: Action, parts: tuple[float, float]) -> float:
+        """At least a charge's :meth:`_charge_ceiling` with the strike back, from its parts in
+        :meth:`_charge_ceilings` (if it arrives, if it falls short): the strike back (0 or
+        more) taken from the first, the one attack estimate it needs. A benny's extra
+        counted on the points before the strike back is no less than after it."""
+        arrives, short = parts
+        us, target = state.units[a.unit], state.units[a.target]
+        if target.models > 0:
+            view = self._read(state)
+            back = self._melee_damage(view, target, us, charging=False)
+            arrives -= self.style.strike_back * back
+        return max(arrives, short) + 1e-6
 
     def _hold_ceiling(self, state: GameState, a: Action) -> float:
         """At least :meth:`_hold_bound`, without the parts of it that cost most: the danger
@@ -647,6 +663,9 @@ class _Listing:
         #: keys at least an action's own and below the best of the choice that worked them
         #: out (:meth:`Scoring._score_below`): the action's exact key is not needed then
         self.above: dict[int, tuple[float, tuple[int, ...]]] = {}
+        #: each charge's first ceiling's parts, if it arrives and if it falls short
+        #: (:meth:`Bounds._charge_ceilings`), for its ceiling with the strike back
+        self.parts: dict[int, tuple[float, float]] = {}
         units = state.units
         for i in self.others:
             kind = kinds[i]
