@@ -164,7 +164,6 @@ class Bounds(Scoring):
             key=bounds.__getitem__,
             reverse=True,
         )
-        uncovered = not self._read(state).cover_pieces()  # moves' exposure: :meth:`_walk_exposure`
         n = 0
         while n < len(order):
             k = order[n]
@@ -188,7 +187,7 @@ class Bounds(Scoring):
                 ceiling[i] = self._struck_ceiling(state, actions[i], listing.parts[i])
                 if best is not None and (ceiling[i], bounds[k][1]) < best:
                     continue  # with the strike back it cannot be the best either
-            elif best is not None and actions[i].kind is not CHARGE and uncovered:
+            elif best is not None and actions[i].kind is not CHARGE:
                 # a move's exposure (0 or less) before its score: the bound counts it as 0
                 lost = self._walk_exposure(state, actions[i])
                 if lost and (ceiling[i] + lost, bounds[k][1]) < best:
@@ -429,9 +428,7 @@ class Bounds(Scoring):
         """A Rush's or Advance's :meth:`_exposure` where it ends (its score's own): what its
         bound, less it, still bounds (the score adds it to terms the bound counts at most).
         On an open table seven moves in ten scored and not taken were scored for the slack
-        of bounding it by 0; its cover gains are those the score would work out. Asked only
-        on a table without Cover Terrain: with cover, each end's models are tested against
-        every piece first, and Riverside's games cost 0.8% more instructions with it."""
+        of bounding it by 0; its cover gains are those the score would work out."""
         us = state.units[a.unit]
         assert a.to is not None
         here = self._read(state).centroid(us)
