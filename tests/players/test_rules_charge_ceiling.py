@@ -29,20 +29,31 @@ def _lists(size: int) -> tuple[object, object]:
 def test_charge_ceiling_is_never_below_its_bound_or_score() -> None:
     """In every decision of seeded games (open and generated tables, clock-bennies' extra
     attack too, GFF and Riverside), each charge's ceiling is at least its bound and its exact
-    score (and the ceiling without the strike back at least the ceiling), some ceilings lie
+    score (the ceiling without the strike back at least the ceiling, and the decision's first
+    ceilings worked out together at least that one), some ceilings lie
     below the decision's best (so charges are skipped), and the choice is the first best exact
     score."""
-    seen = {"charges": 0, "below best": 0, "benny": 0, "games with charges": 0}
+    seen = {"charges": 0, "below best": 0, "benny": 0, "games with charges": 0, "looser": 0}
 
     class Checking(RulesCommander):
         def _best_action(self, state: GameState, actions: Sequence[Action]) -> Action:
             chosen = super()._best_action(state, actions)
             self._view = None  # a fresh reading: every charge untested
             best = max((self.score(state, a), _tiebreak(a)) for a in actions)
-            for a in actions:
+            charges = [i for i, a in enumerate(actions) if a.kind is Kind.CHARGE]
+            ceilings = self._charge_ceilings(state, actions, charges)
+            together = dict(zip(charges, ceilings, strict=True))
+            for i, a in enumerate(actions):
                 if a.kind is not Kind.CHARGE:
                     continue
+                # the decision's first ceilings, in one pass, with the markers only bounded
+                first = self._charge_ceiling(state, a, strike_back=False)
+                assert max(together[i]) + 1e-6 >= first
+                seen["looser"] += max(together[i]) > first
                 ceiling = self._charge_ceiling(state, a)
+                # and with the strike back, from the parts of the first
+                struck = self._struck_ceiling(state, a, together[i])
+                assert struck >= ceiling - 1e-9 and struck >= self.score(state, a)
                 bound = self._charge_bound(state, a)
                 score = self.score(state, a)
                 assert ceiling >= score
@@ -72,6 +83,7 @@ def test_charge_ceiling_is_never_below_its_bound_or_score() -> None:
     assert seen["charges"] > 100
     assert seen["below best"] > seen["charges"] / 2
     assert seen["benny"] > 0
+    assert seen["looser"] < seen["charges"] / 10  # the markers bounded: seldom looser
 
 
 def test_with_contest_need_the_choice_is_still_the_best_exact_score() -> None:

@@ -11,6 +11,7 @@ import math
 from bisect import bisect_left
 from collections.abc import Sequence
 from itertools import chain, compress
+from math import hypot
 from operator import attrgetter, itemgetter, not_
 
 import numpy as np
@@ -42,6 +43,8 @@ from oprlab.players.rules.view import (
 )
 from oprlab.rules.gff.attack import LONG_RANGE
 
+#: A marker's place and a number (:meth:`Bounds._charge_ceilings`: its rise, weighted).
+Point3 = tuple[float, float, float]
 #: A unit's part of its move rows (:meth:`Bounds._unit_row`).
 _UnitRow = tuple[Point, float, list[float], list[float], float, bool, float]
 
@@ -109,20 +112,32 @@ class Bounds(Scoring):
         bound too, so the moves scored are fewer or others, never the choice."""
         best: tuple[float, tuple[int, ...]] | None = None
         walks, charges, held = listing.walks, listing.charges, listing.held
+        above = listing.above
 
-        def key_of(i: int, a: Action) -> tuple[float, tuple[int, ...]]:
+        def key_of(
+            i: int, a: Action, beat: tuple[float, tuple[int, ...]] | None
+        ) -> tuple[float, tuple[int, ...]]:
+            """The action's key, or one at least it and below ``beat`` (then not the best)."""
             found = exact.get(i) or loose.get(i)
             if found is not None:
+                return found
+            found = above.get(i)  # from an earlier choice, whose best may have been higher
+            if found is not None and beat is not None and found < beat:
                 return found
             bound = self._charge_bound(state, a) if a.kind is CHARGE else None
             if bound is not None:
                 found = loose[i] = (bound, _tiebreak(a))
+                return found
+            value, whole = self._score_below(state, a, None if beat is None else beat[0])
+            found = (value, _tiebreak(a))
+            if whole:
+                exact[i] = found
             else:
-                found = exact[i] = (self.score(state, a), _tiebreak(a))
+                above[i] = found
             return found
 
         for i in listing.rest:  # in the listing's order
-            key = key_of(i, actions[i])
+            key = key_of(i, actions[i], best)
             if best is None or key > best:
                 best = key
         # the highest bounds first, so that the best score rises early and skips the rest
@@ -132,9 +147,11 @@ class Bounds(Scoring):
             ceiling.update(zip(walks, rough.rough, strict=True))
             walks_of.append(rough)
         rough = walks_of[0]
-        for i in charges:
-            if i not in ceiling:  # first without its strike back
-                ceiling[i] = self._charge_ceiling(state, actions[i], strike_back=False)
+        todo = [i for i in charges if i not in ceiling]
+        if todo:  # first without its strike back, all in one pass
+            for i, parts in zip(todo, self._charge_ceilings(state, actions, todo), strict=True):
+                listing.parts[i] = parts
+                ceiling[i] = max(parts) + 1e-6
         # walks before charges: the order sorted keeps for equal keys, whose kinds (and so
         # tiebreaks) are equal, is the listing's either way
         moves = walks + charges
@@ -167,17 +184,24 @@ class Bounds(Scoring):
             n += 1
             if actions[i].kind is CHARGE and i not in firm:
                 firm.add(i)
-                ceiling[i] = self._charge_ceiling(state, actions[i])
+                ceiling[i] = self._struck_ceiling(state, actions[i], listing.parts[i])
                 if best is not None and (ceiling[i], bounds[k][1]) < best:
                     continue  # with the strike back it cannot be the best either
-            key = key_of(i, actions[i])
+            elif best is not None and actions[i].kind is not CHARGE:
+                # a move's exposure (0 or less) before its score: the bound counts it as 0
+                lost = self._walk_exposure(state, actions[i])
+                if lost and (ceiling[i] + lost, bounds[k][1]) < best:
+                    continue  # with its exposure it cannot be the best
+            key = key_of(i, actions[i], best)
             if best is None or key > best:
                 best = key
         for i in held:
             a = actions[i]
+            if best is not None and (self._hold_ceiling(state, a), _tiebreak(a)) < best:
+                continue  # cannot be the best: not even its bound is needed
             if best is not None and (self._hold_bound(state, a), _tiebreak(a)) < best:
                 continue  # cannot be the best: its exact score is not needed
-            key = key_of(i, a)
+            key = key_of(i, a, best)
             if best is None or key > best:
                 best = key
         known = {**exact, **loose}
@@ -400,6 +424,17 @@ class Bounds(Scoring):
             out[moves] -= _SUM(inside * lost[row], axis=1)
         return out
 
+    def _walk_exposure(self, state: GameState, a: Action) -> float:
+        """A Rush's or Advance's :meth:`_exposure` where it ends (its score's own): what its
+        bound, less it, still bounds (the score adds it to terms the bound counts at most).
+        On an open table seven moves in ten scored and not taken were scored for the slack
+        of bounding it by 0; its cover gains are those the score would work out."""
+        us = state.units[a.unit]
+        assert a.to is not None
+        here = self._read(state).centroid(us)
+        end = step_toward(here, a.to, move_allowance(state, us.unit, a.kind))
+        return self._exposure(state, us, here, end)
+
     def _shot_bound(
         self, state: GameState, view: View, us: UnitState, here: Point, allowance: float
     ) -> float:
@@ -502,6 +537,104 @@ class Bounds(Scoring):
         short = short + projected - SHORT_CHARGE  # summed as the score sums it
         return max(arrives, short) + 1e-6
 
+    def _charge_ceilings(
+        self, state: GameState, actions: Sequence[Action], charges: Sequence[int]
+    ) -> list[tuple[float, float]]:
+        """At least each charge's :meth:`_charge_ceiling` without the strike back (the
+        larger of the two numbers given, if it arrives and if it falls short), for a
+        decision's charges in one pass: each unit's part read once (its markers' worth, its
+        role, the markers it could swing) and the markers held at the round's end bounded
+        rather than counted: the unit's count with it near none, plus each marker's rise
+        (:meth:`_swing`, 0 or more) that a model could reach from the end (the test
+        :meth:`_projected` makes first, its models' places not measured). Most charges are
+        ranked out on this ceiling, and the end's markers measured only for the others."""
+        if self.style.contest_need and self.habits(state).marker_habits:
+            return [(math.inf, math.inf)] * len(charges)
+        view = self._read(state)
+        weight = self._projection_weight(state)
+        bonus = self.style.charge_bonus
+        units: dict[str, tuple[list[tuple[Point, float]], bool, float, list[Point3], float]] = {}
+        out: list[tuple[float, float]] = []
+        for i in charges:
+            a = actions[i]
+            us, target = state.units[a.unit], state.units[a.target]
+            facts = units.get(a.unit)
+            if facts is None:
+                base, swing = self._swing(state, view, us)
+                rises: list[Point3] = []
+                if swing and not us.shaken and us.arrived != state.round:
+                    rises = [(x, y, weight * change) for x, y, change in swing if change > 0]
+                reach = view.reach(us, view.centroid(us)) if rises else 0.0
+                melee = self.role(us.unit) is MELEE
+                facts = units[a.unit] = (
+                    self._worth(state, view, us, None),
+                    melee,
+                    weight * base,
+                    rises,
+                    reach,
+                )
+            worth, melee, projected, rises, reach = facts
+            assert target.placement is not None
+            ends = view.charge_ends.get((a.unit, a.target))  # from :meth:`_prefetch`
+            if ends is None:
+                at = view.centroid(target)
+                allowance = move_allowance(state, us.unit, a.kind)
+                ends = (at, step_toward(view.centroid(us), at, allowance))
+            at, end = ends
+            there, short = self._gains(worth, at), self._gains(worth, end)
+            if melee:
+                enemies = view.enemies(us.side)
+                near_at, near_end = enemies.gaps(at), enemies.gaps(end)
+                if near_at:
+                    there += 15.0 / (1.0 + min(near_at) / 6.0)
+                if near_end:
+                    short += 15.0 / (1.0 + min(near_end) / 6.0)
+            for x, y, rise in rises:  # within the unit's reach plus 3" (and a margin)
+                if math.hypot(end[0] - x, end[1] - y) - reach <= OBJECTIVE_RANGE + 1e-3:
+                    projected += rise
+            dealt = self._melee_damage(view, us, target, charging=True)
+            arrives = dealt + (bonus if melee else 0.0) + there + projected
+            if a.benny:
+                arrives += self._benny(state, us, arrives)
+            out.append((arrives, short + projected - SHORT_CHARGE))
+        return out
+
+    def _struck_ceiling(self, state: GameState, a: Action, parts: tuple[float, float]) -> float:
+        """At least a charge's :meth:`_charge_ceiling` with the strike back, from its parts in
+        :meth:`_charge_ceilings` (if it arrives, if it falls short): the strike back (0 or
+        more) taken from the first, the one attack estimate it needs. A benny's extra
+        counted on the points before the strike back is no less than after it."""
+        arrives, short = parts
+        us, target = state.units[a.unit], state.units[a.target]
+        if target.models > 0:
+            view = self._read(state)
+            back = self._melee_damage(view, target, us, charging=False)
+            arrives -= self.style.strike_back * back
+        return max(arrives, short) + 1e-6
+
+    def _hold_ceiling(self, state: GameState, a: Action) -> float:
+        """At least :meth:`_hold_bound`, without the parts of it that cost most: the danger
+        of enemy fighters (0 or less) left out of the place's worth, and the markers held at
+        the round's end bounded as :meth:`_charge_ceilings` bounds them (the unit's models not
+        measured). Most Holds are ranked out on it."""
+        us = state.units[a.unit]
+        view = self._read(state)
+        here = view.centroid(us)
+        value = self._gains(self._worth(state, view, us, None), here)
+        if self.role(us.unit) is MELEE:  # the bonus near enemies, as the score adds it
+            dists = view.enemies(us.side).gaps(here)
+            if dists:
+                value += 15.0 / (1.0 + min(dists) / 6.0)
+        weight = self._projection_weight(state)
+        base, swing = self._swing(state, view, us)
+        projected = weight * base
+        if swing and not us.shaken and us.arrived != state.round:
+            reach = view.reach(us, here)
+            for x, y, change in swing:
+                if change > 0 and hypot(here[0] - x, here[1] - y) - reach <= OBJECTIVE_RANGE + 1e-3:
+                    projected += weight * change
+        return value + self._best_shot_from(state, us, here) + projected + 1e-6
+
     def _hold_bound(self, state: GameState, a: Action) -> float:
         """At least Hold's score: the best shot at any enemy in range, seen or not."""
         us = state.units[a.unit]
@@ -527,6 +660,12 @@ class _Listing:
         self.charges: list[int] = []
         self.held: list[int] = []
         self.rest: list[int] = []
+        #: keys at least an action's own and below the best of the choice that worked them
+        #: out (:meth:`Scoring._score_below`): the action's exact key is not needed then
+        self.above: dict[int, tuple[float, tuple[int, ...]]] = {}
+        #: each charge's first ceiling's parts, if it arrives and if it falls short
+        #: (:meth:`Bounds._charge_ceilings`), for its ceiling with the strike back
+        self.parts: dict[int, tuple[float, float]] = {}
         units = state.units
         for i in self.others:
             kind = kinds[i]

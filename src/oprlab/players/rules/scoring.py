@@ -58,45 +58,60 @@ class Scoring(Needs):
 
     def score(self, state: GameState, a: Action) -> float:
         """What an activation is worth: expected points removed plus the position it leaves."""
+        return self._score_below(state, a, None)[0]
+
+    def _score_below(self, state: GameState, a: Action, beat: float | None) -> tuple[float, bool]:
+        """:meth:`score`, and True; or, when the terms of a Hold or move that are never
+        negative already sum to less than ``beat``, that sum and False: at least the score
+        (the rest, hazard, exposure, depth and a Rush's mark-down, only lower it, and a
+        float sum only falls when a term added falls) and below ``beat``, so the action is
+        not the best, and the rest (attack estimates for the cover, shapely's terrain tests)
+        is not worked out."""
         view = self._read(state)
         us = state.units[a.unit]
         if a.kind is IDLE:
             if not self.habits(state).idle_for_all:
-                return 0.0  # GFF: a Shaken unit's only action
+                return 0.0, True  # GFF: a Shaken unit's only action
             # Riverside: Idle is open to every unit; it is worth taking to remove Shaken.
             if us.placement is None or not (us.shaken or self.style.idle_outlook):
-                return -1.0
+                return -1.0, True
             here = view.centroid(us)
             stay = self._position_value(state, us, here)
             if self.style.idle_outlook:  # the outlook every other action carries
                 stay += self._projected(state, us, here)
-            return stay + (1.0 if us.shaken else -1.0)
+            return stay + (1.0 if us.shaken else -1.0), True
         assert us.placement is not None
         here = view.centroid(us)
         if a.kind is HOLD:
-            return (
-                self._position_value(state, us, here)
-                + self._best_shot_from(state, us, here, self._targets(state, us))
-                + self._projected(state, us, here)
-                + self._exposure(state, us, here, here)
-            )
+            # no ranged weapon with a reach: no shot (and no sight lines to trace for one)
+            reaches = unit_facts(us.unit)[2]
+            shot = 0.0
+            if reaches and reaches[-1] > 0:
+                shot = self._best_shot_from(state, us, here, self._targets(state, us))
+            value = self._position_value(state, us, here) + shot + self._projected(state, us, here)
+            if beat is not None and value < beat:
+                return value, False
+            return value + self._exposure(state, us, here, here), True
         if a.kind is CHARGE:
             arrives = not self.style.charge_arrival or self._arrives(
                 state, us, state.units[a.target]
             )
-            return self._charge_score(state, a, arrives)
+            return self._charge_score(state, a, arrives), True
         assert a.to is not None
         allowance = move_allowance(state, us.unit, a.kind)
         end = step_toward(here, a.to, allowance)
         value = self._position_value(state, us, end) + self._projected(state, us, end)
+        shot = 0.9 * self._best_shot_from(state, us, end) if a.kind is ADVANCE else 0.0
+        if beat is not None and value + shot < beat:
+            return value + shot, False
         value -= self._hazard(state, us, here, end, a.kind)
         value += self._exposure(state, us, here, end)
         value += self._depth(state, us, here, end)
         if a.kind is ADVANCE:
-            value += 0.9 * self._best_shot_from(state, us, end)
+            value += shot
         else:
             value -= self._rush_mark_down(state, us, here, end)
-        return value
+        return value, True
 
     def _targets(self, state: GameState, us: UnitState) -> list[str]:
         """The enemies ``us`` can shoot from where it stands (sight and range), once a decision."""
@@ -638,29 +653,42 @@ class Scoring(Needs):
         habits = self.habits(state)
         if view.in_cover_terrain(us, here, end, whole=habits.cover_whole_base):
             return 0.0
-        enemies = view.enemies(us.side)
-        shooters = view.shooters.get(us.side)
-        if shooters is None:
-            shooters = view.shooters[us.side] = [
-                (k, e, max(unit_facts(e.unit)[2]) + move_allowance(state, e.unit, ADVANCE))
-                for k, e in enumerate(enemies.units)
-                if unit_facts(e.unit)[2] and e.placement is not None and not e.shaken
-            ]
+        shooters = self._shooters(state, view, us.side)
         if not shooters:
             return 0.0
-        gaps = enemies.gaps(end)
+        gaps = view.enemies(us.side).gaps(end)
         lost = 0.0
         for k, e, reach in shooters:
             if gaps[k] > reach:
                 continue
-            key = (e.uid, us.uid)
-            gain = view.cover_gain.get(key)
-            if gain is None:
-                open_ = habits.damage(e, us, melee=False, distance=0.0, charging=False)
-                hidden = habits.damage(e, us, melee=False, distance=0.0, charging=False, cover=True)
-                gain = view.cover_gain[key] = max(0.0, open_ - hidden)
-            lost += gain
+            lost += self._cover_gain(state, view, e, us)
         return -COVER_SHARE * lost
+
+    def _shooters(
+        self, state: GameState, view: View, side: int
+    ) -> list[tuple[int, UnitState, float]]:
+        """The rested enemy shooters of ``side`` (not Shaken): each one's index among the
+        enemies, the unit, and its longest reach plus its Advance, once a decision."""
+        shooters = view.shooters.get(side)
+        if shooters is None:
+            shooters = view.shooters[side] = [
+                (k, e, max(unit_facts(e.unit)[2]) + move_allowance(state, e.unit, ADVANCE))
+                for k, e in enumerate(view.enemies(side).units)
+                if unit_facts(e.unit)[2] and e.placement is not None and not e.shaken
+            ]
+        return shooters
+
+    def _cover_gain(self, state: GameState, view: View, e: UnitState, us: UnitState) -> float:
+        """What cover would save ``us`` from ``e``'s shot (0 or more), by the system's own
+        odds, once a decision."""
+        key = (e.uid, us.uid)
+        gain = view.cover_gain.get(key)
+        if gain is None:
+            habits = self.habits(state)
+            open_ = habits.damage(e, us, melee=False, distance=0.0, charging=False)
+            hidden = habits.damage(e, us, melee=False, distance=0.0, charging=False, cover=True)
+            gain = view.cover_gain[key] = max(0.0, open_ - hidden)
+        return gain
 
 
 def _models_near(view: View, us: UnitState, end: Point, points: Sequence[Point]) -> list[bool]:

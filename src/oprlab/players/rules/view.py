@@ -240,14 +240,8 @@ class View:
         found = self.covered.get(key)
         if found is not None:
             return found
-        if self._cover is None:
-            self._cover = [
-                shapely.Polygon(p.outline)
-                for p in self.state.table.pieces
-                if p.has(TerrainType.COVER)
-            ]
         found = False
-        if self._cover:
+        if self.cover_pieces():
             assert us.placement is not None
             alive = us.placement.alive
             shift = np.array([end[0] - here[0], end[1] - here[1]])
@@ -255,7 +249,7 @@ class View:
             radii = us.placement.radii[alive]
             spots = shapely.points(centres)
             inside = np.zeros(len(radii), dtype=np.bool_)
-            for piece in self._cover:
+            for piece in self.cover_pieces():
                 hit = shapely.contains(piece, spots)
                 if whole:
                     hit &= shapely.distance(piece.exterior, spots) >= radii
@@ -263,6 +257,16 @@ class View:
             found = bool(2 * int(inside.sum()) > len(radii))
         self.covered[key] = found
         return found
+
+    def cover_pieces(self) -> list[shapely.Polygon]:
+        """The table's Cover Terrain pieces (none: no unit stands in cover anywhere)."""
+        if self._cover is None:
+            self._cover = [
+                shapely.Polygon(p.outline)
+                for p in self.state.table.pieces
+                if p.has(TerrainType.COVER)
+            ]
+        return self._cover
 
     def points(self) -> FloatArray:
         """The markers' positions as an array."""
