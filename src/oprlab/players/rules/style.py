@@ -104,6 +104,18 @@ class Style:
     #: The share of the strike back a charge counts against itself.
     strike_back: float = 0.6
 
+    def __post_init__(self) -> None:
+        """The commander's bounds (players/rules/bounds.py) prune on the signs of these
+        weights: the depth and a fighter's reach only lower a score (``danger`` a share from
+        0 to 1), and a Rush's mark-down and the strike back only lower it too. A weight
+        outside them would let a bound prune the best action, so it is refused here."""
+        if not 0.0 <= self.danger <= 1.0:
+            raise ValueError(f"Style {self.name}: danger {self.danger!r} is a share from 0 to 1")
+        for field in ("rush_cost", "strike_back"):
+            value = getattr(self, field)
+            if not value >= 0.0:
+                raise ValueError(f"Style {self.name}: {field} {value!r} must be 0 or more")
+
 
 RULES = Style()
 #: The rules commander before issue 14 item 1's fixes.
