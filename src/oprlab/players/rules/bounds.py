@@ -507,24 +507,9 @@ class Bounds(Scoring):
             return math.inf
         view = self._read(state)
         us, target = state.units[a.unit], state.units[a.target]
-        assert target.placement is not None
-        ends = view.charge_ends.get((a.unit, a.target))  # from :meth:`_prefetch`
-        if ends is None:
-            at = view.centroid(target)
-            ends = (at, step_toward(view.centroid(us), at, move_allowance(state, us.unit, a.kind)))
-        at, end = ends
         worth = self._worth(state, view, us, None)
         melee = self.role(us.unit) is MELEE
-        # the markers' gains where it arrives and where it falls short, and a melee unit's
-        # bonus near enemies at each (no closure: a function made a call cost a tenth of it)
-        there, short = self._gains(worth, at), self._gains(worth, end)
-        if melee:
-            enemies = view.enemies(us.side)
-            near_at, near_end = enemies.gaps(at), enemies.gaps(end)
-            if near_at:
-                there += 15.0 / (1.0 + min(near_at) / 6.0)
-            if near_end:
-                short += 15.0 / (1.0 + min(near_end) / 6.0)
+        there, short, end = self._charge_places(state, view, a, worth, melee)
         projected = self._projected(state, us, end)
         dealt = self._melee_damage(view, us, target, charging=True)
         back = 0.0
@@ -536,6 +521,34 @@ class Bounds(Scoring):
             arrives += self._benny(state, us, arrives)
         short = short + projected - SHORT_CHARGE  # summed as the score sums it
         return max(arrives, short) + 1e-6
+
+    def _charge_places(
+        self,
+        state: GameState,
+        view: View,
+        a: Action,
+        worth: list[tuple[Point, float]],
+        melee: bool,
+    ) -> tuple[float, float, Point]:
+        """A charge's markers' gains where it arrives and where it falls short, with a melee
+        unit's bonus near enemies at each, and the end it falls short at (the ceilings'
+        shared part: one charge's and a decision's in one pass read it alike)."""
+        us, target = state.units[a.unit], state.units[a.target]
+        assert target.placement is not None
+        ends = view.charge_ends.get((a.unit, a.target))  # from :meth:`_prefetch`
+        if ends is None:
+            at = view.centroid(target)
+            ends = (at, step_toward(view.centroid(us), at, move_allowance(state, us.unit, a.kind)))
+        at, end = ends
+        there, short = self._gains(worth, at), self._gains(worth, end)
+        if melee:
+            enemies = view.enemies(us.side)
+            near_at, near_end = enemies.gaps(at), enemies.gaps(end)
+            if near_at:
+                there += 15.0 / (1.0 + min(near_at) / 6.0)
+            if near_end:
+                short += 15.0 / (1.0 + min(near_end) / 6.0)
+        return there, short, end
 
     def _charge_ceilings(
         self, state: GameState, actions: Sequence[Action], charges: Sequence[int]
@@ -574,21 +587,7 @@ class Bounds(Scoring):
                     reach,
                 )
             worth, melee, projected, rises, reach = facts
-            assert target.placement is not None
-            ends = view.charge_ends.get((a.unit, a.target))  # from :meth:`_prefetch`
-            if ends is None:
-                at = view.centroid(target)
-                allowance = move_allowance(state, us.unit, a.kind)
-                ends = (at, step_toward(view.centroid(us), at, allowance))
-            at, end = ends
-            there, short = self._gains(worth, at), self._gains(worth, end)
-            if melee:
-                enemies = view.enemies(us.side)
-                near_at, near_end = enemies.gaps(at), enemies.gaps(end)
-                if near_at:
-                    there += 15.0 / (1.0 + min(near_at) / 6.0)
-                if near_end:
-                    short += 15.0 / (1.0 + min(near_end) / 6.0)
+            there, short, end = self._charge_places(state, view, a, worth, melee)
             for x, y, rise in rises:  # within the unit's reach plus 3" (and a margin)
                 if math.hypot(end[0] - x, end[1] - y) - reach <= OBJECTIVE_RANGE + 1e-3:
                     projected += rise
