@@ -11,7 +11,6 @@ import math
 from bisect import bisect_left
 from collections.abc import Sequence
 from itertools import chain, compress
-from math import hypot
 from operator import attrgetter, itemgetter, not_
 
 import numpy as np
@@ -564,33 +563,19 @@ class Bounds(Scoring):
         if self.style.contest_need and self.habits(state).marker_habits:
             return [(math.inf, math.inf)] * len(charges)
         view = self._read(state)
-        weight = self._projection_weight(state)
         bonus = self.style.charge_bonus
-        units: dict[str, tuple[list[tuple[Point, float]], bool, float, list[Point3], float]] = {}
+        units: dict[str, tuple[list[tuple[Point, float]], bool, _Rises]] = {}
         out: list[tuple[float, float]] = []
         for i in charges:
             a = actions[i]
             us, target = state.units[a.unit], state.units[a.target]
             facts = units.get(a.unit)
             if facts is None:
-                base, swing = self._swing(state, view, us)
-                rises: list[Point3] = []
-                if swing and not us.shaken and us.arrived != state.round:
-                    rises = [(x, y, weight * change) for x, y, change in swing if change > 0]
-                reach = view.reach(us, view.centroid(us)) if rises else 0.0
-                melee = self.role(us.unit) is MELEE
-                facts = units[a.unit] = (
-                    self._worth(state, view, us, None),
-                    melee,
-                    weight * base,
-                    rises,
-                    reach,
-                )
-            worth, melee, projected, rises, reach = facts
+                worth = self._worth(state, view, us, None)
+                facts = units[a.unit] = (worth, self.role(us.unit) is MELEE, self._rises(state, us))
+            worth, melee, rises = facts
             there, short, end = self._charge_places(state, view, a, worth, melee)
-            for x, y, rise in rises:  # within the unit's reach plus 3" (and a margin)
-                if math.hypot(end[0] - x, end[1] - y) - reach <= OBJECTIVE_RANGE + 1e-3:
-                    projected += rise
+            projected = _risen(rises, end)
             dealt = self._melee_damage(view, us, target, charging=True)
             arrives = dealt + (bonus if melee else 0.0) + there + projected
             if a.benny:
@@ -624,15 +609,22 @@ class Bounds(Scoring):
             dists = view.enemies(us.side).gaps(here)
             if dists:
                 value += 15.0 / (1.0 + min(dists) / 6.0)
+        projected = _risen(self._rises(state, us), here)
+        return value + self._best_shot_from(state, us, here) + projected + 1e-6
+
+    def _rises(self, state: GameState, us: UnitState) -> _Rises:
+        """What bounds the markers held at the round's end with ``us`` anywhere in its reach
+        (:meth:`_projected`'s count, its models' places not measured): the count with it near
+        none (weighted), each marker whose count it would raise with the rise (weighted), and
+        its reach from its centroid. :func:`_risen` adds the rises a point is near."""
+        view = self._read(state)
         weight = self._projection_weight(state)
         base, swing = self._swing(state, view, us)
-        projected = weight * base
+        rises: list[Point3] = []
         if swing and not us.shaken and us.arrived != state.round:
-            reach = view.reach(us, here)
-            for x, y, change in swing:
-                if change > 0 and hypot(here[0] - x, here[1] - y) - reach <= OBJECTIVE_RANGE + 1e-3:
-                    projected += weight * change
-        return value + self._best_shot_from(state, us, here) + projected + 1e-6
+            rises = [(x, y, weight * change) for x, y, change in swing if change > 0]
+        reach = view.reach(us, view.centroid(us)) if rises else 0.0
+        return weight * base, rises, reach
 
     def _hold_bound(self, state: GameState, a: Action) -> float:
         """At least Hold's score: the best shot at any enemy in range, seen or not."""
@@ -643,6 +635,22 @@ class Bounds(Scoring):
             + self._best_shot_from(state, us, here)
             + self._projected(state, us, here)
         )
+
+
+#: :meth:`Bounds._rises`: the weighted count with the unit near no marker, the weighted rises
+#: by marker, and the unit's reach from its centroid.
+_Rises = tuple[float, list[Point3], float]
+
+
+def _risen(rises: _Rises, point: Point) -> float:
+    """At least :meth:`Scoring._projected` with the unit at ``point``: the count with it near
+    none plus every rise within its reach plus 3" of ``point`` (and a margin), the unit's
+    models not measured (the test :meth:`Scoring._projected` makes first)."""
+    projected, marked, reach = rises
+    for x, y, rise in marked:
+        if math.hypot(point[0] - x, point[1] - y) - reach <= OBJECTIVE_RANGE + 1e-3:
+            projected += rise
+    return projected
 
 
 class _Listing:
