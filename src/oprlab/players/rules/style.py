@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from oprlab.errors import UserError
+
 
 @dataclass(frozen=True)
 class Style:
@@ -108,13 +110,16 @@ class Style:
         """The commander's bounds (players/rules/bounds.py) prune on the signs of these
         weights: the depth and a fighter's reach only lower a score (``danger`` a share from
         0 to 1), and a Rush's mark-down and the strike back only lower it too. A weight
-        outside them would let a bound prune the best action, so it is refused here."""
+        outside them would let a bound prune the best action, so it is refused here (a
+        :class:`UserError`: one line naming the weight, as a spec's ``FIELD=VALUE`` gives it)."""
         if not 0.0 <= self.danger <= 1.0:
-            raise ValueError(f"Style {self.name}: danger {self.danger!r} is a share from 0 to 1")
+            where = f"{self.name}: danger"
+            raise UserError("not a share", value=self.danger, expected="0 to 1", where=where)
         for field in ("rush_cost", "strike_back"):
             value = getattr(self, field)
             if not value >= 0.0:
-                raise ValueError(f"Style {self.name}: {field} {value!r} must be 0 or more")
+                where = f"{self.name}: {field}"
+                raise UserError("a weight below 0", value=value, expected="0 or more", where=where)
 
 
 RULES = Style()
