@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from oprlab.game import deploy_search, gff, gff_deploy
 from oprlab.game import geometry as geo
-from oprlab.game import gff, gff_deploy
 from oprlab.game.state import GameState, Phase, UnitState
 from oprlab.samples import sample_path
 from oprlab.table.terrain import generate_table
@@ -143,21 +143,21 @@ def _compare_grids(rng: np.random.Generator) -> tuple[int, int, int]:
     ):
         state = gff.new_game(a, b, seed=compared)
         while not state.done:
-            actions = gff.legal_actions(state)
-            if state.phase in DEPLOYING:
-                for us in gff_deploy._to_deploy(state, state.active):
-                    grid = (
-                        gff_deploy._ambush_grid(state)
-                        if state.phase == Phase.AMBUSH
-                        else gff_deploy._deploy_grid(state, us)
-                    )
-                    gff_deploy._clear_points = counted  # type: ignore[assignment]
-                    try:
+            gff_deploy._clear_points = counted  # type: ignore[assignment]
+            try:  # the listing asks first: the units of a shape share its answer
+                actions = gff.legal_actions(state)
+                if state.phase in DEPLOYING:
+                    for us in gff_deploy._to_deploy(state, state.active):
+                        grid = (
+                            gff_deploy._ambush_grid(state)
+                            if state.phase == Phase.AMBUSH
+                            else gff_deploy._deploy_grid(state, us)
+                        )
                         got = list(gff_deploy._grid_points(state, us, grid))
-                    finally:
-                        gff_deploy._clear_points = real
-                    differ += got != list(real(state, us, grid))
-                    compared += 1
+                        differ += got != list(real(state, us, grid))
+                        compared += 1
+            finally:
+                gff_deploy._clear_points = real
             gff.apply(state, actions[int(rng.integers(len(actions)))])
     return compared, incremental, differ
 
@@ -323,3 +323,76 @@ def test_the_zone_grid_memo_gives_the_grid_worked_out_afresh(
         got = list(gff_deploy._zone_grid(zone, table.width, table.depth, edges.along_y(edge)))
         assert got == plain
         got.append((0.0, 0.0))
+
+
+def _plain_crowded(state: GameState, us: UnitState) -> bool:
+    """Whether the side's units still to place crowd ``us``'s zone, worked out afresh."""
+    zone = gff_deploy.deployment_zone(state, us.side, scout=us.reserve == "scout")
+    heading = gff_deploy.facing(us.side, gff_deploy.edge_of(state, us.side))
+    need = sum(
+        gff_deploy._footprint(u.unit, u.models, heading)
+        for u in gff_deploy._to_deploy(state, us.side)
+    )
+    return deploy_search.crowded(state, zone, need)
+
+
+def _kept_crowded(state: GameState, us: UnitState) -> bool:
+    zone = gff_deploy.deployment_zone(state, us.side, scout=us.reserve == "scout")
+    heading = gff_deploy.facing(us.side, gff_deploy.edge_of(state, us.side))
+    return gff_deploy._crowded(state, us.side, zone, heading)
+
+
+def test_a_listings_crowding_is_the_plain_sum() -> None:
+    """``gff_deploy._crowded``, kept for a listing: at every decision of the deployment of two
+    horde armies and of Scouts, each unit's answer is the footprints summed afresh; a unit
+    left out for want of room (no unit placed) is seen."""
+    rng = np.random.default_rng(7)
+    army = load_army(sample_path("gff/horde-300.txt"))
+    compared = removed = 0
+    for a, b in ((army, army), (specials(), specials())):
+        state = gff.new_game(a, b, seed=compared)
+        while state.phase != Phase.ACTIVATION and not state.done:
+            actions = gff.legal_actions(state)
+            if state.phase not in (Phase.DEPLOY, Phase.SCOUT):
+                gff.apply(state, actions[int(rng.integers(len(actions)))])
+                continue
+            units = gff_deploy._to_deploy(state, state.active)
+            for us in units:
+                assert _kept_crowded(state, us) == _plain_crowded(state, us)
+                compared += 1
+            if len(units) > 2 and not removed:
+                deploy_search.not_deployed(state, units[-1], "test")
+                for us in units[:-1]:
+                    assert _kept_crowded(state, us) == _plain_crowded(state, us)
+                removed += 1
+                actions = gff.legal_actions(state)
+            gff.apply(state, actions[int(rng.integers(len(actions)))])
+    assert compared >= 40 and removed == 1  # crowded: the next test
+
+
+def test_a_listings_crowding_fails_without_the_left_out_in_its_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The comparison sees a crowding kept across a unit left out: with a huge unit to place
+    (its footprint more than the zone's room) the listing is crowded; once it is left out,
+    an answer keyed without the count of units left out would still say so."""
+    state = gff.new_game(
+        load_army(sample_path("gff/horde-300.txt")),
+        load_army(sample_path("gff/horde-300.txt")),
+        seed=0,
+    )
+    while state.phase != Phase.DEPLOY:
+        gff.apply(state, gff.legal_actions(state)[0])
+    units = gff_deploy._to_deploy(state, state.active)
+    monkeypatch.setattr(
+        gff_deploy,
+        "_footprint",
+        lambda unit, models, heading: 1e6 if unit is units[0].unit else 1.0,
+    )
+    state.memo.deploy_options = None  # a listing afresh with the huge unit
+    assert _kept_crowded(state, units[1]) and _plain_crowded(state, units[1])
+    deploy_search.not_deployed(state, units[0], "test")
+    assert not _plain_crowded(state, units[1])
+    assert _kept_crowded(state, units[1]) == _plain_crowded(state, units[1])
+    monkeypatch.setattr(state, "not_deployed", {})
+    assert _kept_crowded(state, units[1]) != _plain_crowded(state, units[1])

@@ -18,6 +18,7 @@ May import ``oprlab.table``, ``oprlab.units``, ``oprlab.game.state`` and ``oprla
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from oprlab.game.state import GameState, UnitState
 from oprlab.memo import game_memo
@@ -155,18 +156,26 @@ def remembered(state: GameState, us: UnitState, find: Callable[[], list[Option]]
     Units that stand alike share the answer: where a unit may deploy depends on it only
     through its side, its reserve, its models, their bases and whether it flies (terrain).
     """
+    memo = listing_memo(state)
+    alike = (us.side, us.reserve, us.models, stands_as(us.unit))
+    found = memo.get(alike)
+    if found is None:
+        found = memo[alike] = tuple(sorted(find()))
+    return list(found)
+
+
+def listing_memo(state: GameState) -> dict[object, Any]:
+    """The answers kept until a unit is placed or the phase changes (:func:`remembered`'s,
+    and what a system keeps beside them for the same listing, under keys of its own)."""
     key = (state.phase, state.round, [u.on_table for u in state.units.values()].count(True))
     memo = state.memo.deploy_options
     if not (isinstance(memo, tuple) and memo[0] == key):
         memo = state.memo.deploy_options = (key, {})
-    alike = (us.side, us.reserve, us.models, _stands_as(us.unit))
-    found = memo[1].get(alike)
-    if found is None:
-        found = memo[1][alike] = tuple(sorted(find()))
-    return list(found)
+    found: dict[object, Any] = memo[1]
+    return found
 
 
-def _stands_as(unit: Unit) -> tuple[float, bool, bool]:
+def stands_as(unit: Unit) -> tuple[float, bool, bool]:
     """What of a unit's profile decides where it may stand: its bases' radius, whether it is
     Large and whether it flies. By the unit's identity (each entry holds the unit, so its id
     stays unique while there): every listing of a deployment asked it of each unit, and

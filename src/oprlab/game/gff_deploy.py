@@ -274,7 +274,12 @@ def _grid_points(state: GameState, us: UnitState, grid: list[Point]) -> Iterator
     asked on its own (:func:`_deploy_problem`): so the points that pass among more units are
     those that passed before and keep the gap from the units placed since, in the same
     order. No unit moves during a deployment phase, so the phase, the round and which units
-    stand name the positions."""
+    stand name the positions.
+
+    Units that stand alike (:func:`deploy_search.stands_as`; with their side, reserve and
+    models, all that a unit's formation, zone and gaps read) share the answer: a unit asked
+    first takes up where another of its shape left off (issue 13: each unit placed left the
+    next of its kind to check the whole grid afresh)."""
     if state.table.pieces:
         return _clear_points(state, us, grid)
     on = tuple(
@@ -284,14 +289,15 @@ def _grid_points(state: GameState, us: UnitState, grid: list[Point]) -> Iterator
     )
     when = ("gff", state.phase, state.round)
     edge = edge_of(state, us.side)
-    asked = (id(us.unit), us.models, us.side, us.reserve, edge, len(grid), grid[0], grid[-1])
+    shape = deploy_search.stands_as(us.unit)
+    asked = (shape, us.models, us.side, us.reserve, edge, len(grid), grid[0], grid[-1])
     memo = state.memo.deploy_points
     entries: dict[object, _GridAnswer] = (
         memo[1] if isinstance(memo, tuple) and memo[0] == when else {}
     )
     hit = entries.get(asked)
-    if hit is not None and (hit[0] is not us.unit or hit[1] is not state.table):
-        hit = None  # another unit or table under the same key (ids are reused)
+    if hit is not None and hit[1] is not state.table:
+        hit = None  # another table under the same key (ids are reused)
     if hit is not None and hit[2] == on:
         return iter(hit[3])
     if hit is not None and set(hit[2]) < set(on):
@@ -301,43 +307,71 @@ def _grid_points(state: GameState, us: UnitState, grid: list[Point]) -> Iterator
             if uid not in hit[2] and o.placement is not None:
                 x, y, reach = geo.bounding_circle(o.placement)
                 newcomers.append((o.placement, x, y, reach, o.side != us.side))
-        got = _among_newcomers(state, us, hit[3], newcomers)
+        got, box = _among_newcomers(state, us, hit[3], newcomers, hit[4]), hit[4]
     else:
         got = tuple(_clear_points(state, us, grid))
+        box = _box(got)
     # a new dict, never one changed in place: a copy of the state shares this memo's value
-    state.memo.deploy_points = (when, {**entries, asked: (us.unit, state.table, on, got)})
+    state.memo.deploy_points = (when, {**entries, asked: (us.unit, state.table, on, got, box)})
     return iter(got)
 
 
+def _box(points: tuple[Point, ...]) -> edges.Box:
+    """The box around ``points`` (an empty one far off the table when there are none)."""
+    if not points:
+        return (math.inf, math.inf, math.inf, math.inf)
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
 def _among_newcomers(
-    state: GameState, us: UnitState, points: tuple[Point, ...], newcomers: list[_Obstacle]
+    state: GameState,
+    us: UnitState,
+    points: tuple[Point, ...],
+    newcomers: list[_Obstacle],
+    box: edges.Box,
 ) -> tuple[Point, ...]:
     """The ``points`` (each passing among the units standing before) that also pass among
     ``newcomers``, in order. A point whose bound to every newcomer clears what
     :func:`_clear_points` asks of its own bound (the gap plus half an inch; Ambush: 9" from an
     enemy) by ``_MARGIN`` more (``math.hypot`` here, numpy's there: they may differ in the last
-    digit) passes there without a gap measured; only the rest are asked of it."""
+    digit) passes there without a gap measured; only the rest are asked of it.
+
+    A newcomer whose bound clears ``box`` (around the points) so, by one more margin, clears
+    every point (issue 13: the enemy deploying in the other zone was measured to each point
+    of each unit still to place): left out, as it passes every point."""
     _, own = _origin_formation(us.unit, us.models, facing(us.side, edge_of(state, us.side)))
     ambush = state.phase == Phase.AMBUSH
     near = geo.SPACING + 0.5 + 2 * _MARGIN
     far = AMBUSH_DISTANCE + 2 * _MARGIN
+    x0, y0, x1, y1 = box
+    close: list[_Obstacle] = []
+    for o in newcomers:
+        _, x, y, reach, enemy = o
+        dx = max(x0 - x, x - x1, 0.0)
+        dy = max(y0 - y, y - y1, 0.0)
+        apart = math.hypot(dx, dy) - reach - own - _MARGIN
+        if apart < near or (ambush and enemy and apart <= far):
+            close.append(o)
     doubtful: list[Point] = []
     for point in points:
-        for _, x, y, reach, enemy in newcomers:
+        for _, x, y, reach, enemy in close:
             apart = math.hypot(x - point[0], y - point[1]) - reach - own
             if apart < near or (ambush and enemy and apart <= far):
                 doubtful.append(point)
                 break
     if not doubtful:
         return points
-    passed = set(_clear_points(state, us, doubtful, newcomers))
+    passed = set(_clear_points(state, us, doubtful, close))
     asked = set(doubtful)
     return tuple(p for p in points if p in passed or p not in asked)
 
 
 #: A unit's grid points as :func:`_grid_points` keeps them: the unit and table asked about,
-#: the other units standing then (uids) and the points that passed.
-_GridAnswer = tuple[Unit, Table, tuple[str, ...], tuple[Point, ...]]
+#: the other units standing then (uids), the points that passed and a box around them
+#: (:func:`_box`; that of the points first found, which holds those that pass later).
+_GridAnswer = tuple[Unit, Table, tuple[str, ...], tuple[Point, ...], edges.Box]
 
 
 def _ambush_grid(state: GameState) -> list[Point]:
@@ -457,10 +491,10 @@ def deploy_options(state: GameState, us: UnitState) -> list[deploy_search.Option
     """The spots offered to ``us`` with its formation there: the grid in its usual ranks, or,
     once its side's units outgrow the grid, packed spots in any shape it may take
     (:mod:`oprlab.game.deploy_search`). Remembered until a unit is placed."""
-    return deploy_search.remembered(state, us, lambda: list(_options(state, us)))
+    return deploy_search.remembered(state, us, lambda: _options(state, us))
 
 
-def _options(state: GameState, us: UnitState) -> Iterator[deploy_search.Option]:
+def _options(state: GameState, us: UnitState) -> list[deploy_search.Option]:
     ambush = state.phase == Phase.AMBUSH
     zone = (
         (0.0, 0.0, state.table.width, state.table.depth)
@@ -468,22 +502,35 @@ def _options(state: GameState, us: UnitState) -> Iterator[deploy_search.Option]:
         else deployment_zone(state, us.side, scout=us.reserve == "scout")
     )
     heading = facing(us.side, edge_of(state, us.side))
-    need = sum(_footprint(u.unit, u.models, heading) for u in _to_deploy(state, us.side))
-    if ambush or not deploy_search.crowded(state, zone, need):
-        grid = _ambush_points(state, us) if ambush else _deploy_points(state, us)
-        first = next(grid, None)
-        if first is not None:
-            yield first, 0
-            yield from ((p, 0) for p in grid)
-            return
+    if ambush or not _crowded(state, us.side, zone, heading):
+        grid = list(_ambush_points(state, us) if ambush else _deploy_points(state, us))
+        if grid:
+            return [(p, 0) for p in grid]
     blocks = deploy_search.blockers(state, us, AMBUSH_DISTANCE if ambush else geo.SPACING)
-    yield from deploy_search.packed_options(
-        state,
-        zone,
-        _shapes(us.unit, us.models, heading),
-        blocks,
-        lambda p, k: _ground(state, us, p, k),
+    return list(
+        deploy_search.packed_options(
+            state,
+            zone,
+            _shapes(us.unit, us.models, heading),
+            blocks,
+            lambda p, k: _ground(state, us, p, k),
+        )
     )
+
+
+def _crowded(state: GameState, side: int, zone: edges.Box, heading: float) -> bool:
+    """:func:`deploy_search.crowded` for the units ``side`` still has to place, once a listing
+    for all its units that deploy in ``zone`` (issue 13: each unit's options summed the others'
+    footprints again). Kept with the listing's options (:func:`deploy_search.listing_memo`,
+    until a unit is placed or the phase changes); a unit left out for want of room leaves the
+    units to place without a unit being placed, so their count is in the key too."""
+    memo = deploy_search.listing_memo(state)
+    key = ("crowded", side, zone, heading, len(state.not_deployed))
+    found = memo.get(key)
+    if found is None:
+        need = sum(_footprint(u.unit, u.models, heading) for u in _to_deploy(state, side))
+        found = memo[key] = deploy_search.crowded(state, zone, need)
+    return bool(found)
 
 
 def _ground(state: GameState, us: UnitState, point: Point, per_row: int) -> str | None:

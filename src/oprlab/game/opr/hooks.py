@@ -324,21 +324,34 @@ class OprRules(Activation):
 def _deploy_actions(uid: str, options: list[deploy_search.Option]) -> tuple[Action, ...]:
     """A ``DEPLOY`` of unit ``uid`` to each of ``options``, in their order: the last answer
     for the unit when its options are the same (issue 13: every deployment decision lists
-    every unit's spots again, most unchanged since the last). The actions read the uid and
-    the options only, so the two are the whole key; one entry a uid, a game's few dozen."""
+    every unit's spots again, most unchanged since the last), else each spot's action as made
+    for the unit before (a placement nearby takes a few spots away and leaves the rest). The
+    actions read the uid and the options only, so the two are the whole key; one entry a
+    uid, a game's few dozen, each with the few hundred spots its unit was offered."""
     last = _DEPLOYS.get(uid)
     if last is not None and last[0] == options:
         return last[1]
-    if len(_DEPLOYS) >= _DEPLOYS_LIMIT:
-        _DEPLOYS.clear()
-    acts = tuple(listed_action(Kind.DEPLOY, uid, to=pt, formation=k) for pt, k in options)
-    _DEPLOYS[uid] = (list(options), acts)
+    if last is None or len(last[2]) >= _DEPLOYS_LIMIT:
+        if len(_DEPLOYS) >= _DEPLOYS_LIMIT:
+            _DEPLOYS.clear()
+        made: dict[deploy_search.Option, Action] = {}
+    else:
+        made = last[2]
+    out: list[Action] = []
+    for o in options:
+        act = made.get(o)
+        if act is None:
+            act = made[o] = listed_action(Kind.DEPLOY, uid, to=o[0], formation=o[1])
+        out.append(act)
+    acts = tuple(out)
+    _DEPLOYS[uid] = (list(options), acts, made)
     return acts
 
 
-_DEPLOYS: dict[str, tuple[list[deploy_search.Option], tuple[Action, ...]]] = game_memo(
-    "game.opr.hooks._DEPLOYS"
-)
+_DEPLOYS: dict[
+    str,
+    tuple[list[deploy_search.Option], tuple[Action, ...], dict[deploy_search.Option, Action]],
+] = game_memo("game.opr.hooks._DEPLOYS")
 _DEPLOYS_LIMIT = 1024
 
 
