@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -257,3 +258,19 @@ def test_shooting_targets_and_the_deploy_habit_give_the_plain_answers() -> None:
             there.placement = keep
         gff.apply(state, sides[state.active].choose(state, actions))
     assert compared > 100 and moved > 100 and deploys > 10
+
+
+def test_shooting_targets_fail_when_the_circles_bound_is_loosened(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The comparison above sees an enemy in range skipped on the bounding circles: with the
+    bound's margin taken 30" the wrong way, some unit's targets are not the plain ones."""
+    a, b = _army("shooty-300", "elite-300"), _army("melee-300", "horde-300")
+    state = gff.new_game(a, b, seed=5)
+    sides = [get_commander("rules", 5), get_commander("rules", 6)]
+    while state.phase != Phase.ACTIVATION:
+        gff.apply(state, sides[state.active].choose(state, gff.legal_actions(state)))
+    monkeypatch.setattr(geo, "BOUND_MARGIN", -30.0)
+    monkeypatch.setattr(gff_shooting, "_TARGETABLE", {})
+    standing = [u for u in state.units.values() if u.on_table]
+    assert any(gff.shooting_targets(state, us) != _plain_shots(state, us.uid) for us in standing)

@@ -180,14 +180,19 @@ def shooting_targets(state: GameState, us: UnitState) -> list[str]:
     if reach <= 0:
         return []
     table, unit = state.table, us.unit
-    head = (id(table), id(unit), geo.placement_key(us.placement))
+    mine = geo.placement_key(us.placement)
+    head = (id(table), id(unit), mine)
+    circle: tuple[float, float, float] | None = None
     out = []
     for e in state.enemies(us.side):
         assert e.placement is not None
-        key = (*head, geo.placement_key(e.placement))
+        theirs = geo.placement_key(e.placement)
+        key = (*head, theirs)
         found = _TARGETABLE.get(key)
         if found is None or found[0] is not table or found[1] is not unit:
-            found = (table, unit, _targetable(state, us, e, reach))
+            if circle is None:
+                circle = _circle(us.placement, mine)
+            found = (table, unit, _targetable(state, us, e, weapons, reach, circle, mine, theirs))
             if len(_TARGETABLE) >= _TARGETABLE_SIZE:
                 _TARGETABLE.clear()
             _TARGETABLE[key] = found
@@ -196,13 +201,42 @@ def shooting_targets(state: GameState, us: UnitState) -> list[str]:
     return out
 
 
-def _targetable(state: GameState, us: UnitState, e: UnitState, reach: float) -> bool:
-    """Whether some model of ``us`` may fire some ranged weapon (the longest reaches
-    ``reach``) at ``e``."""
-    assert us.placement is not None and e.placement is not None
-    if geo.gap(us.placement, e.placement) > reach + EPS:
+def _circle(p: Placement, key: tuple[bytes, bytes, bytes, bool]) -> tuple[float, float, float]:
+    """The bounding circle of ``p``'s alive models (:func:`geometry.bounding_circle`; ``key``:
+    its :func:`geometry.placement_key`, whose first three parts are the gap key); one that
+    bounds nothing (an infinite radius) when no model is alive."""
+    if not p.alive.any():
+        return (0.0, 0.0, math.inf)
+    return geo.bounding_circle(p, key[:3])
+
+
+def _targetable(
+    state: GameState,
+    us: UnitState,
+    e: UnitState,
+    weapons: list[Weapon],
+    reach: float,
+    circle: tuple[float, float, float],
+    mine: tuple[bytes, bytes, bytes, bool],
+    theirs: tuple[bytes, bytes, bytes, bool],
+) -> bool:
+    """Whether some model of ``us`` (its bounding ``circle`` and placement key ``mine``) may
+    fire some of its ranged ``weapons`` (the longest reaches ``reach``) at ``e`` (``theirs``).
+
+    An enemy whose bounding circle is out of ``reach`` of the shooter's (the circles' gap, less
+    :data:`geometry.BOUND_MARGIN`, is at most the models' gap) is out of range without its
+    gap measured (issue 13: a unit that moved asked every enemy's exact gap again)."""
+    here, there = us.placement, e.placement
+    assert here is not None and there is not None
+    x, y, spread = circle
+    if math.isfinite(spread) and there.alive.any():
+        ex, ey, their = geo.bounding_circle(there, theirs[:3])
+        if math.hypot(ex - x, ey - y) - spread - their - geo.BOUND_MARGIN > reach + EPS:
+            return False
+    if geo.keyed_gap(here, mine[:3], there, theirs[:3]) > reach + EPS:
         return False  # no model is in range of anything
-    return any(type_reach(state, us, e).values())
+    look = sight(state, us, e)
+    return any(look.reaches(us.unit, w) for w in weapons)
 
 
 #: :func:`shooting_targets`' answer for one enemy, by the table and the shooter's unit (both
