@@ -7,6 +7,7 @@ listing gives: seed 003 "Playing the Game" (each unit may Hold, Advance, Rush or
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,7 @@ from oprlab.game.actions import Action, Kind, listed
 from oprlab.game.gff_fight import charging
 from oprlab.game.gff_moving import move_allowance
 from oprlab.game.opr.hooks import DEPLOY_PHASES, OprRules, _deploy_actions
-from oprlab.game.state import GameState, Phase
+from oprlab.game.state import GameState, Phase, UnitState
 from oprlab.players import get_commander
 from oprlab.samples import sample_path
 from oprlab.table.model import Placement
@@ -274,3 +275,50 @@ def test_shooting_targets_fail_when_the_circles_bound_is_loosened(
     monkeypatch.setattr(gff_shooting, "_TARGETABLE", {})
     standing = [u for u in state.units.values() if u.on_table]
     assert any(gff.shooting_targets(state, us) != _plain_shots(state, us.uid) for us in standing)
+
+
+def _plain_shoot_actions(state: GameState, us: UnitState) -> list[Action]:
+    """The shot listing with every action built afresh (hold fire, each target, each split;
+    with bennies each shot again with one)."""
+    targets = gff_shooting.shooting_targets(state, us)
+    reach = {t: gff_shooting.type_reach(state, us, state.units[t]) for t in targets}
+    types = gff_shooting.weapon_types(us.unit)
+    shots = [Action(Kind.SHOOT, us.uid, target=t) for t in targets]
+    for w in types[1:]:
+        for t2 in targets:
+            for t1 in targets:
+                if reach[t2][w] and t1 != t2 and any(ok for v, ok in reach[t1].items() if v != w):
+                    shots.append(Action(Kind.SHOOT, us.uid, target=t1, second=t2, split=(w,)))
+    bennies = gff.bennies_available(state, us.side) > 0
+    return [Action(Kind.SHOOT, us.uid), *shots, *(replace(a, benny=True) for a in shots if bennies)]
+
+
+def test_shot_and_consolidation_listings_are_the_plain_ones() -> None:
+    """Shots and consolidations are made once and handed out again (``gff_shooting._shot``,
+    ``listed``): at every shot and consolidation decision of a 600-point game the listing is
+    the one built afresh, field for field; a benny's shot is the plain shot with a benny."""
+    a, b = _army("shooty-300", "elite-300"), _army("melee-300", "horde-300")
+    state = gff.new_game(a, b, seed=5)
+    sides = [get_commander("rules", 5), get_commander("rules", 6)]
+    shots = consolidations = 0
+    while not state.done:
+        actions = gff.legal_actions(state)
+        p = state.pending
+        if state.phase == Phase.SHOOT and p is not None:
+            us = state.units[p.unit]
+            assert gff_shooting.shoot_actions(state, us) == _plain_shoot_actions(state, us)
+            shots += 1
+        if state.phase == Phase.CONSOLIDATE and p is not None:
+            us = state.units[p.unit]
+            goals = [o.position for o in state.objectives]
+            goals += [geo.centroid(e.placement) for e in state.enemies(us.side) if e.placement]
+            plain = [Action(Kind.CONSOLIDATE, us.uid)]
+            plain += [Action(Kind.CONSOLIDATE, us.uid, to=g) for g in dict.fromkeys(goals)]
+            assert gff.consolidate_actions(state, us) == plain
+            consolidations += 1
+        gff.apply(state, sides[state.active].choose(state, actions))
+    assert shots > 10 and consolidations > 0
+    kept = gff_shooting._shot("A1", "B2", "B3", ("Rifle",), benny=True)
+    assert kept is gff_shooting._shot("A1", "B2", "B3", ("Rifle",), benny=True)
+    shot = Action(Kind.SHOOT, "A1", target="B2", second="B3", split=("Rifle",))
+    assert kept == replace(shot, benny=True) and kept != shot

@@ -316,8 +316,8 @@ def consolidate_actions(state: GameState, us: UnitState) -> list[Action]:
     for e in state.enemies(us.side):
         assert e.placement is not None
         goals.append(geo.centroid(e.placement))
-    acts = [Action(Kind.CONSOLIDATE, us.uid)]
-    return acts + [Action(Kind.CONSOLIDATE, us.uid, to=g) for g in dict.fromkeys(goals)]
+    acts = [listed(Kind.CONSOLIDATE, us.uid)]  # made once (a frozen Action is dear to build)
+    return acts + [listed(Kind.CONSOLIDATE, us.uid, to=g) for g in dict.fromkeys(goals)]
 
 
 def is_legal(state: GameState, action: Action) -> bool:

@@ -259,10 +259,11 @@ def shoot_actions(state: GameState, us: UnitState) -> list[Action]:
     shot may also spend one for an extra attack.
     """
     targets = shooting_targets(state, us)
-    acts = [Action(Kind.SHOOT, us.uid)]
+    uid = us.uid
+    acts = [_shot(uid)]
     reach = {t: type_reach(state, us, state.units[t]) for t in targets}
     types = weapon_types(us.unit)
-    shots = [Action(Kind.SHOOT, us.uid, target=t) for t in targets]
+    shots = [_shot(uid, t) for t in targets]
     if len(types) >= 2:
         for w in types[1:]:  # canonical: the first type always fires at the first target
             for t2 in targets:
@@ -270,11 +271,38 @@ def shoot_actions(state: GameState, us: UnitState) -> list[Action]:
                     continue
                 for t1 in targets:
                     if t1 != t2 and any(ok for v, ok in reach[t1].items() if v != w):
-                        shots.append(Action(Kind.SHOOT, us.uid, target=t1, second=t2, split=(w,)))
+                        shots.append(_shot(uid, t1, t2, (w,)))
     acts += shots
     if bennies.bennies_available(state, us.side) > 0:
-        acts += [replace(a, benny=True) for a in shots]
+        acts += [_shot(a.unit, a.target, a.second, a.split, benny=True) for a in shots]
     return acts
+
+
+def _shot(
+    uid: str,
+    target: str = "",
+    second: str = "",
+    split: tuple[str, ...] = (),
+    *,
+    benny: bool = False,
+) -> Action:
+    """``Action(Kind.SHOOT, uid, target=..., second=..., split=..., benny=...)``, made once and
+    handed out again (as :func:`oprlab.game.actions.listed`: a frozen Action is dear to build,
+    and each shot listing made every target's and split's afresh). Its fields are the key."""
+    key = (uid, target, second, split, benny)
+    found = _SHOTS.get(key)
+    if found is None:
+        if len(_SHOTS) >= _SHOTS_LIMIT:
+            _SHOTS.clear()
+        found = _SHOTS[key] = Action(
+            Kind.SHOOT, uid, target=target, second=second, split=split, benny=benny
+        )
+    return found
+
+
+#: :func:`_shot`'s actions by their fields (values: a global memo, emptied whole at its limit).
+_SHOTS: dict[tuple[str, str, str, tuple[str, ...], bool], Action] = {}
+_SHOTS_LIMIT = 16384
 
 
 def shot_problem(state: GameState, us: UnitState, a: Action) -> str | None:
