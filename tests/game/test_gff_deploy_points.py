@@ -132,10 +132,10 @@ def _compare_grids(rng: np.random.Generator) -> tuple[int, int, int]:
     compared = incremental = differ = 0
     real = gff_deploy._clear_points
 
-    def counted(*args: Any) -> Any:
+    def counted(*args: Any, **kw: Any) -> Any:
         nonlocal incremental
         incremental += len(args) > 3
-        return real(*args)
+        return real(*args, **kw)
 
     for a, b in (
         (load_army(sample_path("gff/shooty-300.txt")), load_army(sample_path("gff/melee-300.txt"))),
@@ -143,7 +143,7 @@ def _compare_grids(rng: np.random.Generator) -> tuple[int, int, int]:
     ):
         state = gff.new_game(a, b, seed=compared)
         while not state.done:
-            gff_deploy._clear_points = counted  # type: ignore[assignment]
+            gff_deploy._clear_points = counted
             try:  # the listing asks first: the units of a shape share its answer
                 actions = gff.legal_actions(state)
                 if state.phase in DEPLOYING:
@@ -176,8 +176,10 @@ def test_grid_points_fail_when_the_newcomers_are_left_out(monkeypatch: pytest.Mo
     """The comparison sees an answer kept without checking the units placed since."""
     real = gff_deploy._clear_points
 
-    def blind(state: GameState, us: UnitState, points: Any, obstacles: Any = None) -> Any:
-        return iter(points) if obstacles is not None else real(state, us, points)
+    def blind(
+        state: GameState, us: UnitState, points: Any, obstacles: Any = None, **kw: Any
+    ) -> Any:
+        return iter(points) if obstacles is not None else real(state, us, points, **kw)
 
     monkeypatch.setattr(gff_deploy, "_clear_points", blind)
     rng = np.random.default_rng(5)
@@ -396,3 +398,21 @@ def test_a_listings_crowding_fails_without_the_left_out_in_its_key(
     assert _kept_crowded(state, units[1]) == _plain_crowded(state, units[1])
     monkeypatch.setattr(state, "not_deployed", {})
     assert _kept_crowded(state, units[1]) != _plain_crowded(state, units[1])
+
+
+def test_the_models_at_points_are_formation_at_points_bits() -> None:
+    """``_models_at`` (the newcomers' check of points that passed the table and the zone
+    before) gives the points and the models' places bit for bit as
+    ``geometry.formation_at_points``."""
+    rng = np.random.default_rng(11)
+    state = gff.new_game(
+        load_army(sample_path("gff/horde-300.txt")),
+        load_army(sample_path("gff/shooty-300.txt")),
+        seed=0,
+    )
+    for us in state.units.values():
+        base, _ = gff_deploy._origin_formation(us.unit, us.models, gff_deploy.facing(us.side))
+        points = [(float(x), float(y)) for x, y in rng.uniform(0.0, 48.0, (30, 2))]
+        got = gff_deploy._models_at(base, points)
+        want = geo.formation_at_points(base, points, state.table)[:4]
+        assert all(g.tobytes() == w.tobytes() for g, w in zip(got, want, strict=True))

@@ -167,7 +167,14 @@ def remembered(state: GameState, us: UnitState, find: Callable[[], list[Option]]
 def listing_memo(state: GameState) -> dict[object, Any]:
     """The answers kept until a unit is placed or the phase changes (:func:`remembered`'s,
     and what a system keeps beside them for the same listing, under keys of its own)."""
-    key = (state.phase, state.round, [u.on_table for u in state.units.values()].count(True))
+    # the units on the table counted (UnitState.on_table spelled out: asked of every unit
+    # every time a deployment asks a unit's options)
+    standing = [
+        u
+        for u in state.units.values()
+        if u.placement is not None and u.reserve is None and u.models > 0 and not u.routed
+    ]
+    key = (state.phase, state.round, len(standing))
     memo = state.memo.deploy_options
     if not (isinstance(memo, tuple) and memo[0] == key):
         memo = state.memo.deploy_options = (key, {})

@@ -11,7 +11,7 @@ gff_room and gff_setup, and below (``oprlab.memo``).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -282,10 +282,16 @@ def _grid_points(state: GameState, us: UnitState, grid: list[Point]) -> Iterator
     next of its kind to check the whole grid afresh)."""
     if state.table.pieces:
         return _clear_points(state, us, grid)
-    on = tuple(
-        uid
-        for uid, o in state.units.items()
-        if uid != us.uid and o.on_table and o.placement is not None
+    on = tuple(  # UnitState.on_table spelled out (each unit, each time a unit is asked)
+        [
+            uid
+            for uid, o in state.units.items()
+            if o.placement is not None
+            and o.reserve is None
+            and o.models > 0
+            and not o.routed
+            and uid != us.uid
+        ]
     )
     when = ("gff", state.phase, state.round)
     edge = edge_of(state, us.side)
@@ -363,7 +369,7 @@ def _among_newcomers(
                 break
     if not doubtful:
         return points
-    passed = set(_clear_points(state, us, doubtful, close))
+    passed = set(_clear_points(state, us, doubtful, close, placed=True))
     asked = set(doubtful)
     return tuple(p for p in points if p in passed or p not in asked)
 
@@ -390,12 +396,33 @@ def _ambush_grid(state: GameState) -> list[Point]:
 _MARGIN = 1e-6
 
 
+def _models_at(
+    base: Placement, points: Sequence[Point]
+) -> tuple[
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+]:
+    """The points' x and y as columns and every model's x and y at each: the same sums as
+    :func:`geometry.formation_at_points` (so the same bits), without its table and zone tests."""
+    px = np.array([p[0] for p in points], dtype=np.float64)[:, None]
+    py = np.array([p[1] for p in points], dtype=np.float64)[:, None]
+    return px, py, base.centres[:, 0][None, :] + px, base.centres[:, 1][None, :] + py
+
+
 def _clear_points(
-    state: GameState, us: UnitState, points: list[Point], obstacles: list[_Obstacle] | None = None
+    state: GameState,
+    us: UnitState,
+    points: list[Point],
+    obstacles: list[_Obstacle] | None = None,
+    *,
+    placed: bool = False,
 ) -> Iterator[Point]:
     """The points where :func:`_deploy_problem` finds nothing wrong, in order (issue 13: one
     numpy call per question for all points instead of one per point); among ``obstacles``
-    only, if given (default: every other unit on the table).
+    only, if given (default: every other unit on the table); ``placed``: the points are known
+    to keep the unit on the table and in its zone (they passed before), so that is not asked.
 
     The table and the zone are checked for every point at once with the same arithmetic as
     :func:`_standing` (so the same answers); a point that passes and stands clear of every
@@ -412,8 +439,11 @@ def _clear_points(
     zone = None if ambush else deployment_zone(state, us.side, scout=us.reserve == "scout")
     heading = facing(us.side, edge_of(state, us.side))
     base, own = _origin_formation(us.unit, us.models, heading)
-    # the table and the zone (wholly inside it, as _standing checks it) for every point at once
-    px, py, xs, ys, ok = geo.formation_at_points(base, points, state.table, zone)
+    if placed:  # the points passed the table and the zone before: the models' places only
+        px, py, xs, ys = _models_at(base, points)
+        ok = np.ones(len(points), dtype=np.bool_)
+    else:  # the table and the zone (wholly inside it, as _standing checks it), all at once
+        px, py, xs, ys, ok = geo.formation_at_points(base, points, state.table, zone)
     settled = ok.copy() if not state.table.pieces else np.zeros_like(ok)
     if obstacles:
         ox = np.array([o[1] for o in obstacles], dtype=np.float64)[None, :]

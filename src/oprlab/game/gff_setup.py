@@ -178,9 +178,13 @@ def heading(edge: str) -> float:
 
     Facing 0 fronts toward +y; the south and north values are the ones side A and B always had.
     """
-    return {"south": 0.0, "north": math.pi, "west": -math.pi / 2, "east": math.pi / 2}[
-        check_edge(edge)
-    ]
+    if edge not in _HEADINGS:
+        check_edge(edge)  # the error naming the edges
+    return _HEADINGS[edge]
+
+
+#: :func:`heading` by edge (made once: every deployment question asks it).
+_HEADINGS = {"south": 0.0, "north": math.pi, "west": -math.pi / 2, "east": math.pi / 2}
 
 
 def in_box(box: Box, point: Point) -> bool:
