@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+import pickle
+
+import pytest
+
 from oprlab.game import actions
 from oprlab.game.actions import Action, Kind, listed
 
@@ -24,3 +29,20 @@ def test_the_memo_is_bounded() -> None:
     for k in range(actions._LISTED_LIMIT + 5):
         listed(Kind.ADVANCE, "bound", to=(float(k), 0.0))
     assert len(actions._LISTED) <= actions._LISTED_LIMIT
+
+
+def test_an_action_set_slot_by_slot_is_the_one_built() -> None:
+    """``actions._built`` (the listed actions' maker, field by field through the slots) gives
+    the Action ``__init__`` gives, for every kind: every field, equality, hash, text, order,
+    and frozen like it."""
+    for kind in Kind:
+        for unit, to, target, formation in [("", None, "", 0), ("A3", (4.5, 7.25), "B1", 3)]:
+            made = actions._built(kind, unit, to, target, formation)
+            plain = Action(kind, unit, to=to, target=target, formation=formation)
+            assert dataclasses.astuple(made) == dataclasses.astuple(plain)
+            assert made == plain and hash(made) == hash(plain)
+            assert str(made) == str(plain) and repr(made) == repr(plain)
+            assert made.sort_key() == plain.sort_key()
+            assert pickle.loads(pickle.dumps(made)) == plain
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                made.unit = "other"  # type: ignore[misc]

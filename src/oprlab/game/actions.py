@@ -5,7 +5,7 @@ May import ``oprlab.table.model`` only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 
 from oprlab.table.model import Point
@@ -136,5 +136,44 @@ def listed(
     if found is None:
         if len(_LISTED) >= _LISTED_LIMIT:
             _LISTED.clear()
-        found = _LISTED[key] = Action(kind, unit, to=to, target=target, formation=formation)
+        found = _LISTED[key] = _built(kind, unit, to, target, formation)
     return found
+
+
+def _built(kind: Kind, unit: str, to: Point | None, target: str, formation: int) -> Action:
+    """``Action(kind, unit, to=to, target=target, formation=formation)`` set field by field
+    through its slots (the rest their defaults): the dataclass's ``__init__`` takes twelve
+    keywords and sets each through ``object.__setattr__``, twice the instructions (issue 13:
+    a 600-point game lists thousands of new moves). The same fields, so an equal action."""
+    a = _new(Action)
+    _set_kind(a, kind)
+    _set_unit(a, unit)
+    _set_to(a, to)
+    _set_target(a, target)
+    _set_second(a, "")
+    _set_split(a, ())
+    _set_benny(a, False)
+    _set_spell(a, "")
+    _set_value(a, 0)
+    _set_boost(a, 0)
+    _set_choice(a, "")
+    _set_formation(a, formation)
+    return a
+
+
+_new = object.__new__
+# each field's slot (its member descriptor's setter), in the order of the dataclass's fields
+(
+    _set_kind,
+    _set_unit,
+    _set_to,
+    _set_target,
+    _set_second,
+    _set_split,
+    _set_benny,
+    _set_spell,
+    _set_value,
+    _set_boost,
+    _set_choice,
+    _set_formation,
+) = (getattr(Action, f.name).__set__ for f in fields(Action))
