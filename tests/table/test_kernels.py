@@ -196,9 +196,11 @@ def test_oprlab_pure_switches_to_numpy() -> None:
 
 @compiled
 def test_the_kernel_in_use_was_built_from_the_source_here() -> None:
-    """An edited ``_kernels.c`` not rebuilt (``make install`` rebuilds it) must not run
-    silently: the module carries the digest of the file it was built from (setup.py)."""
-    source = Path(blockers.__file__).with_name("_kernels.c")
-    digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+    """An edited ``_kernels.c`` (or the ``_astar.c`` it includes) not rebuilt (``make
+    install`` rebuilds it) must not run silently: the module carries the digest of the files
+    it was built from (setup.py)."""
+    here = Path(blockers.__file__)
+    sources = [here.with_name(name) for name in ("_kernels.c", "_astar.c")]
+    digest = hashlib.sha256(b"".join(s.read_bytes() for s in sources)).hexdigest()[:16]
     assert kernels.COMPILED is not None
     assert digest == kernels.COMPILED.SOURCE_DIGEST, "stale C kernel: run make install"
