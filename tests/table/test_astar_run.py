@@ -117,3 +117,28 @@ def test_a_walled_in_goal_stops_the_same_way(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(paths, "RUN", None)
     monkeypatch.setattr(paths, "STEP", search_step.Step)
     assert in_c == ways()
+
+
+@compiled
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0.25, 4.0))
+def test_the_lines_the_kernel_makes_are_the_sights(seed: int, scale: float) -> None:
+    """A fixed node's line made in the kernel: numpy's costs (``NavGraph.cost``) to the last
+    bit, and the node itself not seen."""
+    rng = np.random.default_rng(seed)
+    size = 48.0 * scale
+    table = Table(width=size, depth=size)
+    nav = nav_graph(table, 0.5)
+    bl = blockers_for(_units(rng, size), 0.5)
+    for _ in range(3):
+        start = (float(rng.uniform(0, size)), float(rng.uniform(0, size)))
+        goal = (float(rng.uniform(0, size)), float(rng.uniform(0, size)))
+        find_path(nav, start, goal, bl)
+    sight = bl.kept(nav, lambda: None)
+    if sight is None:
+        return
+    for key, (dist, vis) in sight.lines.items():
+        if isinstance(key, int):
+            p = sight.nodes[key]
+            assert dist.tobytes() == nav.cost(p, sight.nodes).tobytes()
+            assert vis[key] == 0

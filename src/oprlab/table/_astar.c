@@ -283,16 +283,64 @@ run_pop(Heap *heap)
     return top;
 }
 
-/* One node's line: its (dist, vis) from the lines dict, or made by line(key, u) (a new one,
- * kept there by the callable); dist float64 and vis int8, f of each. */
+/* A fixed node's new line, as _Sight.line makes it (no climbs: NavGraph.cost is numpy's
+ * hypot of each node less the node's point; vis all unmeasured but the node itself, 0): the
+ * arrays from empty(f) and unmeasured.copy(), filled here and kept in `lines` under `key`. */
+static PyObject *
+run_new_line(PyObject *lines, PyObject *key, const double *xy, Py_ssize_t u, Py_ssize_t f,
+             PyObject *empty, PyObject *unmeasured)
+{
+    PyObject *pair = NULL, *dist = NULL, *vis = NULL, *size = PyLong_FromSsize_t(f);
+    if (size == NULL || (dist = PyObject_CallOneArg(empty, size)) == NULL
+        || (vis = PyObject_CallMethod(unmeasured, "copy", NULL)) == NULL)
+        goto done;
+    Py_buffer bd, bv;
+    if (get(dist, &bd, "d", 1, "dist") < 0)
+        goto done;
+    if (get_ints(vis, &bv, 1, 1, "vis") < 0) {
+        PyBuffer_Release(&bd);
+        goto done;
+    }
+    if (bd.len != f * (Py_ssize_t)sizeof(double) || bv.len != f) {
+        PyErr_SetString(PyExc_ValueError, "astar_run: a new line's length is not the nodes'");
+    }
+    else {
+        double *pd = bd.buf, px = xy[2 * u], py = xy[2 * u + 1];
+        for (Py_ssize_t j = 0; j < f; j++)
+            pd[j] = hypot(xy[2 * j] - px, xy[2 * j + 1] - py);
+        ((signed char *)bv.buf)[u] = 0;
+    }
+    PyBuffer_Release(&bd);
+    PyBuffer_Release(&bv);
+    if (PyErr_Occurred())
+        goto done;
+    pair = PyTuple_Pack(2, dist, vis);
+    if (pair != NULL && PyDict_SetItem(lines, key, pair) < 0)
+        Py_CLEAR(pair);
+done:
+    Py_XDECREF(size);
+    Py_XDECREF(dist);
+    Py_XDECREF(vis);
+    return pair;
+}
+
+/* One node's line: its (dist, vis) from the lines dict, or made: a fixed node's here
+ * (run_new_line), the start's by line(key, u) (which keeps it there); dist float64 and vis
+ * int8, f of each. */
 static int
-run_line(PyObject *lines, PyObject *line, PyObject *key, Py_ssize_t u, Py_ssize_t f,
-         Py_buffer *dist, Py_buffer *vis)
+run_line(PyObject *lines, PyObject *line, PyObject *key, const double *xy, Py_ssize_t u,
+         Py_ssize_t f, PyObject *empty, PyObject *unmeasured, Py_buffer *dist, Py_buffer *vis)
 {
     PyObject *pair = PyDict_GetItemWithError(lines, key);
     if (pair != NULL)
         Py_INCREF(pair);
-    else if (PyErr_Occurred() || (pair = PyObject_CallFunction(line, "On", key, u)) == NULL)
+    else if (PyErr_Occurred())
+        return -1;
+    else if (u < f)
+        pair = run_new_line(lines, key, xy, u, f, empty, unmeasured);
+    else
+        pair = PyObject_CallFunction(line, "On", key, u);
+    if (pair == NULL)
         return -1;
     int rc = -1;
     if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
@@ -317,12 +365,13 @@ done:
     return rc;
 }
 
-/* astar_run(nodes, f, best, under, h, came, skey, lines, line, toward, upper, patience,
- * walled, p, q, nx, ny, d, corners): oprlab.table.paths._graph_search's loop whole, on a table
+/* astar_run(nodes, f, best, under, h, came, skey, lines, line, empty, unmeasured, toward,
+ * upper, patience, walled, p, q, nx, ny, d, corners): oprlab.table.paths._graph_search's loop whole, on a table
  * whose sight lines are the blockers' test alone (no terrain, no graph corners, no climbs):
  * nodes (n, 2) are the f fixed nodes, the start (n - 2) and the goal (n - 1); best, under, h
  * and came are the search's arrays, written in place; lines and toward are the _Sight's dicts
- * (a node's key is its index, the start's `skey`), line(key, u) makes a missing line; the
+ * (a node's key is its index, the start's `skey`): a fixed node's missing line is made here
+ * in arrays from empty(f) and unmeasured.copy() (run_new_line), the start's by line(key, u); the
  * search stops early when walled() says so after `patience` pops without a way (walled may be
  * None). Each step is the Python loop's: astar_want's nodes, their unmeasured lines and (first
  * time from a node) the goal's tested as fan_clear tests a fan among the edges p -> q and the
@@ -331,13 +380,14 @@ static PyObject *
 astar_run(PyObject *self, PyObject *args)
 {
     PyObject *o_nodes, *o_best, *o_under, *o_h, *o_came, *skey, *lines, *line, *toward, *walled;
+    PyObject *empty, *unmeasured;
     PyObject *o_p, *o_q, *o_nx, *o_ny, *o_d;
     Py_ssize_t f, patience, corners;
     double upper;
-    if (!PyArg_ParseTuple(args, "OnOOOOO!O!OO!dnOOOOOOn", &o_nodes, &f, &o_best, &o_under, &o_h,
-                          &o_came, &PyBytes_Type, &skey, &PyDict_Type, &lines, &line,
-                          &PyDict_Type, &toward, &upper, &patience, &walled, &o_p, &o_q, &o_nx,
-                          &o_ny, &o_d, &corners))
+    if (!PyArg_ParseTuple(args, "OnOOOOO!O!OOOO!dnOOOOOOn", &o_nodes, &f, &o_best, &o_under,
+                          &o_h, &o_came, &PyBytes_Type, &skey, &PyDict_Type, &lines, &line,
+                          &empty, &unmeasured, &PyDict_Type, &toward, &upper, &patience, &walled,
+                          &o_p, &o_q, &o_nx, &o_ny, &o_d, &corners))
         return NULL;
     Py_buffer bufs[10];
     PyObject *objs[10] = {o_nodes, o_h, o_p, o_q, o_nx, o_ny, o_d, o_best, o_under, o_came};
@@ -428,7 +478,7 @@ astar_run(PyObject *self, PyObject *args)
             goto release;
         }
         Py_buffer dist, vis;
-        if (run_line(lines, line, key, u, f, &dist, &vis) < 0) {
+        if (run_line(lines, line, key, xy, u, f, empty, unmeasured, &dist, &vis) < 0) {
             Py_DECREF(key);
             goto release;
         }

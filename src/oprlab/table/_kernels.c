@@ -9,6 +9,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <string.h>
 
 /* Per-edge values of a fan test, kept on the stack for small edge sets. */
@@ -595,8 +596,9 @@ static PyMethodDef methods[] = {
      "astar_relax(base, dist, h, vis, cand, n, best, under, came, u, heap): the step to each "
      "improved node it sees."},
     {"astar_run", astar_run, METH_VARARGS,
-     "astar_run(nodes, f, best, under, h, came, skey, lines, line, toward, upper, patience, "
-     "walled, p, q, nx, ny, d, corners): the whole A* search on an open table."},
+     "astar_run(nodes, f, best, under, h, came, skey, lines, line, empty, unmeasured, toward, "
+     "upper, patience, walled, p, q, nx, ny, d, corners): the whole A* search on an open "
+     "table."},
     {NULL, NULL, 0, NULL},
 };
 

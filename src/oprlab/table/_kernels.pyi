@@ -94,6 +94,8 @@ def astar_run(
     skey: bytes,
     lines: dict[int | bytes, tuple[npt.NDArray[np.float64], npt.NDArray[np.int8]]],
     line: Callable[[int | bytes, int], tuple[npt.NDArray[np.float64], npt.NDArray[np.int8]]],
+    empty: Callable[[int], npt.NDArray[np.float64]],
+    unmeasured: npt.NDArray[np.int8],
     toward: dict[int | bytes, tuple[bool, float]],
     upper: float,
     patience: int,

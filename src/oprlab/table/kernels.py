@@ -137,6 +137,8 @@ class Kernel(Protocol):
         skey: bytes,
         lines: dict[int | bytes, tuple[_Floats, npt.NDArray[np.int8]]],
         line: Callable[[int | bytes, int], tuple[_Floats, npt.NDArray[np.int8]]],
+        empty: Callable[[int], _Floats],
+        unmeasured: npt.NDArray[np.int8],
         toward: dict[int | bytes, tuple[bool, float]],
         upper: float,
         patience: int,

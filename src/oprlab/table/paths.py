@@ -417,8 +417,9 @@ def _graph_search(
         p_e, q_e = nav.fan_edges(blockers)
         line = lambda key, u: sight.line(key, nodes[u])  # noqa: E731
         polygons = (blockers.nx, blockers.ny, blockers.d, blockers.nx.shape[1])
-        RUN(nodes, f, best, under, h, came, skey, sight.lines, line, toward, upper, _PATIENCE,
-            walled, p_e, q_e, *polygons)  # fmt: skip
+        made = (sight.lines, line, np.empty, sight.unmeasured)
+        RUN(nodes, f, best, under, h, came, skey, *made, toward, upper, _PATIENCE, walled,
+            p_e, q_e, *polygons)  # fmt: skip
         return _way(nodes, best, came, h, gi)
     heap = [(float(h[si]), si)]
     step = STEP(f, best, under, h, came, heap)
@@ -523,8 +524,9 @@ class _Sight:
         #: (1 yes, 0 no, -1 not measured yet)
         self.lines: dict[int | bytes, tuple[FloatArray, npt.NDArray[np.int8]]] = {}
         self.starts: list[bytes] = []
-        #: a line's "not measured yet" row, copied for each new line (a copy is one call)
-        self._unmeasured = np.full(len(self.nodes), -1, dtype=np.int8)
+        #: a line's "not measured yet" row, copied for each new line (a copy is one call;
+        #: the kernel's search makes its fixed nodes' lines from it too)
+        self.unmeasured = np.full(len(self.nodes), -1, dtype=np.int8)
         self.goals: dict[bytes, dict[int | bytes, tuple[bool, float]]] = {}
 
     def toward(self, gkey: bytes) -> dict[int | bytes, tuple[bool, float]]:
@@ -541,7 +543,7 @@ class _Sight:
         hit = self.lines.get(key)
         if hit is None:
             dist = self.nav.cost(p, self.nodes)
-            vis = self._unmeasured.copy()
+            vis = self.unmeasured.copy()
             if isinstance(key, bytes):
                 if len(self.starts) >= _ENDS_SIZE:
                     self.lines.pop(self.starts.pop(0), None)
