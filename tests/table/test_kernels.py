@@ -42,7 +42,7 @@ compiled = pytest.mark.skipif(kernels.COMPILED is None, reason="the C kernel is 
 #: Coordinates on a coarse grid (ends touch, edges run along lines, points are collinear),
 #: some nudged by a few ulps or by 1e-13 (near-degenerate: products near the 1e-12 bound).
 grid = st.integers(min_value=-4, max_value=4).map(float)
-nudge = st.sampled_from([0.0, 0.0, 0.0, 1e-13, -1e-13, 2.5e-7, 5e-16, -5e-16])
+nudge = st.sampled_from([0.0, 0.0, 0.0, 1e-13, -1e-13, 2.5e-7, 5e-16, -5e-16, 1.5e-6, -1e-6])
 coord = st.builds(lambda g, n, s: g * s + n, grid, nudge, st.sampled_from([1.0, 0.5, 3.0]))
 wide = st.floats(min_value=-60.0, max_value=60.0, allow_nan=False, allow_infinity=False)
 

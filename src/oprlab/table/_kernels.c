@@ -14,6 +14,10 @@
 
 /* Per-edge values of a fan test, kept on the stack for small edge sets. */
 #define STACK_EDGES 256
+/* Inches a fan's box and an edge's are grown by before fan() leaves the edge out (a crossing
+ * by its products is a meeting far beyond round-off: coordinates of tens of inches, products
+ * below -1e-12). */
+#define FAN_MARGIN 1e-6
 
 /* A C-contiguous buffer of `format` ("d" float64, "?" bool): a BufferError for a strided
  * array, a TypeError for another type (an int64 array must not be read as doubles). */
@@ -79,16 +83,46 @@ edge_rows(double ax, double ay, const double *pp, const double *pq, Py_ssize_t m
 /* Whether each segment a -> b[i] (i < k) properly crosses any edge p[j] -> q[j] (j < m), as
  * blockers.crossed_from_numpy works it out: with d = b - a and edge_rows' numbers,
  * o1 = dx*wy - dy*wx, den = dx*ey - dy*ex, a pair crosses when both (o1 + den)*o1 and
- * (o3 - den)*o3 are below -1e-12. */
+ * (o3 - den)*o3 are below -1e-12. Only the edges whose box meets the fan's (every segment's
+ * ends), each grown by FAN_MARGIN, are tested: a pair crossing by that test has each segment's
+ * ends on either side of the other's line (products below -1e-12, far beyond round-off on a
+ * table), so the segments meet and so do their boxes; the edges left out could only say "not
+ * crossed". */
 static void
 fan(double ax, double ay, const double *pb, Py_ssize_t k, const double *pp, const double *pq,
     Py_ssize_t m, double *edge, char *hit)
 {
-    edge_rows(ax, ay, pp, pq, m, edge);
+    double lox = ax, hix = ax, loy = ay, hiy = ay;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        double x = pb[2 * i], y = pb[2 * i + 1];
+        lox = x < lox ? x : lox;
+        hix = x > hix ? x : hix;
+        loy = y < loy ? y : loy;
+        hiy = y > hiy ? y : hiy;
+    }
+    lox -= FAN_MARGIN;
+    loy -= FAN_MARGIN;
+    hix += FAN_MARGIN;
+    hiy += FAN_MARGIN;
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t j = 0; j < m; j++) {
+        double px = pp[2 * j], py = pp[2 * j + 1], qx = pq[2 * j], qy = pq[2 * j + 1];
+        if ((px < lox && qx < lox) || (px > hix && qx > hix) || (py < loy && qy < loy)
+            || (py > hiy && qy > hiy))
+            continue;
+        double wx = px - ax, wy = py - ay;
+        double ex = qx - px, ey = qy - py;
+        double *row = edge + 5 * kept++;
+        row[0] = wx;
+        row[1] = wy;
+        row[2] = ex;
+        row[3] = ey;
+        row[4] = ey * wx - ex * wy; /* side of a from the edge */
+    }
     for (Py_ssize_t i = 0; i < k; i++) {
         double dx = pb[2 * i] - ax, dy = pb[2 * i + 1] - ay;
         char crossed = 0;
-        for (Py_ssize_t j = 0; j < m; j++) {
+        for (Py_ssize_t j = 0; j < kept; j++) {
             const double *row = edge + 5 * j;
             double o1 = dx * row[1] - dy * row[0];
             double den = dx * row[3] - dy * row[2];
