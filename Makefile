@@ -13,7 +13,7 @@ $(BIN)/python:
 # The table's C kernel is built here where a C compiler is found (setup.py); an edited kernel
 # is rebuilt by the next install, test or demo (the old build removed first: if the new one
 # fails, numpy runs, and the line after the install says so).
-$(STAMP): pyproject.toml setup.py src/oprlab/table/_kernels.c | $(BIN)/python
+$(STAMP): pyproject.toml setup.py src/oprlab/table/_kernels.c src/oprlab/table/_astar.c | $(BIN)/python
 	rm -f src/oprlab/table/_kernels.*.so
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	$(BIN)/python -c "from oprlab.table import kernels; print('table tests:', kernels.IN_USE)"

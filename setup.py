@@ -11,14 +11,20 @@ from pathlib import Path
 from setuptools import Extension, setup
 
 SOURCE = "src/oprlab/table/_kernels.c"
-#: The source's digest, built into the module: tests/table/test_kernels.py fails on a stale build.
-DIGEST = hashlib.sha256((Path(__file__).resolve().parent / SOURCE).read_bytes())
+#: What it includes (A*'s loops), read as part of it.
+INCLUDED = ["src/oprlab/table/_astar.c"]
+#: The sources' digest (the files in that order), built into the module:
+#: tests/table/test_kernels.py fails on a stale build.
+DIGEST = hashlib.sha256(
+    b"".join((Path(__file__).resolve().parent / name).read_bytes() for name in [SOURCE, *INCLUDED])
+)
 
 setup(
     ext_modules=[
         Extension(
             "oprlab.table._kernels",
             [SOURCE],
+            depends=INCLUDED,
             optional=True,
             define_macros=[("SOURCE_DIGEST", f'"{DIGEST.hexdigest()[:16]}"')],
             extra_compile_args=["-O2", "-ffp-contract=off"],

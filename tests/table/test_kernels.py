@@ -42,7 +42,7 @@ compiled = pytest.mark.skipif(kernels.COMPILED is None, reason="the C kernel is 
 #: Coordinates on a coarse grid (ends touch, edges run along lines, points are collinear),
 #: some nudged by a few ulps or by 1e-13 (near-degenerate: products near the 1e-12 bound).
 grid = st.integers(min_value=-4, max_value=4).map(float)
-nudge = st.sampled_from([0.0, 0.0, 0.0, 1e-13, -1e-13, 2.5e-7, 5e-16, -5e-16])
+nudge = st.sampled_from([0.0, 0.0, 0.0, 1e-13, -1e-13, 2.5e-7, 5e-16, -5e-16, 1.5e-6, -1e-6])
 coord = st.builds(lambda g, n, s: g * s + n, grid, nudge, st.sampled_from([1.0, 0.5, 3.0]))
 wide = st.floats(min_value=-60.0, max_value=60.0, allow_nan=False, allow_infinity=False)
 
@@ -196,9 +196,11 @@ def test_oprlab_pure_switches_to_numpy() -> None:
 
 @compiled
 def test_the_kernel_in_use_was_built_from_the_source_here() -> None:
-    """An edited ``_kernels.c`` not rebuilt (``make install`` rebuilds it) must not run
-    silently: the module carries the digest of the file it was built from (setup.py)."""
-    source = Path(blockers.__file__).with_name("_kernels.c")
-    digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+    """An edited ``_kernels.c`` (or the ``_astar.c`` it includes) not rebuilt (``make
+    install`` rebuilds it) must not run silently: the module carries the digest of the files
+    it was built from (setup.py)."""
+    here = Path(blockers.__file__)
+    sources = [here.with_name(name) for name in ("_kernels.c", "_astar.c")]
+    digest = hashlib.sha256(b"".join(s.read_bytes() for s in sources)).hexdigest()[:16]
     assert kernels.COMPILED is not None
     assert digest == kernels.COMPILED.SOURCE_DIGEST, "stale C kernel: run make install"

@@ -9,10 +9,15 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <string.h>
 
 /* Per-edge values of a fan test, kept on the stack for small edge sets. */
 #define STACK_EDGES 256
+/* Inches a fan's box and an edge's are grown by before fan() leaves the edge out (a crossing
+ * by its products is a meeting far beyond round-off: coordinates of tens of inches, products
+ * below -1e-12). */
+#define FAN_MARGIN 1e-6
 
 /* A C-contiguous buffer of `format` ("d" float64, "?" bool): a BufferError for a strided
  * array, a TypeError for another type (an int64 array must not be read as doubles). */
@@ -78,16 +83,46 @@ edge_rows(double ax, double ay, const double *pp, const double *pq, Py_ssize_t m
 /* Whether each segment a -> b[i] (i < k) properly crosses any edge p[j] -> q[j] (j < m), as
  * blockers.crossed_from_numpy works it out: with d = b - a and edge_rows' numbers,
  * o1 = dx*wy - dy*wx, den = dx*ey - dy*ex, a pair crosses when both (o1 + den)*o1 and
- * (o3 - den)*o3 are below -1e-12. */
+ * (o3 - den)*o3 are below -1e-12. Only the edges whose box meets the fan's (every segment's
+ * ends), each grown by FAN_MARGIN, are tested: a pair crossing by that test has each segment's
+ * ends on either side of the other's line (products below -1e-12, far beyond round-off on a
+ * table), so the segments meet and so do their boxes; the edges left out could only say "not
+ * crossed". */
 static void
 fan(double ax, double ay, const double *pb, Py_ssize_t k, const double *pp, const double *pq,
     Py_ssize_t m, double *edge, char *hit)
 {
-    edge_rows(ax, ay, pp, pq, m, edge);
+    double lox = ax, hix = ax, loy = ay, hiy = ay;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        double x = pb[2 * i], y = pb[2 * i + 1];
+        lox = x < lox ? x : lox;
+        hix = x > hix ? x : hix;
+        loy = y < loy ? y : loy;
+        hiy = y > hiy ? y : hiy;
+    }
+    lox -= FAN_MARGIN;
+    loy -= FAN_MARGIN;
+    hix += FAN_MARGIN;
+    hiy += FAN_MARGIN;
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t j = 0; j < m; j++) {
+        double px = pp[2 * j], py = pp[2 * j + 1], qx = pq[2 * j], qy = pq[2 * j + 1];
+        if ((px < lox && qx < lox) || (px > hix && qx > hix) || (py < loy && qy < loy)
+            || (py > hiy && qy > hiy))
+            continue;
+        double wx = px - ax, wy = py - ay;
+        double ex = qx - px, ey = qy - py;
+        double *row = edge + 5 * kept++;
+        row[0] = wx;
+        row[1] = wy;
+        row[2] = ex;
+        row[3] = ey;
+        row[4] = ey * wx - ex * wy; /* side of a from the edge */
+    }
     for (Py_ssize_t i = 0; i < k; i++) {
         double dx = pb[2 * i] - ax, dy = pb[2 * i + 1] - ay;
         char crossed = 0;
-        for (Py_ssize_t j = 0; j < m; j++) {
+        for (Py_ssize_t j = 0; j < kept; j++) {
             const double *row = edge + 5 * j;
             double o1 = dx * row[1] - dy * row[0];
             double den = dx * row[3] - dy * row[2];
@@ -391,224 +426,8 @@ done:
     return result;
 }
 
-/* A buffer of Py_ssize_t (numpy's intp: format "l", "q" or "n" of that size) or of signed
- * bytes (format "b"), as get() reads doubles and bools. */
-static int
-get_ints(PyObject *obj, Py_buffer *buf, Py_ssize_t size, int writable, const char *name)
-{
-    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
-    if (PyObject_GetBuffer(obj, buf, flags) < 0)
-        return -1;
-    const char *f = buf->format;
-    int ok = f != NULL && buf->itemsize == size && f[1] == '\0'
-             && (size == 1 ? f[0] == 'b' : (f[0] == 'l' || f[0] == 'q' || f[0] == 'n'));
-    if (!ok) {
-        PyErr_Format(PyExc_TypeError, "%s: format %s, expected %s", name, f ? f : "B",
-                     size == 1 ? "int8" : "intp");
-        PyBuffer_Release(buf);
-        return -1;
-    }
-    return 0;
-}
-
-/* astar_want(base, dist, under, h, limit, vis, cand, unknown) -> (n, k): the nodes j a step
- * from a node reached at cost `base` improves, as oprlab.table.paths._graph_search's numpy
- * finds them: newc = base + dist[j] below under[j] (the node's best less 1e-12; -inf once done
- * or not allowed) and, when `limit` (the bound plus its margin) is not None,
- * newc + h[j] <= limit. Their indices go to cand[:n] in order, and those whose line is not
- * measured yet (vis[j] < 0) to unknown[:k]. */
-static PyObject *
-astar_want(PyObject *self, PyObject *args)
-{
-    double base;
-    PyObject *objs[7], *limit_obj;
-    if (!PyArg_ParseTuple(args, "dOOOOOOO", &base, &objs[0], &objs[1], &objs[2], &limit_obj,
-                          &objs[3], &objs[4], &objs[5]))
-        return NULL;
-    int bounded = limit_obj != Py_None;
-    double limit = 0.0;
-    if (bounded && (limit = PyFloat_AsDouble(limit_obj)) == -1.0 && PyErr_Occurred())
-        return NULL;
-    Py_buffer dist, under, h, vis, cand, unknown;
-    if (get(objs[0], &dist, "d", 0, "dist") < 0)
-        return NULL;
-    PyObject *result = NULL;
-    int got = 1;
-    if (get(objs[1], &under, "d", 0, "under") < 0)
-        goto release;
-    got++;
-    if (get(objs[2], &h, "d", 0, "h") < 0)
-        goto release;
-    got++;
-    if (get_ints(objs[3], &vis, 1, 0, "vis") < 0)
-        goto release;
-    got++;
-    if (get_ints(objs[4], &cand, sizeof(Py_ssize_t), 1, "cand") < 0)
-        goto release;
-    got++;
-    if (get_ints(objs[5], &unknown, sizeof(Py_ssize_t), 1, "unknown") < 0)
-        goto release;
-    got++;
-    Py_ssize_t f = dist.len / (Py_ssize_t)sizeof(double);
-    if (check_len(&under, f, "under") || check_len(&h, f, "h") || vis.len != f
-        || cand.len < f * (Py_ssize_t)sizeof(Py_ssize_t)
-        || unknown.len < f * (Py_ssize_t)sizeof(Py_ssize_t)) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "astar_want: shapes disagree");
-        goto release;
-    }
-    const double *pd = dist.buf, *pu = under.buf, *ph = h.buf;
-    const signed char *pv = vis.buf;
-    Py_ssize_t *pc = cand.buf, *pk = unknown.buf;
-    Py_ssize_t n = 0, k = 0;
-    for (Py_ssize_t j = 0; j < f; j++) {
-        double newc = base + pd[j];
-        if (!(newc < pu[j]))
-            continue;
-        if (bounded && !(newc + ph[j] <= limit))
-            continue;
-        pc[n++] = j;
-        if (pv[j] < 0)
-            pk[k++] = j;
-    }
-    result = Py_BuildValue("nn", n, k);
-release:
-    {
-        Py_buffer *bufs[6] = {&dist, &under, &h, &vis, &cand, &unknown};
-        for (int i = 0; i < got; i++)
-            PyBuffer_Release(bufs[i]);
-    }
-    return result;
-}
-
-/* The heap's order, as Python orders its (priority, node) tuples: by priority, then node. */
-static int
-heap_less(double pa, Py_ssize_t ja, double pb, Py_ssize_t jb)
-{
-    return pa < pb || (pa == pb && ja < jb);
-}
-
-/* Read a heap entry (a (float, int) tuple); -1 with TypeError set for anything else. */
-static int
-heap_entry(PyObject *item, double *prio, Py_ssize_t *node)
-{
-    if (!PyTuple_CheckExact(item) || PyTuple_GET_SIZE(item) != 2
-        || !PyFloat_CheckExact(PyTuple_GET_ITEM(item, 0))
-        || !PyLong_CheckExact(PyTuple_GET_ITEM(item, 1))) {
-        PyErr_SetString(PyExc_TypeError, "astar_relax: heap entries must be (float, int)");
-        return -1;
-    }
-    *prio = PyFloat_AS_DOUBLE(PyTuple_GET_ITEM(item, 0));
-    *node = PyLong_AsSsize_t(PyTuple_GET_ITEM(item, 1));
-    return *node == -1 && PyErr_Occurred() ? -1 : 0;
-}
-
-/* heapq.heappush(heap, (prio, node)): appended, then moved up past every parent it is less
- * than (heapq's _siftdown). */
-static int
-heap_push(PyObject *heap, double prio, Py_ssize_t node)
-{
-    PyObject *item = Py_BuildValue("(dn)", prio, node);
-    if (item == NULL)
-        return -1;
-    int rc = PyList_Append(heap, item);
-    Py_DECREF(item);
-    if (rc < 0)
-        return -1;
-    Py_ssize_t pos = PyList_GET_SIZE(heap) - 1;
-    PyObject *newitem = PyList_GET_ITEM(heap, pos);
-    while (pos > 0) {
-        Py_ssize_t parentpos = (pos - 1) >> 1;
-        PyObject *parent = PyList_GET_ITEM(heap, parentpos);
-        double pp;
-        Py_ssize_t pj;
-        if (heap_entry(parent, &pp, &pj) < 0) {
-            PyList_SET_ITEM(heap, pos, newitem); /* the list whole again */
-            return -1;
-        }
-        if (!heap_less(prio, node, pp, pj))
-            break;
-        PyList_SET_ITEM(heap, pos, parent);
-        pos = parentpos;
-    }
-    PyList_SET_ITEM(heap, pos, newitem);
-    return 0;
-}
-
-/* astar_relax(base, dist, h, vis, cand, n, best, under, came, u, heap): the step from node u
- * (reached at cost `base`) to each node cand[i], i < n, it sees (vis 1), in order, as
- * _graph_search's numpy takes it: c = base + dist[j]; best[j] = c, under[j] = c - 1e-12,
- * came[j] = u and (c + h[j], j) pushed on the heap (a list kept by heapq). */
-static PyObject *
-astar_relax(PyObject *self, PyObject *args)
-{
-    double base;
-    Py_ssize_t n, u;
-    PyObject *objs[7], *heap;
-    if (!PyArg_ParseTuple(args, "dOOOOnOOOnO!", &base, &objs[0], &objs[1], &objs[2], &objs[3],
-                          &n, &objs[4], &objs[5], &objs[6], &u, &PyList_Type, &heap))
-        return NULL;
-    Py_buffer dist, h, vis, cand, best, under, came;
-    Py_buffer *bufs[7] = {&dist, &h, &vis, &cand, &best, &under, &came};
-    int got = 0;
-    PyObject *result = NULL;
-    if (get(objs[0], &dist, "d", 0, "dist") < 0)
-        goto release;
-    got++;
-    if (get(objs[1], &h, "d", 0, "h") < 0)
-        goto release;
-    got++;
-    if (get_ints(objs[2], &vis, 1, 0, "vis") < 0)
-        goto release;
-    got++;
-    if (get_ints(objs[3], &cand, sizeof(Py_ssize_t), 0, "cand") < 0)
-        goto release;
-    got++;
-    if (get(objs[4], &best, "d", 1, "best") < 0)
-        goto release;
-    got++;
-    if (get(objs[5], &under, "d", 1, "under") < 0)
-        goto release;
-    got++;
-    if (get_ints(objs[6], &came, sizeof(Py_ssize_t), 1, "came") < 0)
-        goto release;
-    got++;
-    Py_ssize_t f = dist.len / (Py_ssize_t)sizeof(double);
-    Py_ssize_t all = best.len / (Py_ssize_t)sizeof(double);
-    if (check_len(&h, f, "h") || vis.len != f || n < 0
-        || cand.len < n * (Py_ssize_t)sizeof(Py_ssize_t) || all < f
-        || check_len(&under, all, "under") || came.len != all * (Py_ssize_t)sizeof(Py_ssize_t)) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "astar_relax: shapes disagree");
-        goto release;
-    }
-    const double *pd = dist.buf, *ph = h.buf;
-    const signed char *pv = vis.buf;
-    const Py_ssize_t *pc = cand.buf;
-    double *pb = best.buf, *pu = under.buf;
-    Py_ssize_t *pf = came.buf;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Py_ssize_t j = pc[i];
-        if (j < 0 || j >= f) {
-            PyErr_SetString(PyExc_IndexError, "astar_relax: node out of range");
-            goto release;
-        }
-        if (pv[j] != 1)
-            continue;
-        double c = base + pd[j];
-        pb[j] = c;
-        pu[j] = c - 1e-12;
-        pf[j] = u;
-        if (heap_push(heap, c + ph[j], j) < 0)
-            goto release;
-    }
-    Py_INCREF(Py_None);
-    result = Py_None;
-release:
-    for (int i = 0; i < got; i++)
-        PyBuffer_Release(bufs[i]);
-    return result;
-}
+/* A*: the step kernels and the whole search (its own file, for length). */
+#include "_astar.c"
 
 /* free_points(points, start, x, y, bounds, nx, ny, d, corners, out) -> (n, stop): from point
  * `start` on, in order, the indices of the points, each moved by (x, y) (x + px, y + py: numpy's
@@ -810,6 +629,10 @@ static PyMethodDef methods[] = {
     {"astar_relax", astar_relax, METH_VARARGS,
      "astar_relax(base, dist, h, vis, cand, n, best, under, came, u, heap): the step to each "
      "improved node it sees."},
+    {"astar_run", astar_run, METH_VARARGS,
+     "astar_run(nodes, f, best, under, h, came, skey, lines, line, empty, unmeasured, toward, "
+     "upper, patience, walled, p, q, nx, ny, d, corners): the whole A* search on an open "
+     "table."},
     {NULL, NULL, 0, NULL},
 };
 

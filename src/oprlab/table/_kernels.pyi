@@ -1,4 +1,6 @@
 # The C kernel's functions (_kernels.c); oprlab.table.kernels chooses whether they run.
+from collections.abc import Callable
+
 import numpy as np
 import numpy.typing as npt
 
@@ -80,6 +82,30 @@ def astar_relax(
     came: npt.NDArray[np.intp] | memoryview,
     u: int,
     heap: list[tuple[float, int]],
+    /,
+) -> None: ...
+def astar_run(
+    nodes: npt.NDArray[np.float64],
+    f: int,
+    best: npt.NDArray[np.float64],
+    under: npt.NDArray[np.float64],
+    h: npt.NDArray[np.float64],
+    came: npt.NDArray[np.intp],
+    skey: bytes,
+    lines: dict[int | bytes, tuple[npt.NDArray[np.float64], npt.NDArray[np.int8]]],
+    line: Callable[[int | bytes, int], tuple[npt.NDArray[np.float64], npt.NDArray[np.int8]]],
+    empty: Callable[[int], npt.NDArray[np.float64]],
+    unmeasured: npt.NDArray[np.int8],
+    toward: dict[int | bytes, tuple[bool, float]],
+    upper: float,
+    patience: int,
+    walled: Callable[[], bool] | None,
+    p: npt.NDArray[np.float64],
+    q: npt.NDArray[np.float64],
+    nx: npt.NDArray[np.float64],
+    ny: npt.NDArray[np.float64],
+    d: npt.NDArray[np.float64],
+    corners: int,
     /,
 ) -> None: ...
 def free_points(

@@ -12,6 +12,7 @@ May import only the compiled module beside it; numpy.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
@@ -122,6 +123,32 @@ class Kernel(Protocol):
         came: _Ints | memoryview,
         u: int,
         heap: list[tuple[float, int]],
+        /,
+    ) -> None: ...
+
+    def astar_run(
+        self,
+        nodes: _Floats,
+        f: int,
+        best: _Floats,
+        under: _Floats,
+        h: _Floats,
+        came: _Ints,
+        skey: bytes,
+        lines: dict[int | bytes, tuple[_Floats, npt.NDArray[np.int8]]],
+        line: Callable[[int | bytes, int], tuple[_Floats, npt.NDArray[np.int8]]],
+        empty: Callable[[int], _Floats],
+        unmeasured: npt.NDArray[np.int8],
+        toward: dict[int | bytes, tuple[bool, float]],
+        upper: float,
+        patience: int,
+        walled: Callable[[], bool] | None,
+        p: _Floats,
+        q: _Floats,
+        nx: _Floats,
+        ny: _Floats,
+        d: _Floats,
+        corners: int,
         /,
     ) -> None: ...
 

@@ -143,14 +143,18 @@ class NavGraph:
         ok[idx[inside.reshape(-1, len(_SAMPLES)).any(axis=1)]] = False
         return ok
 
+    def fan_edges(self, blockers: Blockers) -> tuple[FloatArray, FloatArray]:
+        """The edges ``p -> q`` a fan among ``blockers`` is tested against (:meth:`_fan`): the
+        blockers' own, joined to the obstacles' where the table has any."""
+        if len(self.edge_a):
+            return blockers.with_edges(self.edge_a, self.edge_b)
+        return blockers.corners, blockers.ends
+
     def _fan(self, a: FloatArray, b: FloatArray, blockers: Blockers, static: bool) -> BoolArray:
         """:meth:`clear` of a fan from ``a`` among ``blockers`` (the path search's sight
         lines): the same tests in fewer numpy calls. On a table with no obstacle edges the
         blockers' own edge arrays are the edges (the same numbers as joined to none)."""
-        if static and len(self.edge_a):
-            p, q = blockers.with_edges(self.edge_a, self.edge_b)
-        else:
-            p, q = blockers.corners, blockers.ends
+        p, q = self.fan_edges(blockers) if static else (blockers.corners, blockers.ends)
         whole = blockers.fan_clear(a, b, p, q)
         if whole is not None:
             return self._off_terrain(a, b, whole) if static else whole

@@ -34,7 +34,7 @@ from oprlab.table.navgraph import NAV_CACHE_SIZE as NAV_CACHE_SIZE
 from oprlab.table.navgraph import IntArray
 from oprlab.table.navgraph import NavGraph as NavGraph
 from oprlab.table.navgraph import nav_graph as nav_graph
-from oprlab.table.search_step import STEP
+from oprlab.table.search_step import RUN, STEP
 
 # --- paths ---------------------------------------------------------------------------------
 
@@ -386,7 +386,11 @@ def _graph_search(
     whose estimate exceeds ``upper`` (a cost the goal's is known to be at most) are left out.
     ``walled``: asked once, after :data:`_PATIENCE` nodes are popped without a way to ``g``;
     if it says ``g`` is walled in, the search stops there (not found).
-    Returns the path, whether it reaches ``g``, and its cost."""
+    Returns the path, whether it reaches ``g``, and its cost.
+
+    Where the C kernel is built and every sight line is its blockers' test alone
+    (:func:`_lines_in_kernel`), the loop below runs whole in it (``astar_run``): the same
+    steps, sums and heap order, the same lines measured and kept in ``sight``."""
     fixed = sight.nodes
     f = len(fixed)
     nodes = np.concatenate((fixed, s[None, :], g[None, :]))
@@ -408,9 +412,17 @@ def _graph_search(
     h_g = float(h[gi])
     gkey = g.tobytes()
     toward = sight.toward(gkey)
+    skey = s.tobytes()
+    if RUN is not None and f and _lines_in_kernel(nav, blockers):
+        p_e, q_e = nav.fan_edges(blockers)
+        line = lambda key, u: sight.line(key, nodes[u])  # noqa: E731
+        polygons = (blockers.nx, blockers.ny, blockers.d, blockers.nx.shape[1])
+        made = (sight.lines, line, np.empty, sight.unmeasured)
+        RUN(nodes, f, best, under, h, came, skey, *made, toward, upper, _PATIENCE, walled,
+            p_e, q_e, *polygons)  # fmt: skip
+        return _way(nodes, best, came, h, gi)
     heap = [(float(h[si]), si)]
     step = STEP(f, best, under, h, came, heap)
-    skey = s.tobytes()
     popped = 0
     while heap:
         _, u = heapq.heappop(heap)
@@ -453,6 +465,24 @@ def _graph_search(
                 heapq.heappush(heap, (c + h_g, gi))
         if found:
             step.relax(base, dist, vis, u)
+    return _way(nodes, best, came, h, gi)
+
+
+def _lines_in_kernel(nav: NavGraph, blockers: Blockers) -> bool:
+    """Whether :func:`_graph_search`'s loop runs whole in the C kernel (``RUN``): where every
+    sight line it tests is the blockers' kernel test alone (:meth:`_Sight.measure` then asks
+    :meth:`NavGraph.clear` for a fan that ``Blockers.fan_clear`` answers whole: no graph
+    corners, no terrain to test points against) and a step costs its length (no climbs)."""
+    return (
+        not len(nav.verts) and nav.geom is None and not len(nav.climb_h) and bool(blockers.polygons)
+    )
+
+
+def _way(
+    nodes: FloatArray, best: FloatArray, came: IntArray, h: FloatArray, gi: int
+) -> tuple[list[FloatArray], bool, float]:
+    """The search's answer from its arrays: the way to the goal (node ``gi``) if it was
+    reached, else to the node reached nearest it; whether it was; and the goal's cost."""
     if np.isfinite(best[gi]):
         end = gi
         found = True
@@ -494,8 +524,9 @@ class _Sight:
         #: (1 yes, 0 no, -1 not measured yet)
         self.lines: dict[int | bytes, tuple[FloatArray, npt.NDArray[np.int8]]] = {}
         self.starts: list[bytes] = []
-        #: a line's "not measured yet" row, copied for each new line (a copy is one call)
-        self._unmeasured = np.full(len(self.nodes), -1, dtype=np.int8)
+        #: a line's "not measured yet" row, copied for each new line (a copy is one call;
+        #: the kernel's search makes its fixed nodes' lines from it too)
+        self.unmeasured = np.full(len(self.nodes), -1, dtype=np.int8)
         self.goals: dict[bytes, dict[int | bytes, tuple[bool, float]]] = {}
 
     def toward(self, gkey: bytes) -> dict[int | bytes, tuple[bool, float]]:
@@ -512,7 +543,7 @@ class _Sight:
         hit = self.lines.get(key)
         if hit is None:
             dist = self.nav.cost(p, self.nodes)
-            vis = self._unmeasured.copy()
+            vis = self.unmeasured.copy()
             if isinstance(key, bytes):
                 if len(self.starts) >= _ENDS_SIZE:
                     self.lines.pop(self.starts.pop(0), None)

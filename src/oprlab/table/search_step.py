@@ -126,3 +126,7 @@ class CompiledStep(Step):
 _COMPILED = kernels.COMPILED
 #: The step the searches use: the kernel's where built, else numpy's.
 STEP: type[Step] = Step if _COMPILED is None else CompiledStep
+#: The whole search in the kernel (``_kernels.astar_run``: the loop of
+#: :func:`oprlab.table.paths._graph_search` with this step and its sight lines' fan test, the
+#: same sums in the same order and the heap in the same order), or ``None`` without it.
+RUN = None if _COMPILED is None else _COMPILED.astar_run
