@@ -131,11 +131,12 @@ def _compare_grids(rng: np.random.Generator) -> tuple[int, int, int]:
     many were worked out from an earlier answer, and how many differed."""
     compared = incremental = differ = 0
     real = gff_deploy._clear_points
+    among = gff_deploy._among_newcomers
 
     def counted(*args: Any, **kw: Any) -> Any:
         nonlocal incremental
-        incremental += len(args) > 3
-        return real(*args, **kw)
+        incremental += 1
+        return among(*args, **kw)
 
     for a, b in (
         (load_army(sample_path("gff/shooty-300.txt")), load_army(sample_path("gff/melee-300.txt"))),
@@ -143,7 +144,7 @@ def _compare_grids(rng: np.random.Generator) -> tuple[int, int, int]:
     ):
         state = gff.new_game(a, b, seed=compared)
         while not state.done:
-            gff_deploy._clear_points = counted
+            gff_deploy._among_newcomers = counted
             try:  # the listing asks first: the units of a shape share its answer
                 actions = gff.legal_actions(state)
                 if state.phase in DEPLOYING:
@@ -157,7 +158,7 @@ def _compare_grids(rng: np.random.Generator) -> tuple[int, int, int]:
                         differ += got != list(real(state, us, grid))
                         compared += 1
             finally:
-                gff_deploy._clear_points = real
+                gff_deploy._among_newcomers = among
             gff.apply(state, actions[int(rng.integers(len(actions)))])
     return compared, incremental, differ
 
@@ -175,13 +176,7 @@ def test_grid_points_among_more_units_are_the_fresh_check() -> None:
 def test_grid_points_fail_when_the_newcomers_are_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
     """The comparison sees an answer kept without checking the units placed since."""
     real = gff_deploy._clear_points
-
-    def blind(
-        state: GameState, us: UnitState, points: Any, obstacles: Any = None, **kw: Any
-    ) -> Any:
-        return iter(points) if obstacles is not None else real(state, us, points, **kw)
-
-    monkeypatch.setattr(gff_deploy, "_clear_points", blind)
+    monkeypatch.setattr(gff_deploy, "_among_newcomers", lambda _s, _u, points, *_: points)
     rng = np.random.default_rng(5)
     differ = 0
     for seed in range(2):
@@ -416,3 +411,53 @@ def test_the_models_at_points_are_formation_at_points_bits() -> None:
         got = gff_deploy._models_at(base, points)
         want = geo.formation_at_points(base, points, state.table)[:4]
         assert all(g.tobytes() == w.tobytes() for g, w in zip(got, want, strict=True))
+
+
+def _compare_newcomers(rng: np.random.Generator, *, blind: bool = False) -> tuple[int, int, int]:
+    """Every deployment decision outside Ambush of two open-table games: the grid and probe
+    points that stand on the table and in the zone, asked of ``_clear_of_newcomers`` among
+    every unit standing (``blind``: but the last) against the one-point check. How many were
+    compared, how many points failed for a gap, and how many answers differed."""
+    compared = refused = differ = 0
+    for a, b in (
+        (load_army(sample_path("gff/shooty-300.txt")), load_army(sample_path("gff/horde-300.txt"))),
+        (specials(), specials()),  # Scouts
+    ):
+        state = gff.new_game(a, b, seed=compared)
+        while state.phase in (Phase.DEPLOY, Phase.SCOUT) or state.round == 0:
+            actions = gff.legal_actions(state)
+            if state.done or state.phase == Phase.ACTIVATION:
+                break
+            if state.phase in (Phase.DEPLOY, Phase.SCOUT):
+                for us in gff_deploy._to_deploy(state, state.active):
+                    zone = gff_deploy.deployment_zone(state, us.side, scout=us.reserve == "scout")
+                    points = tuple(
+                        p
+                        for p in _grid_and_probes(state, us, rng)
+                        if gff_deploy._standing(state, us, p, zone)[1] is None
+                    )
+                    heading = gff_deploy.facing(us.side, gff_deploy.edge_of(state, us.side))
+                    base, own = gff_deploy._origin_formation(us.unit, us.models, heading)
+                    obstacles = gff_deploy._obstacles(state, us)
+                    obstacles = obstacles[:-1] if blind else obstacles
+                    got = gff_deploy._clear_of_newcomers(points, base, own, obstacles)
+                    want = tuple(_one_by_one(state, us, list(points)))
+                    differ += got != want
+                    refused += len(points) - len(want)
+                    compared += 1
+            gff.apply(state, actions[int(rng.integers(len(actions)))])
+    return compared, refused, differ
+
+
+def test_the_newcomers_gaps_in_python_floats_are_the_one_point_check() -> None:
+    """seed 003 "Movement" (1" from other units): the points ``_clear_of_newcomers`` keeps
+    among the units standing are those the one-point check keeps, in order, with many points
+    near a unit refused."""
+    compared, refused, differ = _compare_newcomers(np.random.default_rng(7))
+    assert compared >= 20 and refused >= 50 and differ == 0
+
+
+def test_the_newcomers_gaps_fail_with_a_unit_left_out() -> None:
+    """The comparison sees the gaps measured without the unit placed last."""
+    _, _, differ = _compare_newcomers(np.random.default_rng(7), blind=True)
+    assert differ > 0

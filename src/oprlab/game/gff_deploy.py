@@ -346,8 +346,9 @@ def _among_newcomers(
 
     A newcomer whose bound clears ``box`` (around the points) so, by one more margin, clears
     every point (issue 13: the enemy deploying in the other zone was measured to each point
-    of each unit still to place): left out, as it passes every point."""
-    _, own = _origin_formation(us.unit, us.models, facing(us.side, edge_of(state, us.side)))
+    of each unit still to place): left out, as it passes every point. Outside Ambush the
+    points are asked of the rest in Python floats (:func:`_clear_of_newcomers`)."""
+    base, own = _origin_formation(us.unit, us.models, facing(us.side, edge_of(state, us.side)))
     ambush = state.phase == Phase.AMBUSH
     near = geo.SPACING + 0.5 + 2 * _MARGIN
     far = AMBUSH_DISTANCE + 2 * _MARGIN
@@ -360,6 +361,10 @@ def _among_newcomers(
         apart = math.hypot(dx, dy) - reach - own - _MARGIN
         if apart < near or (ambush and enemy and apart <= far):
             close.append(o)
+    if not close:
+        return points
+    if not ambush and all(o[0].alive.any() for o in close):
+        return _clear_of_newcomers(points, base, own, close)
     doubtful: list[Point] = []
     for point in points:
         for _, x, y, reach, enemy in close:
@@ -372,6 +377,46 @@ def _among_newcomers(
     passed = set(_clear_points(state, us, doubtful, close, placed=True))
     asked = set(doubtful)
     return tuple(p for p in points if p in passed or p not in asked)
+
+
+def _clear_of_newcomers(
+    points: tuple[Point, ...], base: Placement, own: float, close: list[_Obstacle]
+) -> tuple[Point, ...]:
+    """The ``points`` at which the formation ``base`` (its models within ``own`` of its centre)
+    keeps 1" from each of ``close`` (each with a model alive), in order: the gap test of
+    :func:`_deploy_problem` on an open table outside Ambush, with its bound (``math.hypot``)
+    and :func:`geometry.gap`'s sums in Python floats (the same bits, see ``geometry._gap``).
+    The points passed the table, the zone and the units standing before, so that is all
+    that is left to ask (issue 13: a few points near a newcomer, a few models each; numpy's
+    calls cost more than the sums)."""
+    alive = base.alive.tolist()
+    mine = [
+        (x, y, r)
+        for (x, y), r, up in zip(base.centres.tolist(), base.radii.tolist(), alive, strict=True)
+        if up
+    ]
+    theirs = [(x, y, reach, *geo._alive_lists(p)) for p, x, y, reach, _ in close]
+    bound = geo.SPACING + 0.5
+    least = geo.SPACING - EPS
+    kept: list[Point] = []
+    for point in points:
+        px, py = point
+        for x, y, reach, cb, rb in theirs:
+            if math.hypot(x - px, y - py) - reach - own >= bound:
+                continue
+            low = math.inf  # geometry._nearest_edges' sums at the translated models
+            for cx, cy, r in mine:
+                mx, my = cx + px, cy + py
+                for (u, v), s in zip(cb, rb, strict=True):
+                    dx, dy = mx - u, my - v
+                    d = math.sqrt(dx * dx + dy * dy) - r - s
+                    if d < low:
+                        low = d
+            if max(0.0, low) < least:
+                break
+        else:
+            kept.append(point)
+    return tuple(kept)
 
 
 #: A unit's grid points as :func:`_grid_points` keeps them: the unit and table asked about,
