@@ -21,6 +21,27 @@ get_ints(PyObject *obj, Py_buffer *buf, Py_ssize_t size, int writable, const cha
     return 0;
 }
 
+/* The nodes j a step from a node reached at cost `base` improves: newc = base + dist[j] below
+ * under[j] and, when `bounded`, newc + h[j] <= limit; their indices to cand[:*n] in order, and
+ * those whose line is not measured yet (vis[j] < 0) to unknown[:*k]. astar_want's answer and
+ * each step of astar_run. */
+static void
+want(double base, const double *pd, const double *pu, const double *ph, const signed char *pv,
+     Py_ssize_t f, int bounded, double limit, Py_ssize_t *cand, Py_ssize_t *unknown,
+     Py_ssize_t *n, Py_ssize_t *k)
+{
+    for (Py_ssize_t j = 0; j < f; j++) {
+        double newc = base + pd[j];
+        if (!(newc < pu[j]))
+            continue;
+        if (bounded && !(newc + ph[j] <= limit))
+            continue;
+        cand[(*n)++] = j;
+        if (pv[j] < 0)
+            unknown[(*k)++] = j;
+    }
+}
+
 /* astar_want(base, dist, under, h, limit, vis, cand, unknown) -> (n, k): the nodes j a step
  * from a node reached at cost `base` improves, as oprlab.table.paths._graph_search's numpy
  * finds them: newc = base + dist[j] below under[j] (the node's best less 1e-12; -inf once done
@@ -71,16 +92,7 @@ astar_want(PyObject *self, PyObject *args)
     const signed char *pv = vis.buf;
     Py_ssize_t *pc = cand.buf, *pk = unknown.buf;
     Py_ssize_t n = 0, k = 0;
-    for (Py_ssize_t j = 0; j < f; j++) {
-        double newc = base + pd[j];
-        if (!(newc < pu[j]))
-            continue;
-        if (bounded && !(newc + ph[j] <= limit))
-            continue;
-        pc[n++] = j;
-        if (pv[j] < 0)
-            pk[k++] = j;
-    }
+    want(base, pd, pu, ph, pv, f, bounded, limit, pc, pk, &n, &k);
     result = Py_BuildValue("nn", n, k);
 release:
     {
@@ -490,16 +502,7 @@ astar_run(PyObject *self, PyObject *args)
         int bounded = bound < Py_HUGE_VAL;
         double limit = bound + 1e-9;
         Py_ssize_t nc = 0, nk = 0;
-        for (Py_ssize_t j = 0; j < f; j++) {
-            double newc = base + pd[j];
-            if (!(newc < under[j]))
-                continue;
-            if (bounded && !(newc + ph[j] <= limit))
-                continue;
-            cand[nc++] = j;
-            if (pv[j] < 0)
-                unknown[nk++] = j;
-        }
+        want(base, pd, under, ph, pv, f, bounded, limit, cand, unknown, &nc, &nk);
         if (!have_g || nk) {
             Py_ssize_t k = nk;
             for (Py_ssize_t i = 0; i < nk; i++) {
@@ -511,19 +514,7 @@ astar_run(PyObject *self, PyObject *args)
                 ends[2 * k + 1] = xy[2 * gi + 1];
                 k++;
             }
-            fan(px, py, ends, k, pp, pq, m, edge, hit); /* hit[i]: crossed, for now */
-            for (Py_ssize_t i = 0; i < k; i++) {
-                if (hit[i]) {
-                    hit[i] = 0;
-                    continue;
-                }
-                double dx = ends[2 * i] - px, dy = ends[2 * i + 1] - py;
-                char clear = 1;
-                for (int s = 0; s < 3 && clear; s++)
-                    clear = !in_any(px + dx * t[s], py + dy * t[s], pnx, pny, pdd, planes,
-                                    corners);
-                hit[i] = clear;
-            }
+            fan_from(px, py, ends, k, pp, pq, m, edge, pnx, pny, pdd, planes, corners, hit);
             for (Py_ssize_t i = 0; i < nk; i++)
                 pv[unknown[i]] = hit[i];
             if (!have_g) {

@@ -292,6 +292,28 @@ done:
 /* NavGraph's sample points along a segment, as fractions of it. */
 static const double t[3] = {0.25, 0.5, 0.75};
 
+/* ok[i], i < k, whether the segment a -> b[i] crosses no edge p[j] -> q[j] (fan()) and none of
+ * its sample points a + (b[i] - a) * t lies inside a polygon (in_any()): fan_clear's test from
+ * one point, and the kernel's A* (astar_run) tests its sight lines with it. */
+static void
+fan_from(double ax, double ay, const double *pb, Py_ssize_t k, const double *pp,
+         const double *pq, Py_ssize_t m, double *edge, const double *pnx, const double *pny,
+         const double *pd, Py_ssize_t planes, Py_ssize_t corners, char *ok)
+{
+    fan(ax, ay, pb, k, pp, pq, m, edge, ok); /* ok[i]: crossed, for now */
+    for (Py_ssize_t i = 0; i < k; i++) {
+        if (ok[i]) {
+            ok[i] = 0;
+            continue;
+        }
+        double dx = pb[2 * i] - ax, dy = pb[2 * i + 1] - ay;
+        char clear = 1;
+        for (int s = 0; s < 3 && clear; s++)
+            clear = !in_any(ax + dx * t[s], ay + dy * t[s], pnx, pny, pd, planes, corners);
+        ok[i] = clear;
+    }
+}
+
 /* fan_clear(a, b, p, q, nx, ny, d, corners, out): NavGraph.clear's answer among blockers in
  * one call, `a` one point (a fan, NavGraph._fan) or one a segment: out[i] whether the segment
  * a -> b[i] crosses no edge p[j] -> q[j] (crossed()) and none of its sample points
@@ -328,23 +350,12 @@ fan_clear(PyObject *self, PyObject *args)
         goto done;
     const double *pa = a.buf, *pb = b.buf, *pnx = nx.buf, *pny = ny.buf, *pd = d.buf;
     char *ok = out.buf;
-    if (one) /* ok[i]: crossed, for now */
-        fan(pa[0], pa[1], pb, k, p.buf, q.buf, m, edge, ok);
+    if (one)
+        fan_from(pa[0], pa[1], pb, k, p.buf, q.buf, m, edge, pnx, pny, pd, planes, corners, ok);
     else
         for (Py_ssize_t i = 0; i < k; i++)
-            fan(pa[2 * i], pa[2 * i + 1], pb + 2 * i, 1, p.buf, q.buf, m, edge, ok + i);
-    for (Py_ssize_t i = 0; i < k; i++) {
-        if (ok[i]) {
-            ok[i] = 0;
-            continue;
-        }
-        double ax = one ? pa[0] : pa[2 * i], ay = one ? pa[1] : pa[2 * i + 1];
-        double dx = pb[2 * i] - ax, dy = pb[2 * i + 1] - ay;
-        char clear = 1;
-        for (int s = 0; s < 3 && clear; s++)
-            clear = !in_any(ax + dx * t[s], ay + dy * t[s], pnx, pny, pd, planes, corners);
-        ok[i] = clear;
-    }
+            fan_from(pa[2 * i], pa[2 * i + 1], pb + 2 * i, 1, p.buf, q.buf, m, edge, pnx, pny,
+                     pd, planes, corners, ok + i);
     Py_INCREF(Py_None);
     result = Py_None;
 done:
